@@ -1,0 +1,21 @@
+// Package builtin registers toolhost's built-in tools, family by family, in
+// the order listTools shows them.
+package builtin
+
+import (
+	"log/slog"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// Deps are the long-lived dependencies the built-in tools are built with.
+type Deps struct {
+	Workspace *workspace.Workspace
+	Log       *slog.Logger
+}
+
+// Register adds every built-in tool to reg.
+func Register(reg *tools.Registry, d Deps) {
+	_ = d
+}

@@ -1,0 +1,119 @@
+package tools
+
+import (
+	"context"
+	"errors"
+
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// Host is how a tool reaches the user. lspserver implements it for editors,
+// the MCP server for MCP clients, the CLI for a terminal, and tests with
+// scripted answers. Tools never import lspserver.
+type Host interface {
+	// Editor applies workspace edits (workspace/applyEdit). A host without an
+	// editor reports CanApplyEdit() == false and the workspace writes files
+	// itself, atomically.
+	workspace.Editor
+
+	// RequestPermission asks the user whether a call may run. A host that
+	// cannot ask returns ErrCannotAsk; the pipeline then denies.
+	RequestPermission(ctx context.Context, req PermissionRequest) (PermissionResponse, error)
+
+	// AskUserQuestion asks the questions of the AskUserQuestion tool and
+	// returns the answers keyed by question text (multi-select answers are
+	// labels joined by ", "). A dismissed dialog returns ErrDismissed.
+	AskUserQuestion(ctx context.Context, questions []Question) (map[string]string, error)
+
+	// BeginProgress starts a progress report for a call (window/workDoneProgress).
+	// cancel is called when the user cancels it from the editor. The returned
+	// Progress is never nil; End must be called once.
+	BeginProgress(ctx context.Context, title string, cancel func()) ProgressEnder
+
+	// Notify sends a notification to the client (toolhost/todos,
+	// toolhost/taskChanged, toolhost/toolsChanged). Hosts that have no such
+	// channel drop it.
+	Notify(ctx context.Context, method string, params any) error
+}
+
+// ErrCannotAsk means the host has no way to ask the user.
+var ErrCannotAsk = errors.New("the client cannot show dialogs")
+
+// ErrDismissed means the user closed a dialog without answering.
+var ErrDismissed = errors.New("the user dismissed the dialog")
+
+// PermissionRequest is the params of toolhost/requestPermission.
+type PermissionRequest struct {
+	CallID      string   `json:"callId"`
+	ToolName    string   `json:"toolName"`
+	Input       any      `json:"input"`
+	Title       string   `json:"title"`
+	Risk        Risk     `json:"risk"`
+	Preview     *Preview `json:"preview,omitempty"`
+	Suggestions []string `json:"suggestions,omitempty"`
+}
+
+// Permission decisions a user can give.
+const (
+	DecisionAllow       = "allow"
+	DecisionAllowAlways = "allowAlways"
+	DecisionDeny        = "deny"
+)
+
+// PermissionResponse is the answer to toolhost/requestPermission.
+type PermissionResponse struct {
+	Decision     string `json:"decision"`
+	UpdatedInput any    `json:"updatedInput,omitempty"`
+	Message      string `json:"message,omitempty"`
+}
+
+// Question is one question of AskUserQuestion, in Claude Code's shape.
+type Question struct {
+	Question    string           `json:"question"`
+	Header      string           `json:"header"`
+	Options     []QuestionOption `json:"options"`
+	MultiSelect bool             `json:"multiSelect"`
+}
+
+// QuestionOption is one choice of a Question.
+type QuestionOption struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+// Progress reports intermediate status of a running call.
+type Progress interface {
+	// Report sends a message (e.g. the tail of a command's output). Hosts
+	// rate-limit as they see fit; Report never blocks for long.
+	Report(message string)
+}
+
+// ProgressEnder is a Progress that is ended once the call returns.
+type ProgressEnder interface {
+	Progress
+	End(message string)
+}
+
+// NoProgress discards reports.
+type NoProgress struct{}
+
+func (NoProgress) Report(string) {}
+func (NoProgress) End(string)    {}
+
+// NoHost is a Host with no user behind it: edits go to disk, prompts cannot
+// be asked, notifications are dropped. The CLI and tests start from it.
+type NoHost struct{}
+
+func (NoHost) CanApplyEdit() bool      { return false }
+func (NoHost) SavesAppliedEdits() bool { return false }
+func (NoHost) ApplyEdit(context.Context, *workspace.ApplyWorkspaceEditParams) (*workspace.ApplyWorkspaceEditResult, error) {
+	return nil, workspace.ErrNoEditor
+}
+func (NoHost) RequestPermission(context.Context, PermissionRequest) (PermissionResponse, error) {
+	return PermissionResponse{}, ErrCannotAsk
+}
+func (NoHost) AskUserQuestion(context.Context, []Question) (map[string]string, error) {
+	return nil, ErrCannotAsk
+}
+func (NoHost) BeginProgress(context.Context, string, func()) ProgressEnder { return NoProgress{} }
+func (NoHost) Notify(context.Context, string, any) error                   { return nil }

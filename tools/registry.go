@@ -1,0 +1,295 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Categories of tools (design.md section 3).
+const (
+	CategoryCore     = "core"
+	CategoryTasks    = "tasks"
+	CategoryState    = "state"
+	CategoryNetwork  = "network"
+	CategoryAgent    = "agent"
+	CategoryMCP      = "mcp"
+	CategoryNotebook = "notebook"
+	CategoryTeams    = "teams"
+	CategoryExtras   = "extras"
+)
+
+// aliases maps other agents' names to toolhost's canonical names. Keys are
+// lower-case; lookups are case-insensitive.
+var aliases = map[string]string{
+	"task":       "Agent",
+	"fileread":   "Read",
+	"fileedit":   "Edit",
+	"filewrite":  "Write",
+	"read_file":  "Read",
+	"write_file": "Write",
+	"edit_file":  "Edit",
+	"bash":       "Bash",
+	"grep":       "Grep",
+	"glob":       "Glob",
+	"search":     "Grep",
+}
+
+// Entry is a registered tool with its registry state.
+type Entry struct {
+	Tool     Tool
+	Category string
+	Enabled  bool
+}
+
+// Registry holds the tools of a session in registration order. Safe for
+// concurrent use; MCP tools come and go at run time.
+type Registry struct {
+	mu sync.RWMutex
+	// order is the canonical names in registration order.
+	order []string
+	// byKey maps lower-case names to entries.
+	byKey map[string]*Entry
+	// onChange, when set, is called (outside the lock) after the set changes.
+	onChange func()
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{byKey: map[string]*Entry{}}
+}
+
+// OnChange sets a function called after tools are added, removed, enabled or
+// disabled (lspserver sends toolhost/toolsChanged from it).
+func (r *Registry) OnChange(f func()) {
+	r.mu.Lock()
+	r.onChange = f
+	r.mu.Unlock()
+}
+
+func (r *Registry) changed() {
+	r.mu.RLock()
+	f := r.onChange
+	r.mu.RUnlock()
+	if f != nil {
+		f()
+	}
+}
+
+// Register adds tools under a category, enabled. A name already registered is
+// replaced in place (keeping its position).
+func (r *Registry) Register(category string, ts ...Tool) {
+	r.mu.Lock()
+	for _, t := range ts {
+		key := strings.ToLower(t.Name())
+		if old, ok := r.byKey[key]; ok {
+			old.Tool, old.Category = t, category
+			continue
+		}
+		r.byKey[key] = &Entry{Tool: t, Category: category, Enabled: true}
+		r.order = append(r.order, t.Name())
+	}
+	r.mu.Unlock()
+	r.changed()
+}
+
+// RemovePrefix removes every tool whose name starts with prefix
+// (case-insensitive), e.g. "mcp__github__" when that server goes away. It
+// returns the names removed.
+func (r *Registry) RemovePrefix(prefix string) []string {
+	p := strings.ToLower(prefix)
+	var removed []string
+	r.mu.Lock()
+	kept := r.order[:0]
+	for _, name := range r.order {
+		if strings.HasPrefix(strings.ToLower(name), p) {
+			delete(r.byKey, strings.ToLower(name))
+			removed = append(removed, name)
+			continue
+		}
+		kept = append(kept, name)
+	}
+	r.order = kept
+	r.mu.Unlock()
+	if len(removed) > 0 {
+		r.changed()
+	}
+	return removed
+}
+
+// Lookup finds a tool by name or alias, case-insensitively, enabled or not.
+func (r *Registry) Lookup(name string) (Entry, bool) {
+	key := strings.ToLower(strings.TrimSpace(name))
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if e, ok := r.byKey[key]; ok {
+		return *e, true
+	}
+	if canon, ok := aliases[key]; ok {
+		if e, ok := r.byKey[strings.ToLower(canon)]; ok {
+			return *e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Names returns the canonical names in registration order.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]string(nil), r.order...)
+}
+
+// Entries returns the registered tools in registration order; with
+// includeDisabled false only enabled ones.
+func (r *Registry) Entries(includeDisabled bool) []Entry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Entry, 0, len(r.order))
+	for _, name := range r.order {
+		e := r.byKey[strings.ToLower(name)]
+		if e.Enabled || includeDisabled {
+			out = append(out, *e)
+		}
+	}
+	return out
+}
+
+// SetEnabled enables or disables tools by name or alias. Unknown names are an
+// error that lists them; nothing changes then.
+func (r *Registry) SetEnabled(names []string, enabled bool) error {
+	r.mu.Lock()
+	var unknown []string
+	var found []*Entry
+	for _, n := range names {
+		key := strings.ToLower(strings.TrimSpace(n))
+		e, ok := r.byKey[key]
+		if !ok {
+			if canon, ok2 := aliases[key]; ok2 {
+				e, ok = r.byKey[strings.ToLower(canon)]
+			}
+		}
+		if !ok {
+			unknown = append(unknown, n)
+			continue
+		}
+		found = append(found, e)
+	}
+	if len(unknown) > 0 {
+		r.mu.Unlock()
+		return fmt.Errorf("unknown tools: %s (see toolhost/listTools for the names)", strings.Join(unknown, ", "))
+	}
+	for _, e := range found {
+		e.Enabled = enabled
+	}
+	r.mu.Unlock()
+	r.changed()
+	return nil
+}
+
+// EnabledNames returns the names of the enabled tools in registration order.
+func (r *Registry) EnabledNames() []string {
+	var names []string
+	for _, e := range r.Entries(false) {
+		names = append(names, e.Tool.Name())
+	}
+	return names
+}
+
+// Suggest returns up to n registered names close to name (for "did you mean").
+func (r *Registry) Suggest(name string, n int) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	lname := strings.ToLower(name)
+	var all []scored
+	for _, cand := range r.Names() {
+		lc := strings.ToLower(cand)
+		d := editDistance(lname, lc)
+		if strings.Contains(lc, lname) || strings.Contains(lname, lc) {
+			d = 0
+		}
+		if d <= max(2, len(lname)/3) {
+			all = append(all, scored{cand, d})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
+	var out []string
+	for i := 0; i < len(all) && i < n; i++ {
+		out = append(out, all[i].name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Definition formats of Definitions.
+const (
+	FormatAnthropic = "anthropic"
+	FormatOpenAI    = "openai"
+	FormatMCP       = "mcp"
+)
+
+// Definition renders a tool's definition in a model API's format:
+// anthropic {name, description, input_schema}; openai {type: "function",
+// function: {name, description, parameters}}; mcp {name, description,
+// inputSchema, annotations}.
+func Definition(t Tool, format string) (map[string]any, error) {
+	schema := json.RawMessage(t.InputSchema())
+	switch format {
+	case "", FormatAnthropic:
+		return map[string]any{"name": t.Name(), "description": t.Description(), "input_schema": schema}, nil
+	case FormatOpenAI:
+		return map[string]any{"type": "function", "function": map[string]any{
+			"name": t.Name(), "description": t.Description(), "parameters": schema}}, nil
+	case FormatMCP:
+		return map[string]any{"name": t.Name(), "description": t.Description(), "inputSchema": schema,
+			"annotations": Annotations(t)}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q: use anthropic, openai or mcp", format)
+}
+
+// ToolAnnotations are MCP's hints about a tool's behaviour.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint bool   `json:"destructiveHint"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   bool   `json:"openWorldHint"`
+}
+
+// Annotations derives MCP annotations from a tool's side effect.
+func Annotations(t Tool) ToolAnnotations {
+	switch t.SideEffect() {
+	case SideEffectNone, SideEffectBlocking:
+		return ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
+	case SideEffectState:
+		return ToolAnnotations{IdempotentHint: true}
+	case SideEffectMutating:
+		return ToolAnnotations{DestructiveHint: true}
+	default:
+		return ToolAnnotations{DestructiveHint: true, OpenWorldHint: true}
+	}
+}

@@ -1,0 +1,194 @@
+// Package tools defines the Tool interface every toolhost tool implements, the
+// Registry that names and lists them, input validation, and the execution
+// pipeline (permissions, hooks, progress, batch scheduling) that wraps every
+// call. Built-in tools live in sub-packages by family (tools/fs, tools/search,
+// tools/shell, ...) and are registered together by tools/builtin.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// SideEffect says what a tool does to the world. It drives the default risk,
+// plan-mode refusals and MCP annotations.
+type SideEffect string
+
+const (
+	// SideEffectNone: reads only (Read, Glob, Grep).
+	SideEffectNone SideEffect = "none"
+	// SideEffectMutating: changes files in the workspace (Write, Edit).
+	SideEffectMutating SideEffect = "mutating"
+	// SideEffectNetwork: runs commands or talks to the network (Bash, WebFetch).
+	SideEffectNetwork SideEffect = "network"
+	// SideEffectSpawns: starts agents or processes that act on their own.
+	SideEffectSpawns SideEffect = "spawns"
+	// SideEffectBlocking: waits on something else without changing it (TaskOutput).
+	SideEffectBlocking SideEffect = "blocking"
+	// SideEffectState: changes only toolhost's own session state (TodoWrite).
+	SideEffectState SideEffect = "state"
+)
+
+// Risk is how much a call can hurt; it decides whether a prompt is needed.
+type Risk string
+
+const (
+	RiskLow      Risk = "low"
+	RiskMedium   Risk = "medium"
+	RiskHigh     Risk = "high"
+	RiskCritical Risk = "critical"
+)
+
+// DefaultRisk is the risk of a side effect when the tool does not say more.
+func DefaultRisk(s SideEffect) Risk {
+	switch s {
+	case SideEffectNone, SideEffectState, SideEffectBlocking:
+		return RiskLow
+	case SideEffectMutating:
+		return RiskMedium
+	default:
+		return RiskHigh
+	}
+}
+
+// Tool is one callable tool. Implementations are safe for concurrent use:
+// per-call state lives in the Call, long-lived dependencies are given to the
+// constructor.
+type Tool interface {
+	// Name is the tool's canonical name, e.g. "Read".
+	Name() string
+	// Description is the text shown to the model.
+	Description() string
+	// InputSchema is the JSON Schema (draft 2020-12 compatible, type object)
+	// of the input. The pipeline validates input against it before Execute.
+	InputSchema() json.RawMessage
+	// SideEffect classifies the tool for permissions and annotations.
+	SideEffect() SideEffect
+	// Execute runs one call. Errors the model can fix are returned as a
+	// Result with IsError set (see ErrorResult); a Go error means an
+	// infrastructure failure and is turned into an error result by the
+	// pipeline. Execute must return promptly once ctx is done.
+	Execute(ctx context.Context, call *Call) (*Result, error)
+}
+
+// Call is one invocation of a tool.
+type Call struct {
+	// ID identifies the call (the model's tool_use id when given).
+	ID string
+	// Name is the name the caller used (may be an alias).
+	Name string
+	// Input is the validated JSON input.
+	Input json.RawMessage
+	// Host reaches the user: edits, dialogs, notifications. Never nil when
+	// the pipeline runs the call (NoHost stands in where there is no user).
+	Host Host
+	// Progress reports intermediate status of this call. Never nil when the
+	// pipeline runs the call.
+	Progress Progress
+}
+
+// Documented is implemented by tools that carry reference documentation
+// beyond their description (used by `toolhost tools docs` and listTools).
+type Documented interface {
+	Docs() Docs
+}
+
+// Docs is the reference documentation of a tool.
+type Docs struct {
+	Short    string    `json:"short"`
+	Long     string    `json:"long,omitempty"`
+	Examples []Example `json:"examples,omitempty"`
+}
+
+// Example is one documented call of a tool.
+type Example struct {
+	Title string          `json:"title"`
+	Input json.RawMessage `json:"input"`
+}
+
+// Access describes what one call will touch. The pipeline uses it for
+// permission rules (paths, command, domain) and the batch scheduler for
+// conflicts (paths, exclusive categories).
+type Access struct {
+	// ReadPaths and WritePaths are as given in the input (absolute or
+	// relative to the first root); the pipeline resolves them.
+	ReadPaths  []string
+	WritePaths []string
+	// Command is the shell command of a Bash-like call, matched by Bash(...) rules.
+	Command string
+	// Domain is the host a network call reaches, matched by WebFetch(domain:...) rules.
+	Domain string
+	// Exclusive names categories of which only one call runs at a time in a
+	// batch, in the order given (e.g. "shell").
+	Exclusive []string
+}
+
+// AccessDescriber is implemented by tools whose calls touch paths, run
+// commands or reach hosts. Input is the raw (already validated) input; an
+// input it cannot parse yields an empty Access.
+type AccessDescriber interface {
+	Access(input json.RawMessage) Access
+}
+
+// RiskAssessor is implemented by tools whose risk depends on more than the
+// side effect (MCP tools with annotations, Bash with a read-only command).
+type RiskAssessor interface {
+	Risk(input json.RawMessage) Risk
+}
+
+// Previewer is implemented by tools that can show the user what a call will
+// do before it runs (the diff of an edit, the command of a Bash call).
+type Previewer interface {
+	Preview(ctx context.Context, input json.RawMessage) *Preview
+}
+
+// Preview is shown in a permission prompt.
+type Preview struct {
+	Kind string `json:"kind"` // "diff", "command" or "url"
+	Text string `json:"text"`
+}
+
+// Content is one block of a result.
+type Content struct {
+	Type     string `json:"type"` // "text" or "image"
+	Text     string `json:"text,omitempty"`
+	Data     string `json:"data,omitempty"`     // base64, for images
+	MimeType string `json:"mimeType,omitempty"` // for images
+}
+
+// Result is what a call returns to the model.
+type Result struct {
+	Content    []Content `json:"content"`
+	IsError    bool      `json:"isError"`
+	Structured any       `json:"structured,omitempty"`
+}
+
+// TextResult is a successful result with one text block.
+func TextResult(text string) *Result {
+	return &Result{Content: []Content{{Type: "text", Text: text}}}
+}
+
+// ErrorResult is a result the model can act on: the text starts with
+// "Error: " and should say what to do next.
+func ErrorResult(format string, args ...any) *Result {
+	return &Result{IsError: true, Content: []Content{{Type: "text", Text: "Error: " + fmt.Sprintf(format, args...)}}}
+}
+
+// Text joins the text blocks of a result (images are skipped).
+func (r *Result) Text() string {
+	if r == nil {
+		return ""
+	}
+	var s string
+	for i, c := range r.Content {
+		if c.Type != "text" {
+			continue
+		}
+		if i > 0 && s != "" {
+			s += "\n"
+		}
+		s += c.Text
+	}
+	return s
+}

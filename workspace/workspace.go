@@ -1,0 +1,148 @@
+// Package workspace owns the workspace roots and path resolution, the overlay
+// of documents open in the editor, the read-state of the session (what the
+// agent read, at which version), and applying changes: through the editor as
+// workspace/applyEdit, or atomically on disk.
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Workspace is one session's view of the files: its roots, the documents the
+// editor has open, and what the agent has read. Safe for concurrent use.
+type Workspace struct {
+	mu sync.RWMutex
+	// roots are the workspace folders, absolute and cleaned; the first is the
+	// base of relative paths.
+	roots []string
+	// extra are permissions.additionalDirectories: inside the workspace for
+	// permission purposes, never a base for relative paths.
+	extra []string
+}
+
+// New returns a workspace with the given roots (made absolute).
+func New(roots ...string) *Workspace {
+	w := &Workspace{}
+	w.SetRoots(roots)
+	return w
+}
+
+// SetRoots replaces the workspace folders.
+func (w *Workspace) SetRoots(roots []string) {
+	abs := make([]string, 0, len(roots))
+	for _, r := range roots {
+		if a, err := filepath.Abs(r); err == nil {
+			abs = append(abs, filepath.Clean(a))
+		}
+	}
+	w.mu.Lock()
+	w.roots = abs
+	w.mu.Unlock()
+}
+
+// SetAdditionalDirectories sets permissions.additionalDirectories.
+func (w *Workspace) SetAdditionalDirectories(dirs []string) {
+	var abs []string
+	for _, d := range dirs {
+		if a, err := w.Resolve(d); err == nil {
+			abs = append(abs, a)
+		}
+	}
+	w.mu.Lock()
+	w.extra = abs
+	w.mu.Unlock()
+}
+
+// Roots returns the workspace folders.
+func (w *Workspace) Roots() []string {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return append([]string(nil), w.roots...)
+}
+
+// Root is the first workspace folder: the base of relative paths and the
+// working directory of commands. Without roots it is the process's directory.
+func (w *Workspace) Root() string {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if len(w.roots) > 0 {
+		return w.roots[0]
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// ErrEmptyPath is returned for an empty path.
+var ErrEmptyPath = errors.New("the path is empty: give an absolute path or one relative to the workspace root")
+
+// Resolve turns a path from tool input into an absolute, cleaned path:
+// absolute paths as they are, "~/" from the home folder, relative paths
+// against the first root. It does not resolve symlinks (see Inside).
+func (w *Workspace) Resolve(p string) (string, error) {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return "", ErrEmptyPath
+	}
+	if strings.HasPrefix(p, "file://") {
+		p = strings.TrimPrefix(p, "file://")
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot expand ~: %w", err)
+		}
+		p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(w.Root(), p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// Inside reports whether an absolute path lies inside a root or an
+// additional directory once symlinks are resolved (for a path that does not
+// exist yet, its nearest existing parent is resolved).
+func (w *Workspace) Inside(abs string) bool {
+	real := realPath(abs)
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	for _, group := range [][]string{w.roots, w.extra} {
+		for _, r := range group {
+			if within(realPath(r), real) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// realPath resolves symlinks in the longest existing prefix of p.
+func realPath(p string) string {
+	rest := ""
+	cur := p
+	for {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// within reports whether p is root or below it.
+func within(root, p string) bool {
+	if root == p {
+		return true
+	}
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
