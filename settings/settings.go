@@ -1,0 +1,164 @@
+// Package settings reads toolhost's settings in layers (built-in defaults,
+// the user file, the project files, initializationOptions,
+// workspace/didChangeConfiguration) into one Settings value. Keys follow
+// Claude Code's settings where they overlap; a bad file is reported and
+// ignored, never fatal.
+package settings
+
+// Settings is the merged view of every layer. Field names match the JSON keys
+// of the settings files.
+type Settings struct {
+	Permissions Permissions `json:"permissions"`
+	// Hooks maps an event (PreToolUse, PostToolUse, PostToolUseFailure) to
+	// its matchers, in Claude Code's shape.
+	Hooks map[string][]HookMatcher `json:"hooks,omitempty"`
+	// Env is added to the environment of commands and hooks.
+	Env   map[string]string `json:"env,omitempty"`
+	Tools ToolsSettings     `json:"tools"`
+	Bash  Bash              `json:"bash"`
+	Edit  Edit              `json:"edit"`
+	Web   Web               `json:"webFetch"`
+	// WebSearch chooses and configures the search provider.
+	WebSearch WebSearch `json:"webSearch"`
+	Agent     Agent     `json:"agent"`
+	SSH       SSH       `json:"ssh"`
+	// MCPServers are MCP servers to connect to, by name.
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+	// EnableAllProjectMCPServers starts the servers of <root>/.mcp.json
+	// without asking.
+	EnableAllProjectMCPServers bool `json:"enableAllProjectMcpServers,omitempty"`
+	// EnabledMCPJSONServers are .mcp.json servers the user allowed.
+	EnabledMCPJSONServers []string `json:"enabledMcpjsonServers,omitempty"`
+	Server                Server   `json:"server"`
+}
+
+// Permissions are the permission rules and mode.
+type Permissions struct {
+	Allow []string `json:"allow,omitempty"`
+	Ask   []string `json:"ask,omitempty"`
+	Deny  []string `json:"deny,omitempty"`
+	// DefaultMode is default, acceptEdits, plan, bypassPermissions or dontAsk.
+	DefaultMode string `json:"defaultMode,omitempty"`
+	// AdditionalDirectories count as inside the workspace.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// AllowWritesOutsideWorkspace lets Write/Edit reach paths outside every
+	// root (after a prompt). Off by default: such writes are refused.
+	AllowWritesOutsideWorkspace bool `json:"allowWritesOutsideWorkspace,omitempty"`
+}
+
+// HookMatcher selects tools by name (a regular expression or "*"/"" for all)
+// and lists the hooks to run for them.
+type HookMatcher struct {
+	Matcher string        `json:"matcher"`
+	Hooks   []HookCommand `json:"hooks"`
+}
+
+// HookCommand is one hook: a shell command with a timeout in seconds.
+type HookCommand struct {
+	Type    string  `json:"type"` // "command"
+	Command string  `json:"command"`
+	Timeout float64 `json:"timeout,omitempty"`
+}
+
+// ToolsSettings enables and disables tools by name.
+type ToolsSettings struct {
+	Enabled  []string `json:"enabled,omitempty"`
+	Disabled []string `json:"disabled,omitempty"`
+}
+
+// Bash configures the Bash tool.
+type Bash struct {
+	DefaultTimeoutMs int `json:"defaultTimeoutMs,omitempty"`
+	MaxTimeoutMs     int `json:"maxTimeoutMs,omitempty"`
+	MaxOutputChars   int `json:"maxOutputChars,omitempty"`
+	// BlockedCommands are regular expressions; a command matching one is refused.
+	BlockedCommands []string `json:"blockedCommands,omitempty"`
+	// MaskSecrets removes secret-looking variables (*_TOKEN, *_KEY, *_SECRET,
+	// *PASSWORD*) from commands' environment. Nil means on.
+	MaskSecrets *bool `json:"maskSecrets,omitempty"`
+	// AllowedSecrets are variable names kept even when they look secret.
+	AllowedSecrets []string `json:"allowedSecrets,omitempty"`
+	// CompressOutput shortens the output of common commands (git status,
+	// git log, git diff, ls -la, go test).
+	CompressOutput bool `json:"compressOutput,omitempty"`
+}
+
+// Edit configures Edit.
+type Edit struct {
+	// Fuzzy lets old_string match across CRLF, trailing-whitespace and
+	// indentation differences.
+	Fuzzy bool `json:"fuzzy,omitempty"`
+}
+
+// Web configures WebFetch.
+type Web struct {
+	ConnectTimeoutMs int   `json:"connectTimeoutMs,omitempty"`
+	TotalTimeoutMs   int   `json:"totalTimeoutMs,omitempty"`
+	MaxBytes         int64 `json:"maxBytes,omitempty"`
+}
+
+// WebSearch chooses the search provider.
+type WebSearch struct {
+	// Provider is duckduckgo (default), brave or searxng.
+	Provider string `json:"provider,omitempty"`
+	// BaseURL overrides the provider's endpoint (a SearXNG instance, tests).
+	BaseURL string `json:"baseUrl,omitempty"`
+	// APIKey is Brave's subscription token.
+	APIKey string `json:"apiKey,omitempty"`
+}
+
+// Agent configures the built-in model loop and WebFetch's summariser.
+type Agent struct {
+	// Endpoint is an OpenAI-compatible chat-completions URL.
+	Endpoint  string `json:"endpoint,omitempty"`
+	Model     string `json:"model,omitempty"`
+	APIKeyEnv string `json:"apiKeyEnv,omitempty"`
+}
+
+// SSH names hosts SSHBash may reach.
+type SSH struct {
+	Hosts map[string]SSHHost `json:"hosts,omitempty"`
+}
+
+// SSHHost is one ssh destination.
+type SSHHost struct {
+	Host string   `json:"host"`
+	User string   `json:"user,omitempty"`
+	Port int      `json:"port,omitempty"`
+	Args []string `json:"args,omitempty"`
+}
+
+// MCPServer is one MCP server in Claude Code's shape.
+type MCPServer struct {
+	Type    string            `json:"type,omitempty"` // "stdio" (default), "http"
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// Server configures the JSON-RPC connection.
+type Server struct {
+	// MaxMessageBytes caps a message's Content-Length (default 64 MiB).
+	MaxMessageBytes int64 `json:"maxMessageBytes,omitempty"`
+}
+
+// Defaults returns the built-in defaults.
+func Defaults() *Settings {
+	return &Settings{
+		Permissions: Permissions{DefaultMode: "default"},
+		Bash: Bash{
+			DefaultTimeoutMs: 120_000,
+			MaxTimeoutMs:     600_000,
+			MaxOutputChars:   30_000,
+		},
+		Web: Web{
+			ConnectTimeoutMs: 10_000,
+			TotalTimeoutMs:   60_000,
+			MaxBytes:         10 << 20,
+		},
+		WebSearch: WebSearch{Provider: "duckduckgo"},
+		Server:    Server{MaxMessageBytes: 64 << 20},
+	}
+}
