@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"log/slog"
 
+	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/builtin"
 	"github.com/toolhost/toolhost/workspace"
@@ -39,7 +40,7 @@ func New(opts Options) (*Session, error) {
 	}
 	ws := workspace.New(opts.Roots...)
 	reg := tools.NewRegistry()
-	builtin.Register(reg, builtin.Deps{Workspace: ws, Log: log})
+	builtin.Register(reg, builtin.Deps{Workspace: ws, Log: log, Settings: settings.Defaults})
 	return &Session{
 		Workspace: ws,
 		Registry:  reg,

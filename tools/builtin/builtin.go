@@ -5,6 +5,7 @@ package builtin
 import (
 	"log/slog"
 
+	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -13,6 +14,9 @@ import (
 type Deps struct {
 	Workspace *workspace.Workspace
 	Log       *slog.Logger
+	// Settings returns the current merged settings; it changes when the
+	// client sends workspace/didChangeConfiguration, so tools call it per call.
+	Settings func() *settings.Settings
 }
 
 // Register adds every built-in tool to reg.
