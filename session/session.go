@@ -20,6 +20,8 @@ type Options struct {
 	Roots []string
 	// InitOptions is the client's initializationOptions (settings shape).
 	InitOptions json.RawMessage
+	// Mode is the initial permission mode; empty means the settings' default.
+	Mode string
 	// Log receives the session's logs; nil discards them.
 	Log *slog.Logger
 }

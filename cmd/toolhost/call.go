@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/toolhost/toolhost/session"
+	"github.com/toolhost/toolhost/tools"
+)
+
+// runCall runs one tool call from the command line. The person typing the
+// command is the user, so the call runs in bypassPermissions mode unless
+// --mode says otherwise; deny rules and the refusal of writes outside the
+// workspace still apply.
+func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	root := fs.String("root", "", "workspace root (default: the current directory)")
+	mode := fs.String("mode", tools.ModeBypassPermissions, "permission mode: default, acceptEdits, plan, bypassPermissions or dontAsk")
+	asJSON := fs.Bool("json", false, "print the whole result as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: toolhost call [flags] TOOL [JSON|-]\n\nRuns one call; JSON is the tool's input ('-' reads it from stdin, omitted means {}).\nExit code 1 when the result is an error.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		fs.Usage()
+		return 2
+	}
+	name := fs.Arg(0)
+	input := json.RawMessage("{}")
+	if fs.NArg() == 2 {
+		raw := fs.Arg(1)
+		if raw == "-" {
+			b, err := io.ReadAll(stdin)
+			if err != nil {
+				fmt.Fprintf(stderr, "toolhost: reading the input from stdin: %v\n", err)
+				return 1
+			}
+			raw = string(b)
+		}
+		if !json.Valid([]byte(raw)) {
+			fmt.Fprintf(stderr, "toolhost: the input is not valid JSON: %s\nQuote it for the shell, e.g. toolhost call Read '{\"file_path\":\"README.md\"}'\n", strings.TrimSpace(raw))
+			return 2
+		}
+		input = json.RawMessage(raw)
+	}
+	sess, err := newCLISession(*root, *mode)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolhost: %v\n", err)
+		return 1
+	}
+	defer sess.Close()
+	resp, err := sess.Pipeline.Call(ctx, newTerminalHost(stdin, stderr), tools.Request{Name: name, Input: input})
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "toolhost: interrupted")
+			return 130
+		}
+		fmt.Fprintf(stderr, "toolhost: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(resp)
+	} else {
+		printResult(stdout, resp.Result)
+	}
+	if resp.IsError {
+		return 1
+	}
+	return 0
+}
+
+// newCLISession builds a session rooted at root (default: the current
+// directory) in the given permission mode.
+func newCLISession(root, mode string) (*session.Session, error) {
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("cannot find the current directory: %w; pass --root", err)
+		}
+		root = wd
+	}
+	return session.New(session.Options{Roots: []string{root}, Mode: mode})
+}
+
+// printResult prints the text blocks of a result; images are summarised.
+func printResult(w io.Writer, r *tools.Result) {
+	for _, c := range r.Content {
+		switch c.Type {
+		case "text":
+			fmt.Fprintln(w, strings.TrimRight(c.Text, "\n"))
+		case "image":
+			fmt.Fprintf(w, "[image %s, %d bytes base64]\n", c.MimeType, len(c.Data))
+		}
+	}
+}

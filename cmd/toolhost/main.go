@@ -1,0 +1,68 @@
+// Command toolhost is the tool layer of an AI coding agent: `toolhost serve`
+// speaks JSON-RPC with LSP framing on stdio for editors, `toolhost mcp` serves
+// the same tools over MCP, `toolhost call` runs one call from a shell, and
+// `toolhost tools` lists, documents, enables and disables tools.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+const usage = `toolhost — the tool layer of an AI coding agent, as an editor backend
+
+Usage:
+  toolhost [serve]              serve JSON-RPC (LSP framing) on stdio for an editor
+  toolhost mcp                  serve the tools as an MCP server on stdio
+  toolhost call TOOL JSON       run one call and print the result
+  toolhost tools list           list the tools with their categories
+  toolhost tools docs [-o F]    write the tool reference (default docs/tools.md)
+  toolhost tools enable NAME…   enable tools in .toolhost/settings.local.json
+  toolhost tools disable NAME…  disable tools in .toolhost/settings.local.json
+  toolhost demo [FILE]          replay the sample editor session and print it
+  toolhost version              print the version
+
+Run 'toolhost COMMAND -h' for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches a command line and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return runServe(ctx, args, stdin, stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, args, stdin, stdout, stderr)
+	case "call":
+		return runCall(ctx, args, stdin, stdout, stderr)
+	case "tools":
+		return runTools(ctx, args, stdout, stderr)
+	case "demo":
+		return runDemo(ctx, args, stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "toolhost", version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "toolhost: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}
