@@ -1,0 +1,63 @@
+# toolhost — build, test, demo, bench, lint.
+GO      ?= go
+BIN     := bin/toolhost
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+
+.PHONY: all build deps test test-go test-node test-nvim test-vscode demo bench lint docs e2e vscode clean
+
+all: build
+
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/toolhost
+
+# deps installs what a fresh machine lacks (Debian packages, npm packages, Go modules).
+deps:
+	bash scripts/deps.sh
+
+# test runs every test: Go (unit, scripted editor sessions, MCP against real
+# servers), the Node protocol test with vscode-jsonrpc, the Neovim plugin in
+# headless Neovim, and the VS Code extension's unit tests.
+test: deps build test-go test-node test-nvim test-vscode
+	@echo "all test suites passed"
+
+test-go:
+	$(GO) vet ./...
+	CI=$${CI:-} $(GO) test -count=1 ./...
+
+test-node: build
+	@if [ -f test/node/package.json ]; then cd test/node && TOOLHOST_BIN=$(CURDIR)/$(BIN) npm test; fi
+	@if [ -f test/mcp/package.json ]; then cd test/mcp && TOOLHOST_BIN=$(CURDIR)/$(BIN) npm test; fi
+
+test-nvim: build
+	@if [ -x editor-client/nvim/test/run.sh ]; then TOOLHOST_BIN=$(CURDIR)/$(BIN) editor-client/nvim/test/run.sh; fi
+
+test-vscode:
+	@if [ -f editor-client/vscode/package.json ]; then cd editor-client/vscode && npm test; fi
+
+# demo replays the sample editor session (testdata/sessions/demo.txtar)
+# against its sample workspace and prints the transcript.
+demo: build
+	./$(BIN) demo
+
+bench: build
+	bash scripts/bench.sh
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo 'gofmt: run gofmt -w on the files above'; exit 1)
+	$(GO) vet ./...
+	staticcheck ./... || $(GO) run honnef.co/go/tools/cmd/staticcheck@latest ./...
+
+# docs regenerates the tool reference; a test fails when it is stale.
+docs: build
+	./$(BIN) tools docs -o docs/tools.md
+
+# e2e runs both editors' end-to-end tests in the real editors.
+e2e: build
+	TOOLHOST_BIN=$(CURDIR)/$(BIN) bash scripts/e2e.sh
+
+vscode:
+	cd editor-client/vscode && npm ci && npm run build && npm run package
+
+clean:
+	rm -rf bin
