@@ -1,0 +1,213 @@
+// Command stdio measures toolhost as an editor sees it: a real `toolhost
+// serve` process over stdio with LSP framing. It reports the time from
+// process start to the initialize reply, and the per-call latency of
+// toolhost/callTool for Read (50 lines of a 5,000-line file) and Bash
+// `echo hi`, as p50/p90 figures next to the targets.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	bin := flag.String("bin", "bin/toolhost", "the toolhost binary")
+	starts := flag.Int("starts", 20, "process starts to time")
+	calls := flag.Int("calls", 300, "calls of each tool to time")
+	flag.Parse()
+	if err := run(*bin, *starts, *calls); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/stdio:", err)
+		os.Exit(1)
+	}
+}
+
+func run(bin string, starts, calls int) error {
+	dir, err := os.MkdirTemp("", "toolhost-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&b, "line %d of the benchmark file with some text to read\n", i)
+	}
+	file := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		return err
+	}
+
+	var startTimes []time.Duration
+	for i := 0; i < starts; i++ {
+		t0 := time.Now()
+		c, err := startServer(bin, dir)
+		if err != nil {
+			return err
+		}
+		startTimes = append(startTimes, time.Since(t0))
+		c.close()
+	}
+
+	c, err := startServer(bin, dir)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	read := map[string]any{"name": "Read", "input": map[string]any{"file_path": file, "offset": 2000, "limit": 50}}
+	bash := map[string]any{"name": "Bash", "input": map[string]any{"command": "echo hi"}}
+	// Warm up both paths once, then interleave so drift hits both equally.
+	for _, p := range []any{read, bash} {
+		if _, err := c.call("toolhost/callTool", p); err != nil {
+			return err
+		}
+	}
+	var readTimes, bashTimes []time.Duration
+	for i := 0; i < calls; i++ {
+		for _, x := range []struct {
+			p   any
+			out *[]time.Duration
+		}{{read, &readTimes}, {bash, &bashTimes}} {
+			t0 := time.Now()
+			res, err := c.call("toolhost/callTool", x.p)
+			if err != nil {
+				return err
+			}
+			*x.out = append(*x.out, time.Since(t0))
+			if res["isError"] == true {
+				return fmt.Errorf("call failed: %v", res["content"])
+			}
+		}
+	}
+	fmt.Printf("toolhost serve over stdio (%d starts, %d calls each)\n", starts, calls)
+	report("start → initialize reply", startTimes, 30*time.Millisecond)
+	report("callTool Read 50 of 5,000 lines", readTimes, 300*time.Microsecond)
+	report("callTool Bash echo hi", bashTimes, 4*time.Millisecond)
+	return nil
+}
+
+func report(name string, d []time.Duration, target time.Duration) {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	p50, p90 := d[len(d)/2], d[len(d)*9/10]
+	verdict := "meets"
+	if p50 > target {
+		verdict = "MISSES"
+	}
+	fmt.Printf("  %-34s p50 %9s  p90 %9s  target p50 ≤ %-7s %s (%.2f× target)\n", name, round(p50), round(p90), target, verdict, float64(p50)/float64(target))
+}
+
+func round(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%.3fms", float64(d)/1e6)
+	}
+	return d.Round(10 * time.Microsecond).String()
+}
+
+// client is a minimal LSP-framed JSON-RPC client that answers nothing: the
+// benchmark declares no client capabilities, so the server sends no requests.
+type client struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+	id  int
+}
+
+func startServer(bin, root string) (*client, error) {
+	cmd := exec.Command(bin, "serve")
+	cmd.Dir = root
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w (run make build first)", bin, err)
+	}
+	c := &client{cmd: cmd, in: in, out: bufio.NewReader(out)}
+	params := map[string]any{"processId": os.Getpid(), "rootUri": "file://" + root, "capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"permissions": map[string]any{"defaultMode": "bypassPermissions"}}}
+	if _, err := c.call("initialize", params); err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, c.notify("initialized", map[string]any{})
+}
+
+func (c *client) write(msg map[string]any) error {
+	msg["jsonrpc"] = "2.0"
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	return err
+}
+
+func (c *client) notify(method string, params any) error {
+	return c.write(map[string]any{"method": method, "params": params})
+}
+
+func (c *client) call(method string, params any) (map[string]any, error) {
+	c.id++
+	if err := c.write(map[string]any{"id": c.id, "method": method, "params": params}); err != nil {
+		return nil, err
+	}
+	for {
+		msg, err := c.read()
+		if err != nil {
+			return nil, err
+		}
+		if id, ok := msg["id"].(float64); ok && int(id) == c.id && msg["method"] == nil {
+			if e, ok := msg["error"]; ok {
+				return nil, fmt.Errorf("%s: %v", method, e)
+			}
+			res, _ := msg["result"].(map[string]any)
+			return res, nil
+		}
+	}
+}
+
+func (c *client) read() (map[string]any, error) {
+	length := -1
+	for {
+		line, err := c.out.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			break
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, "Content-Length") {
+			length, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	if length < 0 {
+		return nil, fmt.Errorf("a message without Content-Length")
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(c.out, body); err != nil {
+		return nil, err
+	}
+	var msg map[string]any
+	return msg, json.Unmarshal(body, &msg)
+}
+
+func (c *client) close() {
+	c.call("shutdown", nil)
+	c.notify("exit", nil)
+	c.in.Close()
+	c.cmd.Wait()
+}
