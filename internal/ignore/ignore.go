@@ -1,0 +1,248 @@
+// Package ignore decides which files a search skips, the way ripgrep does by
+// default: .gitignore files (from the search root up to the repository root,
+// and in every folder below), .git/info/exclude, .ignore and .rgignore files,
+// and the folders of version-control systems. Hidden files are not skipped.
+// Patterns are matched with go-git's gitignore package, which agrees with git
+// on nesting, negation, anchoring and "**".
+package ignore
+
+import (
+	"bufio"
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// VCSDirs are the folders of version-control systems. They are never
+// searched, listed or globbed, whatever the ignore files say.
+var VCSDirs = []string{".git", ".hg", ".svn", ".bzr", ".jj", ".sl"}
+
+// IsVCSDir reports whether a folder name is one of VCSDirs.
+func IsVCSDir(name string) bool {
+	for _, v := range VCSDirs {
+		if name == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Rules are the ignore patterns that apply inside one folder of a walk.
+// A Rules value never changes once built; Child returns a new one for a
+// sub-folder that has its own ignore files. Safe for concurrent use.
+type Rules struct {
+	// prefix is the path, in components, from the folder the patterns'
+	// domains are relative to, down to the walk root.
+	prefix []string
+	// git holds .gitignore and info/exclude patterns, lowest priority first.
+	git []gitignore.Pattern
+	// dot holds .ignore then .rgignore patterns; they beat .gitignore, as in
+	// ripgrep.
+	dot    []gitignore.Pattern
+	gitM   gitignore.Matcher
+	hasAny bool
+}
+
+// ForRoot returns the rules that apply at root: the ignore files of root's
+// ancestors (.gitignore only up to the enclosing repository's top folder),
+// the repository's .git/info/exclude, and root's own ignore files.
+func ForRoot(root string) *Rules {
+	root = filepath.Clean(root)
+	// Ancestors from root upwards, root first.
+	var chain []string
+	for dir := root; ; {
+		chain = append(chain, dir)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	// repoTop is the index in chain of the nearest folder holding .git.
+	repoTop := -1
+	for i, dir := range chain {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			repoTop = i
+			break
+		}
+	}
+	// The base of the domains is the highest folder that contributes
+	// patterns; find it first so every domain is relative to it.
+	type source struct {
+		idx  int
+		file string
+		git  bool
+	}
+	var sources []source
+	for i := len(chain) - 1; i >= 0; i-- {
+		gitOK := repoTop < 0 || i <= repoTop
+		if gitOK {
+			if i == repoTop {
+				sources = append(sources, source{i, filepath.Join(chain[i], ".git", "info", "exclude"), true})
+			}
+			sources = append(sources, source{i, filepath.Join(chain[i], ".gitignore"), true})
+		}
+		sources = append(sources, source{i, filepath.Join(chain[i], ".ignore"), false}, source{i, filepath.Join(chain[i], ".rgignore"), false})
+	}
+	type loaded struct {
+		idx   int
+		git   bool
+		lines []string
+	}
+	var found []loaded
+	top := 0
+	for _, s := range sources {
+		lines := readPatternFile(s.file)
+		if len(lines) == 0 {
+			continue
+		}
+		found = append(found, loaded{s.idx, s.git, lines})
+		top = max(top, s.idx)
+	}
+	r := &Rules{}
+	if len(found) == 0 {
+		return r
+	}
+	// prefix: components from chain[top] down to root.
+	if top > 0 {
+		rel, err := filepath.Rel(chain[top], root)
+		if err == nil && rel != "." {
+			r.prefix = strings.Split(filepath.ToSlash(rel), "/")
+		}
+	}
+	for _, f := range found {
+		var domain []string
+		if f.idx < top {
+			rel, _ := filepath.Rel(chain[top], chain[f.idx])
+			if rel != "." {
+				domain = strings.Split(filepath.ToSlash(rel), "/")
+			}
+		}
+		for _, l := range f.lines {
+			p := gitignore.ParsePattern(l, domain)
+			if f.git {
+				r.git = append(r.git, p)
+			} else {
+				r.dot = append(r.dot, p)
+			}
+		}
+	}
+	r.finish()
+	return r
+}
+
+func (r *Rules) finish() {
+	r.hasAny = len(r.git)+len(r.dot) > 0
+	r.gitM = gitignore.NewMatcher(r.git)
+}
+
+// Child returns the rules inside dir, the folder at rel (slash-separated
+// components below the walk root): r plus dir's own ignore files. It returns
+// r itself when dir has none.
+func (r *Rules) Child(dir string, rel []string) *Rules {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return r.child(dir, rel, true, true, true, err == nil)
+}
+
+// ChildOf is Child for a folder whose entries were already read: only the
+// ignore files among them are opened.
+func (r *Rules) ChildOf(dir string, rel []string, entries []fs.DirEntry) *Rules {
+	var git, dot, rg, repo bool
+	for _, e := range entries {
+		switch e.Name() {
+		case ".gitignore":
+			git = true
+		case ".ignore":
+			dot = true
+		case ".rgignore":
+			rg = true
+		case ".git":
+			repo = true
+		}
+	}
+	if !git && !dot && !rg && !repo {
+		return r
+	}
+	return r.child(dir, rel, git, dot, rg, repo)
+}
+
+// child builds the rules inside dir. A folder holding .git starts a nested
+// repository: the .gitignore patterns of the folders above stop applying
+// (as in git and ripgrep) and its info/exclude starts to.
+func (r *Rules) child(dir string, rel []string, git, dot, rg, repo bool) *Rules {
+	var gitLines, dotLines []string
+	if repo {
+		gitLines = readPatternFile(filepath.Join(dir, ".git", "info", "exclude"))
+	}
+	if git {
+		gitLines = append(gitLines, readPatternFile(filepath.Join(dir, ".gitignore"))...)
+	}
+	if dot {
+		dotLines = readPatternFile(filepath.Join(dir, ".ignore"))
+	}
+	if rg {
+		dotLines = append(dotLines, readPatternFile(filepath.Join(dir, ".rgignore"))...)
+	}
+	if len(gitLines) == 0 && len(dotLines) == 0 && (!repo || len(r.git) == 0) {
+		return r
+	}
+	domain := append(append([]string(nil), r.prefix...), rel...)
+	c := &Rules{prefix: r.prefix}
+	if !repo {
+		c.git = append([]gitignore.Pattern(nil), r.git...)
+	}
+	for _, l := range gitLines {
+		c.git = append(c.git, gitignore.ParsePattern(l, domain))
+	}
+	c.dot = append([]gitignore.Pattern(nil), r.dot...)
+	for _, l := range dotLines {
+		c.dot = append(c.dot, gitignore.ParsePattern(l, domain))
+	}
+	c.finish()
+	return c
+}
+
+// Ignored reports whether the entry at rel (components below the walk root)
+// is ignored. Ancestors are not checked: a walk does not enter an ignored
+// folder in the first place.
+func (r *Rules) Ignored(rel []string, isDir bool) bool {
+	if r == nil || !r.hasAny {
+		return false
+	}
+	path := rel
+	if len(r.prefix) > 0 {
+		path = make([]string, 0, len(r.prefix)+len(rel))
+		path = append(append(path, r.prefix...), rel...)
+	}
+	// A .ignore/.rgignore verdict, either way, beats .gitignore.
+	for i := len(r.dot) - 1; i >= 0; i-- {
+		if m := r.dot[i].Match(path, isDir); m != gitignore.NoMatch {
+			return m == gitignore.Exclude
+		}
+	}
+	return r.gitM.Match(path, isDir)
+}
+
+// readPatternFile returns the pattern lines of an ignore file: no blank
+// lines, no comments, no trailing CR. A missing file has none.
+func readPatternFile(name string) []string {
+	data, err := os.ReadFile(name)
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	var lines []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		l := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}

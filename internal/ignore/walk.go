@@ -1,0 +1,247 @@
+package ignore
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// Verdict is what an Override says about an entry.
+type Verdict int
+
+const (
+	// NoVerdict leaves the entry to the ignore rules.
+	NoVerdict Verdict = iota
+	// Include keeps a file even when an ignore file names it (ripgrep's
+	// --glob whitelists work this way).
+	Include
+	// Exclude skips the entry; for a folder, everything below it.
+	Exclude
+)
+
+// Options adjust a Walk.
+type Options struct {
+	// Override, when set, is asked about every entry before the ignore
+	// rules. rel is slash-separated and relative to the walk root.
+	Override func(rel string, name string, isDir bool) Verdict
+	// NoIgnore turns the ignore files off (VCS folders are still skipped).
+	NoIgnore bool
+	// Workers is the number of goroutines; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// File is a regular file found by Walk.
+type File struct {
+	// Path is the absolute path.
+	Path string
+	// Rel is the path relative to the walk root, slash-separated.
+	Rel string
+	// Entry is the directory entry (Info() gives size and mtime).
+	Entry fs.DirEntry
+}
+
+// ErrStop, returned by a visit function, ends the walk early without error.
+var ErrStop = errors.New("stop walking")
+
+// Walk calls visit for every regular file below root that the ignore rules
+// keep. Symbolic links are not followed (nor reported), VCS folders are
+// skipped, ignored folders are not entered. Folders are read by several
+// goroutines, so visit is called concurrently and in no particular order.
+// Unreadable folders are skipped. When root is a file, visit sees it alone,
+// whatever the ignore files say (as when a file is named on ripgrep's
+// command line).
+func Walk(ctx context.Context, root string, opts Options, visit func(File) error) error {
+	root = filepath.Clean(root)
+	info, err := os.Stat(root)
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		err := visit(File{Path: root, Rel: filepath.Base(root), Entry: fs.FileInfoToDirEntry(info)})
+		if errors.Is(err, ErrStop) {
+			return nil
+		}
+		return err
+	}
+	var rules *Rules
+	if !opts.NoIgnore {
+		rules = ForRoot(root)
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	w := &walker{ctx: ctx, opts: opts, visit: visit}
+	w.cond = sync.NewCond(&w.mu)
+	w.queue = []dirJob{{path: root, rules: rules}}
+	w.pending = 1
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.work()
+		}()
+	}
+	// Wake the workers when ctx ends so they can give up.
+	stopWatch := context.AfterFunc(ctx, func() { w.fail(ctx.Err()) })
+	wg.Wait()
+	stopWatch()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if errors.Is(w.err, ErrStop) {
+		return nil
+	}
+	return w.err
+}
+
+// dirJob is a folder waiting to be read.
+type dirJob struct {
+	path  string
+	rel   []string
+	rules *Rules
+}
+
+type walker struct {
+	ctx   context.Context
+	opts  Options
+	visit func(File) error
+
+	mu   sync.Mutex
+	cond *sync.Cond
+	// queue holds folders not yet read (used as a stack: depth first keeps
+	// it short).
+	queue []dirJob
+	// pending counts folders queued or being read; zero means done.
+	pending int
+	// err is the first error of a visit (or ErrStop, or ctx's error); it
+	// stops the walk.
+	err error
+}
+
+func (w *walker) fail(err error) {
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.cond.Broadcast()
+	w.mu.Unlock()
+}
+
+// next returns the next folder to read, or false when the walk is over.
+func (w *walker) next() (dirJob, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for len(w.queue) == 0 && w.pending > 0 && w.err == nil {
+		w.cond.Wait()
+	}
+	if w.err != nil || len(w.queue) == 0 {
+		return dirJob{}, false
+	}
+	j := w.queue[len(w.queue)-1]
+	w.queue = w.queue[:len(w.queue)-1]
+	return j, true
+}
+
+func (w *walker) push(jobs []dirJob) {
+	if len(jobs) == 0 {
+		return
+	}
+	w.mu.Lock()
+	w.queue = append(w.queue, jobs...)
+	w.pending += len(jobs)
+	w.cond.Broadcast()
+	w.mu.Unlock()
+}
+
+func (w *walker) done() {
+	w.mu.Lock()
+	w.pending--
+	if w.pending == 0 {
+		w.cond.Broadcast()
+	}
+	w.mu.Unlock()
+}
+
+func (w *walker) work() {
+	for {
+		job, ok := w.next()
+		if !ok {
+			return
+		}
+		if err := w.read(job); err != nil {
+			w.fail(err)
+		}
+		w.done()
+	}
+}
+
+// read lists one folder, visits its files and queues its sub-folders.
+func (w *walker) read(job dirJob) error {
+	f, err := os.Open(job.path)
+	if err != nil {
+		return nil
+	}
+	entries, _ := f.ReadDir(-1)
+	f.Close()
+	rules := job.rules
+	// The root's own ignore files are already in the rules ForRoot built.
+	if rules != nil && len(job.rel) > 0 {
+		rules = rules.ChildOf(job.path, job.rel, entries)
+	}
+	var subdirs []dirJob
+	var files []File
+	relParts := make([]string, len(job.rel)+1)
+	copy(relParts, job.rel)
+	prefix := strings.Join(job.rel, "/")
+	if prefix != "" {
+		prefix += "/"
+	}
+	for _, e := range entries {
+		name := e.Name()
+		typ := e.Type()
+		if typ&fs.ModeSymlink != 0 {
+			continue
+		}
+		isDir := e.IsDir()
+		if isDir && IsVCSDir(name) {
+			continue
+		}
+		relParts[len(job.rel)] = name
+		verdict := NoVerdict
+		if w.opts.Override != nil {
+			verdict = w.opts.Override(prefix+name, name, isDir)
+		}
+		if verdict == Exclude {
+			continue
+		}
+		if verdict != Include && rules.Ignored(relParts, isDir) {
+			continue
+		}
+		if isDir {
+			rel := make([]string, len(relParts))
+			copy(rel, relParts)
+			subdirs = append(subdirs, dirJob{path: filepath.Join(job.path, name), rel: rel, rules: rules})
+			continue
+		}
+		if typ.IsRegular() {
+			files = append(files, File{Path: filepath.Join(job.path, name), Rel: prefix + name, Entry: e})
+		}
+	}
+	// Hand the sub-folders to idle workers before the (slower) visits.
+	w.push(subdirs)
+	for _, f := range files {
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
+		if err := w.visit(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
