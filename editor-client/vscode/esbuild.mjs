@@ -1,0 +1,16 @@
+// Bundles the extension into dist/extension.js (vscode stays external).
+import * as esbuild from "esbuild";
+
+const production = process.argv.includes("--production");
+await esbuild.build({
+  entryPoints: ["src/extension.ts"],
+  bundle: true,
+  outfile: "dist/extension.js",
+  external: ["vscode"],
+  format: "cjs",
+  platform: "node",
+  target: "node18",
+  sourcemap: !production,
+  minify: production,
+  logLevel: "info",
+});

@@ -1,0 +1,84 @@
+/**
+ * Starting `toolhost serve` through vscode-languageclient, declaring the
+ * custom requests this extension answers, and wiring the server's requests
+ * and notifications to the editor.
+ */
+import * as vscode from "vscode";
+import {
+  ApplyWorkspaceEditParams,
+  ApplyWorkspaceEditRequest,
+  ClientCapabilities,
+  FeatureState,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  StaticFeature,
+  TransportKind,
+} from "vscode-languageclient/node";
+import { applyWorkspaceEdit } from "./applyEdit";
+import { askUserQuestion, requestPermission } from "./dialogs";
+import type { Todo } from "./logic/todos";
+
+/** What the client declares in `capabilities.experimental.toolhost`. */
+export const TOOLHOST_CLIENT_CAPABILITIES = {
+  askUserQuestion: true,
+  requestPermission: true,
+  savesAppliedEdits: true,
+};
+
+/** Declares the toolhost requests this client handles. */
+class ToolhostCapabilities implements StaticFeature {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    capabilities.experimental = {
+      ...(capabilities.experimental as object | undefined),
+      toolhost: TOOLHOST_CLIENT_CAPABILITIES,
+    };
+  }
+  initialize(): void {}
+  getState(): FeatureState {
+    return { kind: "static" };
+  }
+  clear(): void {}
+}
+
+/** Callbacks for what the server sends that is not a dialog. */
+export interface ClientEvents {
+  todos(todos: Todo[]): void;
+  taskChanged(params: { taskId: string; status: string; command?: string; exitCode?: number }): void;
+  toolsChanged(): void;
+}
+
+/** Creates (does not start) the client for the binary at `serverPath`. */
+export function createClient(
+  serverPath: string,
+  output: vscode.OutputChannel,
+  initializationOptions: object,
+  events: ClientEvents,
+): LanguageClient {
+  const serverOptions: ServerOptions = {
+    command: serverPath,
+    args: ["serve"],
+    transport: TransportKind.stdio,
+    options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
+  };
+  const clientOptions: LanguageClientOptions = {
+    // Every file: the server keeps an overlay of open documents so Read sees
+    // unsaved text and Edit notices changes made since the last Read.
+    documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
+    outputChannel: output,
+    initializationOptions,
+  };
+  const client = new LanguageClient("toolhost", "toolhost", serverOptions, clientOptions);
+  client.registerFeature(new ToolhostCapabilities());
+  const log = (line: string) => output.appendLine(line);
+
+  client.onRequest(ApplyWorkspaceEditRequest.type, (params: ApplyWorkspaceEditParams) =>
+    applyWorkspaceEdit(client, params, log),
+  );
+  client.onRequest("toolhost/askUserQuestion", askUserQuestion);
+  client.onRequest("toolhost/requestPermission", requestPermission);
+  client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
+  client.onNotification("toolhost/taskChanged", events.taskChanged);
+  client.onNotification("toolhost/toolsChanged", events.toolsChanged);
+  return client;
+}

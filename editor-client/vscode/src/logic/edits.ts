@@ -1,0 +1,50 @@
+/**
+ * Facts about a protocol-level `WorkspaceEdit` the client needs before and
+ * after applying it: which documents it touches (to save them afterwards)
+ * and whether the server asked for the user's confirmation.
+ */
+
+interface DocumentChange {
+  kind?: string;
+  uri?: string;
+  newUri?: string;
+  textDocument?: { uri: string };
+}
+
+/** The parts of an LSP WorkspaceEdit read here. */
+export interface ProtocolWorkspaceEdit {
+  changes?: Record<string, unknown[]>;
+  documentChanges?: DocumentChange[];
+  changeAnnotations?: Record<string, { label?: string; needsConfirmation?: boolean; description?: string }>;
+}
+
+/** URIs whose content the edit changes or creates, in order, deleted ones excluded. */
+export function touchedUris(edit: ProtocolWorkspaceEdit): string[] {
+  const uris: string[] = [];
+  const add = (u: string | undefined) => {
+    if (u && !uris.includes(u)) {
+      uris.push(u);
+    }
+  };
+  for (const u of Object.keys(edit.changes ?? {})) {
+    add(u);
+  }
+  for (const c of edit.documentChanges ?? []) {
+    if (c.textDocument) {
+      add(c.textDocument.uri);
+    } else if (c.kind === "create") {
+      add(c.uri);
+    } else if (c.kind === "rename") {
+      add(c.newUri);
+    }
+  }
+  return uris;
+}
+
+/** Whether any change annotation asks the user to confirm. */
+export function needsConfirmation(edit: ProtocolWorkspaceEdit): boolean {
+  return Object.values(edit.changeAnnotations ?? {}).some((a) => a?.needsConfirmation === true);
+}
+
+/** Reason given to the server when the user discards a previewed edit. */
+export const REJECTED_REASON = "the user rejected the edit";

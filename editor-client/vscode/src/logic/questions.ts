@@ -1,0 +1,122 @@
+/**
+ * AskUserQuestion in a picker: turning the tool's questions into picker
+ * items, and the picked items into the answer the server expects
+ * (`{answers: {question: answer}}`, multi-select labels joined by ", ").
+ * Free of VS Code so it runs under plain Node; the editor supplies a
+ * {@link QuestionUI}.
+ */
+
+/** One choice of a question, in Claude Code's shape. */
+export interface QuestionOption {
+  label: string;
+  description?: string;
+}
+
+/** One question of AskUserQuestion, in Claude Code's shape. */
+export interface Question {
+  question: string;
+  header?: string;
+  options?: QuestionOption[];
+  multiSelect?: boolean;
+}
+
+/** Params of the server's `toolhost/askUserQuestion` request. */
+export interface AskUserQuestionParams {
+  questions: Question[];
+}
+
+/**
+ * Result of `toolhost/askUserQuestion`. A dismissed dialog answers
+ * `{answers: {}, dismissed: true}`: the server reports it to the model as
+ * "the user dismissed the question" instead of guessing an answer.
+ */
+export interface AskUserQuestionResult {
+  answers: Record<string, string>;
+  dismissed?: boolean;
+}
+
+/** Label of the entry that asks for a free-text answer. */
+export const OTHER_LABEL = "Other…";
+
+/** A picker entry; `other` marks the free-text entry. */
+export interface QuestionPickItem {
+  label: string;
+  description?: string;
+  other?: boolean;
+}
+
+/** What one picker needs to show a question. */
+export interface QuestionPick {
+  title: string;
+  placeholder: string;
+  canPickMany: boolean;
+  items: QuestionPickItem[];
+}
+
+/** The dialogs an editor offers. Both resolve to undefined when dismissed. */
+export interface QuestionUI {
+  pick(pick: QuestionPick): Promise<QuestionPickItem[] | undefined>;
+  input(prompt: string, title: string): Promise<string | undefined>;
+}
+
+/** Builds the picker for question `index` of `total`. */
+export function questionPick(q: Question, index: number, total: number): QuestionPick {
+  const step = total > 1 ? ` (${index + 1}/${total})` : "";
+  const items: QuestionPickItem[] = (q.options ?? []).map((o) => ({
+    label: o.label,
+    description: o.description || undefined,
+  }));
+  items.push({ label: OTHER_LABEL, description: "type your own answer", other: true });
+  return {
+    title: `${q.header || "Question"}${step}`,
+    placeholder: q.question + (q.multiSelect ? " (pick one or more)" : ""),
+    canPickMany: Boolean(q.multiSelect),
+    items,
+  };
+}
+
+/**
+ * Joins the picked labels (and the free text, if any) into one answer, as the
+ * server expects for multi-select questions. Blank free text is dropped.
+ */
+export function formatAnswer(picked: QuestionPickItem[], freeText?: string): string {
+  const parts = picked.filter((p) => !p.other).map((p) => p.label);
+  const text = freeText?.trim();
+  if (text) {
+    parts.push(text);
+  }
+  return parts.join(", ");
+}
+
+/**
+ * Asks every question in turn. Dismissing any picker or the free-text box
+ * dismisses the whole request; so does an empty selection.
+ */
+export async function askQuestions(
+  params: AskUserQuestionParams,
+  ui: QuestionUI,
+): Promise<AskUserQuestionResult> {
+  const questions = params?.questions ?? [];
+  const answers: Record<string, string> = {};
+  for (let i = 0; i < questions.length; i++) {
+    const q = questions[i];
+    const pick = questionPick(q, i, questions.length);
+    const picked = await ui.pick(pick);
+    if (!picked || picked.length === 0) {
+      return { answers: {}, dismissed: true };
+    }
+    let freeText: string | undefined;
+    if (picked.some((p) => p.other)) {
+      freeText = await ui.input(q.question, pick.title);
+      if (freeText === undefined) {
+        return { answers: {}, dismissed: true };
+      }
+    }
+    const answer = formatAnswer(picked, freeText);
+    if (!answer) {
+      return { answers: {}, dismissed: true };
+    }
+    answers[q.question] = answer;
+  }
+  return { answers };
+}

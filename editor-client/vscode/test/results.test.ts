@@ -1,0 +1,29 @@
+import { strict as assert } from "node:assert";
+import { test } from "node:test";
+import { fence, formatResult, formatStatus } from "../src/logic/results";
+
+test("formatResult shows state, time, input and each block", () => {
+  const text = formatResult("Bash", { command: "echo hi" }, {
+    isError: true,
+    durationMs: 12,
+    content: [
+      { type: "text", text: "Error: exit 1" },
+      { type: "image", mimeType: "image/png", data: "AAAA" },
+    ],
+  });
+  const lines = text.split("\n");
+  assert.equal(lines[0], "# Bash — error, 12 ms");
+  assert.ok(text.includes('"command": "echo hi"'));
+  assert.ok(text.includes("```\nError: exit 1\n```"));
+  assert.ok(text.includes("[image/png, 3 bytes]"));
+});
+
+test("fence grows past backticks in the text", () => {
+  assert.equal(fence("a ``` b"), "````\na ``` b\n````");
+});
+
+test("formatStatus puts the mode first and every other key as JSON", () => {
+  const text = formatStatus({ permissionMode: "plan", tasks: [{ id: "t1" }] });
+  assert.match(text, /^# toolhost status\n\nPermission mode: \*\*plan\*\*\n\n## tasks\n/);
+  assert.ok(text.includes('"id": "t1"'));
+});
