@@ -1,0 +1,457 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+// stopGrace is how long a stdio server may take to exit after its stdin
+// closed before its process group is killed.
+const stopGrace = 2 * time.Second
+
+// server supervises one configured MCP server: it connects, registers the
+// tools, watches the connection and restarts after a crash.
+type server struct {
+	m   *Manager
+	cfg ServerConfig
+	log *slog.Logger
+
+	// ctx ends the supervisor; done is closed once it returned.
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+	// stderr keeps the last lines the server wrote to stderr.
+	stderr *stderrLog
+	// nextToken numbers progress tokens.
+	nextToken atomic.Int64
+	// refreshMu serialises tool list refreshes.
+	refreshMu sync.Mutex
+
+	mu        sync.Mutex
+	state     State
+	session   *sdk.ClientSession
+	pid       int
+	toolCount int
+	lastErr   string
+	restarts  int
+	// progress routes progress notifications to the calls that asked for them.
+	progress map[string]tools.Progress
+}
+
+func newServer(parent context.Context, m *Manager, c ServerConfig) *server {
+	ctx, cancel := context.WithCancel(parent)
+	log := m.log.With("server", c.Name)
+	return &server{
+		m: m, cfg: c, log: log,
+		ctx: ctx, cancel: cancel, done: make(chan struct{}),
+		stderr:   &stderrLog{log: log},
+		state:    StateStarting,
+		progress: map[string]tools.Progress{},
+	}
+}
+
+func (s *server) status() ServerStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return ServerStatus{
+		Name: s.cfg.Name, Source: s.cfg.Source, Transport: s.cfg.transportKind(),
+		State: s.state, Tools: s.toolCount, LastError: s.lastErr, Restarts: s.restarts, PID: s.pid,
+	}
+}
+
+func (s *server) setState(st State, lastErr string) {
+	s.mu.Lock()
+	s.state = st
+	if lastErr != "" {
+		s.lastErr = lastErr
+	}
+	s.mu.Unlock()
+	s.m.notify(s.status())
+}
+
+// current returns the live session, or nil with the status explaining why.
+func (s *server) current() (*sdk.ClientSession, ServerStatus) {
+	s.mu.Lock()
+	cs := s.session
+	s.mu.Unlock()
+	return cs, s.status()
+}
+
+// stop ends the server and waits until its process is gone.
+func (s *server) stop() {
+	s.cancel()
+	<-s.done
+}
+
+// run is the supervisor: approval, connect, serve, restart with backoff.
+func (s *server) run() {
+	defer close(s.done)
+	defer func() {
+		if s.ctx.Err() != nil {
+			s.setState(StateStopped, "")
+		}
+	}()
+	if !s.approved() {
+		return
+	}
+	backoff := s.m.opts.RestartBackoff
+	attempts := 0
+	everConnected := false
+	for {
+		s.setState(StateStarting, "")
+		conn, err := s.connect()
+		if s.ctx.Err() != nil {
+			conn.close()
+			return
+		}
+		if err != nil {
+			s.setState(StateFailed, err.Error())
+			s.log.Warn("MCP server failed to start", "err", err)
+			if !everConnected {
+				// A server that never started fails the same way again
+				// (missing command, wrong URL, no answer): leave it failed
+				// until the configuration changes.
+				return
+			}
+		} else {
+			everConnected = true
+			since := time.Now()
+			err := s.serve(conn)
+			if s.ctx.Err() != nil {
+				return
+			}
+			s.setState(StateFailed, err.Error())
+			s.log.Warn("MCP server went away", "err", err)
+			if time.Since(since) >= s.m.opts.StableAfter {
+				attempts, backoff = 0, s.m.opts.RestartBackoff
+			}
+		}
+		if attempts >= s.m.opts.MaxRestarts {
+			s.setState(StateFailed, fmt.Sprintf("%s; gave up after %d restarts", s.status().LastError, attempts))
+			return
+		}
+		attempts++
+		s.mu.Lock()
+		s.restarts++
+		s.mu.Unlock()
+		timer := time.NewTimer(backoff)
+		select {
+		case <-s.ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		}
+		backoff = min(2*backoff, s.m.opts.MaxBackoff)
+	}
+}
+
+// approved asks for a project server's approval when the settings do not
+// give it; without one the server waits in needs-approval.
+func (s *server) approved() bool {
+	if s.m.allowed(s.cfg) {
+		return true
+	}
+	s.setState(StateNeedsApproval, "")
+	if s.m.opts.Approve == nil || !s.m.opts.Approve(s.ctx, s.cfg.Name) {
+		s.setState(StateNeedsApproval, "this server of the project's .mcp.json was not allowed by the user")
+		return false
+	}
+	return true
+}
+
+// connection is one connected session and the process behind it.
+type connection struct {
+	session *sdk.ClientSession
+	cmd     *exec.Cmd
+}
+
+// close ends the session, then the whole process group: servers started
+// through npx or a shell leave children behind otherwise.
+func (c *connection) close() {
+	if c == nil {
+		return
+	}
+	closed := make(chan struct{})
+	go func() {
+		if c.session != nil {
+			_ = c.session.Close()
+		}
+		close(closed)
+	}()
+	timer := time.NewTimer(stopGrace)
+	select {
+	case <-closed:
+	case <-timer.C:
+	}
+	timer.Stop()
+	if c.cmd != nil && c.cmd.Process != nil {
+		killGroup(c.cmd.Process.Pid)
+	}
+	<-closed
+}
+
+// connect starts the server and completes the MCP handshake within
+// InitTimeout.
+func (s *server) connect() (*connection, error) {
+	ctx, cancel := context.WithTimeout(s.ctx, s.m.opts.InitTimeout)
+	defer cancel()
+	conn := &connection{}
+	var transport sdk.Transport
+	switch s.cfg.transportKind() {
+	case "stdio":
+		cmd, err := s.command()
+		if err != nil {
+			return nil, err
+		}
+		conn.cmd = cmd
+		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: stopGrace}
+	case "http":
+		transport = &sdk.StreamableClientTransport{
+			Endpoint:   s.cfg.URL,
+			HTTPClient: &http.Client{Transport: headerTransport{headers: s.cfg.Headers, base: http.DefaultTransport}},
+			MaxRetries: 1,
+		}
+	default:
+		return nil, s.cfg.validate()
+	}
+	cs, err := newClient(s).Connect(ctx, transport, nil)
+	if err != nil {
+		conn.close()
+		switch {
+		case s.ctx.Err() != nil:
+			return nil, s.ctx.Err()
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("the server did not complete the MCP initialize handshake within %s%s", s.m.opts.InitTimeout, s.stderr.hint())
+		}
+		return nil, fmt.Errorf("connecting: %v%s", err, s.stderr.hint())
+	}
+	conn.session = cs
+	return conn, nil
+}
+
+// command builds the stdio server's process in its own process group.
+func (s *server) command() (*exec.Cmd, error) {
+	if err := s.cfg.validate(); err != nil {
+		return nil, err
+	}
+	path, err := exec.LookPath(s.cfg.Command)
+	if err != nil {
+		return nil, fmt.Errorf("cannot run %q: %v; install it or fix the command of the MCP server %q", s.cfg.Command, errors.Unwrap(err), s.cfg.Name)
+	}
+	cmd := exec.Command(path, s.cfg.Args...)
+	cmd.Dir = s.m.opts.Root
+	cmd.Env = os.Environ()
+	for k, v := range s.cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Stderr = s.stderr
+	setProcessGroup(cmd)
+	return cmd, nil
+}
+
+// serve registers the tools of a fresh connection and waits until it ends;
+// it returns why it ended.
+func (s *server) serve(conn *connection) error {
+	s.mu.Lock()
+	s.session = conn.session
+	if conn.cmd != nil && conn.cmd.Process != nil {
+		s.pid = conn.cmd.Process.Pid
+	}
+	s.mu.Unlock()
+	if err := s.refreshTools(conn.session); err != nil {
+		s.log.Warn("listing tools failed", "err", err)
+	}
+	s.setState(StateConnected, "")
+
+	ended := make(chan error, 1)
+	go func() { ended <- conn.session.Wait() }()
+	var why error
+	select {
+	case <-s.ctx.Done():
+		why = s.ctx.Err()
+	case err := <-ended:
+		why = errors.New("the server closed the connection")
+		if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) {
+			why = fmt.Errorf("the server closed the connection: %v", err)
+		}
+		if conn.cmd != nil {
+			why = fmt.Errorf("the server process exited%s", s.stderr.hint())
+		}
+	}
+	s.mu.Lock()
+	s.session = nil
+	s.pid = 0
+	s.toolCount = 0
+	s.mu.Unlock()
+	s.m.reg.RemovePrefix(ToolPrefix(s.cfg.Name))
+	conn.close()
+	return why
+}
+
+// refreshTools lists the server's tools and registers them, replacing the
+// previous set.
+func (s *server) refreshTools(cs *sdk.ClientSession) error {
+	s.refreshMu.Lock()
+	defer s.refreshMu.Unlock()
+	ctx, cancel := context.WithTimeout(s.ctx, s.m.opts.InitTimeout)
+	defer cancel()
+	var list []tools.Tool
+	if caps := cs.InitializeResult().Capabilities; caps != nil && caps.Tools != nil {
+		for t, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				return err
+			}
+			list = append(list, newProxyTool(s, t))
+		}
+	}
+	s.mu.Lock()
+	if s.session != cs {
+		s.mu.Unlock()
+		return nil // a refresh for a connection that is gone
+	}
+	s.toolCount = len(list)
+	s.mu.Unlock()
+	s.m.reg.RemovePrefix(ToolPrefix(s.cfg.Name))
+	if len(list) > 0 {
+		s.m.reg.Register(tools.CategoryMCP, list...)
+	}
+	s.log.Info("MCP tools registered", "count", len(list))
+	return nil
+}
+
+// callTool calls a tool of the server on behalf of a proxy tool.
+func (s *server) callTool(ctx context.Context, name string, args map[string]any, progress tools.Progress) (*tools.Result, error) {
+	cs, st := s.current()
+	if cs == nil {
+		return tools.ErrorResult("%s", downMessage(st)), nil
+	}
+	params := &sdk.CallToolParams{Name: name, Arguments: args}
+	if progress != nil {
+		token := s.cfg.Name + "-" + strconv.FormatInt(s.nextToken.Add(1), 10)
+		s.mu.Lock()
+		s.progress[token] = progress
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			delete(s.progress, token)
+			s.mu.Unlock()
+		}()
+		params.SetProgressToken(token)
+	}
+	res, err := cs.CallTool(ctx, params)
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil && isConnectionClosed(err):
+		st := s.status()
+		if st.State == StateConnected {
+			st.State, st.LastError = StateFailed, err.Error()
+		}
+		return tools.ErrorResult("%s", downMessage(st)), nil
+	case err != nil:
+		return tools.ErrorResult("the MCP server %q refused the call of %s: %v. Check the input against the tool's schema.", s.cfg.Name, name, err), nil
+	}
+	return convertResult(res), nil
+}
+
+// reportProgress passes a progress notification to the call it belongs to.
+func (s *server) reportProgress(p *sdk.ProgressNotificationParams) {
+	if p == nil {
+		return
+	}
+	s.mu.Lock()
+	progress := s.progress[fmt.Sprint(p.ProgressToken)]
+	s.mu.Unlock()
+	if progress == nil {
+		return
+	}
+	msg := p.Message
+	if msg == "" {
+		if p.Total > 0 {
+			msg = fmt.Sprintf("%g/%g", p.Progress, p.Total)
+		} else {
+			msg = fmt.Sprintf("%g", p.Progress)
+		}
+	}
+	progress.Report(msg)
+}
+
+// headerTransport adds the configured headers to every request of an HTTP
+// server.
+type headerTransport struct {
+	headers map[string]string
+	base    http.RoundTripper
+}
+
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range t.headers {
+			r.Header.Set(k, v)
+		}
+	}
+	return t.base.RoundTrip(r)
+}
+
+// stderrLog logs a server's stderr line by line and keeps the last lines for
+// error messages.
+type stderrLog struct {
+	log *slog.Logger
+
+	mu      sync.Mutex
+	partial []byte
+	tail    []string
+}
+
+const stderrTailLines = 5
+
+func (w *stderrLog) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimRight(string(w.partial[:i]), "\r")
+		w.partial = w.partial[i+1:]
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		w.log.Info("server stderr", "line", line)
+		w.tail = append(w.tail, line)
+		if len(w.tail) > stderrTailLines {
+			w.tail = w.tail[len(w.tail)-stderrTailLines:]
+		}
+	}
+	if len(w.partial) > 4096 { // a line without end: keep memory bounded
+		w.partial = w.partial[len(w.partial)-4096:]
+	}
+	return len(p), nil
+}
+
+// hint is the last stderr line as a suffix for an error message.
+func (w *stderrLog) hint() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.tail) == 0 {
+		return ""
+	}
+	return " (stderr: " + w.tail[len(w.tail)-1] + ")"
+}
