@@ -23,6 +23,13 @@ type Workspace struct {
 	// extra are permissions.additionalDirectories: inside the workspace for
 	// permission purposes, never a base for relative paths.
 	extra []string
+
+	// docs is the overlay of documents open in the editor.
+	docs documents
+	// reads is what the agent has read in this session, for freshness checks.
+	reads readState
+	// locks serialise changes to one path (check, apply, record).
+	locks pathLocks
 }
 
 // New returns a workspace with the given roots (made absolute).
@@ -89,7 +96,12 @@ func (w *Workspace) Resolve(p string) (string, error) {
 		return "", ErrEmptyPath
 	}
 	if strings.HasPrefix(p, "file://") {
-		p = strings.TrimPrefix(p, "file://")
+		// A URI pasted as a path: decode it (%20 and the like).
+		if fp, err := URIToPath(p); err == nil {
+			p = fp
+		} else {
+			p = strings.TrimPrefix(p, "file://")
+		}
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		home, err := os.UserHomeDir()

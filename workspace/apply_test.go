@@ -1,0 +1,304 @@
+package workspace_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/workspace"
+	"github.com/toolhost/toolhost/workspace/workspacetest"
+)
+
+// savesButDoesNot declares savesAppliedEdits but never writes the disk, so
+// ApplyChange's check after the edit must write the file itself.
+type savesButDoesNot struct{ *workspacetest.FakeEditor }
+
+func (savesButDoesNot) SavesAppliedEdits() bool { return true }
+
+func TestApplyChange(t *testing.T) {
+	const oldText = "package main\n\n// 日本語 😀 comment\nfunc main() { println(\"hi\") }\n"
+	const newText = "package main\n\n// 日本語 😀 comment\nfunc main() { println(\"hello\") }\n"
+	tests := []struct {
+		name string
+		// setup prepares the editor; it returns the editor ApplyChange gets.
+		setup func(t *testing.T, w *workspace.Workspace, fe *workspacetest.FakeEditor, path string) workspace.Editor
+		// newFile makes the change create sub/dir/new.go.
+		newFile           bool
+		needsConfirmation bool
+		wantVersion       *int32
+		wantErr           string
+		check             func(t *testing.T, fe *workspacetest.FakeEditor, path string)
+	}{
+		{
+			name: "no editor: written on disk",
+			setup: func(*testing.T, *workspace.Workspace, *workspacetest.FakeEditor, string) workspace.Editor {
+				return nil
+			},
+		},
+		{
+			name: "editor without applyEdit: written on disk, nothing sent",
+			setup: func(_ *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, _ string) workspace.Editor {
+				fe.SetCanApplyEdit(false)
+				return fe
+			},
+			check: func(t *testing.T, fe *workspacetest.FakeEditor, _ string) {
+				if n := len(fe.Calls()); n != 0 {
+					t.Errorf("%d applyEdit requests sent to an editor without the capability", n)
+				}
+			},
+		},
+		{
+			name: "closed document: null version, server saves",
+			setup: func(_ *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, _ string) workspace.Editor {
+				return fe
+			},
+		},
+		{
+			name: "open document: its version, buffer updated",
+			setup: func(t *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, path string) workspace.Editor {
+				if err := fe.Open(path, oldText); err != nil {
+					t.Fatal(err)
+				}
+				return fe
+			},
+			wantVersion: ptr(int32(1)),
+			check: func(t *testing.T, fe *workspacetest.FakeEditor, path string) {
+				if text, v, _ := fe.Buffer(path); text != newText || v != 2 {
+					t.Errorf("editor buffer %q v%d, want the new text at v2", text, v)
+				}
+			},
+		},
+		{
+			name: "client that saves",
+			setup: func(_ *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, _ string) workspace.Editor {
+				fe.SetSaves(true)
+				return fe
+			},
+		},
+		{
+			name: "client that claims to save but does not",
+			setup: func(_ *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, _ string) workspace.Editor {
+				return savesButDoesNot{fe}
+			},
+		},
+		{
+			name:              "needs confirmation",
+			needsConfirmation: true,
+			setup: func(_ *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, _ string) workspace.Editor {
+				return fe
+			},
+		},
+		{
+			name:    "new file: CreateFile then insert, parents created",
+			newFile: true,
+			setup: func(_ *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, _ string) workspace.Editor {
+				return fe
+			},
+		},
+		{
+			name: "rejected: nothing written",
+			setup: func(_ *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, _ string) workspace.Editor {
+				fe.Reject("the user rejected the edit")
+				return fe
+			},
+			wantErr: "the user rejected the edit",
+		},
+		{
+			name:    "rejected new file: no file, no folders",
+			newFile: true,
+			setup: func(_ *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, _ string) workspace.Editor {
+				fe.Reject("no thanks")
+				return fe
+			},
+			wantErr: "no thanks",
+			check: func(t *testing.T, _ *workspacetest.FakeEditor, path string) {
+				if _, err := os.Stat(filepath.Join(filepath.Dir(path), "..", "..", "sub")); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("folders made for the rejected file remain: %v", err)
+				}
+			},
+		},
+		{
+			name: "changed on disk since read: stale, nothing sent",
+			setup: func(t *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, path string) workspace.Editor {
+				if err := os.WriteFile(path, []byte("someone else's work\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return fe
+			},
+			wantErr: "Read the file again",
+		},
+		{
+			name: "typed in the editor since read: stale",
+			setup: func(t *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, path string) workspace.Editor {
+				if err := fe.Open(path, oldText); err != nil {
+					t.Fatal(err)
+				}
+				if err := fe.Type(path, oldText+"// unsaved\n"); err != nil {
+					t.Fatal(err)
+				}
+				return fe
+			},
+			wantErr: "changed in the editor",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w := workspace.New(dir)
+			path := filepath.Join(dir, "main.go")
+			if err := os.WriteFile(path, []byte(oldText), 0o751); err != nil {
+				t.Fatal(err)
+			}
+			var old []byte = []byte(oldText)
+			if tt.newFile {
+				path = filepath.Join(dir, "sub", "dir", "new.go")
+				old = nil
+			}
+			fe := workspacetest.NewFakeEditor(w)
+			ed := tt.setup(t, w, fe, path)
+			before, _ := os.ReadFile(path)
+
+			err := w.ApplyChange(context.Background(), ed, workspace.Change{
+				Path: path, Old: old, New: []byte(newText), Label: "Edit " + filepath.Base(path),
+				NeedsConfirmation: tt.needsConfirmation,
+			})
+
+			if tt.check != nil {
+				tt.check(t, fe, path)
+			}
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("ApplyChange = %v, want an error containing %q", err, tt.wantErr)
+				}
+				after, _ := os.ReadFile(path)
+				if string(after) != string(before) {
+					t.Errorf("file changed by a failed change: %q", after)
+				}
+				if strings.Contains(tt.wantErr, "again") || strings.Contains(tt.wantErr, "editor") {
+					if n := len(fe.Calls()); n != 0 {
+						t.Errorf("a stale change was still sent to the editor")
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ApplyChange: %v", err)
+			}
+			got, err := os.ReadFile(path)
+			if err != nil || string(got) != newText {
+				t.Fatalf("disk after ApplyChange = %q, %v; want the new text", got, err)
+			}
+			if !tt.newFile {
+				if st, _ := os.Stat(path); st.Mode().Perm() != 0o751 {
+					t.Errorf("mode %v, want 0751 kept", st.Mode().Perm())
+				}
+			}
+			if err := w.CheckFresh(path); err != nil {
+				t.Errorf("CheckFresh after a successful change: %v (a second edit would need a re-Read)", err)
+			}
+			calls := fe.Calls()
+			if ed == nil || !ed.CanApplyEdit() {
+				return
+			}
+			if len(calls) != 1 {
+				t.Fatalf("%d applyEdit requests, want 1", len(calls))
+			}
+			checkParams(t, calls[0], path, tt.newFile, tt.needsConfirmation, tt.wantVersion)
+			if text, _, _ := fe.Buffer(path); text != newText {
+				t.Errorf("editor holds %q, want the new text", text)
+			}
+		})
+	}
+}
+
+func checkParams(t *testing.T, p *workspace.ApplyWorkspaceEditParams, path string, newFile, confirm bool, version *int32) {
+	t.Helper()
+	if !strings.Contains(p.Label, filepath.Base(path)) {
+		t.Errorf("label %q does not name the file", p.Label)
+	}
+	if len(p.Edit.ChangeAnnotations) != 1 {
+		t.Fatalf("annotations %+v, want one", p.Edit.ChangeAnnotations)
+	}
+	var annID string
+	for id, a := range p.Edit.ChangeAnnotations {
+		annID = id
+		if a.NeedsConfirmation != confirm {
+			t.Errorf("needsConfirmation = %v, want %v", a.NeedsConfirmation, confirm)
+		}
+		if !strings.Contains(a.Label, filepath.Base(path)) {
+			t.Errorf("annotation label %q does not name the file", a.Label)
+		}
+	}
+	changes := p.Edit.DocumentChanges
+	if newFile {
+		if len(changes) != 2 || changes[0].CreateFile == nil || changes[1].TextDocumentEdit == nil {
+			t.Fatalf("new file: document changes %+v, want CreateFile then TextDocumentEdit", changes)
+		}
+		if changes[0].CreateFile.URI != workspace.PathToURI(path) || changes[0].CreateFile.Kind != "create" {
+			t.Errorf("CreateFile %+v", changes[0].CreateFile)
+		}
+		return
+	}
+	if len(changes) != 1 || changes[0].TextDocumentEdit == nil {
+		t.Fatalf("document changes %+v, want one TextDocumentEdit", changes)
+	}
+	tde := changes[0].TextDocumentEdit
+	if (version == nil) != (tde.TextDocument.Version == nil) || (version != nil && *version != *tde.TextDocument.Version) {
+		t.Errorf("textDocument.version = %v, want %v", tde.TextDocument.Version, version)
+	}
+	if len(tde.Edits) != 1 {
+		t.Fatalf("edits %+v, want one small edit", tde.Edits)
+	}
+	e := tde.Edits[0]
+	// "hi" → "hello" on line 3: the edit stays inside the string literal.
+	if e.Range.Start.Line != 3 || e.Range.End.Line != 3 || len(e.NewText) > len("hello") || e.AnnotationID != annID {
+		t.Errorf("edit %+v is not a minimal, annotated edit on line 3", e)
+	}
+}
+
+func TestApplyChangeTwiceWithoutReread(t *testing.T) {
+	dir := t.TempDir()
+	w := workspace.New(dir)
+	path := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(path, []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fe := workspacetest.NewFakeEditor(w)
+	if err := fe.Open(path, "one\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.MarkRead(path, []byte("one\n"), ptr(int32(1)))
+	for i, next := range []string{"two\n", "three\n"} {
+		if err := w.CheckFresh(path); err != nil {
+			t.Fatalf("edit %d: CheckFresh: %v", i, err)
+		}
+		cur, _, _ := w.ReadFile(path)
+		if err := w.ApplyChange(context.Background(), fe, workspace.Change{Path: path, Old: cur, New: []byte(next), Label: "Edit a.txt"}); err != nil {
+			t.Fatalf("edit %d: %v", i, err)
+		}
+	}
+	calls := fe.Calls()
+	if v := calls[1].Edit.DocumentChanges[0].TextDocumentEdit.TextDocument.Version; v == nil || *v != 2 {
+		t.Errorf("second edit sent version %v, want 2 (the version after the first edit)", v)
+	}
+}
+
+func TestApplyChangeCancelled(t *testing.T) {
+	dir := t.TempDir()
+	w := workspace.New(dir)
+	path := filepath.Join(dir, "a.txt")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := w.ApplyChange(ctx, workspacetest.NewFakeEditor(w), workspace.Change{Path: path, New: []byte("x")})
+	if err == nil {
+		t.Fatal("ApplyChange with a cancelled context succeeded")
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("file written despite cancellation")
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

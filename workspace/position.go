@@ -1,0 +1,145 @@
+package workspace
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Position encodings an LSP client and server can agree on
+// (general.positionEncodings, LSP 3.17).
+const (
+	// EncodingUTF16 counts UTF-16 code units: the LSP default, and what every
+	// client supports.
+	EncodingUTF16 = "utf-16"
+	// EncodingUTF8 counts bytes.
+	EncodingUTF8 = "utf-8"
+)
+
+// ChoosePositionEncoding picks the encoding for a client that offers the
+// given general.positionEncodings: UTF-8 when offered (no conversion
+// needed), UTF-16 otherwise. It sets it on the workspace and returns it, for
+// the initialize result's capabilities.positionEncoding.
+func (w *Workspace) ChoosePositionEncoding(offered []string) string {
+	enc := EncodingUTF16
+	for _, o := range offered {
+		if strings.EqualFold(o, EncodingUTF8) {
+			enc = EncodingUTF8
+		}
+	}
+	_ = w.SetPositionEncoding(enc)
+	return enc
+}
+
+// SetPositionEncoding sets the negotiated position encoding, "utf-16" or
+// "utf-8". Positions in didChange ranges and in edits sent to the editor use it.
+func (w *Workspace) SetPositionEncoding(enc string) error {
+	switch strings.ToLower(enc) {
+	case EncodingUTF16:
+		enc = EncodingUTF16
+	case EncodingUTF8:
+		enc = EncodingUTF8
+	default:
+		return fmt.Errorf("unsupported position encoding %q: use utf-16 or utf-8", enc)
+	}
+	w.docs.mu.Lock()
+	w.docs.encoding = enc
+	w.docs.mu.Unlock()
+	return nil
+}
+
+// PositionEncoding returns the negotiated position encoding.
+func (w *Workspace) PositionEncoding() string {
+	w.docs.mu.RLock()
+	defer w.docs.mu.RUnlock()
+	if w.docs.encoding == "" {
+		return EncodingUTF16
+	}
+	return w.docs.encoding
+}
+
+// lineIndex maps byte offsets of a text to LSP positions and back.
+type lineIndex struct {
+	text string
+	// starts are the byte offsets at which lines begin; starts[0] == 0.
+	starts []int
+	utf8   bool
+}
+
+func newLineIndex(text, encoding string) *lineIndex {
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &lineIndex{text: text, starts: starts, utf8: encoding == EncodingUTF8}
+}
+
+// lineEnd is the byte offset where line l's content ends (before "\r\n" or "\n").
+func (x *lineIndex) lineEnd(l int) int {
+	end := len(x.text)
+	if l+1 < len(x.starts) {
+		end = x.starts[l+1] - 1
+		if end > x.starts[l] && x.text[end-1] == '\r' {
+			end--
+		}
+	}
+	return end
+}
+
+// position converts a byte offset (at a rune boundary) to a position.
+func (x *lineIndex) position(off int) Position {
+	l := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
+	seg := x.text[x.starts[l]:off]
+	return Position{Line: uint32(l), Character: uint32(x.units(seg))}
+}
+
+// units is the length of s in the encoding.
+func (x *lineIndex) units(s string) int {
+	if x.utf8 {
+		return len(s)
+	}
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// offset converts a position to a byte offset. As LSP asks, a line past the
+// end means the end of the text and a character past the line's end means the
+// line's end; a position inside a character (half a surrogate pair, the middle
+// of a UTF-8 sequence) moves to the character's start.
+func (x *lineIndex) offset(p Position) int {
+	if int(p.Line) >= len(x.starts) {
+		return len(x.text)
+	}
+	start, end := x.starts[p.Line], x.lineEnd(int(p.Line))
+	want := int(p.Character)
+	n := 0
+	for i := start; i < end; {
+		if n >= want {
+			return i
+		}
+		r, size := utf8.DecodeRuneInString(x.text[i:end])
+		u := size
+		if !x.utf8 {
+			u = 1
+			if r >= 0x10000 {
+				u = 2
+			}
+		}
+		if n+u > want {
+			return i
+		}
+		n += u
+		i += size
+	}
+	return end
+}

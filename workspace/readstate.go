@@ -1,0 +1,158 @@
+package workspace
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+)
+
+// readRecord is what the agent saw when it last read a file.
+type readRecord struct {
+	hash [sha256.Size]byte
+	// modTime and size are the disk file's at the time, a shortcut that
+	// spares hashing an unchanged file.
+	modTime time.Time
+	size    int64
+	// version is the editor's document version when the read came from an
+	// open buffer.
+	version *int32
+}
+
+// readState is the per-session record of reads, by absolute path.
+type readState struct {
+	mu     sync.Mutex
+	byPath map[string]readRecord
+}
+
+// ReadFile returns a file's content as the user sees it: the editor's buffer
+// when the document is open (with its version), else the disk.
+func (w *Workspace) ReadFile(abs string) (data []byte, version *int32, err error) {
+	if text, v, open := w.Document(abs); open {
+		return []byte(text), &v, nil
+	}
+	data, err = os.ReadFile(abs)
+	return data, nil, err
+}
+
+// MarkRead records that the agent has seen data (the content of abs, at the
+// editor's version when it came from an open buffer). Edit and Write check
+// against it with CheckFresh.
+func (w *Workspace) MarkRead(abs string, data []byte, version *int32) {
+	rec := readRecord{hash: sha256.Sum256(data)}
+	if version != nil {
+		v := *version
+		rec.version = &v
+	}
+	if st, err := os.Stat(abs); err == nil {
+		rec.modTime, rec.size = st.ModTime(), st.Size()
+	}
+	w.reads.mu.Lock()
+	defer w.reads.mu.Unlock()
+	if w.reads.byPath == nil {
+		w.reads.byPath = map[string]readRecord{}
+	}
+	w.reads.byPath[abs] = rec
+}
+
+// ForgetRead drops the read record of abs (the file was deleted or moved).
+func (w *Workspace) ForgetRead(abs string) {
+	w.reads.mu.Lock()
+	defer w.reads.mu.Unlock()
+	delete(w.reads.byPath, abs)
+}
+
+// ErrNotRead and ErrStale classify a StaleError.
+var (
+	ErrNotRead = errors.New("file not read in this session")
+	ErrStale   = errors.New("file changed since it was read")
+)
+
+// StaleError says a file may not be changed yet: the agent never read it, or
+// it changed since. Its text tells the model what to do next.
+type StaleError struct {
+	Path string
+	// Kind is ErrNotRead or ErrStale.
+	Kind error
+	// Why says what changed, for ErrStale.
+	Why string
+}
+
+func (e *StaleError) Error() string {
+	if e.Kind == ErrNotRead {
+		return fmt.Sprintf("%s has not been read in this session. Read it first, then make the change.", e.Path)
+	}
+	return fmt.Sprintf("%s %s since you last read it. Read the file again to see its current content, then make the change.", e.Path, e.Why)
+}
+
+// Unwrap lets errors.Is(err, ErrNotRead) and errors.Is(err, ErrStale) work.
+func (e *StaleError) Unwrap() error { return e.Kind }
+
+// CheckFresh returns nil when the agent's last read of abs still shows the
+// file as it is: the open buffer when the editor has it open, else the disk.
+// Otherwise a *StaleError: never read, or changed since (in the editor or on
+// disk, judged by content, so a save that changes nothing is not a change).
+func (w *Workspace) CheckFresh(abs string) error {
+	w.reads.mu.Lock()
+	rec, ok := w.reads.byPath[abs]
+	w.reads.mu.Unlock()
+	if !ok {
+		return &StaleError{Path: abs, Kind: ErrNotRead}
+	}
+	if text, version, open := w.Document(abs); open {
+		if rec.version != nil && *rec.version == version {
+			return nil
+		}
+		if sha256.Sum256([]byte(text)) != rec.hash {
+			return &StaleError{Path: abs, Kind: ErrStale, Why: "was changed in the editor"}
+		}
+		return nil
+	}
+	st, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &StaleError{Path: abs, Kind: ErrStale, Why: "was deleted or moved"}
+	}
+	if err != nil {
+		return err
+	}
+	if st.ModTime().Equal(rec.modTime) && st.Size() == rec.size && !rec.modTime.IsZero() {
+		return nil
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return err
+	}
+	if sha256.Sum256(data) != rec.hash {
+		return &StaleError{Path: abs, Kind: ErrStale, Why: "was changed on disk"}
+	}
+	return nil
+}
+
+// sameContent reports whether the user's current view of abs (buffer or
+// disk) is exactly want; for want == nil, whether the file is absent.
+func (w *Workspace) sameContent(abs string, want []byte) (bool, string, error) {
+	cur, _, err := w.ReadFile(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		if want == nil {
+			return true, "", nil
+		}
+		return false, "was deleted or moved", nil
+	}
+	if err != nil {
+		return false, "", err
+	}
+	if want == nil {
+		return false, "was created by someone else", nil
+	}
+	if !bytes.Equal(cur, want) {
+		if _, _, open := w.Document(abs); open {
+			return false, "was changed in the editor", nil
+		}
+		return false, "was changed on disk", nil
+	}
+	return true, "", nil
+}

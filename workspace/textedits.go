@@ -1,0 +1,118 @@
+package workspace
+
+import (
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// byteEdit replaces old[start:end] with text.
+type byteEdit struct {
+	start, end int
+	text       string
+}
+
+// minimalEdits returns small, ordered, non-overlapping edits that turn old
+// into new: a line diff finds the changed blocks, then a character diff
+// inside each block keeps edits to the characters that changed, so the
+// editor's undo, cursors and markers outside them stay put. go-diff does the
+// diffing (Myers with a half-match speed-up and a deadline) rather than a
+// hand-written LCS.
+func minimalEdits(old, new string) []byteEdit {
+	if old == new {
+		return nil
+	}
+	dmp := diffmatchpatch.New()
+	a, b, lines := dmp.DiffLinesToRunes(old, new)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), lines)
+
+	var edits []byteEdit
+	off := 0
+	for i := 0; i < len(diffs); {
+		if diffs[i].Type == diffmatchpatch.DiffEqual {
+			off += len(diffs[i].Text)
+			i++
+			continue
+		}
+		// A changed block: consecutive deletions and insertions.
+		var del, ins string
+		for ; i < len(diffs) && diffs[i].Type != diffmatchpatch.DiffEqual; i++ {
+			if diffs[i].Type == diffmatchpatch.DiffDelete {
+				del += diffs[i].Text
+			} else {
+				ins += diffs[i].Text
+			}
+		}
+		edits = append(edits, charEdits(dmp, off, del, ins)...)
+		off += len(del)
+	}
+	return keepLineBreaksWhole(old, edits)
+}
+
+// keepLineBreaksWhole widens edits that start or end between the "\r" and
+// "\n" of a CRLF: LSP positions cannot point there (editors clamp them to
+// the line's end), so such an edit would land in the wrong place. Edits the
+// widening makes touch are merged.
+func keepLineBreaksWhole(old string, edits []byteEdit) []byteEdit {
+	splitsCRLF := func(i int) bool { return i > 0 && i < len(old) && old[i-1] == '\r' && old[i] == '\n' }
+	out := edits[:0]
+	for _, e := range edits {
+		if splitsCRLF(e.start) {
+			e.start--
+			e.text = "\r" + e.text
+		}
+		if splitsCRLF(e.end) {
+			e.end++
+			e.text += "\n"
+		}
+		if n := len(out); n > 0 && e.start <= out[n-1].end {
+			prev := &out[n-1]
+			prev.text += old[prev.end:e.start] + e.text
+			prev.end = e.end
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// charEdits diffs one changed block by characters; base is the block's byte
+// offset in the old text.
+func charEdits(dmp *diffmatchpatch.DiffMatchPatch, base int, del, ins string) []byteEdit {
+	if del == "" || ins == "" {
+		return []byteEdit{{start: base, end: base + len(del), text: ins}}
+	}
+	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(del, ins, false))
+	var edits []byteEdit
+	off := base
+	for i := 0; i < len(diffs); {
+		if diffs[i].Type == diffmatchpatch.DiffEqual {
+			off += len(diffs[i].Text)
+			i++
+			continue
+		}
+		e := byteEdit{start: off, end: off}
+		for ; i < len(diffs) && diffs[i].Type != diffmatchpatch.DiffEqual; i++ {
+			if diffs[i].Type == diffmatchpatch.DiffDelete {
+				e.end += len(diffs[i].Text)
+			} else {
+				e.text += diffs[i].Text
+			}
+		}
+		off = e.end
+		edits = append(edits, e)
+	}
+	return edits
+}
+
+// textEdits converts byte edits of old into LSP edits in the encoding.
+func textEdits(old string, edits []byteEdit, encoding, annotation string) []AnnotatedTextEdit {
+	x := newLineIndex(old, encoding)
+	out := make([]AnnotatedTextEdit, 0, len(edits))
+	for _, e := range edits {
+		out = append(out, AnnotatedTextEdit{
+			Range:        Range{Start: x.position(e.start), End: x.position(e.end)},
+			NewText:      e.text,
+			AnnotationID: annotation,
+		})
+	}
+	return out
+}
