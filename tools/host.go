@@ -79,6 +79,9 @@ type Question struct {
 type QuestionOption struct {
 	Label       string `json:"label"`
 	Description string `json:"description"`
+	// Preview is optional content (a mockup, a code snippet) a client may
+	// show while the option is focused.
+	Preview string `json:"preview,omitempty"`
 }
 
 // Progress reports intermediate status of a running call.
