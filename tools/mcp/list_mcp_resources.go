@@ -44,9 +44,11 @@ type ListMcpResources struct {
 // NewListMcpResources returns the tool over m's servers.
 func NewListMcpResources(m *Manager) *ListMcpResources { return &ListMcpResources{manager: m} }
 
-func (*ListMcpResources) Name() string                 { return "ListMcpResources" }
-func (*ListMcpResources) Description() string          { return listMcpResourcesDescription }
-func (*ListMcpResources) InputSchema() json.RawMessage { return json.RawMessage(listMcpResourcesSchema) }
+func (*ListMcpResources) Name() string        { return "ListMcpResources" }
+func (*ListMcpResources) Description() string { return listMcpResourcesDescription }
+func (*ListMcpResources) InputSchema() json.RawMessage {
+	return json.RawMessage(listMcpResourcesSchema)
+}
 func (*ListMcpResources) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
 func (*ListMcpResources) Docs() tools.Docs {

@@ -321,7 +321,11 @@ func newClient(s *server) *sdk.Client {
 			s.reportProgress(req.Params)
 		},
 	})
+	// Roots are deprecated from protocol 2026-07-28 on, but the servers
+	// people run today (server-filesystem among them) scope themselves to
+	// the client's roots: offer the workspace.
 	if uri := rootURI(s.m.opts.Root); uri != "" && s.m.opts.Root != "" {
+		//lint:ignore SA1019 see above
 		c.AddRoots(&sdk.Root{URI: uri, Name: filepath.Base(s.m.opts.Root)})
 	}
 	return c

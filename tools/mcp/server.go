@@ -20,9 +20,14 @@ import (
 	"github.com/toolhost/toolhost/tools"
 )
 
-// stopGrace is how long a stdio server may take to exit after its stdin
-// closed before its process group is killed.
-const stopGrace = 2 * time.Second
+// A stdio server is stopped as the MCP spec says: its stdin is closed, after
+// terminateGrace it gets SIGTERM, and after stopGrace its whole process group
+// is killed. Many Node servers keep timers alive and never exit on EOF, so
+// the waits are short: they delay a session's shutdown.
+const (
+	terminateGrace = 500 * time.Millisecond
+	stopGrace      = time.Second
+)
 
 // server supervises one configured MCP server: it connects, registers the
 // tools, watches the connection and restarts after a crash.
@@ -219,8 +224,11 @@ func (s *server) connect() (*connection, error) {
 			return nil, err
 		}
 		conn.cmd = cmd
-		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: stopGrace}
+		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateGrace}
 	case "http":
+		if err := s.cfg.validate(); err != nil {
+			return nil, err
+		}
 		transport = &sdk.StreamableClientTransport{
 			Endpoint:   s.cfg.URL,
 			HTTPClient: &http.Client{Transport: headerTransport{headers: s.cfg.Headers, base: http.DefaultTransport}},

@@ -1,0 +1,85 @@
+package mcp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/settings"
+)
+
+func TestExpandEnv(t *testing.T) {
+	env := map[string]string{"HOME": "/home/me", "EMPTY": ""}
+	getenv := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	tests := []struct{ in, want string }{
+		{"${HOME}/bin", "/home/me/bin"},
+		{"${MISSING}", ""},
+		{"${MISSING:-fallback}", "fallback"},
+		{"${EMPTY:-used when empty}", "used when empty"},
+		{"${HOME:-unused}", "/home/me"},
+		{"$HOME stays", "$HOME stays"},
+		{"a ${HOME} b ${MISSING:-c}", "a /home/me b c"},
+		{"${not a var}", "${not a var}"},
+	}
+	for _, tc := range tests {
+		if got := ExpandEnv(tc.in, getenv); got != tc.want {
+			t.Errorf("ExpandEnv(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestLoadProjectConfig(t *testing.T) {
+	tests := []struct {
+		name     string
+		file     string
+		wantErr  string
+		wantURL  string
+		wantArgs []string
+	}{
+		{name: "no file"},
+		{name: "stdio and http", file: `{"mcpServers": {"s": {"command": "srv", "args": ["--x"]}, "h": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}`,
+			wantURL: "http://127.0.0.1:1/mcp", wantArgs: []string{"--x"}},
+		{name: "malformed", file: `{"mcpServers": [`, wantErr: ".mcp.json is not valid"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tc.file != "" {
+				if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(tc.file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := LoadProjectConfig(root)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.file == "" {
+				if len(got) != 0 {
+					t.Fatalf("got %v from no file", got)
+				}
+				return
+			}
+			if got["h"].URL != tc.wantURL || strings.Join(got["s"].Args, " ") != strings.Join(tc.wantArgs, " ") {
+				t.Fatalf("got %+v", got)
+			}
+		})
+	}
+}
+
+func TestCollectConfigsPrefersSettings(t *testing.T) {
+	s := settings.Defaults()
+	s.MCPServers = map[string]settings.MCPServer{"both": {Command: "mine"}}
+	project := map[string]settings.MCPServer{"both": {Command: "theirs"}, "proj": {Command: "p"}}
+	got := collectConfigs(s, project, func(string) (string, bool) { return "", false })
+	if len(got) != 2 || got[0].Name != "both" || got[0].Command != "mine" || got[0].Source != SourceSettings ||
+		got[1].Name != "proj" || got[1].Source != SourceProject {
+		t.Fatalf("got %+v", got)
+	}
+}

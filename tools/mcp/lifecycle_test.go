@@ -1,0 +1,239 @@
+package mcp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+)
+
+// registrySnapshot wraps a state log so each change also records how many
+// tools of the server were registered at that moment.
+func withToolCount(reg **tools.Registry, log *stateLog, counts *[]int) func(*Options) {
+	return func(o *Options) {
+		o.OnStateChange = func(st ServerStatus) {
+			n := 0
+			if *reg != nil {
+				for _, name := range (*reg).Names() {
+					if strings.HasPrefix(name, ToolPrefix(st.Name)) {
+						n++
+					}
+				}
+			}
+			log.mu.Lock()
+			*counts = append(*counts, n)
+			log.mu.Unlock()
+			log.record(st)
+		}
+	}
+}
+
+func TestCrashedServerIsRestarted(t *testing.T) {
+	var reg *tools.Registry
+	log := newStateLog()
+	var counts []int
+	tweak := withToolCount(&reg, log, &counts)
+	m, r, _ := startManager(t, t.TempDir(), map[string]settings.MCPServer{"everything": everythingServer(t)}, func(o *Options) {
+		tweak(o)
+		o.RestartBackoff = 10 * time.Millisecond
+	})
+	reg = r
+	first, i := log.waitFor(t, 0, "connected", connected("everything"))
+
+	if err := syscall.Kill(first.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	failed, j := log.waitFor(t, i+1, "failed after kill", func(st ServerStatus) bool { return st.State == StateFailed })
+	if !strings.Contains(failed.LastError, "exited") {
+		t.Errorf("last error %q does not say the process exited", failed.LastError)
+	}
+	log.mu.Lock()
+	toolsWhenFailed := counts[j]
+	log.mu.Unlock()
+	if toolsWhenFailed != 0 {
+		t.Errorf("%d tools still registered after the crash", toolsWhenFailed)
+	}
+	again, _ := log.waitFor(t, j+1, "connected again", connected("everything"))
+	if again.Restarts != 1 || again.PID == first.PID || again.Tools != first.Tools {
+		t.Fatalf("after restart: %+v, before: %+v", again, first)
+	}
+	if _, ok := reg.Lookup("mcp__everything__echo"); !ok {
+		t.Fatal("echo not registered after the restart")
+	}
+	if res, _ := call(t, reg, "mcp__everything__echo", map[string]any{"message": "back"}); res.IsError {
+		t.Fatalf("echo after restart: %s", res.Text())
+	}
+	m.Close()
+	if err := syscall.Kill(again.PID, 0); err == nil {
+		t.Fatalf("server process %d still runs after Close", again.PID)
+	}
+}
+
+func TestCallToDownServerNamesIt(t *testing.T) {
+	m, reg, log := startManager(t, t.TempDir(), map[string]settings.MCPServer{"everything": everythingServer(t)}, func(o *Options) {
+		o.RestartBackoff = time.Hour // stays down for the test
+	})
+	st, i := log.waitFor(t, 0, "connected", connected("everything"))
+	echo, ok := reg.Lookup("mcp__everything__echo")
+	if !ok {
+		t.Fatal("echo not registered")
+	}
+	if err := syscall.Kill(st.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	log.waitFor(t, i+1, "failed", func(st ServerStatus) bool { return st.State == StateFailed })
+
+	res, err := echo.Tool.Execute(context.Background(), &tools.Call{Input: []byte(`{"message":"x"}`), Host: tools.NoHost{}, Progress: tools.NoProgress{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Text()
+	for _, want := range []string{"Error: ", `"everything"`, "not connected", "exited", "restarted automatically"} {
+		if !res.IsError || !strings.Contains(text, want) {
+			t.Fatalf("result %q lacks %q", text, want)
+		}
+	}
+	if got := m.Status(); len(got) != 1 || got[0].State != StateFailed {
+		t.Fatalf("status = %+v", got)
+	}
+}
+
+func TestServersThatCannotStart(t *testing.T) {
+	tests := []struct {
+		name    string
+		server  settings.MCPServer
+		wantErr string
+	}{
+		{
+			name:    "never answers initialize",
+			server:  settings.MCPServer{Command: "node", Args: []string{"-e", "setInterval(()=>{},1000)"}},
+			wantErr: "did not complete the MCP initialize handshake within 300ms",
+		},
+		{
+			name:    "command does not exist",
+			server:  settings.MCPServer{Command: "toolhost-test-no-such-command"},
+			wantErr: `cannot run "toolhost-test-no-such-command"`,
+		},
+		{
+			name:    "exits at once",
+			server:  settings.MCPServer{Command: "node", Args: []string{"-e", "console.error('boom: missing token'); process.exit(3)"}},
+			wantErr: "boom: missing token",
+		},
+		{
+			name:    "http without url",
+			server:  settings.MCPServer{Type: "http"},
+			wantErr: "has no \"url\"",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.server.Command == "node" {
+				nodeModules(t)
+			}
+			m, reg, log := startManager(t, t.TempDir(), map[string]settings.MCPServer{"bad": tc.server}, func(o *Options) {
+				o.InitTimeout = 300 * time.Millisecond
+			})
+			st, _ := log.waitFor(t, 0, "failed", func(st ServerStatus) bool { return st.State == StateFailed })
+			if !strings.Contains(st.LastError, tc.wantErr) {
+				t.Fatalf("last error %q lacks %q", st.LastError, tc.wantErr)
+			}
+			if n := len(reg.Names()); n != 2 { // only the resource tools
+				t.Fatalf("registry has %v", reg.Names())
+			}
+			m.Close()
+			if got := m.Status()[0]; got.State != StateFailed || got.Restarts != 0 {
+				t.Fatalf("a server that never started must stay failed, not restart: %+v", got)
+			}
+		})
+	}
+}
+
+func TestProjectServersNeedApproval(t *testing.T) {
+	srv := everythingServer(t)
+	tests := []struct {
+		name      string
+		enable    func(*settings.Settings)
+		mode      string
+		approve   func(context.Context, string) bool
+		wantState State
+	}{
+		{name: "no approver denies", wantState: StateNeedsApproval},
+		{name: "user denies", approve: func(context.Context, string) bool { return false }, wantState: StateNeedsApproval},
+		{name: "user allows", approve: func(_ context.Context, name string) bool { return name == "proj" }, wantState: StateConnected},
+		{name: "listed in enabledMcpjsonServers", enable: func(s *settings.Settings) { s.EnabledMCPJSONServers = []string{"proj"} }, wantState: StateConnected},
+		{name: "enableAllProjectMcpServers", enable: func(s *settings.Settings) { s.EnableAllProjectMCPServers = true }, wantState: StateConnected},
+		{name: "bypassPermissions mode", mode: tools.ModeBypassPermissions, wantState: StateConnected},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			t.Setenv("TOOLHOST_TEST_SCRIPT", srv.Args[0])
+			project := `{"mcpServers": {"proj": {"command": "node", "args": ["${TOOLHOST_TEST_SCRIPT}", "${TRANSPORT:-stdio}"]}}}`
+			if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(project), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s := settings.Defaults()
+			if tc.enable != nil {
+				tc.enable(s)
+			}
+			asked := false
+			_, reg, log := startManager(t, root, nil, func(o *Options) {
+				o.Settings = func() *settings.Settings { return s }
+				if tc.mode != "" {
+					o.Mode = func() string { return tc.mode }
+				}
+				if tc.approve != nil {
+					o.Approve = func(ctx context.Context, name string) bool { asked = true; return tc.approve(ctx, name) }
+				}
+			})
+			st, _ := log.waitFor(t, 0, string(tc.wantState), func(st ServerStatus) bool {
+				return st.State == tc.wantState && (st.State != StateNeedsApproval || st.LastError != "")
+			})
+			if st.Source != SourceProject {
+				t.Errorf("source = %q", st.Source)
+			}
+			if tc.approve != nil && !asked {
+				t.Error("the approver was not asked")
+			}
+			_, registered := reg.Lookup("mcp__proj__echo")
+			if registered != (tc.wantState == StateConnected) {
+				t.Fatalf("echo registered = %v in state %s", registered, st.State)
+			}
+		})
+	}
+}
+
+func TestReloadStartsAndStopsServers(t *testing.T) {
+	srv := everythingServer(t)
+	s := settings.Defaults()
+	s.MCPServers = map[string]settings.MCPServer{"a": srv}
+	m, reg, log := startManager(t, t.TempDir(), nil, func(o *Options) {
+		o.Settings = func() *settings.Settings { return s }
+	})
+	a, _ := log.waitFor(t, 0, "a connected", connected("a"))
+
+	s = settings.Defaults()
+	s.MCPServers = map[string]settings.MCPServer{"b": srv}
+	if err := m.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	log.waitFor(t, 0, "b connected", connected("b"))
+	if _, ok := reg.Lookup("mcp__a__echo"); ok {
+		t.Error("a's tools remain after it was removed from the settings")
+	}
+	if _, ok := reg.Lookup("mcp__b__echo"); !ok {
+		t.Error("b's tools are missing")
+	}
+	if err := syscall.Kill(a.PID, 0); err == nil {
+		t.Errorf("a's process %d still runs", a.PID)
+	}
+	if got := m.Status(); len(got) != 1 || got[0].Name != "b" {
+		t.Fatalf("status = %+v", got)
+	}
+}
