@@ -44,6 +44,15 @@ type Permissions struct {
 	// AllowWritesOutsideWorkspace lets Write/Edit reach paths outside every
 	// root (after a prompt). Off by default: such writes are refused.
 	AllowWritesOutsideWorkspace bool `json:"allowWritesOutsideWorkspace,omitempty"`
+	// SaveAlwaysAllow saves the rule of an "Always allow" answer to
+	// <root>/.toolhost/settings.local.json so it outlives the session. Nil
+	// means on.
+	SaveAlwaysAllow *bool `json:"saveAlwaysAllow,omitempty"`
+}
+
+// SavesAlwaysAllow reports whether "Always allow" answers are saved.
+func (p Permissions) SavesAlwaysAllow() bool {
+	return p.SaveAlwaysAllow == nil || *p.SaveAlwaysAllow
 }
 
 // HookMatcher selects tools by name (a regular expression or "*"/"" for all)

@@ -1,0 +1,171 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// localFileMu serialises read-modify-write of local settings files across
+// stores, so two "Always allow" answers at once both land.
+var localFileMu sync.Mutex
+
+// SaveLocalRule appends rule to permissions.allow in
+// <root>/.toolhost/settings.local.json (creating it), keeping every other
+// key, and reloads. A rule already present is not added twice. The file is
+// replaced atomically.
+func (s *Store) SaveLocalRule(root, rule string) error {
+	r, err := ParseRule(rule)
+	if err != nil {
+		return err
+	}
+	canonical := r.String()
+	err = editLocal(root, func(doc map[string]any) error {
+		perms, ok := doc["permissions"].(map[string]any)
+		if !ok {
+			if doc["permissions"] != nil {
+				return fmt.Errorf("%s: permissions is %s, not an object; fix it first", LocalPath(root), describeJSON(doc["permissions"]))
+			}
+			perms = map[string]any{}
+			doc["permissions"] = perms
+		}
+		allow, ok := perms["allow"].([]any)
+		if !ok && perms["allow"] != nil {
+			return fmt.Errorf("%s: permissions.allow is %s, not an array; fix it first", LocalPath(root), describeJSON(perms["allow"]))
+		}
+		if !slices.Contains(allow, any(canonical)) {
+			perms["allow"] = append(allow, canonical)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.Reload()
+	return nil
+}
+
+// SetLocal sets the dotted key to value in <root>/.toolhost/settings.local.json
+// (nil removes the key), keeping every other key, and reloads. The value is
+// checked as a settings file would be: a value the key does not accept is an
+// error and nothing is written.
+func (s *Store) SetLocal(root, key string, value any) error {
+	if _, err := keyType(key); err != nil {
+		return err
+	}
+	parts := strings.Split(key, ".")
+	if value != nil {
+		// Normalise Go values (ints, []string) to what JSON decoding gives.
+		b, err := json.Marshal(value)
+		if err != nil {
+			return fmt.Errorf("%s: cannot encode the value: %w", key, err)
+		}
+		if err := json.Unmarshal(b, &value); err != nil {
+			return fmt.Errorf("%s: cannot encode the value: %w", key, err)
+		}
+		probe := map[string]any{}
+		setPath(probe, parts, value)
+		c := &checker{source: LocalPath(root)}
+		c.check(probe)
+		if len(c.problems) > 0 {
+			msgs := make([]string, len(c.problems))
+			for i, p := range c.problems {
+				msgs[i] = p.Key + ": " + p.Message
+			}
+			return errors.New(strings.Join(msgs, "; "))
+		}
+	}
+	err := editLocal(root, func(doc map[string]any) error {
+		if value == nil {
+			deletePath(doc, parts)
+			return nil
+		}
+		return setPathStrict(doc, parts, value, LocalPath(root))
+	})
+	if err != nil {
+		return err
+	}
+	s.Reload()
+	return nil
+}
+
+// editLocal reads root's local settings file as a generic document, lets
+// edit change it, and writes it back atomically. A file that is not a JSON
+// object is left alone and reported: overwriting it would lose the user's
+// text.
+func editLocal(root string, edit func(doc map[string]any) error) error {
+	localFileMu.Lock()
+	defer localFileMu.Unlock()
+	path := LocalPath(root)
+	doc := map[string]any{}
+	raw, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("read %s: %w", path, err)
+	case len(bytes.TrimSpace(raw)) > 0:
+		if err := json.Unmarshal(raw, &doc); err != nil || doc == nil {
+			return fmt.Errorf("%s is not a JSON object; fix or remove it before settings can be saved there", path)
+		}
+	}
+	if err := edit(doc); err != nil {
+		return err
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	return workspace.WriteFileAtomic(path, append(out, '\n'))
+}
+
+// setPath sets m[parts...] = v, creating objects on the way (overwriting
+// non-objects).
+func setPath(m map[string]any, parts []string, v any) {
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	m[parts[len(parts)-1]] = v
+}
+
+// setPathStrict is setPath that refuses to overwrite a non-object on the way.
+func setPathStrict(m map[string]any, parts []string, v any, file string) error {
+	for i, p := range parts[:len(parts)-1] {
+		switch next := m[p].(type) {
+		case map[string]any:
+			m = next
+		case nil:
+			fresh := map[string]any{}
+			m[p] = fresh
+			m = fresh
+		default:
+			return fmt.Errorf("%s: %s is %s, not an object; fix it first", file, strings.Join(parts[:i+1], "."), describeJSON(next))
+		}
+	}
+	m[parts[len(parts)-1]] = v
+	return nil
+}
+
+// deletePath removes m[parts...] when present.
+func deletePath(m map[string]any, parts []string) {
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			return
+		}
+		m = next
+	}
+	delete(m, parts[len(parts)-1])
+}

@@ -1,0 +1,67 @@
+package settings
+
+import "slices"
+
+// concatenated are the arrays whose entries add up across layers instead of
+// the later layer replacing the earlier one: permission rules and the
+// directories they cover (as Claude Code merges them), and blocked commands,
+// so a project or client layer cannot lift a block the user set.
+var concatenated = map[string]bool{
+	"permissions.allow":                 true,
+	"permissions.ask":                   true,
+	"permissions.deny":                  true,
+	"permissions.additionalDirectories": true,
+	"bash.blockedCommands":              true,
+	"enabledMcpjsonServers":             true,
+}
+
+// wholeEntries are maps whose entries a later layer replaces whole: an MCP
+// server or ssh host defined twice is the later definition, not a mix.
+var wholeEntries = map[string]bool{
+	"mcpServers": true,
+	"ssh.hosts":  true,
+}
+
+// mergeInto merges the (validated) layer src into dst: objects key by key,
+// concatenated arrays appended without duplicates, hooks appended per
+// event, everything else replaced. path is the dotted key of dst.
+func mergeInto(dst, src map[string]any, path string) {
+	for k, v := range src {
+		key := joinKey(path, k)
+		switch {
+		case concatenated[key] || path == "hooks":
+			dst[k] = appendUnique(dst[k], v, path != "hooks")
+		case wholeEntries[path]:
+			dst[k] = v
+		default:
+			sub, srcIsObj := v.(map[string]any)
+			cur, dstIsObj := dst[k].(map[string]any)
+			if srcIsObj && dstIsObj {
+				mergeInto(cur, sub, key)
+				continue
+			}
+			if srcIsObj {
+				fresh := map[string]any{}
+				mergeInto(fresh, sub, key)
+				dst[k] = fresh
+				continue
+			}
+			dst[k] = v
+		}
+	}
+}
+
+// appendUnique appends the entries of the array b to the array a; with
+// dedupe, entries already present (strings compared) are skipped.
+func appendUnique(a, b any, dedupe bool) any {
+	left, _ := a.([]any)
+	right, _ := b.([]any)
+	out := slices.Clone(left)
+	for _, e := range right {
+		if dedupe && slices.Contains(out, e) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}

@@ -1,0 +1,257 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"sync/atomic"
+)
+
+// Names of the settings sources that are not files, as Problem.File shows them.
+const (
+	SourceInitOptions  = "initializationOptions"
+	SourceConfigChange = "workspace/didChangeConfiguration"
+)
+
+// ProjectDir is the folder under a workspace root that holds the project's
+// settings files.
+const ProjectDir = ".toolhost"
+
+// ProjectFile and LocalFile are the project settings files under
+// <root>/.toolhost: the shared one (checked in) and the personal one (where
+// "Always allow" answers and the Config tool write).
+const (
+	ProjectFile = "settings.json"
+	LocalFile   = "settings.local.json"
+)
+
+// LocalPath is <root>/.toolhost/settings.local.json.
+func LocalPath(root string) string {
+	return filepath.Join(root, ProjectDir, LocalFile)
+}
+
+// DefaultUserConfigPath is $XDG_CONFIG_HOME/toolhost/settings.json, or
+// ~/.config/toolhost/settings.json when XDG_CONFIG_HOME is unset. It is empty
+// when neither can be found.
+func DefaultUserConfigPath() string {
+	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "toolhost", "settings.json")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".config", "toolhost", "settings.json")
+}
+
+// LoadOptions say where a Store reads from.
+type LoadOptions struct {
+	// Roots are the workspace folders; each may hold .toolhost/settings.json
+	// and .toolhost/settings.local.json.
+	Roots []string
+	// UserConfigPath is the user's settings file; empty means
+	// DefaultUserConfigPath(). Tests point it into a temporary folder.
+	UserConfigPath string
+	// InitOptions is the client's initializationOptions (settings shape).
+	InitOptions json.RawMessage
+}
+
+// Store holds the merged settings of every layer, later over earlier:
+// built-in defaults; the user file; each root's .toolhost/settings.json;
+// each root's .toolhost/settings.local.json; initializationOptions;
+// workspace/didChangeConfiguration. Scalars of a later layer replace earlier
+// ones, objects merge key by key, permission rule arrays (and
+// additionalDirectories, bash.blockedCommands, enabledMcpjsonServers) are
+// concatenated, hooks are concatenated per event, and mcpServers/ssh.hosts
+// entries are replaced whole.
+//
+// A source that is not valid JSON (or not a JSON object) is ignored whole; a
+// key of the wrong type, an unknown key, an unknown permission mode, a rule
+// with bad syntax or a bad regular expression is ignored alone (for arrays,
+// just the bad entry). Each is listed by Problems; none is fatal.
+//
+// Current returns an immutable snapshot: callers must not modify it. A Store
+// is safe for concurrent use.
+type Store struct {
+	current atomic.Pointer[Settings]
+
+	// reloadMu serialises reloads (and read-modify-write of local files) so
+	// snapshots are published in the order their sources changed.
+	reloadMu sync.Mutex
+
+	mu sync.Mutex
+	// roots are the workspace folders whose project files are read.
+	roots    []string
+	userPath string
+	// initOptions and configChange are the client-sent layers (nil: none).
+	initOptions  json.RawMessage
+	configChange json.RawMessage
+	problems     []Problem
+	listeners    []func(*Settings)
+}
+
+// NewStore loads every layer and returns the store. It never fails: problems
+// are kept for Problems.
+func NewStore(opts LoadOptions) *Store {
+	s := &Store{
+		roots:       append([]string(nil), opts.Roots...),
+		userPath:    opts.UserConfigPath,
+		initOptions: opts.InitOptions,
+	}
+	if s.userPath == "" {
+		s.userPath = DefaultUserConfigPath()
+	}
+	s.Reload()
+	return s
+}
+
+// Current returns the merged settings. The value is shared: never modify it.
+func (s *Store) Current() *Settings {
+	return s.current.Load()
+}
+
+// Problems returns what was wrong with the sources at the last reload.
+func (s *Store) Problems() []Problem {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Problem(nil), s.problems...)
+}
+
+// OnChange registers f to be called with the new snapshot after a reload
+// that changed the merged settings. f runs on the reloading goroutine and
+// must not call Reload, SetLocal or SaveLocalRule.
+func (s *Store) OnChange(f func(*Settings)) {
+	s.mu.Lock()
+	s.listeners = append(s.listeners, f)
+	s.mu.Unlock()
+}
+
+// SetInitOptions replaces the initializationOptions layer and reloads.
+func (s *Store) SetInitOptions(raw json.RawMessage) {
+	s.mu.Lock()
+	s.initOptions = raw
+	s.mu.Unlock()
+	s.Reload()
+}
+
+// ApplyConfigurationChange replaces the workspace/didChangeConfiguration
+// layer and reloads. raw is the notification's settings: either the
+// settings object itself or one wrapped as {"toolhost": {...}}; null clears
+// the layer.
+func (s *Store) ApplyConfigurationChange(raw json.RawMessage) {
+	s.mu.Lock()
+	s.configChange = raw
+	s.mu.Unlock()
+	s.Reload()
+}
+
+// SetRoots replaces the workspace folders whose project files are read
+// (workspace/didChangeWorkspaceFolders) and reloads.
+func (s *Store) SetRoots(roots []string) {
+	s.mu.Lock()
+	s.roots = append([]string(nil), roots...)
+	s.mu.Unlock()
+	s.Reload()
+}
+
+// Reload reads every source again and publishes the merged result.
+func (s *Store) Reload() {
+	s.reloadMu.Lock()
+	next, changed, listeners := s.reloadLocked()
+	s.reloadMu.Unlock()
+	if changed {
+		for _, f := range listeners {
+			f(next)
+		}
+	}
+}
+
+// reloadLocked merges every source; reloadMu is held.
+func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*Settings)) {
+	s.mu.Lock()
+	roots := append([]string(nil), s.roots...)
+	userPath, initOptions, configChange := s.userPath, s.initOptions, s.configChange
+	s.mu.Unlock()
+
+	var problems []Problem
+	merged := map[string]any{}
+	add := func(source string, raw []byte, unwrap bool) {
+		layer, ps := parseLayer(source, raw, unwrap)
+		problems = append(problems, ps...)
+		mergeInto(merged, layer, "")
+	}
+	addFile := func(path string) {
+		raw, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		if err != nil {
+			problems = append(problems, Problem{File: path, Message: "cannot read the file (" + err.Error() + "); ignored"})
+			return
+		}
+		add(path, raw, false)
+	}
+	if userPath != "" {
+		addFile(userPath)
+	}
+	for _, r := range roots {
+		addFile(filepath.Join(r, ProjectDir, ProjectFile))
+	}
+	for _, r := range roots {
+		addFile(LocalPath(r))
+	}
+	add(SourceInitOptions, initOptions, false)
+	add(SourceConfigChange, configChange, true)
+
+	next = Defaults()
+	if b, err := json.Marshal(merged); err == nil {
+		if err := json.Unmarshal(b, next); err != nil {
+			// Validation should make this impossible; keep the defaults
+			// rather than a half-decoded value.
+			problems = append(problems, Problem{File: "(merged settings)", Message: "could not be decoded (" + err.Error() + "); using the defaults"})
+			next = Defaults()
+		}
+	}
+
+	prev := s.current.Load()
+	changed = prev == nil || !reflect.DeepEqual(prev, next)
+	if changed {
+		s.current.Store(next)
+	} else {
+		next = prev
+	}
+	s.mu.Lock()
+	s.problems = problems
+	listeners = append(listeners, s.listeners...)
+	s.mu.Unlock()
+	return next, changed, listeners
+}
+
+// parseLayer decodes and validates one source. An empty source is an empty
+// layer. With unwrap, {"toolhost": {...}} is accepted for {...}.
+func parseLayer(source string, raw []byte, unwrap bool) (map[string]any, []Problem) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return map[string]any{}, nil
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return map[string]any{}, []Problem{{File: source, Message: "not valid JSON (" + err.Error() + "); the whole source is ignored"}}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return map[string]any{}, []Problem{{File: source, Message: "must hold a JSON object, not " + describeJSON(v) + "; ignored"}}
+	}
+	if unwrap {
+		if inner, ok := m["toolhost"].(map[string]any); ok && len(m) == 1 {
+			m = inner
+		}
+	}
+	c := &checker{source: source}
+	return c.check(m), c.problems
+}
