@@ -3,10 +3,17 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools/hooks"
 )
 
 // Request is one call as a client sends it.
@@ -22,22 +29,99 @@ type Response struct {
 	CallID string `json:"callId,omitempty"`
 	*Result
 	DurationMs int64 `json:"durationMs"`
+	// HookMessages are for the user, never the model: what hooks printed,
+	// their system messages, and notes about hooks that failed or timed out.
+	HookMessages []string `json:"hookMessages,omitempty"`
+	// StopReason is set when a hook answered continue:false: the agent
+	// should stop after this turn and show the reason to the user.
+	StopReason string `json:"stopReason,omitempty"`
 }
+
+// DefaultMaxParallel is how many calls of a batch run at once by default.
+const DefaultMaxParallel = 10
 
 // Pipeline runs calls: look up, validate, check permission, run hooks,
 // report progress, execute. Every mode (editor, MCP, CLI) calls tools only
-// through it.
+// through it. Safe for concurrent use.
 type Pipeline struct {
 	Registry *Registry
 	Log      *slog.Logger
+	// Permissions decides whether a call may run; nil allows every call.
+	Permissions PermissionChecker
+	// Modes gives hooks the permission mode and turns a hook's "ask" into a
+	// denial in dontAsk mode; nil counts as the default mode.
+	Modes ModeController
+
+	validator   *Validator
+	hooks       *hooks.Runner
+	settings    func() *settings.Settings
+	workDir     func() string
+	sessionID   string
+	resolve     func(string) (string, error)
+	maxParallel int
+	// waiting, set by tests, is told when a call of a batch starts waiting
+	// for the earlier calls it conflicts with.
+	waiting func(call int, on []int)
+}
+
+// Option configures a Pipeline.
+type Option func(*Pipeline)
+
+// WithPermissions sets the permission checker (nil allows every call).
+func WithPermissions(c PermissionChecker) Option { return func(p *Pipeline) { p.Permissions = c } }
+
+// WithModes sets the permission-mode controller hooks and "ask" read.
+func WithModes(m ModeController) Option { return func(p *Pipeline) { p.Modes = m } }
+
+// WithSettings sets where hooks and their env are read from; it is called
+// per call, so changed settings apply to the next call. Without it no hook
+// runs.
+func WithSettings(get func() *settings.Settings) Option {
+	return func(p *Pipeline) { p.settings = get }
+}
+
+// WithWorkDir sets the folder hooks run in (the first workspace root).
+// Without it hooks run in the server's working directory.
+func WithWorkDir(dir func() string) Option { return func(p *Pipeline) { p.workDir = dir } }
+
+// WithSessionID sets the session_id hooks receive.
+func WithSessionID(id string) Option { return func(p *Pipeline) { p.sessionID = id } }
+
+// WithPathResolver sets how the paths of an Access (as given in the input)
+// become absolute paths, for permission checks and batch conflicts
+// (workspace.Workspace.Resolve). Without it paths are made absolute
+// against the server's working directory.
+func WithPathResolver(resolve func(string) (string, error)) Option {
+	return func(p *Pipeline) { p.resolve = resolve }
+}
+
+// WithMaxParallel caps how many calls of a batch run at once (default
+// DefaultMaxParallel).
+func WithMaxParallel(n int) Option {
+	return func(p *Pipeline) {
+		if n > 0 {
+			p.maxParallel = n
+		}
+	}
 }
 
 // NewPipeline returns a pipeline over reg.
-func NewPipeline(reg *Registry, log *slog.Logger) *Pipeline {
+func NewPipeline(reg *Registry, log *slog.Logger, opts ...Option) *Pipeline {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Pipeline{Registry: reg, Log: log}
+	p := &Pipeline{Registry: reg, Log: log, validator: NewValidator(), maxParallel: DefaultMaxParallel}
+	for _, o := range opts {
+		o(p)
+	}
+	if p.resolve == nil {
+		p.resolve = func(s string) (string, error) { return filepath.Abs(s) }
+	}
+	if p.workDir == nil {
+		p.workDir = func() string { wd, _ := os.Getwd(); return wd }
+	}
+	p.hooks = hooks.NewRunner(hooks.Options{Settings: p.settings, Dir: p.workDir, SessionID: p.sessionID, Log: log})
+	return p
 }
 
 // Call runs one call for host. It returns a Go error only when ctx ended
@@ -48,21 +132,55 @@ func (p *Pipeline) Call(ctx context.Context, host Host, req Request) (*Response,
 	if host == nil {
 		host = NoHost{}
 	}
-	res, err := p.run(ctx, host, req)
+	c := &callState{req: req, host: host}
+	res, err := p.run(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return &Response{CallID: req.CallID, Result: res, DurationMs: time.Since(start).Milliseconds()}, nil
+	return &Response{
+		CallID:       req.CallID,
+		Result:       res,
+		DurationMs:   time.Since(start).Milliseconds(),
+		HookMessages: c.messages,
+		StopReason:   c.stopReason,
+	}, nil
 }
 
-func (p *Pipeline) run(ctx context.Context, host Host, req Request) (*Result, error) {
+// callState is what one call gathers on its way through the pipeline.
+type callState struct {
+	req   Request
+	host  Host
+	tool  Tool
+	input json.RawMessage
+	risk  Risk
+	// context is hooks' additionalContext, appended to the result.
+	context []contextNote
+	// messages and stopReason go to the Response.
+	messages   []string
+	stopReason string
+}
+
+type contextNote struct{ event, text string }
+
+// absorb takes what every hook outcome contributes besides its decision.
+func (c *callState) absorb(event string, out hooks.Outcome) {
+	c.messages = append(c.messages, out.Messages...)
+	for _, t := range out.Context {
+		c.context = append(c.context, contextNote{event, t})
+	}
+	if out.Stop && c.stopReason == "" {
+		c.stopReason = out.StopReason
+	}
+}
+
+func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	entry, ok := p.Registry.Lookup(req.Name)
+	entry, ok := p.Registry.Lookup(c.req.Name)
 	if !ok {
-		msg := fmt.Sprintf("no tool named %q.", req.Name)
-		if s := p.Registry.Suggest(req.Name, 3); len(s) > 0 {
+		msg := fmt.Sprintf("no tool named %q.", c.req.Name)
+		if s := p.Registry.Suggest(c.req.Name, 3); len(s) > 0 {
 			msg += " Did you mean " + strings.Join(s, ", ") + "?"
 		}
 		return ErrorResult("%s Call toolhost/listTools for the available tools.", msg), nil
@@ -70,22 +188,342 @@ func (p *Pipeline) run(ctx context.Context, host Host, req Request) (*Result, er
 	if !entry.Enabled {
 		return ErrorResult("the tool %s is disabled; enable it with toolhost/setToolsEnabled or the tools.enabled setting.", entry.Tool.Name()), nil
 	}
-	input := req.Input
-	if len(input) == 0 || string(input) == "null" {
-		input = json.RawMessage("{}")
+	c.tool = entry.Tool
+	name := c.tool.Name()
+
+	c.input = normalInput(c.req.Input)
+	if res := p.validate(c.tool, c.input, ""); res != nil {
+		return res, nil
 	}
-	progress := host.BeginProgress(ctx, entry.Tool.Name(), nil)
-	res, err := entry.Tool.Execute(ctx, &Call{ID: req.CallID, Name: req.Name, Input: input, Host: host, Progress: progress})
-	progress.End("")
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
+
+	access := p.access(c.tool, c.input)
+	c.risk = p.risk(c.tool, c.input)
+	if p.Permissions != nil {
+		out, err := p.Permissions.Check(ctx, c.host, PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: c.input, Access: access, Risk: c.risk})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			p.Log.Error("permission check failed", "tool", name, "err", err)
+			return ErrorResult("the permission check for %s failed (%v), so the call did not run. This is a failure of the tool host; retrying may help.", name, err), nil
+		}
+		if !out.Allow {
+			return denied(name, out.Message), nil
+		}
+		if len(out.UpdatedInput) > 0 {
+			if res := p.validate(c.tool, out.UpdatedInput, "the input as the user changed it"); res != nil {
+				return res, nil
+			}
+			c.input = out.UpdatedInput
+		}
 	}
+
+	if res, err := p.preToolUse(ctx, c); res != nil || err != nil {
+		return res, err
+	}
+
+	res, err := p.execute(ctx, c, title(name, access))
 	if err != nil {
-		p.Log.Error("tool failed", "tool", entry.Tool.Name(), "err", err)
-		return ErrorResult("%s failed: %v. This is a failure of the tool host, not of the input; retrying may help.", entry.Tool.Name(), err), nil
+		return nil, err
 	}
-	if res == nil {
+
+	if res, err = p.postToolUse(ctx, c, res); err != nil {
+		return nil, err
+	}
+	return withContext(res, c.context), nil
+}
+
+// validate checks input against the tool's schema and returns the error
+// result when it does not fit; what names the input in messages ("" for the
+// caller's own input).
+func (p *Pipeline) validate(t Tool, input json.RawMessage, what string) *Result {
+	res, err := p.validator.Validate(t, input, p.Registry.Names)
+	var serr *SchemaError
+	switch {
+	case errors.As(err, &serr):
+		p.Log.Error("tool schema does not compile", "tool", t.Name(), "err", serr.Err)
+		return ErrorResult("the tool %s cannot be called: its own input schema is broken (%v). This is a fault of the tool, not of your input; use another tool.", t.Name(), serr.Err)
+	case err != nil:
+		p.Log.Error("validation failed", "tool", t.Name(), "err", err)
+		return ErrorResult("the input of %s could not be checked (%v); the call did not run.", t.Name(), err)
+	case res != nil && what != "":
+		res.Content[0].Text = strings.Replace(res.Content[0].Text, "invalid input for ", what+" is invalid for ", 1)
+	}
+	return res
+}
+
+// preToolUse runs the PreToolUse hooks. It returns a result when they end
+// the call before it runs.
+func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error) {
+	name := c.tool.Name()
+	if !p.hooks.Has(hooks.PreToolUse, name) {
+		return nil, nil
+	}
+	out := p.hooks.Run(ctx, hooks.Event{
+		Name: hooks.PreToolUse, ToolName: name, ToolUseID: c.req.CallID,
+		ToolInput: c.input, PermissionMode: p.mode(),
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.absorb(hooks.PreToolUse, out)
+	if c.stopReason != "" {
+		return withContext(ErrorResult("a PreToolUse hook stopped the agent before %s ran: %s", name, c.stopReason), c.context), nil
+	}
+	reasons := strings.Join(out.Reasons, "; ")
+	switch out.Decision {
+	case hooks.DecisionDeny:
+		if reasons == "" {
+			reasons = "no reason given"
+		}
+		return withContext(ErrorResult("a PreToolUse hook blocked %s: %s. Do not retry the same call; change the approach or ask the user.", name, reasons), c.context), nil
+	case hooks.DecisionAsk:
+		if res, err := p.askForHook(ctx, c, reasons); res != nil || err != nil {
+			return withContext(res, c.context), err
+		}
+	}
+	if len(out.UpdatedInput) > 0 {
+		if res := p.validate(c.tool, out.UpdatedInput, "the input as a PreToolUse hook rewrote it"); res != nil {
+			return withContext(res, c.context), nil
+		}
+		c.input = out.UpdatedInput
+	}
+	return nil, nil
+}
+
+// askForHook asks the user to confirm a call a hook wants confirmed. It
+// returns a result when the call must not run.
+func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) (*Result, error) {
+	name := c.tool.Name()
+	if p.mode() == ModeDontAsk {
+		return ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, and the permission mode dontAsk denies what would need asking.", name), nil
+	}
+	req := PermissionRequest{CallID: c.req.CallID, ToolName: name, Input: c.input, Risk: c.risk, Title: "A hook asks you to confirm " + name}
+	if reason != "" {
+		req.Title += ": " + reason
+	}
+	if pv, ok := c.tool.(Previewer); ok {
+		p.safely(name, "Preview", func() { req.Preview = pv.Preview(ctx, c.input) })
+	}
+	ans, err := c.host.RequestPermission(ctx, req)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, ctxErr
+	}
+	switch {
+	case errors.Is(err, ErrCannotAsk):
+		return ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, but the client cannot show dialogs, so the call was denied.", name), nil
+	case errors.Is(err, ErrDismissed):
+		return ErrorResult("the user dismissed the confirmation a PreToolUse hook asked for, so %s did not run. Ask the user how to proceed.", name), nil
+	case err != nil:
+		p.Log.Warn("permission prompt failed", "tool", name, "err", err)
+		return ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, and asking failed (%v), so the call was denied.", name, err), nil
+	}
+	if ans.Decision != DecisionAllow && ans.Decision != DecisionAllowAlways {
+		msg := "the user denied " + name
+		if ans.Message != "" {
+			msg += ": " + ans.Message
+		}
+		return ErrorResult("%s. Do not retry the same call; ask the user how to proceed.", msg), nil
+	}
+	if ans.UpdatedInput != nil {
+		updated, err := json.Marshal(ans.UpdatedInput)
+		if err != nil {
+			return ErrorResult("the input the user edited could not be read (%v); the call did not run.", err), nil
+		}
+		if res := p.validate(c.tool, updated, "the input as the user changed it"); res != nil {
+			return res, nil
+		}
+		c.input = updated
+	}
+	return nil, nil
+}
+
+// execute runs the tool between progress begin and end, with a context the
+// user can cancel from the editor. It returns an error only when ctx ended.
+func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Result, error) {
+	name := c.tool.Name()
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := time.Now()
+	progress := c.host.BeginProgress(ctx, title, cancel)
+	if progress == nil {
+		progress = NoProgress{}
+	}
+	var res *Result
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				p.Log.Error("tool panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
+				err = fmt.Errorf("the tool crashed: %v", r)
+			}
+		}()
+		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: c.host, Progress: progress})
+	}()
+	elapsed := time.Since(start).Round(time.Millisecond)
+
+	switch {
+	case ctx.Err() != nil:
+		progress.End("cancelled after " + elapsed.String())
+		return nil, ctx.Err()
+	case callCtx.Err() != nil:
+		progress.End("cancelled after " + elapsed.String())
+		return ErrorResult("interrupted: the user cancelled %s from the editor after %s; it may have done part of its work. Ask the user before running it again.", name, elapsed), nil
+	case err != nil:
+		progress.End("failed after " + elapsed.String())
+		p.Log.Error("tool failed", "tool", name, "err", err)
+		return ErrorResult("%s failed: %v. This is a failure of the tool host, not of the input; retrying may help.", name, err), nil
+	case res == nil:
 		res = TextResult("")
 	}
+	if res.IsError {
+		progress.End("failed after " + elapsed.String())
+	} else {
+		progress.End("done in " + elapsed.String())
+	}
 	return res, nil
+}
+
+// postToolUse runs the PostToolUse hooks of a result, or the
+// PostToolUseFailure hooks of an error result.
+func (p *Pipeline) postToolUse(ctx context.Context, c *callState, res *Result) (*Result, error) {
+	name := c.tool.Name()
+	ev := hooks.Event{Name: hooks.PostToolUse, ToolName: name, ToolUseID: c.req.CallID, ToolInput: c.input, PermissionMode: p.mode()}
+	if res.IsError {
+		ev.Name = hooks.PostToolUseFailure
+		ev.Error = res.Text()
+		ev.IsInterrupt = strings.HasPrefix(ev.Error, "Error: interrupted:")
+	} else if res.Structured != nil {
+		// The tool's own output shape, as Claude Code gives hooks.
+		ev.ToolResponse = res.Structured
+	} else {
+		ev.ToolResponse = res
+	}
+	if !p.hooks.Has(ev.Name, name) {
+		return res, nil
+	}
+	out := p.hooks.Run(ctx, ev)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.absorb(ev.Name, out)
+	if out.Decision == hooks.DecisionBlock && len(out.Reasons) > 0 {
+		for _, r := range out.Reasons {
+			c.context = append(c.context, contextNote{ev.Name, "blocked: " + r})
+		}
+	}
+	return res, nil
+}
+
+// withContext returns res with hooks' notes appended as text blocks. res
+// may be shared (a tool's cache), so it is copied, never changed.
+func withContext(res *Result, notes []contextNote) *Result {
+	if res == nil || len(notes) == 0 {
+		return res
+	}
+	out := *res
+	out.Content = append(make([]Content, 0, len(res.Content)+len(notes)), res.Content...)
+	for _, n := range notes {
+		out.Content = append(out.Content, Content{Type: "text", Text: "[" + n.event + " hook] " + n.text})
+	}
+	return &out
+}
+
+// denied is the result of a call the permission checker refused. The
+// checker's message says what to do next; it is kept, with the Error prefix
+// the model expects.
+func denied(tool, msg string) *Result {
+	msg = strings.TrimPrefix(strings.TrimSpace(msg), "Error: ")
+	if msg == "" {
+		msg = fmt.Sprintf("permission to run %s was denied. Do not retry the same call; ask the user how to proceed or take another approach", tool)
+	}
+	return ErrorResult("%s", msg)
+}
+
+// access is what a call touches with its paths resolved to absolute ones.
+func (p *Pipeline) access(t Tool, input json.RawMessage) Access {
+	ad, ok := t.(AccessDescriber)
+	if !ok {
+		return Access{}
+	}
+	var a Access
+	p.safely(t.Name(), "Access", func() { a = ad.Access(input) })
+	a.ReadPaths = p.absolute(a.ReadPaths)
+	a.WritePaths = p.absolute(a.WritePaths)
+	return a
+}
+
+func (p *Pipeline) absolute(paths []string) []string {
+	if len(paths) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(paths))
+	for _, s := range paths {
+		if abs, err := p.resolve(s); err == nil {
+			s = abs
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// risk is the tool's own assessment, or the default of its side effect.
+func (p *Pipeline) risk(t Tool, input json.RawMessage) Risk {
+	r := DefaultRisk(t.SideEffect())
+	if ra, ok := t.(RiskAssessor); ok {
+		p.safely(t.Name(), "Risk", func() {
+			if got := ra.Risk(input); got != "" {
+				r = got
+			}
+		})
+	}
+	return r
+}
+
+// safely runs a tool's optional method; a panic in it is logged instead of
+// taking the server down, and the call goes on with the zero answer.
+func (p *Pipeline) safely(tool, method string, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.Log.Error("tool method panicked", "tool", tool, "method", method, "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	f()
+}
+
+func (p *Pipeline) mode() string {
+	if p.Modes == nil {
+		return ModeDefault
+	}
+	return p.Modes.Mode()
+}
+
+// normalInput makes a missing or null input an empty object.
+func normalInput(in json.RawMessage) json.RawMessage {
+	if len(in) == 0 || string(in) == "null" {
+		return json.RawMessage("{}")
+	}
+	return in
+}
+
+// title names a call in the editor's progress: the tool and what it works on.
+func title(name string, a Access) string {
+	target := a.Command
+	if target == "" && len(a.WritePaths) > 0 {
+		target = filepath.Base(a.WritePaths[0])
+	}
+	if target == "" && len(a.ReadPaths) > 0 {
+		target = filepath.Base(a.ReadPaths[0])
+	}
+	if target == "" {
+		target = a.Domain
+	}
+	target = strings.Join(strings.Fields(target), " ")
+	if len(target) > 60 {
+		target = target[:57] + "..."
+	}
+	if target == "" {
+		return name
+	}
+	return name + ": " + target
 }
