@@ -1,0 +1,346 @@
+package extras
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+//go:embed memory.md
+var memoryDescription string
+
+// MemoryDir is where notes live, relative to the first workspace root.
+const MemoryDir = ".toolhost/memory"
+
+// Limits of Memory.
+const (
+	maxNoteNameLength = 100
+	maxSearchHits     = 100
+)
+
+var memorySchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "action": {"type": "string", "enum": ["read", "write", "append", "list", "delete", "search"], "description": "What to do."},
+    "name": {"type": "string", "description": "The note's name (letters, digits, '.', '_' and '-'; other characters become '-'). Needed by read, write, append and delete."},
+    "content": {"type": "string", "description": "Markdown to store (write replaces the note, append adds to its end)."},
+    "query": {"type": "string", "description": "Text to look for (case-insensitive) in every note, for search."}
+  },
+  "required": ["action"],
+  "additionalProperties": false
+}`)
+
+type memoryParams struct {
+	Action  string  `json:"action"`
+	Name    string  `json:"name"`
+	Content *string `json:"content"`
+	Query   string  `json:"query"`
+}
+
+// Memory keeps notes that outlive the session as markdown files under
+// <first root>/.toolhost/memory/.
+type Memory struct {
+	ws *workspace.Workspace
+	// mu serialises changes so that two appends to one note both land.
+	mu sync.Mutex
+}
+
+// NewMemory returns the Memory tool storing notes in ws's first root.
+func NewMemory(ws *workspace.Workspace) *Memory {
+	return &Memory{ws: ws}
+}
+
+func (*Memory) Name() string                 { return "Memory" }
+func (*Memory) Description() string          { return memoryDescription }
+func (*Memory) InputSchema() json.RawMessage { return memorySchema }
+
+// SideEffect is state: the notes are toolhost's own data, kept apart from the
+// project's files.
+func (*Memory) SideEffect() tools.SideEffect { return tools.SideEffectState }
+
+// Docs implements tools.Documented.
+func (*Memory) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Keep notes across sessions as markdown files under .toolhost/memory/.",
+		Long: "Actions: read, write (replace), append, list, delete and search (case-insensitive, in " +
+			"names and text). Notes are <name>.md files in the first workspace root's " +
+			".toolhost/memory/ folder; names are reduced to letters, digits, '.', '_' and '-', so a " +
+			"name can never leave that folder. Writes are atomic.",
+		Examples: []tools.Example{
+			{Title: "Remember a convention", Input: json.RawMessage(`{"action":"write","name":"conventions","content":"- errors wrap with %w\n- tests are table-driven\n"}`)},
+			{Title: "Find what was noted about tests", Input: json.RawMessage(`{"action":"search","query":"test"}`)},
+		},
+	}
+}
+
+// Access implements tools.AccessDescriber: the note a call reads or writes.
+func (m *Memory) Access(input json.RawMessage) tools.Access {
+	var p memoryParams
+	if json.Unmarshal(input, &p) != nil {
+		return tools.Access{}
+	}
+	name, err := sanitiseNoteName(p.Name)
+	if err != nil {
+		return tools.Access{}
+	}
+	path := m.notePath(name)
+	switch p.Action {
+	case "read":
+		return tools.Access{ReadPaths: []string{path}}
+	case "write", "append", "delete":
+		return tools.Access{WritePaths: []string{path}}
+	}
+	return tools.Access{}
+}
+
+// Execute runs one action.
+func (m *Memory) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var p memoryParams
+	if err := json.Unmarshal(call.Input, &p); err != nil {
+		return tools.ErrorResult("the input is not a valid Memory input (%v); send {\"action\": \"list\"} to start.", err), nil
+	}
+	switch p.Action {
+	case "list":
+		return m.list()
+	case "search":
+		if strings.TrimSpace(p.Query) == "" {
+			return tools.ErrorResult("search needs a non-empty query."), nil
+		}
+		return m.search(ctx, p.Query)
+	case "read", "write", "append", "delete":
+	default:
+		return tools.ErrorResult("unknown action %q; use read, write, append, list, delete or search.", p.Action), nil
+	}
+	name, err := sanitiseNoteName(p.Name)
+	if err != nil {
+		return tools.ErrorResult("%v", err), nil
+	}
+	if (p.Action == "write" || p.Action == "append") && p.Content == nil {
+		return tools.ErrorResult("%s needs content: the markdown to store.", p.Action), nil
+	}
+	switch p.Action {
+	case "read":
+		return m.read(name)
+	case "write":
+		return m.write(name, *p.Content, false)
+	case "append":
+		return m.write(name, *p.Content, true)
+	default:
+		return m.delete(name)
+	}
+}
+
+func (m *Memory) dir() string { return filepath.Join(m.ws.Root(), filepath.FromSlash(MemoryDir)) }
+
+func (m *Memory) notePath(name string) string { return filepath.Join(m.dir(), name+".md") }
+
+func (m *Memory) read(name string) (*tools.Result, error) {
+	data, err := os.ReadFile(m.notePath(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m.missing(name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read note %s: %w", name, err)
+	}
+	if len(data) == 0 {
+		return tools.TextResult(fmt.Sprintf("The note %q is empty.", name)), nil
+	}
+	return tools.TextResult(string(data)), nil
+}
+
+func (m *Memory) write(name, content string, appendTo bool) (*tools.Result, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	path := m.notePath(name)
+	data := content
+	verb := "Saved"
+	if appendTo {
+		old, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			verb = "Appended to"
+			if len(old) > 0 && !strings.HasSuffix(string(old), "\n") {
+				old = append(old, '\n')
+			}
+			data = string(old) + content
+		case !errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("read note %s: %w", name, err)
+		}
+	}
+	if err := workspace.WriteFileAtomic(path, []byte(data)); err != nil {
+		return nil, fmt.Errorf("write note %s: %w", name, err)
+	}
+	return tools.TextResult(fmt.Sprintf("%s the note %q (%s/%s.md, %d bytes).", verb, name, MemoryDir, name, len(data))), nil
+}
+
+func (m *Memory) delete(name string) (*tools.Result, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	err := os.Remove(m.notePath(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m.missing(name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("delete note %s: %w", name, err)
+	}
+	return tools.TextResult(fmt.Sprintf("Deleted the note %q.", name)), nil
+}
+
+// missing is the error for a note that does not exist, naming those that do.
+func (m *Memory) missing(name string) (*tools.Result, error) {
+	names, err := m.names()
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return tools.ErrorResult("there is no note %q, and no notes at all yet; create one with action \"write\".", name), nil
+	}
+	return tools.ErrorResult("there is no note %q. The notes are: %s.", name, strings.Join(names, ", ")), nil
+}
+
+// names lists the notes, sorted.
+func (m *Memory) names() ([]string, error) {
+	entries, err := os.ReadDir(m.dir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list notes: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, strings.TrimSuffix(e.Name(), ".md"))
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func (m *Memory) list() (*tools.Result, error) {
+	names, err := m.names()
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return tools.TextResult("No notes yet. Create one with action \"write\"."), nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d notes in %s/:\n", len(names), MemoryDir)
+	for _, name := range names {
+		path := m.notePath(name)
+		st, err := os.Stat(path)
+		if err != nil {
+			continue // deleted meanwhile
+		}
+		fmt.Fprintf(&b, "- %s (%d bytes, changed %s)", name, st.Size(), st.ModTime().UTC().Format("2006-01-02 15:04 UTC"))
+		if first := firstLine(path); first != "" {
+			fmt.Fprintf(&b, ": %s", first)
+		}
+		b.WriteByte('\n')
+	}
+	return tools.TextResult(strings.TrimSuffix(b.String(), "\n")), nil
+}
+
+func (m *Memory) search(ctx context.Context, query string) (*tools.Result, error) {
+	names, err := m.names()
+	if err != nil {
+		return nil, err
+	}
+	needle := strings.ToLower(query)
+	var hits []string
+	more := false
+	for _, name := range names {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if strings.Contains(strings.ToLower(name), needle) {
+			hits = append(hits, fmt.Sprintf("%s: (name matches)", name))
+		}
+		data, err := os.ReadFile(m.notePath(name))
+		if err != nil {
+			continue // deleted meanwhile
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(strings.ToLower(line), needle) {
+				hits = append(hits, fmt.Sprintf("%s:%d: %s", name, i+1, strings.TrimSpace(line)))
+			}
+		}
+		if len(hits) > maxSearchHits {
+			hits, more = hits[:maxSearchHits], true
+			break
+		}
+	}
+	if len(hits) == 0 {
+		return tools.TextResult(fmt.Sprintf("No note mentions %q (%d notes searched).", query, len(names))), nil
+	}
+	text := strings.Join(hits, "\n")
+	if more {
+		text += fmt.Sprintf("\n(only the first %d matches are shown; search for something more specific)", maxSearchHits)
+	}
+	return tools.TextResult(text), nil
+}
+
+// firstLine is the first non-empty line of a file, shortened, for listings.
+func firstLine(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			if utf8.RuneCountInString(line) > 80 {
+				line = string([]rune(line)[:80]) + "…"
+			}
+			return line
+		}
+	}
+	return ""
+}
+
+// sanitiseNoteName reduces a name to letters, digits, '.', '_' and '-' so it
+// names a file directly inside the memory folder and nothing else: path
+// separators and ".." cannot survive it.
+func sanitiseNoteName(name string) (string, error) {
+	n := strings.TrimSpace(name)
+	if strings.HasSuffix(strings.ToLower(n), ".md") {
+		n = n[:len(n)-3]
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range n {
+		ok := r == '.' || r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if !ok || r == '-' {
+			if !dash {
+				b.WriteByte('-')
+			}
+			dash = true
+			continue
+		}
+		b.WriteRune(r)
+		dash = false
+	}
+	clean := strings.Trim(b.String(), ".-")
+	switch {
+	case clean == "":
+		return "", fmt.Errorf("name %q is empty once reduced to letters, digits, '.', '_' and '-'; give the note a name such as \"project-conventions\"", name)
+	case len(clean) > maxNoteNameLength:
+		return "", fmt.Errorf("name %q is longer than %d characters; use a shorter name", name, maxNoteNameLength)
+	}
+	return clean, nil
+}

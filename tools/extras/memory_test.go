@@ -1,0 +1,162 @@
+package extras
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+func runMemory(t *testing.T, m *Memory, input string) *tools.Result {
+	t.Helper()
+	res, err := m.Execute(t.Context(), &tools.Call{Input: json.RawMessage(input)})
+	if err != nil {
+		t.Fatalf("%s: %v", input, err)
+	}
+	return res
+}
+
+func TestMemoryActions(t *testing.T) {
+	root := t.TempDir()
+	m := NewMemory(workspace.New(root))
+	dir := filepath.Join(root, ".toolhost", "memory")
+
+	// Each step runs on the state the previous ones left.
+	steps := []struct {
+		input     string
+		wantError bool
+		wantText  []string
+		wantFiles map[string]string // file name in dir -> content; nil: not checked
+	}{
+		{`{"action":"list"}`, false, []string{"No notes yet"}, nil},
+		{`{"action":"read","name":"nothing"}`, true, []string{`no note "nothing"`, "no notes at all"}, nil},
+		{`{"action":"write","name":"Build steps.md","content":"run make\n"}`, false, []string{`Saved the note "Build-steps"`}, map[string]string{"Build-steps.md": "run make\n"}},
+		{`{"action":"append","name":"Build steps","content":"then make test"}`, false, []string{`Appended to the note "Build-steps"`}, map[string]string{"Build-steps.md": "run make\nthen make test"}},
+		{`{"action":"append","name":"Build steps","content":"and lint"}`, false, nil, map[string]string{"Build-steps.md": "run make\nthen make test\nand lint"}},
+		{`{"action":"append","name":"decisions","content":"Use SQLite for tests"}`, false, []string{`Saved the note "decisions"`}, map[string]string{"Build-steps.md": "run make\nthen make test\nand lint", "decisions.md": "Use SQLite for tests"}},
+		{`{"action":"read","name":"Build-steps"}`, false, []string{"run make\nthen make test\nand lint"}, nil},
+		{`{"action":"list"}`, false, []string{"2 notes", "- Build-steps (", "bytes, changed ", "): run make", "- decisions ("}, nil},
+		{`{"action":"search","query":"MAKE TEST"}`, false, []string{"Build-steps:2: then make test"}, nil},
+		{`{"action":"search","query":"decision"}`, false, []string{"decisions: (name matches)"}, nil},
+		{`{"action":"search","query":"postgres"}`, false, []string{`No note mentions "postgres" (2 notes searched)`}, nil},
+		{`{"action":"write","name":"x"}`, true, []string{"write needs content"}, nil},
+		{`{"action":"search"}`, true, []string{"search needs a non-empty query"}, nil},
+		{`{"action":"rename","name":"x"}`, true, []string{`unknown action "rename"`}, nil},
+		{`{"action":"read","name":"///"}`, true, []string{"is empty once reduced"}, nil},
+		{`{"action":"delete","name":"decisions"}`, false, []string{`Deleted the note "decisions"`}, map[string]string{"Build-steps.md": "run make\nthen make test\nand lint"}},
+		{`{"action":"delete","name":"decisions"}`, true, []string{`no note "decisions". The notes are: Build-steps.`}, nil},
+	}
+	for i, s := range steps {
+		res := runMemory(t, m, s.input)
+		if res.IsError != s.wantError {
+			t.Fatalf("step %d %s: isError %v, want %v: %s", i, s.input, res.IsError, s.wantError, res.Text())
+		}
+		for _, want := range s.wantText {
+			if !strings.Contains(res.Text(), want) {
+				t.Errorf("step %d %s: text %q lacks %q", i, s.input, res.Text(), want)
+			}
+		}
+		if s.wantFiles != nil {
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, e := range entries {
+				data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[e.Name()] = string(data)
+			}
+			if len(got) != len(s.wantFiles) {
+				t.Errorf("step %d: files %v, want %v", i, got, s.wantFiles)
+			}
+			for name, want := range s.wantFiles {
+				if got[name] != want {
+					t.Errorf("step %d: %s holds %q, want %q", i, name, got[name], want)
+				}
+			}
+		}
+	}
+}
+
+func TestMemoryNamesCannotEscape(t *testing.T) {
+	root := t.TempDir()
+	m := NewMemory(workspace.New(root))
+	for _, name := range []string{"../../escaped", "/etc/passwd", `..\..\win`, "a/../../b", ".hidden", "~/home"} {
+		t.Run(name, func(t *testing.T) {
+			input, _ := json.Marshal(map[string]string{"action": "write", "name": name, "content": "x"})
+			res := runMemory(t, m, string(input))
+			if res.IsError {
+				t.Fatalf("write %q: %s", name, res.Text())
+			}
+			clean, err := sanitiseNoteName(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.ContainsAny(clean, `/\`) || strings.HasPrefix(clean, ".") {
+				t.Errorf("name %q became %q", name, clean)
+			}
+			want := filepath.Join(root, ".toolhost", "memory", clean+".md")
+			if _, err := os.Stat(want); err != nil {
+				t.Errorf("the note is not at %s: %v", want, err)
+			}
+		})
+	}
+	// Nothing but the memory folder was created in the root.
+	entries, err := os.ReadDir(root)
+	if err != nil || len(entries) != 1 || entries[0].Name() != ".toolhost" {
+		t.Errorf("root holds %v (%v), want only .toolhost", entries, err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(root), "escaped.md")); err == nil {
+		t.Error("a note escaped the memory folder")
+	}
+}
+
+func TestMemoryConcurrentAppends(t *testing.T) {
+	m := NewMemory(workspace.New(t.TempDir()))
+	const n = 20
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			input, _ := json.Marshal(map[string]string{"action": "append", "name": "log", "content": strings.Repeat("x", i+1)})
+			if res, err := m.Execute(t.Context(), &tools.Call{Input: input}); err != nil || res.IsError {
+				t.Errorf("append: %v %s", err, res.Text())
+			}
+		}()
+	}
+	wg.Wait()
+	res := runMemory(t, m, `{"action":"read","name":"log"}`)
+	if lines := strings.Split(res.Text(), "\n"); len(lines) != n {
+		t.Errorf("%d lines after %d appends: %q", len(lines), n, res.Text())
+	}
+}
+
+func TestMemoryAccess(t *testing.T) {
+	root := t.TempDir()
+	m := NewMemory(workspace.New(root))
+	note := filepath.Join(root, ".toolhost", "memory", "a.md")
+	tests := []struct {
+		input      string
+		read, wrte []string
+	}{
+		{`{"action":"read","name":"a"}`, []string{note}, nil},
+		{`{"action":"append","name":"a.md","content":""}`, nil, []string{note}},
+		{`{"action":"delete","name":"a"}`, nil, []string{note}},
+		{`{"action":"list"}`, nil, nil},
+	}
+	for _, tc := range tests {
+		acc := m.Access(json.RawMessage(tc.input))
+		if strings.Join(acc.ReadPaths, ",") != strings.Join(tc.read, ",") || strings.Join(acc.WritePaths, ",") != strings.Join(tc.wrte, ",") {
+			t.Errorf("%s: access %+v, want read %v write %v", tc.input, acc, tc.read, tc.wrte)
+		}
+	}
+}
