@@ -1,0 +1,178 @@
+package lspserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// editorHost is the tools.Host of one request: it reaches the editor over
+// the connection, and cancelCall ends the request when the user cancels its
+// progress in the editor.
+type editorHost struct {
+	srv        *server
+	cancelCall func()
+}
+
+var _ tools.Host = (*editorHost)(nil)
+
+// callHost returns the Host for a request whose context cancel is given.
+func (s *server) callHost(cancel func()) *editorHost {
+	return &editorHost{srv: s, cancelCall: cancel}
+}
+
+// CanApplyEdit reports the client's workspace.applyEdit capability.
+func (h *editorHost) CanApplyEdit() bool { return h.srv.capabilities().Workspace.ApplyEdit }
+
+// SavesAppliedEdits reports experimental.toolhost.savesAppliedEdits.
+func (h *editorHost) SavesAppliedEdits() bool {
+	return h.srv.capabilities().Toolhost.SavesAppliedEdits
+}
+
+// ApplyEdit sends workspace/applyEdit. The answer is decoded into
+// workspace's own result struct: protocol's client expects a bare bool.
+func (h *editorHost) ApplyEdit(ctx context.Context, params *workspace.ApplyWorkspaceEditParams) (*workspace.ApplyWorkspaceEditResult, error) {
+	if !h.CanApplyEdit() {
+		return nil, workspace.ErrNoEditor
+	}
+	var res workspace.ApplyWorkspaceEditResult
+	if err := h.srv.callClient(ctx, "workspace/applyEdit", params, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// Labels of the permission prompt's actions in window/showMessageRequest.
+const (
+	actionAllow       = "Allow"
+	actionAllowAlways = "Always allow"
+	actionDeny        = "Deny"
+)
+
+// maxPromptPreview bounds the preview shown in a showMessageRequest.
+const maxPromptPreview = 2000
+
+// RequestPermission asks through toolhost/requestPermission when the client
+// declares it, else with window/showMessageRequest, else not at all.
+func (h *editorHost) RequestPermission(ctx context.Context, req tools.PermissionRequest) (tools.PermissionResponse, error) {
+	caps := h.srv.capabilities()
+	if caps.Toolhost.RequestPermission {
+		var res *tools.PermissionResponse
+		if err := h.srv.callClient(ctx, "toolhost/requestPermission", req, &res); err != nil {
+			return tools.PermissionResponse{}, err
+		}
+		if res == nil {
+			return tools.PermissionResponse{Decision: tools.DecisionDeny, Message: "the user dismissed the prompt"}, nil
+		}
+		switch res.Decision {
+		case tools.DecisionAllow, tools.DecisionAllowAlways, tools.DecisionDeny:
+		default:
+			// Never read an unknown answer as consent.
+			res.Message = strings.TrimSpace(fmt.Sprintf("the client answered %q, which is not allow, allowAlways or deny. %s", res.Decision, res.Message))
+			res.Decision = tools.DecisionDeny
+		}
+		return *res, nil
+	}
+	if !caps.canShowMessageRequest() {
+		return tools.PermissionResponse{}, tools.ErrCannotAsk
+	}
+	msg := req.Title
+	if req.Preview != nil && req.Preview.Text != "" {
+		msg += "\n\n" + truncate(req.Preview.Text, maxPromptPreview)
+	}
+	kind := protocol.MessageTypeInfo
+	if req.Risk == tools.RiskHigh || req.Risk == tools.RiskCritical {
+		kind = protocol.MessageTypeWarning
+	}
+	choice, err := h.showMessageRequest(ctx, kind, msg, []string{actionAllow, actionAllowAlways, actionDeny})
+	if err != nil {
+		return tools.PermissionResponse{}, err
+	}
+	switch choice {
+	case actionAllow:
+		return tools.PermissionResponse{Decision: tools.DecisionAllow}, nil
+	case actionAllowAlways:
+		return tools.PermissionResponse{Decision: tools.DecisionAllowAlways}, nil
+	case "":
+		return tools.PermissionResponse{Decision: tools.DecisionDeny, Message: "the user dismissed the prompt"}, nil
+	}
+	return tools.PermissionResponse{Decision: tools.DecisionDeny}, nil
+}
+
+// showMessageRequest shows a message with actions and returns the chosen
+// title ("" when dismissed). A client without the method cannot ask.
+func (h *editorHost) showMessageRequest(ctx context.Context, kind protocol.MessageType, message string, actions []string) (string, error) {
+	params := protocol.ShowMessageRequestParams{Type: kind, Message: message}
+	for _, a := range actions {
+		params.Actions = append(params.Actions, protocol.MessageActionItem{Title: a})
+	}
+	var res *protocol.MessageActionItem
+	if err := h.srv.callClient(ctx, "window/showMessageRequest", params, &res); err != nil {
+		var rpcErr *jsonrpc2.Error
+		if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.MethodNotFound {
+			return "", tools.ErrCannotAsk
+		}
+		return "", err
+	}
+	if res == nil {
+		return "", nil
+	}
+	return res.Title, nil
+}
+
+// AskUserQuestion asks through toolhost/askUserQuestion when the client
+// declares it, else one window/showMessageRequest per question.
+func (h *editorHost) AskUserQuestion(ctx context.Context, questions []tools.Question) (map[string]string, error) {
+	caps := h.srv.capabilities()
+	if caps.Toolhost.AskUserQuestion {
+		var res *struct {
+			Answers map[string]string `json:"answers"`
+		}
+		if err := h.srv.callClient(ctx, "toolhost/askUserQuestion", map[string]any{"questions": questions}, &res); err != nil {
+			return nil, err
+		}
+		if res == nil || res.Answers == nil {
+			return nil, tools.ErrDismissed
+		}
+		return res.Answers, nil
+	}
+	if !caps.canShowMessageRequest() {
+		return nil, tools.ErrCannotAsk
+	}
+	answers := make(map[string]string, len(questions))
+	for _, q := range questions {
+		var b strings.Builder
+		if q.Header != "" {
+			b.WriteString(q.Header + ": ")
+		}
+		b.WriteString(q.Question)
+		labels := make([]string, 0, len(q.Options))
+		for _, o := range q.Options {
+			labels = append(labels, o.Label)
+			if o.Description != "" {
+				fmt.Fprintf(&b, "\n• %s — %s", o.Label, o.Description)
+			}
+		}
+		choice, err := h.showMessageRequest(ctx, protocol.MessageTypeInfo, b.String(), labels)
+		if err != nil {
+			return nil, err
+		}
+		if choice == "" {
+			return nil, tools.ErrDismissed
+		}
+		answers[q.Question] = choice
+	}
+	return answers, nil
+}
+
+// Notify sends a notification to the client.
+func (h *editorHost) Notify(_ context.Context, method string, params any) error {
+	return h.srv.notify(method, params)
+}

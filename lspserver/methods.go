@@ -1,0 +1,212 @@
+package lspserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/toolhost/toolhost/session"
+	"github.com/toolhost/toolhost/tools"
+)
+
+// handleCall runs one request after initialize, in its own goroutine.
+func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, fl *inflightCall) (any, error) {
+	sess := s.session()
+	params := call.Params()
+	switch call.Method() {
+	case "toolhost/listTools":
+		return listTools(sess, params)
+	case "toolhost/callTool":
+		return s.callTool(ctx, sess, params, fl)
+	case "toolhost/callTools":
+		return s.callTools(ctx, sess, params, fl)
+	case "toolhost/setToolsEnabled":
+		return setToolsEnabled(sess, params)
+	case "toolhost/setPermissionMode":
+		return setPermissionMode(sess, params)
+	case "toolhost/status":
+		return s.status(sess, params)
+	}
+	return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf(
+		"method not found: %s (toolhost handles the LSP lifecycle and %s)", call.Method(), strings.Join(Methods, ", ")))
+}
+
+// listToolsParams are toolhost/listTools' params.
+type listToolsParams struct {
+	Format          string `json:"format"`
+	IncludeDisabled bool   `json:"includeDisabled"`
+}
+
+// listTools renders every tool in the asked format with its registry state.
+func listTools(sess *session.Session, raw json.RawMessage) (any, error) {
+	var p listToolsParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	switch p.Format {
+	case "", tools.FormatAnthropic, tools.FormatOpenAI, tools.FormatMCP:
+	default:
+		return nil, invalidParams("field \"format\" is %q: use anthropic, openai or mcp", p.Format)
+	}
+	list := []map[string]any{}
+	for _, e := range sess.Registry.Entries(p.IncludeDisabled) {
+		def, err := tools.Definition(e.Tool, p.Format)
+		if err != nil {
+			return nil, invalidParams("%v", err)
+		}
+		def["category"] = e.Category
+		def["sideEffect"] = e.Tool.SideEffect()
+		def["risk"] = tools.DefaultRisk(e.Tool.SideEffect())
+		def["enabled"] = e.Enabled
+		def["autoAllowed"] = autoAllowed(sess, e.Tool)
+		def["docs"] = toolDocs(e.Tool)
+		list = append(list, def)
+	}
+	return map[string]any{"tools": list}, nil
+}
+
+// toolDocs is a tool's documentation, or its description's first line.
+func toolDocs(t tools.Tool) tools.Docs {
+	if d, ok := t.(tools.Documented); ok {
+		return d.Docs()
+	}
+	short, _, _ := strings.Cut(strings.TrimSpace(t.Description()), "\n")
+	return tools.Docs{Short: short}
+}
+
+// callToolParams are toolhost/callTool's params.
+type callToolParams struct {
+	Name   *string         `json:"name"`
+	Input  json.RawMessage `json:"input"`
+	CallID string          `json:"callId"`
+}
+
+// callTool runs one call through the pipeline.
+func (s *server) callTool(ctx context.Context, sess *session.Session, raw json.RawMessage, fl *inflightCall) (any, error) {
+	var p callToolParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
+		return nil, invalidParams("missing required field \"name\" (the tool to call)")
+	}
+	host := s.callHost(fl.cancel)
+	return sess.Pipeline.Call(ctx, host, tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input})
+}
+
+// callToolsParams are toolhost/callTools' params.
+type callToolsParams struct {
+	Calls *[]callToolParams `json:"calls"`
+}
+
+// callTools runs the tool_use blocks of one model turn and returns their
+// results in the order given.
+func (s *server) callTools(ctx context.Context, sess *session.Session, raw json.RawMessage, fl *inflightCall) (any, error) {
+	var p callToolsParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.Calls == nil {
+		return nil, invalidParams("missing required field \"calls\" (an array of {callId, name, input})")
+	}
+	reqs := make([]tools.Request, len(*p.Calls))
+	for i, c := range *p.Calls {
+		if c.Name == nil || strings.TrimSpace(*c.Name) == "" {
+			return nil, invalidParams("missing required field \"calls[%d].name\"", i)
+		}
+		reqs[i] = tools.Request{CallID: c.CallID, Name: *c.Name, Input: c.Input}
+	}
+	host := s.callHost(fl.cancel)
+	results, err := runBatch(ctx, sess.Pipeline, host, reqs)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"results": results}, nil
+}
+
+// setToolsEnabledParams are toolhost/setToolsEnabled's params.
+type setToolsEnabledParams struct {
+	Names   *[]string `json:"names"`
+	Enabled *bool     `json:"enabled"`
+}
+
+func setToolsEnabled(sess *session.Session, raw json.RawMessage) (any, error) {
+	var p setToolsEnabledParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.Names == nil {
+		return nil, invalidParams("missing required field \"names\" (an array of tool names)")
+	}
+	if p.Enabled == nil {
+		return nil, invalidParams("missing required field \"enabled\" (true or false)")
+	}
+	if err := sess.Registry.SetEnabled(*p.Names, *p.Enabled); err != nil {
+		return nil, invalidParams("field \"names\": %v", err)
+	}
+	return map[string]any{"tools": nonNil(sess.Registry.EnabledNames())}, nil
+}
+
+func setPermissionMode(sess *session.Session, raw json.RawMessage) (any, error) {
+	var p struct {
+		Mode *string `json:"mode"`
+	}
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.Mode == nil {
+		return nil, invalidParams("missing required field \"mode\" (default, acceptEdits, plan, bypassPermissions or dontAsk)")
+	}
+	mc := modeController(sess)
+	if mc == nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "toolhost/setPermissionMode: this session has no permission checker")
+	}
+	if err := mc.SetMode(*p.Mode); err != nil {
+		return nil, invalidParams("field \"mode\": %v", err)
+	}
+	return map[string]any{"mode": mc.Mode()}, nil
+}
+
+// toolStatus is one tool in toolhost/status.
+type toolStatus struct {
+	Name     string `json:"name"`
+	Category string `json:"category"`
+	Enabled  bool   `json:"enabled"`
+}
+
+func (s *server) status(sess *session.Session, raw json.RawMessage) (any, error) {
+	var p struct{}
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	list := []toolStatus{}
+	for _, e := range sess.Registry.Entries(true) {
+		list = append(list, toolStatus{Name: e.Tool.Name(), Category: e.Category, Enabled: e.Enabled})
+	}
+	mode := tools.ModeDefault
+	if mc := modeController(sess); mc != nil {
+		mode = mc.Mode()
+	}
+	out := map[string]any{
+		"tools":            list,
+		"mcpServers":       []any{},
+		"backgroundTasks":  []any{},
+		"permissionMode":   mode,
+		"roots":            nonNil(sess.Workspace.Roots()),
+		"positionEncoding": sess.Workspace.PositionEncoding(),
+	}
+	for k, v := range sessionStatus(sess) {
+		out[k] = v
+	}
+	return out, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,138 @@
+package lspserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// handleNotification handles a notification in the read loop, so document
+// changes apply in the order they were sent. It never waits on the client.
+func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification) {
+	method, params := n.Method(), n.Params()
+	switch method {
+	case "exit":
+		s.exit()
+		return
+	case "$/cancelRequest":
+		s.cancelRequest(params)
+		return
+	case "$/setTrace":
+		var p protocol.SetTraceParams
+		if err := json.Unmarshal(params, &p); err == nil {
+			s.trace.Store(normaliseTrace(string(p.Value)))
+		}
+		return
+	}
+	sess := s.session()
+	if sess == nil || s.shutdown.Load() {
+		// LSP: notifications before initialize (and after shutdown) are dropped.
+		return
+	}
+	ws := sess.Workspace
+	var err error
+	switch method {
+	case "initialized":
+	case "textDocument/didOpen":
+		var p protocol.DidOpenTextDocumentParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			d := p.TextDocument
+			err = ws.Open(string(d.URI), string(d.LanguageID), d.Version, d.Text)
+		}
+	case "textDocument/didChange":
+		// Not protocol.DidChangeTextDocumentParams: its change event has a
+		// non-pointer Range, so a full-text change cannot be told apart.
+		var p struct {
+			TextDocument struct {
+				URI     string `json:"uri"`
+				Version int32  `json:"version"`
+			} `json:"textDocument"`
+			ContentChanges []workspace.ContentChange `json:"contentChanges"`
+		}
+		if err = json.Unmarshal(params, &p); err == nil {
+			err = ws.Change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges)
+		}
+	case "textDocument/didClose":
+		var p protocol.DidCloseTextDocumentParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			err = ws.Close(string(p.TextDocument.URI))
+		}
+	case "textDocument/didSave":
+		var p protocol.DidSaveTextDocumentParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			err = ws.Save(string(p.TextDocument.URI))
+		}
+	case "workspace/didChangeWorkspaceFolders":
+		var p protocol.DidChangeWorkspaceFoldersParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			ws.SetRoots(changedRoots(ws.Roots(), p.Event))
+		}
+	case "workspace/didChangeConfiguration":
+		var p struct {
+			Settings json.RawMessage `json:"settings"`
+		}
+		if err = json.Unmarshal(params, &p); err == nil {
+			err = applyClientSettings(sess, p.Settings)
+		}
+	case "window/workDoneProgress/cancel":
+		var p struct {
+			Token json.RawMessage `json:"token"`
+		}
+		if err = json.Unmarshal(params, &p); err == nil {
+			s.cancelProgress(tokenKey(p.Token))
+		}
+	default:
+		if !strings.HasPrefix(method, "$/") {
+			s.opts.Log.Debug("ignored an unknown notification", "method", method)
+		}
+		return
+	}
+	if err != nil {
+		sess.Log.Warn("could not handle a notification", "method", method, "err", err)
+	}
+}
+
+// changedRoots applies a workspace folders change event to roots.
+func changedRoots(roots []string, ev protocol.WorkspaceFoldersChangeEvent) []string {
+	removed := map[string]bool{}
+	for _, f := range ev.Removed {
+		if p, err := workspace.URIToPath(f.URI); err == nil {
+			removed[p] = true
+		}
+	}
+	var out []string
+	for _, r := range roots {
+		if !removed[r] {
+			out = append(out, r)
+		}
+	}
+	for _, f := range ev.Added {
+		if p, err := workspace.URIToPath(f.URI); err == nil && !contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenKey turns a progress token (string or number) into a map key.
+func tokenKey(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}

@@ -1,0 +1,311 @@
+// Package lspserver serves toolhost to editors: JSON-RPC 2.0 with LSP
+// framing on a pair of streams, the LSP lifecycle (initialize, shutdown,
+// exit), document synchronisation into the workspace overlay, the custom
+// toolhost/* methods, and the Host adapter through which tools reach the
+// editor (workspace/applyEdit, permission prompts, questions, progress).
+//
+// It uses go.lsp.dev/jsonrpc2 for its message types and connection, with its
+// own Stream (which survives bad input) and its own dispatcher: notifications
+// are handled in arrival order in the read loop, each request runs in its own
+// goroutine so a long Bash does not hold up a Read sent after it.
+package lspserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/toolhost/toolhost/session"
+)
+
+// Options configure Serve.
+type Options struct {
+	// Version is reported as serverInfo.version.
+	Version string
+	// Log receives the server's own logs (e.g. stderr); nil discards them.
+	// The session's logs go there and, by $/setTrace level, to the client as
+	// window/logMessage.
+	Log *slog.Logger
+	// MaxMessageBytes caps a message's Content-Length; 0 means the
+	// server.maxMessageBytes setting's default (64 MiB). An
+	// initializationOptions value of server.maxMessageBytes replaces it.
+	MaxMessageBytes int64
+	// NewSession builds the session on initialize; nil means session.New.
+	NewSession func(session.Options) (*session.Session, error)
+	// OnSession, when set, is called with the new session before the
+	// initialize result is sent (to register extra tools, for example).
+	OnSession func(*session.Session)
+}
+
+// ErrExitWithoutShutdown is returned by Serve when the client sent exit, or
+// closed the connection, without shutdown first (LSP: exit code 1).
+var ErrExitWithoutShutdown = errors.New("the client ended the session without shutdown")
+
+// Serve runs one editor session on in and out until the client sends exit,
+// the input ends, or ctx is done. It returns nil after shutdown + exit, and
+// an error otherwise.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.NewSession == nil {
+		opts.NewSession = session.New
+	}
+	stream := NewStream(in, out, opts.MaxMessageBytes, opts.Log)
+	conn := jsonrpc2.NewConn(stream)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := &server{
+		opts:     opts,
+		stream:   stream,
+		conn:     conn,
+		ctx:      ctx,
+		exited:   make(chan struct{}),
+		inflight: map[jsonrpc2.ID]*inflightCall{},
+		progress: map[string]func(){},
+	}
+	s.trace.Store(traceOff)
+	conn.Go(ctx, s.handle)
+
+	var err error
+	select {
+	case <-s.exited:
+		if !s.shutdown.Load() {
+			err = ErrExitWithoutShutdown
+		}
+	case <-conn.Done():
+		if !s.shutdown.Load() {
+			err = ErrExitWithoutShutdown
+			if cerr := conn.Err(); cerr != nil && !errors.Is(cerr, io.EOF) {
+				err = fmt.Errorf("%w: %v", ErrExitWithoutShutdown, cerr)
+			}
+		}
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	// Stop writing first: nothing may reach a client that said exit.
+	_ = conn.Close()
+	cancel()
+	s.cancelAll()
+	s.requests.Wait()
+	if sess := s.session(); sess != nil {
+		sess.Close()
+	}
+	return err
+}
+
+// server is one connection's state.
+type server struct {
+	opts   Options
+	stream *Stream
+	conn   jsonrpc2.Conn
+	// ctx ends when Serve returns; request contexts derive from it.
+	ctx context.Context
+
+	// exited is closed by the exit notification.
+	exited   chan struct{}
+	exitOnce sync.Once
+
+	// shutdown is set by the shutdown request.
+	shutdown atomic.Bool
+	// trace is the $/setTrace level ("off", "messages", "verbose").
+	trace atomic.Value
+
+	// requests counts running request goroutines.
+	requests sync.WaitGroup
+
+	mu sync.Mutex
+	// sess is set by initialize.
+	sess *session.Session
+	// caps are the client's capabilities from initialize.
+	caps clientCapabilities
+	// inflight are the running requests by id, for $/cancelRequest.
+	inflight map[jsonrpc2.ID]*inflightCall
+	// progress maps a work-done token to the cancel of its call, for
+	// window/workDoneProgress/cancel.
+	progress map[string]func()
+	// callSeq numbers progress tokens.
+	callSeq int
+}
+
+// inflightCall is a running request.
+type inflightCall struct {
+	cancel context.CancelFunc
+	// cancelled is set when the client cancelled it.
+	cancelled atomic.Bool
+}
+
+func (s *server) session() *session.Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sess
+}
+
+func (s *server) capabilities() clientCapabilities {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+
+// handle is the jsonrpc2 handler; it runs in the read loop, so it never
+// blocks on the client.
+func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	switch r := req.(type) {
+	case *jsonrpc2.Notification:
+		s.handleNotification(ctx, r)
+	case *jsonrpc2.Call:
+		s.dispatchCall(reply, r)
+	}
+	return nil
+}
+
+// dispatchCall answers lifecycle faults and the lifecycle requests at once,
+// in order, and starts every other request in its own goroutine.
+func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call) {
+	method := call.Method()
+	initialized := s.session() != nil
+	switch {
+	case s.shutdown.Load():
+		s.reply(reply, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest,
+			fmt.Sprintf("%s: the server is shutting down (shutdown was received); only exit is accepted", method)))
+		return
+	case method == "initialize":
+		if initialized {
+			s.reply(reply, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is already initialized"))
+			return
+		}
+		res, err := s.initialize(call.Params())
+		s.reply(reply, res, err)
+		return
+	case !initialized:
+		s.reply(reply, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized,
+			fmt.Sprintf("%s: the server is not initialized; send initialize first", method)))
+		return
+	case method == "shutdown":
+		s.shutdown.Store(true)
+		s.cancelAll()
+		s.reply(reply, nil, nil)
+		return
+	}
+
+	ctx, cancel := context.WithCancel(s.ctx)
+	fl := &inflightCall{cancel: cancel}
+	id := call.ID()
+	s.mu.Lock()
+	s.inflight[id] = fl
+	s.mu.Unlock()
+	s.requests.Add(1)
+	go func() {
+		defer s.requests.Done()
+		defer func() {
+			s.mu.Lock()
+			if s.inflight[id] == fl {
+				delete(s.inflight, id)
+			}
+			s.mu.Unlock()
+			cancel()
+		}()
+		res, err := s.handleCall(ctx, call, fl)
+		if fl.cancelled.Load() || (err != nil && ctx.Err() != nil) {
+			res, err = nil, jsonrpc2.NewError(RequestCancelled, fmt.Sprintf("%s: the request was cancelled", method))
+		}
+		s.reply(reply, res, err)
+	}()
+}
+
+// RequestCancelled is LSP's error code for a request the client cancelled.
+const RequestCancelled jsonrpc2.Code = -32800
+
+// reply sends a result or error. It uses a context that is never cancelled:
+// jsonrpc2 silently drops a reply written with a cancelled context.
+func (s *server) reply(reply jsonrpc2.Replier, result any, err error) {
+	if err != nil {
+		var rpcErr *jsonrpc2.Error
+		if !errors.As(err, &rpcErr) {
+			// A plain Go error would go out with code 0.
+			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+		}
+		result = nil
+	}
+	if werr := reply(context.WithoutCancel(s.ctx), result, err); werr != nil {
+		s.opts.Log.Debug("could not send a reply", "err", werr)
+	}
+}
+
+// cancelAll cancels every running request.
+func (s *server) cancelAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, fl := range s.inflight {
+		fl.cancel()
+	}
+}
+
+// cancelRequest handles $/cancelRequest for a numeric or string id.
+func (s *server) cancelRequest(params json.RawMessage) {
+	var p struct {
+		ID *jsonrpc2.ID `json:"id"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || p.ID == nil {
+		s.opts.Log.Warn("ignored $/cancelRequest without a valid id", "params", string(params))
+		return
+	}
+	s.mu.Lock()
+	fl := s.inflight[*p.ID]
+	s.mu.Unlock()
+	if fl == nil {
+		return // already answered
+	}
+	fl.cancelled.Store(true)
+	fl.cancel()
+}
+
+// exit ends Serve.
+func (s *server) exit() {
+	s.exitOnce.Do(func() { close(s.exited) })
+}
+
+// callClient sends a request to the client and waits for its answer. The
+// wait ends with ctx or when the connection goes away; an abandoned request
+// is cancelled at the client.
+func (s *server) callClient(ctx context.Context, method string, params, result any) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.conn.Done():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	id, err := s.conn.Call(ctx, method, params, result)
+	if err != nil && ctx.Err() != nil {
+		select {
+		case <-s.conn.Done():
+			return fmt.Errorf("%s: the client went away: %w", method, ctx.Err())
+		default:
+		}
+		_ = s.conn.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": &id})
+		return fmt.Errorf("%s: %w", method, ctx.Err())
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return nil
+}
+
+// notify sends a notification; it fails quietly once the connection is gone.
+func (s *server) notify(method string, params any) error {
+	return s.conn.Notify(context.WithoutCancel(s.ctx), method, params)
+}
