@@ -188,24 +188,54 @@ func TestValidationNamesTheField(t *testing.T) {
 	})
 }
 
-func TestBrokenSchemaFailsOnlyItsTool(t *testing.T) {
-	reg := NewRegistry()
-	broken := &fakeTool{name: "Broken", schema: `{"type": 5}`}
-	fine := &fakeTool{name: "Fine", schema: `{"type":"object"}`}
-	reg.Register(CategoryExtras, broken, fine)
-	p := NewPipeline(reg, nil)
+func TestValidatorDrafts(t *testing.T) {
+	tests := []struct{ name, schema string }{
+		{"no $schema (2020-12)", `{"type":"object","properties":{"n":{"type":"integer"}}}`},
+		{"draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"integer"}}}`},
+		{"draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"n":{"type":"integer"}}}`},
+		{"2020-12 with $defs", `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"count":{"type":"integer"}},"properties":{"n":{"$ref":"#/$defs/count"}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := &fakeTool{name: "T", schema: tt.schema}
+			res, err := NewValidator().Validate(tool, []byte(`{"n":"seven"}`), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res == nil || !strings.Contains(res.Text(), "n: expected integer, got string") {
+				t.Errorf("result = %v", res.Text())
+			}
+			if res, err := NewValidator().Validate(tool, []byte(`{"n":7}`), nil); res != nil || err != nil {
+				t.Errorf("valid input: %v, %v", res.Text(), err)
+			}
+		})
+	}
+}
 
-	for range 2 { // the second call meets the cached failure
-		resp := call(t, p, nil, "Broken", `{}`)
-		if !resp.IsError || !strings.Contains(resp.Text(), "its own input schema is broken") {
-			t.Errorf("Broken: %q", resp.Text())
+func TestBrokenSchemaFailsOnlyItsTool(t *testing.T) {
+	for _, schema := range []string{
+		`{"type": 5}`,
+		`{"type": "object", "properties": {"a": {"$ref": "https://schemas.example.invalid/a.json"}}}`,
+		`{"type": "object"`,
+	} {
+		reg := NewRegistry()
+		broken := &fakeTool{name: "Broken", schema: schema}
+		fine := &fakeTool{name: "Fine", schema: `{"type":"object"}`}
+		reg.Register(CategoryExtras, broken, fine)
+		p := NewPipeline(reg, nil)
+
+		for range 2 { // the second call meets the cached failure
+			resp := call(t, p, nil, "Broken", `{}`)
+			if !resp.IsError || !strings.Contains(resp.Text(), "its own input schema is broken") {
+				t.Errorf("Broken %s: %q", schema, resp.Text())
+			}
 		}
-	}
-	if broken.calls.Load() != 0 {
-		t.Error("a tool with a broken schema ran")
-	}
-	if resp := call(t, p, nil, "Fine", `{}`); resp.IsError {
-		t.Errorf("Fine: %q", resp.Text())
+		if broken.calls.Load() != 0 {
+			t.Errorf("a tool with the broken schema %s ran", schema)
+		}
+		if resp := call(t, p, nil, "Fine", `{}`); resp.IsError {
+			t.Errorf("Fine: %q", resp.Text())
+		}
 	}
 }
 
@@ -345,15 +375,24 @@ func hookedPipeline(t *testing.T, reg *Registry, event, body string, timeout flo
 	return NewPipeline(reg, nil, WithSettings(func() *settings.Settings { return set }), WithWorkDir(func() string { return dir }))
 }
 
+// fixedMode is a ModeController stuck in one mode.
+type fixedMode string
+
+func (m fixedMode) Mode() string         { return string(m) }
+func (m fixedMode) SetMode(string) error { return errors.New("fixed") }
+
 func TestHooksInThePipeline(t *testing.T) {
 	tests := []struct {
 		name    string
 		event   string
 		body    string
 		timeout float64
-		// failing makes the tool return an error result.
-		failing bool
-		answer  *PermissionResponse
+		// failing makes the tool return an error result; structured gives
+		// its result a structured part.
+		failing    bool
+		structured bool
+		mode       string
+		answer     *PermissionResponse
 		// want: the result text; ran: whether the tool ran.
 		wantText     string
 		wantError    bool
@@ -416,6 +455,12 @@ func TestHooksInThePipeline(t *testing.T) {
 			wantText: "Error: disk full\n[PostToolUseFailure hook] free some space", wantError: true, ran: true,
 		},
 		{
+			name: "hooks after the call see the structured result", event: "PostToolUse",
+			body:       `input=$(cat); case "$input" in *'"tool_response":{"filePath":"a.go"}'*) echo '{"suppressOutput":true,"hookSpecificOutput":{"additionalContext":"saw it"}}';; esac`,
+			structured: true,
+			wantText:   "ran with {\"path\":\"a.go\"}\n[PostToolUse hook] saw it", ran: true,
+		},
+		{
 			name: "garbage on stdout is plain text", event: "PreToolUse",
 			body:     `printf '}{ not json'`,
 			wantText: `ran with {"path":"a.go"}`, ran: true, wantMessages: []string{"}{ not json"},
@@ -437,6 +482,13 @@ func TestHooksInThePipeline(t *testing.T) {
 			wantText: "the client cannot show dialogs, so the call was denied", wantError: true, wantPrompts: 1,
 		},
 		{
+			name: "ask in dontAsk mode denies without a prompt", event: "PreToolUse",
+			body:     `echo '{"suppressOutput":true,"hookSpecificOutput":{"permissionDecision":"ask"}}'`,
+			mode:     ModeDontAsk,
+			answer:   &PermissionResponse{Decision: DecisionAllow},
+			wantText: "the permission mode dontAsk denies what would need asking", wantError: true,
+		},
+		{
 			name: "ask answered allow", event: "PreToolUse",
 			body:     `echo '{"suppressOutput":true,"hookSpecificOutput":{"permissionDecision":"ask"}}'`,
 			answer:   &PermissionResponse{Decision: DecisionAllow, UpdatedInput: map[string]any{"path": "chosen.go"}},
@@ -455,9 +507,19 @@ func TestHooksInThePipeline(t *testing.T) {
 			if tt.failing {
 				edit.run = func(context.Context, *Call) (*Result, error) { return ErrorResult("disk full"), nil }
 			}
+			if tt.structured {
+				edit.run = func(_ context.Context, call *Call) (*Result, error) {
+					res := TextResult("ran with " + string(call.Input))
+					res.Structured = map[string]any{"filePath": "a.go"}
+					return res, nil
+				}
+			}
 			reg := NewRegistry()
 			reg.Register(CategoryCore, edit)
 			p := hookedPipeline(t, reg, tt.event, tt.body, tt.timeout)
+			if tt.mode != "" {
+				p.Modes = fixedMode(tt.mode)
+			}
 			host := newRecordingHost()
 			host.answer = tt.answer
 
