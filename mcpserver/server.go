@@ -1,0 +1,245 @@
+// Package mcpserver serves a toolhost session as an MCP server (toolhost
+// mcp): the session's tools are listed with annotations derived from their
+// side effects, and every tools/call runs through the session's pipeline,
+// so validation, permission rules and hooks apply as they do for editors.
+// Permission prompts and questions reach the user through MCP elicitation
+// when the client supports it; otherwise a call that needs a prompt is
+// denied.
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/session"
+	"github.com/toolhost/toolhost/tools"
+)
+
+// Version is reported as the server's version in the MCP handshake.
+var Version = "0.1.0"
+
+// Options configure Serve.
+type Options struct {
+	// Roots are the workspace folders of the session Serve builds; empty
+	// means the process's working directory.
+	Roots []string
+	// Log receives the server's logs; nil discards them. Never log to the
+	// output stream: it carries the protocol.
+	Log *slog.Logger
+}
+
+// Serve builds a session over opts.Roots and serves it as an MCP server on
+// in/out (newline-delimited JSON-RPC, MCP's stdio transport) until the
+// client disconnects or ctx ends. The session is closed on return.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	roots := opts.Roots
+	if len(roots) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("no roots given and no working directory: %w", err)
+		}
+		roots = []string{wd}
+	}
+	sess, err := session.New(session.Options{Roots: roots, Log: opts.Log})
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	srv := New(sess.Registry, sess.Pipeline, opts.Log)
+	return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// Server is a tool registry served over MCP.
+type Server struct {
+	mcp      *sdk.Server
+	reg      *tools.Registry
+	pipeline *tools.Pipeline
+	log      *slog.Logger
+
+	mu sync.Mutex
+	// served maps each MCP tool name to the registry name it serves.
+	served map[string]string
+	// schemas remembers what was served, to re-add only changed tools.
+	schemas map[string]string
+}
+
+// New returns a server for reg whose calls run through pipeline. It follows
+// the registry: tools added, removed, enabled or disabled later (MCP servers
+// coming and going) are announced with notifications/tools/list_changed.
+// It takes over reg's OnChange.
+func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{}}
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: Version}, &sdk.ServerOptions{
+		Logger:       s.log,
+		Instructions: "toolhost: Claude-Code-compatible coding tools (read, search, edit, run) over the working directory.",
+		// Protocol 2026-07-28 forbids server-initiated elicitation; prompts
+		// and questions need it mid-call, so the server speaks the versions
+		// before it (the Go and TypeScript clients negotiate down).
+		SupportedProtocolVersions: handshakeVersions(),
+		Capabilities:              &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+	})
+	s.sync()
+	reg.OnChange(s.sync)
+	return s
+}
+
+// handshakeVersions are the SDK's protocol versions that allow requests from
+// the server to the client during a call.
+func handshakeVersions() []string {
+	var out []string
+	for _, v := range sdk.SupportedProtocolVersions() {
+		if v < "2026-07-28" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Run serves one client over t until it disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	return s.mcp.Run(ctx, t)
+}
+
+// Connect serves one client over t and returns its session at once (tests,
+// and hosts that serve several clients).
+func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSession, error) {
+	return s.mcp.Connect(ctx, t, nil)
+}
+
+// MCPName is a registry name made valid for MCP ([A-Za-z0-9_.-], at most
+// 128 characters).
+func MCPName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	if len(out) > 128 {
+		out = out[:128]
+	}
+	if out == "" {
+		out = "_"
+	}
+	return out
+}
+
+// sync makes the served tools match the registry's enabled tools.
+func (s *Server) sync() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	want := map[string]bool{}
+	for _, e := range s.reg.Entries(false) {
+		t := e.Tool
+		name := MCPName(t.Name())
+		if want[name] {
+			continue // two registry names that sanitise alike: the first wins
+		}
+		want[name] = true
+		schema := inputSchema(t)
+		ann := tools.Annotations(t)
+		key := t.Description() + "\x00" + string(schema) + "\x00" + fmt.Sprint(ann)
+		if s.schemas[name] == key {
+			continue
+		}
+		s.schemas[name] = key
+		s.served[name] = t.Name()
+		s.mcp.AddTool(&sdk.Tool{
+			Name:        name,
+			Description: t.Description(),
+			InputSchema: schema,
+			Annotations: annotations(ann),
+		}, s.handler(t.Name()))
+	}
+	var gone []string
+	for name := range s.served {
+		if !want[name] {
+			gone = append(gone, name)
+			delete(s.served, name)
+			delete(s.schemas, name)
+		}
+	}
+	if len(gone) > 0 {
+		s.mcp.RemoveTools(gone...)
+	}
+}
+
+// inputSchema is the tool's schema, as an object schema (the SDK refuses
+// anything else).
+func inputSchema(t tools.Tool) json.RawMessage {
+	raw := t.InputSchema()
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil || m["type"] != "object" {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return raw
+}
+
+// annotations converts toolhost's annotations to the SDK's.
+func annotations(a tools.ToolAnnotations) *sdk.ToolAnnotations {
+	destructive, openWorld := a.DestructiveHint, a.OpenWorldHint
+	return &sdk.ToolAnnotations{
+		Title:           a.Title,
+		ReadOnlyHint:    a.ReadOnlyHint,
+		DestructiveHint: &destructive,
+		IdempotentHint:  a.IdempotentHint,
+		OpenWorldHint:   &openWorld,
+	}
+}
+
+// handler runs calls of one registry tool through the pipeline.
+func (s *Server) handler(name string) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		host := newHost(req.Session, req.Params.GetProgressToken(), s.log)
+		resp, err := s.pipeline.Call(ctx, host, tools.Request{Name: name, Input: req.Params.Arguments})
+		if err != nil {
+			return nil, err // cancelled: the SDK answers the cancellation
+		}
+		return toMCPResult(resp.Result), nil
+	}
+}
+
+// toMCPResult converts a toolhost result. Structured output is passed on
+// only when it is a JSON object, as MCP requires.
+func toMCPResult(r *tools.Result) *sdk.CallToolResult {
+	out := &sdk.CallToolResult{IsError: r.IsError, Content: []sdk.Content{}}
+	for _, c := range r.Content {
+		switch c.Type {
+		case "image":
+			data, err := base64.StdEncoding.DecodeString(c.Data)
+			if err != nil {
+				out.Content = append(out.Content, &sdk.TextContent{Text: "[an image that could not be decoded]"})
+				continue
+			}
+			out.Content = append(out.Content, &sdk.ImageContent{Data: data, MIMEType: c.MimeType})
+		default:
+			out.Content = append(out.Content, &sdk.TextContent{Text: c.Text})
+		}
+	}
+	if r.Structured != nil {
+		if b, err := json.Marshal(r.Structured); err == nil && len(b) > 0 && b[0] == '{' {
+			out.StructuredContent = json.RawMessage(b)
+		}
+	}
+	return out
+}

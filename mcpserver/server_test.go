@@ -1,0 +1,341 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/state"
+)
+
+// touchTool creates a file: a mutating call the permission check asks about.
+type touchTool struct{ dir string }
+
+func (touchTool) Name() string        { return "Touch" }
+func (touchTool) Description() string { return "Creates an empty file." }
+func (touchTool) InputSchema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`)
+}
+func (touchTool) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
+func (t touchTool) Execute(_ context.Context, call *tools.Call) (*tools.Result, error) {
+	var in struct{ Name string }
+	if err := json.Unmarshal(call.Input, &in); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(t.dir, in.Name), nil, 0o644); err != nil {
+		return nil, err
+	}
+	return tools.TextResult("created " + in.Name), nil
+}
+
+// stepsTool reports three progress steps and fails when asked to.
+type stepsTool struct{}
+
+func (stepsTool) Name() string        { return "Steps" }
+func (stepsTool) Description() string { return "Reports progress three times." }
+func (stepsTool) InputSchema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{"fail":{"type":"boolean"}}}`)
+}
+func (stepsTool) SideEffect() tools.SideEffect { return tools.SideEffectNone }
+func (stepsTool) Execute(_ context.Context, call *tools.Call) (*tools.Result, error) {
+	var in struct{ Fail bool }
+	_ = json.Unmarshal(call.Input, &in)
+	for _, step := range []string{"one", "two", "three"} {
+		call.Progress.Report(step)
+	}
+	if in.Fail {
+		return tools.ErrorResult("asked to fail; call again without fail."), nil
+	}
+	return &tools.Result{Content: []tools.Content{{Type: "text", Text: "done"}}, Structured: map[string]any{"steps": 3}}, nil
+}
+
+// askForChanges is a permission policy: calls that change anything are
+// asked about; a host that cannot ask means no.
+type askForChanges struct{}
+
+func (askForChanges) Check(ctx context.Context, host tools.Host, c tools.PermissionCall) (tools.PermissionOutcome, error) {
+	if c.Tool.SideEffect() == tools.SideEffectNone || c.Tool.SideEffect() == tools.SideEffectState {
+		return tools.PermissionOutcome{Allow: true}, nil
+	}
+	ans, err := host.RequestPermission(ctx, tools.PermissionRequest{CallID: c.CallID, ToolName: c.Tool.Name(), Input: c.Input, Risk: c.Risk, Title: "Allow " + c.Tool.Name() + "?"})
+	if errors.Is(err, tools.ErrCannotAsk) {
+		return tools.PermissionOutcome{Message: "the client cannot show a permission prompt; allow the tool in the settings"}, nil
+	}
+	if err != nil {
+		return tools.PermissionOutcome{}, err
+	}
+	if ans.Decision == tools.DecisionAllow || ans.Decision == tools.DecisionAllowAlways {
+		return tools.PermissionOutcome{Allow: true}, nil
+	}
+	return tools.PermissionOutcome{Message: "denied: " + ans.Message}, nil
+}
+
+type fixture struct {
+	dir     string
+	reg     *tools.Registry
+	session *sdk.ClientSession
+}
+
+// connect serves a registry of test and real tools in process and connects
+// the Go SDK's client to it with opts.
+func connect(t *testing.T, opts *sdk.ClientOptions) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, touchTool{dir: dir}, stepsTool{})
+	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
+	srv := New(reg, tools.NewPipeline(reg, nil, tools.WithPermissions(askForChanges{})), nil)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	serverT, clientT := sdk.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, serverT); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, clientT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return &fixture{dir: dir, reg: reg, session: cs}
+}
+
+func (f *fixture) call(t *testing.T, name string, args any, progressToken any) *sdk.CallToolResult {
+	t.Helper()
+	params := &sdk.CallToolParams{Name: name, Arguments: args}
+	if progressToken != nil {
+		params.SetProgressToken(progressToken)
+	}
+	res, err := f.session.CallTool(context.Background(), params)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func text(res *sdk.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func TestListToolsWithAnnotations(t *testing.T) {
+	f := connect(t, nil)
+	res, err := f.session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]*sdk.Tool{}
+	for _, tl := range res.Tools {
+		listed[tl.Name] = tl
+	}
+	for _, e := range f.reg.Entries(false) {
+		tl, ok := listed[e.Tool.Name()]
+		if !ok {
+			t.Fatalf("%s not listed; listed %v", e.Tool.Name(), res.Tools)
+		}
+		want := tools.Annotations(e.Tool)
+		a := tl.Annotations
+		if a == nil || a.ReadOnlyHint != want.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint != want.DestructiveHint ||
+			a.OpenWorldHint == nil || *a.OpenWorldHint != want.OpenWorldHint || a.IdempotentHint != want.IdempotentHint {
+			t.Errorf("%s annotations = %+v, want %+v", tl.Name, a, want)
+		}
+		if tl.Description != e.Tool.Description() {
+			t.Errorf("%s description = %q", tl.Name, tl.Description)
+		}
+		schema, _ := json.Marshal(tl.InputSchema)
+		if !strings.Contains(string(schema), `"type":"object"`) {
+			t.Errorf("%s schema = %s", tl.Name, schema)
+		}
+	}
+	if len(listed) != len(f.reg.Entries(false)) {
+		t.Errorf("listed %d tools, registry has %d", len(listed), len(f.reg.Entries(false)))
+	}
+}
+
+func TestCallTool(t *testing.T) {
+	var mu sync.Mutex
+	var progress []string
+	f := connect(t, &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+		mu.Lock()
+		progress = append(progress, req.Params.Message)
+		mu.Unlock()
+	}})
+
+	tests := []struct {
+		name      string
+		tool      string
+		args      any
+		wantError bool
+		wantText  string
+	}{
+		{name: "success with structured content", tool: "Steps", args: map[string]any{}, wantText: "done"},
+		{name: "tool error is an error result", tool: "Steps", args: map[string]any{"fail": true}, wantError: true, wantText: "Error: asked to fail"},
+		{name: "schema violation names the field", tool: "Touch", args: map[string]any{"name": 3}, wantError: true, wantText: "name"},
+		{name: "unknown tool", tool: "Nope", args: map[string]any{}, wantError: true, wantText: "Nope"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			params := &sdk.CallToolParams{Name: tc.tool, Arguments: tc.args}
+			res, err := f.session.CallTool(context.Background(), params)
+			if err != nil {
+				if tc.wantError && strings.Contains(err.Error(), tc.wantText) {
+					return // the SDK refuses unknown tools itself
+				}
+				t.Fatal(err)
+			}
+			if res.IsError != tc.wantError || !strings.Contains(text(res), tc.wantText) {
+				t.Fatalf("isError=%v text=%q, want isError=%v with %q", res.IsError, text(res), tc.wantError, tc.wantText)
+			}
+		})
+	}
+
+	t.Run("structured content", func(t *testing.T) {
+		res := f.call(t, "Steps", map[string]any{}, nil)
+		b, _ := json.Marshal(res.StructuredContent)
+		if string(b) != `{"steps":3}` {
+			t.Fatalf("structured = %s", b)
+		}
+	})
+
+	t.Run("progress with a token", func(t *testing.T) {
+		mu.Lock()
+		progress = nil
+		mu.Unlock()
+		f.call(t, "Steps", map[string]any{}, "tok-1")
+		// Notifications are sent before the result on the same stream; a
+		// ping round trip after the call flushes their handling.
+		if err := f.session.Ping(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, step := range []string{"one", "two", "three"} {
+			if !slices.Contains(progress, step) {
+				t.Fatalf("progress %q lacks %q", progress, step)
+			}
+		}
+	})
+}
+
+func TestPermissionThroughElicitation(t *testing.T) {
+	tests := []struct {
+		name        string
+		handler     func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+		wantCreated bool
+		wantText    string
+	}{
+		{name: "client without elicitation is denied", wantText: "cannot show a permission prompt"},
+		{name: "user allows", wantCreated: true, wantText: "created",
+			handler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow"}}, nil
+			}},
+		{name: "user picks deny", wantText: "denied",
+			handler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "deny"}}, nil
+			}},
+		{name: "user declines the form", wantText: "declined",
+			handler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				return &sdk.ElicitResult{Action: "decline"}, nil
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var asked string
+			var opts *sdk.ClientOptions
+			if tc.handler != nil {
+				opts = &sdk.ClientOptions{ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+					asked = req.Params.Message
+					return tc.handler(ctx, req)
+				}}
+			}
+			f := connect(t, opts)
+			res := f.call(t, "Touch", map[string]any{"name": "made.txt"}, nil)
+			_, err := os.Stat(filepath.Join(f.dir, "made.txt"))
+			if created := err == nil; created != tc.wantCreated {
+				t.Fatalf("file created = %v, want %v (result %q)", created, tc.wantCreated, text(res))
+			}
+			if res.IsError == tc.wantCreated || !strings.Contains(text(res), tc.wantText) {
+				t.Fatalf("isError=%v text=%q, want %q", res.IsError, text(res), tc.wantText)
+			}
+			if tc.handler != nil && (!strings.Contains(asked, "Touch") || !strings.Contains(asked, "made.txt")) {
+				t.Fatalf("the prompt %q does not show the tool and its input", asked)
+			}
+		})
+	}
+}
+
+func TestAskUserQuestionThroughElicitation(t *testing.T) {
+	f := connect(t, &sdk.ClientOptions{ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		schema, _ := json.Marshal(req.Params.RequestedSchema)
+		if !strings.Contains(string(schema), `"Tabs"`) || !strings.Contains(string(schema), `"array"`) {
+			return nil, errors.New("unexpected schema " + string(schema))
+		}
+		return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"q1": "Tabs", "q2": []any{"Go", "Rust"}}}, nil
+	}})
+	res := f.call(t, "AskUserQuestion", map[string]any{"questions": []any{
+		map[string]any{"question": "Indent with?", "header": "Indent", "multiSelect": false, "options": []any{
+			map[string]any{"label": "Tabs", "description": "one tab"}, map[string]any{"label": "Spaces", "description": "four spaces"}}},
+		map[string]any{"question": "Which languages?", "header": "Langs", "multiSelect": true, "options": []any{
+			map[string]any{"label": "Go", "description": ""}, map[string]any{"label": "Rust", "description": ""}, map[string]any{"label": "C", "description": ""}}},
+	}}, nil)
+	if res.IsError || !strings.Contains(text(res), "Tabs") || !strings.Contains(text(res), "Go, Rust") {
+		t.Fatalf("AskUserQuestion: isError=%v %q", res.IsError, text(res))
+	}
+}
+
+func TestToolListFollowsRegistry(t *testing.T) {
+	changed := make(chan struct{}, 4)
+	f := connect(t, &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+		changed <- struct{}{}
+	}})
+	f.reg.Register(tools.CategoryMCP, renamed{stepsTool{}, "mcp__srv__do it"})
+	<-changed
+	res, err := f.session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	if !slices.Contains(names, "mcp__srv__do_it") {
+		t.Fatalf("new tool not listed under its MCP-safe name: %v", names)
+	}
+	if got := text(f.call(t, "mcp__srv__do_it", map[string]any{}, nil)); got != "done" {
+		t.Fatalf("call through the sanitised name: %q", got)
+	}
+
+	f.reg.RemovePrefix("mcp__srv__")
+	<-changed
+	res, err = f.session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range res.Tools {
+		if tl.Name == "mcp__srv__do_it" {
+			t.Fatal("removed tool still listed")
+		}
+	}
+}
+
+// renamed gives a tool another name.
+type renamed struct {
+	tools.Tool
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
