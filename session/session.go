@@ -5,12 +5,14 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/builtin"
+	toolmcp "github.com/toolhost/toolhost/tools/mcp"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -24,6 +26,9 @@ type Options struct {
 	Mode string
 	// Log receives the session's logs; nil discards them.
 	Log *slog.Logger
+	// ApproveMCPServer asks the user whether a server of the project's
+	// .mcp.json may start; nil leaves such servers waiting for approval.
+	ApproveMCPServer func(ctx context.Context, server string) bool
 }
 
 // Session is everything one client session uses.
@@ -32,6 +37,8 @@ type Session struct {
 	Registry  *tools.Registry
 	Pipeline  *tools.Pipeline
 	Log       *slog.Logger
+	// MCP runs the configured MCP servers; their tools are in Registry.
+	MCP *toolmcp.Manager
 }
 
 // New builds a session.
@@ -43,13 +50,26 @@ func New(opts Options) (*Session, error) {
 	ws := workspace.New(opts.Roots...)
 	reg := tools.NewRegistry()
 	builtin.Register(reg, builtin.Deps{Workspace: ws, Log: log, Settings: settings.Defaults})
+	mcpOpts := toolmcp.Options{Root: ws.Root(), Settings: settings.Defaults, Log: log, Approve: opts.ApproveMCPServer}
+	if opts.Mode != "" {
+		mcpOpts.Mode = func() string { return opts.Mode }
+	}
+	mcpServers := toolmcp.New(reg, mcpOpts)
+	// Servers start in the background; a bad .mcp.json is logged by Start
+	// and skipped, never fatal.
+	_ = mcpServers.Start(context.Background())
 	return &Session{
 		Workspace: ws,
 		Registry:  reg,
 		Pipeline:  tools.NewPipeline(reg, log),
 		Log:       log,
+		MCP:       mcpServers,
 	}, nil
 }
 
 // Close ends what the session started (background tasks, MCP servers).
-func (s *Session) Close() {}
+func (s *Session) Close() {
+	if s.MCP != nil {
+		s.MCP.Close()
+	}
+}
