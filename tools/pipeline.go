@@ -235,9 +235,9 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 
 // validate checks input against the tool's schema and returns the error
 // result when it does not fit; what names the input in messages ("" for the
-// caller's own input).
+// caller's own input, else e.g. "the input as the user changed it").
 func (p *Pipeline) validate(t Tool, input json.RawMessage, what string) *Result {
-	res, err := p.validator.Validate(t, input, p.Registry.Names)
+	problems, err := p.validator.Problems(t, input, p.Registry.Names)
 	var serr *SchemaError
 	switch {
 	case errors.As(err, &serr):
@@ -246,10 +246,12 @@ func (p *Pipeline) validate(t Tool, input json.RawMessage, what string) *Result 
 	case err != nil:
 		p.Log.Error("validation failed", "tool", t.Name(), "err", err)
 		return ErrorResult("the input of %s could not be checked (%v); the call did not run.", t.Name(), err)
-	case res != nil && what != "":
-		res.Content[0].Text = strings.Replace(res.Content[0].Text, "invalid input for ", what+" is invalid for ", 1)
+	case len(problems) == 0:
+		return nil
+	case what == "":
+		return invalidInput("invalid input for "+t.Name(), problems)
 	}
-	return res
+	return invalidInput(what+" is invalid for "+t.Name(), problems)
 }
 
 // preToolUse runs the PreToolUse hooks. It returns a result when they end

@@ -661,3 +661,25 @@ func TestToolFailuresBecomeResults(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkValidate compares validating with the schema compiled once (what
+// the pipeline does) against compiling it for every call.
+func BenchmarkValidate(b *testing.B) {
+	tool := &fakeTool{name: "Read", schema: readSchema}
+	input := []byte(`{"file_path":"/w/a.go","offset":10,"limit":200,"edits":[{"old_string":"a","new_string":"b"}]}`)
+	b.Run("cached", func(b *testing.B) {
+		v := NewValidator()
+		for b.Loop() {
+			if res, err := v.Validate(tool, input, nil); res != nil || err != nil {
+				b.Fatal(res.Text(), err)
+			}
+		}
+	})
+	b.Run("compiled_per_call", func(b *testing.B) {
+		for b.Loop() {
+			if res, err := NewValidator().Validate(tool, input, nil); res != nil || err != nil {
+				b.Fatal(res.Text(), err)
+			}
+		}
+	})
+}

@@ -66,16 +66,34 @@ func (e *SchemaError) Unwrap() error { return e.Err }
 // keep, when not nil, lists the names still registered; cached schemas of
 // other tools are dropped when a new schema is compiled.
 func (v *Validator) Validate(t Tool, input []byte, keep func() []string) (*Result, error) {
-	schema, err := v.schema(t, keep)
-	if err != nil {
+	problems, err := v.Problems(t, input, keep)
+	if err != nil || len(problems) == 0 {
 		return nil, err
 	}
-	if schema == nil {
-		return nil, nil
+	return invalidInput("invalid input for "+t.Name(), problems), nil
+}
+
+// invalidInput is the error result listing the problems of an input.
+func invalidInput(lead string, problems []string) *Result {
+	more := ""
+	if len(problems) > maxProblems {
+		more = fmt.Sprintf("; and %d more", len(problems)-maxProblems)
+		problems = problems[:maxProblems]
+	}
+	return ErrorResult("%s: %s%s. Fix the input to match the tool's input schema and call again.", lead, strings.Join(problems, "; "), more)
+}
+
+// Problems lists what is wrong with input, one line per problem naming the
+// field ("limit: expected integer, got string"); none when it is valid.
+// Input that is not JSON is one problem.
+func (v *Validator) Problems(t Tool, input []byte, keep func() []string) ([]string, error) {
+	schema, err := v.schema(t, keep)
+	if err != nil || schema == nil {
+		return nil, err
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
 	if err != nil {
-		return ErrorResult("invalid input for %s: the input is not valid JSON (%v). Send a JSON object matching the tool's input schema.", t.Name(), err), nil
+		return []string{fmt.Sprintf("the input is not valid JSON (%v); send a JSON object", err)}, nil
 	}
 	err = schema.Validate(doc)
 	if err == nil {
@@ -83,15 +101,9 @@ func (v *Validator) Validate(t Tool, input []byte, keep func() []string) (*Resul
 	}
 	var verr *jsonschema.ValidationError
 	if !errors.As(err, &verr) {
-		return ErrorResult("invalid input for %s: %v. Fix the input to match the tool's input schema and call again.", t.Name(), err), nil
+		return []string{err.Error()}, nil
 	}
-	problems := describe(verr)
-	more := ""
-	if len(problems) > maxProblems {
-		more = fmt.Sprintf("; and %d more", len(problems)-maxProblems)
-		problems = problems[:maxProblems]
-	}
-	return ErrorResult("invalid input for %s: %s%s. Fix the input to match the tool's input schema and call again.", t.Name(), strings.Join(problems, "; "), more), nil
+	return describe(verr), nil
 }
 
 // schema returns t's compiled schema, compiling it when it is new or changed.
