@@ -1,0 +1,181 @@
+package search
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolhost/toolhost/internal/ignore"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+//go:embed glob.md
+var globDescription string
+
+// GlobLimit is the most paths one Glob call returns.
+const GlobLimit = 100
+
+// GlobInput is the input of Glob, as in Claude Code.
+type GlobInput struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path,omitempty"`
+}
+
+// GlobOutput is the structured result of Glob, in Claude Code's shape.
+type GlobOutput struct {
+	DurationMs   int64    `json:"durationMs"`
+	NumFiles     int      `json:"numFiles"`
+	Filenames    []string `json:"filenames"`
+	Truncated    bool     `json:"truncated"`
+	TotalMatches int      `json:"totalMatches"`
+}
+
+const globSchema = `{
+  "type": "object",
+  "properties": {
+    "pattern": {"type": "string", "description": "Glob pattern matched against paths relative to path, e.g. **/*.go or src/**/*.{ts,tsx}."},
+    "path": {"type": "string", "description": "Folder to search, absolute or relative to the workspace root. Omit it to search the workspace root."}
+  },
+  "required": ["pattern"],
+  "additionalProperties": false
+}`
+
+// Glob finds files by path pattern.
+type Glob struct {
+	ws *workspace.Workspace
+}
+
+// NewGlob returns the Glob tool searching ws.
+func NewGlob(ws *workspace.Workspace) *Glob { return &Glob{ws: ws} }
+
+func (*Glob) Name() string                 { return "Glob" }
+func (*Glob) Description() string          { return globDescription }
+func (*Glob) InputSchema() json.RawMessage { return json.RawMessage(globSchema) }
+func (*Glob) SideEffect() tools.SideEffect { return tools.SideEffectNone }
+func (*Glob) Access(in json.RawMessage) tools.Access {
+	var p GlobInput
+	_ = json.Unmarshal(in, &p)
+	return readPaths(p.Path)
+}
+
+// Docs documents Glob for `toolhost tools docs`.
+func (*Glob) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Find files by glob pattern, newest first, respecting .gitignore.",
+		Long:  globDescription,
+		Examples: []tools.Example{
+			{Title: "Every Go file", Input: json.RawMessage(`{"pattern":"**/*.go"}`)},
+			{Title: "TypeScript sources under src", Input: json.RawMessage(`{"pattern":"**/*.{ts,tsx}","path":"src"}`)},
+		},
+	}
+}
+
+// globMatch is one matching file with its modification time.
+type globMatch struct {
+	path  string
+	mtime time.Time
+}
+
+func (g *Glob) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	start := time.Now()
+	var in GlobInput
+	if res := decodeInput("Glob", call.Input, &in); res != nil {
+		return res, nil
+	}
+	pattern := strings.TrimSpace(in.Pattern)
+	if pattern == "" {
+		return tools.ErrorResult("pattern is empty. Give a glob such as **/*.go."), nil
+	}
+	base, _, res := resolveDir(g.ws, in.Path, true)
+	if res != nil {
+		return res, nil
+	}
+	// An absolute pattern carries its own base folder.
+	if filepath.IsAbs(pattern) {
+		dir, rest := doublestar.SplitPattern(filepath.ToSlash(pattern))
+		base, pattern = filepath.FromSlash(dir), rest
+	}
+	pattern = strings.TrimPrefix(pattern, "./")
+	if !doublestar.ValidatePattern(pattern) {
+		return tools.ErrorResult("%q is not a valid glob pattern (check its brackets and braces).", in.Pattern), nil
+	}
+	// Walk only below the pattern's fixed leading folders ("src/**/*.ts"
+	// walks src). The walk root's ancestors still contribute their ignore
+	// files, so the result is the same as walking base.
+	walkRoot, rest := base, pattern
+	if dir, r := doublestar.SplitPattern(pattern); dir != "." && dir != "" {
+		walkRoot, rest = filepath.Join(base, filepath.FromSlash(dir)), r
+	}
+	matches, err := globFiles(ctx, walkRoot, rest)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		matches = nil // the pattern's leading folders do not exist
+	}
+	slices.SortFunc(matches, func(a, b globMatch) int {
+		if c := b.mtime.Compare(a.mtime); c != 0 {
+			return c
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	out := GlobOutput{TotalMatches: len(matches), Filenames: []string{}}
+	for i, m := range matches {
+		if i == GlobLimit {
+			out.Truncated = true
+			break
+		}
+		out.Filenames = append(out.Filenames, m.path)
+	}
+	out.NumFiles = len(out.Filenames)
+	out.DurationMs = time.Since(start).Milliseconds()
+
+	var b strings.Builder
+	if len(matches) == 0 {
+		fmt.Fprintf(&b, "No files match %s in %s.", in.Pattern, base)
+	} else {
+		b.WriteString(strings.Join(out.Filenames, "\n"))
+		if out.Truncated {
+			fmt.Fprintf(&b, "\n(Showing the %d newest of %d matching files; %d more not shown. Narrow the pattern or give a more specific path to see them.)",
+				GlobLimit, len(matches), len(matches)-GlobLimit)
+		}
+	}
+	r := tools.TextResult(b.String())
+	r.Structured = out
+	return r, nil
+}
+
+// globFiles walks root and returns the files whose path relative to root
+// matches pattern.
+func globFiles(ctx context.Context, root, pattern string) ([]globMatch, error) {
+	var mu sync.Mutex
+	var matches []globMatch
+	err := ignore.Walk(ctx, root, ignore.Options{}, func(f ignore.File) error {
+		if !doublestar.MatchUnvalidated(pattern, f.Rel) {
+			return nil
+		}
+		info, err := f.Entry.Info()
+		if err != nil {
+			return nil // removed since the folder was read
+		}
+		mu.Lock()
+		matches = append(matches, globMatch{path: f.Path, mtime: info.ModTime()})
+		mu.Unlock()
+		return nil
+	})
+	return matches, err
+}

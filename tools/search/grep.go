@@ -1,0 +1,265 @@
+package search
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+//go:embed grep.md
+var grepDescription string
+
+// Grep output modes.
+const (
+	ModeFilesWithMatches = "files_with_matches"
+	ModeContent          = "content"
+	ModeCount            = "count"
+)
+
+// DefaultHeadLimit is Grep's head_limit when the input has none.
+const DefaultHeadLimit = 250
+
+// GrepInput is the input of Grep, as in Claude Code.
+type GrepInput struct {
+	Pattern      string `json:"pattern"`
+	Path         string `json:"path,omitempty"`
+	Glob         string `json:"glob,omitempty"`
+	OutputMode   string `json:"output_mode,omitempty"`
+	Before       *int   `json:"-B,omitempty"`
+	After        *int   `json:"-A,omitempty"`
+	ContextC     *int   `json:"-C,omitempty"`
+	Context      *int   `json:"context,omitempty"`
+	LineNumbers  *bool  `json:"-n,omitempty"`
+	IgnoreCase   bool   `json:"-i,omitempty"`
+	OnlyMatching bool   `json:"-o,omitempty"`
+	Type         string `json:"type,omitempty"`
+	HeadLimit    *int   `json:"head_limit,omitempty"`
+	Offset       int    `json:"offset,omitempty"`
+	Multiline    bool   `json:"multiline,omitempty"`
+}
+
+// GrepOutput is the structured result of Grep, in Claude Code's shape.
+type GrepOutput struct {
+	Mode          string   `json:"mode"`
+	NumFiles      int      `json:"numFiles"`
+	Filenames     []string `json:"filenames"`
+	Content       string   `json:"content,omitempty"`
+	NumLines      int      `json:"numLines,omitempty"`
+	NumMatches    int      `json:"numMatches,omitempty"`
+	AppliedLimit  int      `json:"appliedLimit,omitempty"`
+	AppliedOffset int      `json:"appliedOffset,omitempty"`
+}
+
+const grepSchema = `{
+  "type": "object",
+  "properties": {
+    "pattern": {"type": "string", "description": "Regular expression to search for (ripgrep syntax)."},
+    "path": {"type": "string", "description": "File or folder to search, absolute or relative to the workspace root. Defaults to the workspace root."},
+    "glob": {"type": "string", "description": "Only search files matching this glob, e.g. *.go or *.{ts,tsx}; several separated by spaces; a leading ! excludes."},
+    "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "content: matching lines; files_with_matches: file paths (default); count: matches per file."},
+    "-B": {"type": "integer", "minimum": 0, "description": "Lines of context before each match (content mode)."},
+    "-A": {"type": "integer", "minimum": 0, "description": "Lines of context after each match (content mode)."},
+    "-C": {"type": "integer", "minimum": 0, "description": "Same as context."},
+    "context": {"type": "integer", "minimum": 0, "description": "Lines of context before and after each match (content mode)."},
+    "-n": {"type": "boolean", "description": "Show line numbers (content mode). Default true."},
+    "-i": {"type": "boolean", "description": "Ignore case."},
+    "-o": {"type": "boolean", "description": "Show only the matched parts of lines, one per line (content mode)."},
+    "type": {"type": "string", "description": "Only search files of this ripgrep type: go, py, js, ts, rust, java, ..."},
+    "head_limit": {"type": "integer", "minimum": 0, "description": "Return at most this many entries (lines, files or counts). Default 250; 0 means no limit."},
+    "offset": {"type": "integer", "minimum": 0, "description": "Skip this many entries before applying head_limit. Default 0."},
+    "multiline": {"type": "boolean", "description": "Let matches span lines and . match newlines. Default false."}
+  },
+  "required": ["pattern"],
+  "additionalProperties": false
+}`
+
+// grepQuery is a validated Grep call, as the backends see it.
+type grepQuery struct {
+	pattern      string
+	root         string // absolute file or folder
+	globs        []string
+	fileType     string
+	typeGlobs    []string
+	ignoreCase   bool
+	multiline    bool
+	mode         string
+	before       int
+	after        int
+	onlyMatching bool
+}
+
+// grepBackend runs a query. A *queryError is a problem with the input (a
+// bad pattern); any other error is a failure of the machine.
+type grepBackend interface {
+	search(ctx context.Context, q *grepQuery) ([]*fileHits, error)
+	name() string
+}
+
+// queryError is an input problem reported by a backend.
+type queryError struct{ msg string }
+
+func (e *queryError) Error() string { return e.msg }
+
+// Grep searches file contents.
+type Grep struct {
+	ws      *workspace.Workspace
+	backend grepBackend
+}
+
+// FindRipgrep returns the path of rg on PATH, or "" when there is none.
+func FindRipgrep() string {
+	p, err := exec.LookPath("rg")
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// NewGrep returns the Grep tool searching ws with the ripgrep binary at
+// rgPath, or with the Go implementation when rgPath is "".
+func NewGrep(ws *workspace.Workspace, rgPath string) *Grep {
+	if rgPath == "" {
+		return &Grep{ws: ws, backend: nativeGrep{}}
+	}
+	return &Grep{ws: ws, backend: &ripgrep{path: rgPath}}
+}
+
+// Backend names the search engine in use ("ripgrep" or "go").
+func (g *Grep) Backend() string { return g.backend.name() }
+
+func (*Grep) Name() string                 { return "Grep" }
+func (*Grep) Description() string          { return grepDescription }
+func (*Grep) InputSchema() json.RawMessage { return json.RawMessage(grepSchema) }
+func (*Grep) SideEffect() tools.SideEffect { return tools.SideEffectNone }
+func (*Grep) Access(in json.RawMessage) tools.Access {
+	var p GrepInput
+	_ = json.Unmarshal(in, &p)
+	return readPaths(p.Path)
+}
+
+// Docs documents Grep for `toolhost tools docs`.
+func (*Grep) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Search file contents with a regular expression (ripgrep), respecting .gitignore.",
+		Long:  grepDescription,
+		Examples: []tools.Example{
+			{Title: "Files that mention a function", Input: json.RawMessage(`{"pattern":"func NewServer"}`)},
+			{Title: "Matching lines with context in Go files", Input: json.RawMessage(`{"pattern":"TODO|FIXME","type":"go","output_mode":"content","-C":2}`)},
+			{Title: "Counts per file, case-insensitive", Input: json.RawMessage(`{"pattern":"error","-i":true,"output_mode":"count","glob":"*.{ts,tsx}"}`)},
+		},
+	}
+}
+
+func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var in GrepInput
+	if res := decodeInput("Grep", call.Input, &in); res != nil {
+		return res, nil
+	}
+	q, res := g.query(&in)
+	if res != nil {
+		return res, nil
+	}
+	hits, err := g.backend.search(ctx, q)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var qe *queryError
+		if errors.As(err, &qe) {
+			return tools.ErrorResult("%s", qe.msg), nil
+		}
+		return nil, err
+	}
+	limit := DefaultHeadLimit
+	if in.HeadLimit != nil {
+		limit = *in.HeadLimit
+	}
+	lineNumbers := in.LineNumbers == nil || *in.LineNumbers
+	text, out := formatGrep(q, hits, lineNumbers, limit, max(in.Offset, 0))
+	r := tools.TextResult(text)
+	r.Structured = out
+	return r, nil
+}
+
+// query validates the input into a grepQuery.
+func (g *Grep) query(in *GrepInput) (*grepQuery, *tools.Result) {
+	if in.Pattern == "" {
+		return nil, tools.ErrorResult("pattern is empty. Give a regular expression to search for.")
+	}
+	root, _, res := resolveDir(g.ws, in.Path, false)
+	if res != nil {
+		return nil, res
+	}
+	mode := in.OutputMode
+	if mode == "" {
+		mode = ModeFilesWithMatches
+	}
+	switch mode {
+	case ModeFilesWithMatches, ModeContent, ModeCount:
+	default:
+		return nil, tools.ErrorResult("output_mode %q is not one of content, files_with_matches, count.", in.OutputMode)
+	}
+	q := &grepQuery{
+		pattern:      in.Pattern,
+		root:         root,
+		globs:        splitGlobs(in.Glob),
+		ignoreCase:   in.IgnoreCase,
+		multiline:    in.Multiline,
+		mode:         mode,
+		onlyMatching: in.OnlyMatching && mode == ModeContent,
+	}
+	if in.Type != "" {
+		globs, ok := fileTypeGlobs(in.Type)
+		if !ok {
+			return nil, tools.ErrorResult("unknown file type %q. Use a ripgrep type such as %s, or the glob parameter.", in.Type, someFileTypes())
+		}
+		q.fileType, q.typeGlobs = in.Type, globs
+	}
+	if mode == ModeContent && !q.onlyMatching {
+		both := 0
+		for _, c := range []*int{in.ContextC, in.Context} {
+			if c != nil {
+				both = *c
+			}
+		}
+		q.before, q.after = both, both
+		if in.Before != nil {
+			q.before = *in.Before
+		}
+		if in.After != nil {
+			q.after = *in.After
+		}
+		q.before, q.after = max(q.before, 0), max(q.after, 0)
+	}
+	return q, nil
+}
+
+// splitGlobs splits Grep's glob parameter: globs are separated by spaces,
+// and by commas outside braces ("*.go,*.md" is two globs, "*.{ts,tsx}" one).
+func splitGlobs(s string) []string {
+	var out []string
+	for _, field := range strings.Fields(s) {
+		if strings.Contains(field, "{") {
+			out = append(out, field)
+			continue
+		}
+		for _, g := range strings.Split(field, ",") {
+			if g != "" {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// errorf builds a queryError.
+func errorf(format string, args ...any) error {
+	return &queryError{msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,358 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolhost/toolhost/internal/ignore"
+)
+
+// nativeGrep searches in Go when ripgrep is not installed: a parallel
+// gitignore-aware walk (internal/ignore), Go's regexp, and a literal
+// prefilter that skips files and lines without the pattern's required
+// literal. It mirrors ripgrep's rules (globs override ignore files, types,
+// binary files skipped, line-at-a-time matching unless multiline).
+type nativeGrep struct{}
+
+func (nativeGrep) name() string { return "go" }
+
+// compiledQuery is a query prepared for searching.
+type compiledQuery struct {
+	*grepQuery
+	re *regexp.Regexp
+	// literal must occur in any matching line (nil when unknown).
+	literal []byte
+	globs   []fileGlob
+	// anyWhitelist: some glob is positive, so files matching none are skipped.
+	anyWhitelist bool
+}
+
+// fileGlob is one --glob, in ripgrep's (gitignore) meaning.
+type fileGlob struct {
+	pattern  string
+	negated  bool
+	dirOnly  bool
+	basename bool // no slash: matched against the name at any depth
+}
+
+func (nativeGrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error) {
+	cq, err := compileQuery(q)
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	var hits []*fileHits
+	err = ignore.Walk(ctx, q.root, ignore.Options{Override: cq.override}, func(f ignore.File) error {
+		data, err := os.ReadFile(f.Path)
+		if err != nil || bytes.IndexByte(data, 0) >= 0 {
+			return nil // unreadable or binary
+		}
+		h := cq.searchFile(f.Path, data)
+		if h == nil {
+			return nil
+		}
+		if q.mode == ModeFilesWithMatches {
+			if info, err := f.Entry.Info(); err == nil {
+				h.mtime = info.ModTime()
+			}
+		}
+		mu.Lock()
+		hits = append(hits, h)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return hits, nil
+}
+
+// compileQuery compiles the pattern with ripgrep's line semantics: ^ and $
+// match at line ends; . matches a newline only in multiline mode.
+func compileQuery(q *grepQuery) (*compiledQuery, error) {
+	flags := "(?m)"
+	if q.multiline {
+		flags = "(?ms)"
+	}
+	if q.ignoreCase {
+		flags = flags[:len(flags)-1] + "i)"
+	}
+	re, err := regexp.Compile(flags + q.pattern)
+	if err != nil {
+		return nil, errorf("the pattern is not a valid regular expression: %v. Fix the pattern (escape special characters such as ( [ { with a backslash to match them literally).", err)
+	}
+	cq := &compiledQuery{grepQuery: q, re: re}
+	parsed, err := syntax.Parse(q.pattern, syntax.Perl)
+	if err == nil && !q.multiline && hasNewlineLiteral(parsed) {
+		// As ripgrep: a line-at-a-time search can never match a newline.
+		return nil, errorf("the pattern contains a literal newline (\\n), which cannot match within one line. Set multiline: true to match across lines.")
+	}
+	if err == nil && !q.ignoreCase {
+		if lit := requiredLiteral(parsed.Simplify()); len(lit) >= 2 {
+			cq.literal = []byte(lit)
+		}
+	}
+	for _, g := range q.globs {
+		fg := fileGlob{pattern: g}
+		if strings.HasPrefix(fg.pattern, "!") {
+			fg.negated, fg.pattern = true, fg.pattern[1:]
+		}
+		if strings.HasSuffix(fg.pattern, "/") {
+			fg.dirOnly, fg.pattern = true, strings.TrimSuffix(fg.pattern, "/")
+		}
+		if strings.HasPrefix(fg.pattern, "/") {
+			fg.pattern = fg.pattern[1:]
+		} else if !strings.Contains(fg.pattern, "/") {
+			fg.basename = true
+		}
+		fg.pattern = strings.TrimPrefix(fg.pattern, "**/")
+		if fg.pattern == "" {
+			continue
+		}
+		if !fg.negated {
+			cq.anyWhitelist = true
+		}
+		cq.globs = append(cq.globs, fg)
+	}
+	return cq, nil
+}
+
+// hasNewlineLiteral reports whether the pattern spells out a newline.
+func hasNewlineLiteral(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpLiteral && strings.ContainsRune(string(re.Rune), '\n') {
+		return true
+	}
+	for _, sub := range re.Sub {
+		if hasNewlineLiteral(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// requiredLiteral returns a literal string that every match contains, or "".
+func requiredLiteral(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return ""
+		}
+		return string(re.Rune)
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiteral(re.Sub[0])
+	case syntax.OpConcat:
+		best := ""
+		for _, sub := range re.Sub {
+			if l := requiredLiteral(sub); len(l) > len(best) {
+				best = l
+			}
+		}
+		return best
+	}
+	return ""
+}
+
+// override applies --glob and --type as ripgrep does: the last glob that
+// matches decides (a whitelisted file skips the ignore files and the type);
+// with a positive glob, files matching none are skipped; then the type.
+func (cq *compiledQuery) override(rel, name string, isDir bool) ignore.Verdict {
+	for i := len(cq.globs) - 1; i >= 0; i-- {
+		g := cq.globs[i]
+		if g.dirOnly && !isDir {
+			continue
+		}
+		subject := rel
+		if g.basename {
+			subject = name
+		}
+		if !doublestar.MatchUnvalidated(g.pattern, subject) {
+			continue
+		}
+		if g.negated {
+			return ignore.Exclude
+		}
+		return ignore.Include
+	}
+	if isDir {
+		return ignore.NoVerdict
+	}
+	if cq.anyWhitelist {
+		return ignore.Exclude
+	}
+	if cq.typeGlobs != nil && !matchesFileType(cq.typeGlobs, path.Base(name)) {
+		return ignore.Exclude
+	}
+	return ignore.NoVerdict
+}
+
+// searchFile returns the hits in one file, or nil when there are none.
+func (cq *compiledQuery) searchFile(path string, data []byte) *fileHits {
+	if cq.literal != nil && !bytes.Contains(data, cq.literal) {
+		return nil
+	}
+	h := &fileHits{path: path}
+	firstOnly := cq.mode == ModeFilesWithMatches
+	wantText := cq.mode == ModeContent
+	if cq.multiline {
+		cq.searchMultiline(h, data, firstOnly, wantText)
+	} else {
+		cq.searchLines(h, data, firstOnly, wantText)
+	}
+	if h.count == 0 {
+		return nil
+	}
+	if wantText && (cq.before > 0 || cq.after > 0) {
+		addContextLines(h, data, cq.before, cq.after)
+	}
+	return h
+}
+
+// searchLines finds matching lines. It searches the whole buffer for the
+// next candidate (the literal, or the regexp itself) and then checks the
+// candidate's line alone: a line that matches on its own is always found
+// this way, because any match within a line is also a match in the buffer.
+func (cq *compiledQuery) searchLines(h *fileHits, data []byte, firstOnly, wantText bool) {
+	pos, lineNo, counted := 0, 1, 0
+	for pos < len(data) {
+		var at int
+		if cq.literal != nil {
+			i := bytes.Index(data[pos:], cq.literal)
+			if i < 0 {
+				return
+			}
+			at = pos + i
+		} else {
+			loc := cq.re.FindIndex(data[pos:])
+			if loc == nil {
+				return
+			}
+			at = pos + loc[0]
+		}
+		start := bytes.LastIndexByte(data[:at], '\n') + 1
+		end := len(data)
+		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
+			end = at + i
+		}
+		lineNo += bytes.Count(data[counted:start], []byte{'\n'})
+		counted = start
+		line := data[start:end]
+		if wantText {
+			if locs := cq.re.FindAllIndex(line, -1); locs != nil {
+				subs := make([][2]int, len(locs))
+				for i, l := range locs {
+					subs[i] = [2]int{l[0], l[1]}
+				}
+				h.addMatch(lineNo, string(line), subs)
+			}
+		} else if cq.re.Match(line) {
+			h.count++
+			if firstOnly {
+				return
+			}
+		}
+		pos = end + 1
+	}
+}
+
+// searchMultiline finds matches over the whole buffer; matches that share a
+// line form one hit, as in ripgrep.
+func (cq *compiledQuery) searchMultiline(h *fileHits, data []byte, firstOnly, wantText bool) {
+	locs := cq.re.FindAllIndex(data, -1)
+	type group struct {
+		start, end int // byte range of the whole lines
+		first      int // line number of start
+		subs       [][2]int
+	}
+	var groups []group
+	lineNo, counted := 1, 0
+	for _, loc := range locs {
+		s, e := loc[0], loc[1]
+		if s >= len(data) && len(data) > 0 && data[len(data)-1] == '\n' {
+			break // an empty match after the final newline is no line
+		}
+		lastByte := max(e-1, s)
+		ls := bytes.LastIndexByte(data[:s], '\n') + 1
+		le := len(data)
+		if lastByte < len(data) {
+			if i := bytes.IndexByte(data[lastByte:], '\n'); i >= 0 {
+				le = lastByte + i
+			}
+		}
+		if e > s && data[e-1] == '\n' {
+			le = e - 1
+		}
+		if n := len(groups); n > 0 && ls <= groups[n-1].end {
+			g := &groups[n-1]
+			g.end = max(g.end, le)
+			g.subs = append(g.subs, [2]int{s - g.start, e - g.start})
+			continue
+		}
+		lineNo += bytes.Count(data[counted:ls], []byte{'\n'})
+		counted = ls
+		groups = append(groups, group{start: ls, end: le, first: lineNo, subs: [][2]int{{s - ls, e - ls}}})
+		if firstOnly {
+			break
+		}
+	}
+	for _, g := range groups {
+		if wantText {
+			h.addMatch(g.first, string(data[g.start:g.end]), g.subs)
+		} else {
+			h.count++
+		}
+	}
+}
+
+// addContextLines adds up to before and after lines of context around the
+// matching lines in h, which are in order.
+func addContextLines(h *fileHits, data []byte, before, after int) {
+	// starts[i] is the offset of line i+1.
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' && i+1 < len(data) {
+			starts = append(starts, i+1)
+		}
+	}
+	lineText := func(n int) string {
+		s := starts[n-1]
+		e := len(data)
+		if n < len(starts) {
+			e = starts[n] - 1
+		}
+		return string(data[s:e])
+	}
+	matches := h.lines
+	h.lines = nil
+	next := 1 // first line not yet shown
+	for i := 0; i < len(matches); {
+		// A run of consecutive match lines (one or more hits).
+		j := i
+		for j+1 < len(matches) && matches[j+1].num == matches[j].num+1 {
+			j++
+		}
+		first, last := matches[i].num, matches[j].num
+		for n := max(first-before, next, 1); n < first; n++ {
+			h.lines = append(h.lines, hitLine{num: n, text: trimCR(lineText(n))})
+		}
+		h.lines = append(h.lines, matches[i:j+1]...)
+		next = last + 1
+		limit := min(last+after, len(starts))
+		if j+1 < len(matches) {
+			limit = min(limit, matches[j+1].num-1)
+		}
+		for ; next <= limit; next++ {
+			h.lines = append(h.lines, hitLine{num: next, text: trimCR(lineText(next))})
+		}
+		i = j + 1
+	}
+}
+
+func trimCR(s string) string { return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r") }

@@ -1,0 +1,235 @@
+package search
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/toolhost/toolhost/internal/ignore"
+)
+
+// ripgrep runs the rg binary. Its ignore rules are pinned by flags so they
+// are the ones internal/ignore implements: no config file, hidden files
+// searched, .gitignore honoured outside git repositories too, no global
+// excludes file, VCS folders excluded.
+type ripgrep struct {
+	path string
+}
+
+func (*ripgrep) name() string { return "ripgrep" }
+
+// args builds rg's command line for a query.
+func (r *ripgrep) args(q *grepQuery) []string {
+	args := []string{"--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--no-messages"}
+	if q.ignoreCase {
+		args = append(args, "--ignore-case")
+	} else {
+		args = append(args, "--case-sensitive")
+	}
+	if q.multiline {
+		args = append(args, "--multiline", "--multiline-dotall")
+	}
+	if q.fileType != "" {
+		args = append(args, "--type", q.fileType)
+	}
+	for _, g := range q.globs {
+		args = append(args, "--glob", g)
+	}
+	// Last, so they win over the caller's globs.
+	for _, d := range ignore.VCSDirs {
+		args = append(args, "--glob", "!"+d)
+	}
+	switch q.mode {
+	case ModeFilesWithMatches:
+		args = append(args, "--files-with-matches", "--null")
+	case ModeCount:
+		args = append(args, "--count", "--with-filename", "--null")
+	case ModeContent:
+		args = append(args, "--json")
+		if q.before > 0 {
+			args = append(args, "--before-context", strconv.Itoa(q.before))
+		}
+		if q.after > 0 {
+			args = append(args, "--after-context", strconv.Itoa(q.after))
+		}
+	}
+	return append(args, "--regexp", q.pattern, "--", q.root)
+}
+
+func (r *ripgrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error) {
+	cmd := exec.CommandContext(ctx, r.path, r.args(q)...)
+	cmd.Dir = q.root
+	if fi, err := os.Stat(q.root); err == nil && !fi.IsDir() {
+		cmd.Dir = ""
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting ripgrep: %w", err)
+	}
+	var hits []*fileHits
+	var parseErr error
+	switch q.mode {
+	case ModeContent:
+		hits, parseErr = parseRgJSON(stdout)
+	default:
+		hits, parseErr = parseRgPaths(stdout, q.mode == ModeCount)
+	}
+	_, _ = io.Copy(io.Discard, stdout) // let rg finish writing
+	waitErr := cmd.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if parseErr != nil {
+		return nil, fmt.Errorf("reading ripgrep's output: %w", parseErr)
+	}
+	var exit *exec.ExitError
+	if errors.As(waitErr, &exit) {
+		// 1: nothing matched. 2: an error; with results, an unreadable file
+		// somewhere, which does not spoil the rest.
+		if exit.ExitCode() == 2 && len(hits) == 0 && stderr.Len() > 0 {
+			return nil, errorf("%s", rgError(stderr.String()))
+		}
+	} else if waitErr != nil {
+		return nil, fmt.Errorf("running ripgrep: %w", waitErr)
+	}
+	if q.mode == ModeFilesWithMatches {
+		statAll(hits)
+	}
+	return hits, nil
+}
+
+// rgError turns ripgrep's message into one that says what to do.
+func rgError(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if strings.Contains(msg, "regex parse error") || strings.Contains(msg, "error parsing") {
+		return "the pattern is not a valid regular expression:\n" + msg + "\nFix the pattern (escape special characters such as ( [ { with a backslash to match them literally)."
+	}
+	return "ripgrep failed: " + msg
+}
+
+// parseRgPaths reads the output of --files-with-matches or --count with
+// --null: path NUL (count) newline.
+func parseRgPaths(r io.Reader, counts bool) ([]*fileHits, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var hits []*fileHits
+	for {
+		path, err := br.ReadString(0)
+		if err != nil {
+			if len(path) > 0 && !counts {
+				hits = append(hits, &fileHits{path: path, count: 1})
+			}
+			return hits, nil
+		}
+		h := &fileHits{path: strings.TrimSuffix(path, "\x00"), count: 1}
+		if counts {
+			n, err := br.ReadString('\n')
+			if err != nil && n == "" {
+				return hits, nil
+			}
+			h.count, _ = strconv.Atoi(strings.TrimSpace(n))
+		} else if !strings.HasSuffix(path, "\x00") {
+			continue
+		}
+		hits = append(hits, h)
+	}
+}
+
+// rgData is ripgrep's text-or-bytes value.
+type rgData struct {
+	Text  *string `json:"text"`
+	Bytes string  `json:"bytes"`
+}
+
+func (d rgData) String() string {
+	if d.Text != nil {
+		return *d.Text
+	}
+	b, _ := base64.StdEncoding.DecodeString(d.Bytes)
+	return string(b)
+}
+
+// rgMessage is one line of ripgrep's --json output (the fields used).
+type rgMessage struct {
+	Type string `json:"type"`
+	Data struct {
+		Path       rgData `json:"path"`
+		Lines      rgData `json:"lines"`
+		LineNumber int    `json:"line_number"`
+		Submatches []struct {
+			Start int `json:"start"`
+			End   int `json:"end"`
+		} `json:"submatches"`
+	} `json:"data"`
+}
+
+// parseRgJSON reads --json output into hits, one per file in the order
+// ripgrep reports them.
+func parseRgJSON(r io.Reader) ([]*fileHits, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 256<<20)
+	var hits []*fileHits
+	byPath := map[string]*fileHits{}
+	for sc.Scan() {
+		line := sc.Bytes()
+		// Only match and context lines matter; skip the rest unparsed.
+		if !bytes.HasPrefix(line, []byte(`{"type":"match"`)) && !bytes.HasPrefix(line, []byte(`{"type":"context"`)) {
+			continue
+		}
+		var m rgMessage
+		if err := json.Unmarshal(line, &m); err != nil {
+			return nil, err
+		}
+		path := m.Data.Path.String()
+		h := byPath[path]
+		if h == nil {
+			h = &fileHits{path: path}
+			byPath[path] = h
+			hits = append(hits, h)
+		}
+		text := m.Data.Lines.String()
+		if m.Type == "context" {
+			h.addContext(m.Data.LineNumber, text)
+			continue
+		}
+		subs := make([][2]int, len(m.Data.Submatches))
+		for i, s := range m.Data.Submatches {
+			subs[i] = [2]int{s.Start, s.End}
+		}
+		h.addMatch(m.Data.LineNumber, text, subs)
+	}
+	return hits, sc.Err()
+}
+
+// statAll fills the modification times of hits, several at a time.
+func statAll(hits []*fileHits) {
+	workers := min(runtime.GOMAXPROCS(0)*2, len(hits)/64+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(hits); i += workers {
+				if fi, err := os.Stat(hits[i].path); err == nil {
+					hits[i].mtime = fi.ModTime()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
