@@ -255,7 +255,9 @@ func (p *Pipeline) validate(t Tool, input json.RawMessage, what string) *Result 
 }
 
 // preToolUse runs the PreToolUse hooks. It returns a result when they end
-// the call before it runs.
+// the call before it runs. Hooks run after the permission check (the order
+// of design section 4), so a hook's "allow" cannot skip a prompt already
+// answered; "deny" refuses, "ask" asks the user even when the rules allowed.
 func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error) {
 	name := c.tool.Name()
 	if !p.hooks.Has(hooks.PreToolUse, name) {

@@ -471,6 +471,11 @@ func TestHooksInThePipeline(t *testing.T) {
 			wantText: `ran with {"path":"a.go"}`, ran: true, wantStop: "tests are red",
 		},
 		{
+			name: "continue false before the call stops it", event: "PreToolUse",
+			body:     `echo '{"suppressOutput":true,"continue":false,"stopReason":"quota reached"}'`,
+			wantText: "Error: a PreToolUse hook stopped the agent before Edit ran: quota reached", wantError: true, wantStop: "quota reached",
+		},
+		{
 			name: "a hanging hook is killed at its timeout", event: "PreToolUse",
 			body: `sleep 300`, timeout: 1,
 			wantText: `ran with {"path":"a.go"}`, ran: true,
