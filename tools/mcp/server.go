@@ -61,11 +61,15 @@ type server struct {
 func newServer(parent context.Context, m *Manager, c ServerConfig) *server {
 	ctx, cancel := context.WithCancel(parent)
 	log := m.log.With("server", c.Name)
+	state := StateStarting
+	if !m.allowed(c) {
+		state = StateNeedsApproval // shown from the start, not only once asked
+	}
 	return &server{
 		m: m, cfg: c, log: log,
 		ctx: ctx, cancel: cancel, done: make(chan struct{}),
 		stderr:   &stderrLog{log: log},
-		state:    StateStarting,
+		state:    state,
 		progress: map[string]tools.Progress{},
 	}
 }
