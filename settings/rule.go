@@ -81,9 +81,6 @@ func ParseRule(s string) (Rule, error) {
 	if strings.HasPrefix(name, "mcp__") {
 		return Rule{}, fmt.Errorf("rule %q: MCP rules take no parentheses; name the tool (mcp__server__tool) or the server (mcp__server)", s)
 	}
-	if i := strings.Index(spec, ":*"); i >= 0 && i != len(spec)-2 {
-		return Rule{}, fmt.Errorf("rule %q: ':*' is only allowed at the end of the pattern", s)
-	}
 	switch {
 	case strings.EqualFold(name, "WebFetch"):
 		domain, ok := strings.CutPrefix(spec, "domain:")
@@ -96,6 +93,10 @@ func ParseRule(s string) (Rule, error) {
 	case IsPathRuleTool(name):
 		if err := checkPathPattern(spec); err != nil {
 			return Rule{}, fmt.Errorf("rule %q: %v", s, err)
+		}
+	default:
+		if i := strings.Index(spec, ":*"); i >= 0 && i != len(spec)-2 {
+			return Rule{}, fmt.Errorf("rule %q: ':*' is only allowed at the end of the pattern", s)
 		}
 	}
 	return r, nil

@@ -1,0 +1,349 @@
+// Package permission decides whether a tool call may run: the session's
+// permission mode, the allow/ask/deny rules of the settings (Claude Code's
+// syntax), where the call's paths lie relative to the workspace, and the
+// tool's risk. When the answer is "ask" it prompts the user through the
+// Host, and remembers "Always allow" answers for the session and, by
+// default, in <root>/.toolhost/settings.local.json.
+//
+// The order of the decision:
+//
+//  1. a deny rule that matches any part of the call denies it;
+//  2. a write outside the workspace is refused (unless
+//     permissions.allowWritesOutsideWorkspace, then it is asked even in
+//     bypassPermissions mode, unless an allow rule names the path);
+//  3. plan mode refuses every tool that is not read-only, pointing the
+//     model at ExitPlanMode (writing the plan file is allowed);
+//  4. an ask rule asks (except in bypassPermissions);
+//  5. bypassPermissions allows;
+//  6. allow rules (the settings' and this session's) allow;
+//  7. a read outside the workspace asks;
+//  8. acceptEdits allows edits inside the workspace;
+//  9. low-risk tools (side effect none, state or blocking) are allowed;
+//  10. anything else asks; dontAsk turns that into a denial.
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+)
+
+// PlanFile is where the plan is written in plan mode, relative to the first
+// workspace root. Plan mode allows writing it; ExitPlanMode reads it when
+// the model does not pass the plan inline.
+const PlanFile = ".toolhost/plan.md"
+
+// Workspace is what the checker needs of the workspace; *workspace.Workspace
+// implements it.
+type Workspace interface {
+	// Resolve makes a tool's path absolute (relative to the first root).
+	Resolve(p string) (string, error)
+	// Inside reports whether an absolute path lies inside a root or an
+	// additional directory once symlinks are resolved.
+	Inside(abs string) bool
+	Roots() []string
+	Root() string
+}
+
+// RuleSaver persists "Always allow" rules; *settings.Store implements it.
+type RuleSaver interface {
+	SaveLocalRule(root, rule string) error
+}
+
+// Options configure a Checker.
+type Options struct {
+	Workspace Workspace
+	// Settings returns the current settings; nil means the defaults.
+	Settings func() *settings.Settings
+	// Saver saves "Always allow" rules when permissions.saveAlwaysAllow is
+	// on; nil keeps them for the session only.
+	Saver RuleSaver
+	// Mode is the initial permission mode; empty means the settings'
+	// permissions.defaultMode.
+	Mode string
+	Log  *slog.Logger
+}
+
+// Checker implements tools.PermissionChecker and tools.ModeController for
+// one session. Safe for concurrent use.
+type Checker struct {
+	ws       Workspace
+	settings func() *settings.Settings
+	saver    RuleSaver
+	log      *slog.Logger
+	home     string
+
+	mu sync.Mutex
+	// mode is the session's permission mode.
+	mode string
+	// sessionAllow are rules from "Always allow" answers in this session.
+	sessionAllow []string
+}
+
+var (
+	_ tools.PermissionChecker = (*Checker)(nil)
+	_ tools.ModeController    = (*Checker)(nil)
+)
+
+// New returns a checker.
+func New(opts Options) *Checker {
+	c := &Checker{ws: opts.Workspace, settings: opts.Settings, saver: opts.Saver, log: opts.Log}
+	if c.settings == nil {
+		c.settings = settings.Defaults
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	c.home, _ = os.UserHomeDir()
+	c.mode = tools.ModeDefault
+	if m := c.settings().Permissions.DefaultMode; validMode(m) {
+		c.mode = m
+	}
+	if validMode(opts.Mode) {
+		c.mode = opts.Mode
+	}
+	return c
+}
+
+func validMode(m string) bool {
+	return slices.Contains(settings.PermissionModes, m)
+}
+
+// Mode returns the current permission mode.
+func (c *Checker) Mode() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.mode
+}
+
+// SetMode changes the permission mode; an unknown mode is an error that
+// lists the valid ones.
+func (c *Checker) SetMode(mode string) error {
+	if !validMode(mode) {
+		return fmt.Errorf("unknown permission mode %q: use one of %s", mode, strings.Join(settings.PermissionModes, ", "))
+	}
+	c.mu.Lock()
+	c.mode = mode
+	c.mu.Unlock()
+	return nil
+}
+
+// SessionRules returns the rules "Always allow" added in this session.
+func (c *Checker) SessionRules() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.sessionAllow)
+}
+
+// Check decides on one call. A denial's Message says why and what to do
+// next; it carries no "Error: " prefix (the pipeline adds it). The error is
+// non-nil only when ctx ended while asking.
+func (c *Checker) Check(ctx context.Context, host tools.Host, call tools.PermissionCall) (tools.PermissionOutcome, error) {
+	if err := ctx.Err(); err != nil {
+		return tools.PermissionOutcome{}, err
+	}
+	if host == nil {
+		host = tools.NoHost{}
+	}
+	st := c.settings()
+	d := &decision{c: c, host: host, call: call, st: st, mode: c.Mode(), name: call.Tool.Name()}
+	d.subject()
+	return d.decide(ctx)
+}
+
+// decision is the state of one Check.
+type decision struct {
+	c    *Checker
+	host tools.Host
+	call tools.PermissionCall
+	st   *settings.Settings
+	mode string
+	name string
+	sub  subject
+	pm   *pathMatcher
+}
+
+func (d *decision) subject() {
+	a := d.call.Access
+	d.sub = subject{tool: d.name, domain: a.Domain}
+	if a.Command != "" {
+		sc := parseCommand(a.Command)
+		d.sub.command = &sc
+	}
+	extra := d.additionalDirectories()
+	d.sub.reads = d.resolve(a.ReadPaths, extra)
+	d.sub.writes = d.resolve(a.WritePaths, extra)
+	d.pm = &pathMatcher{roots: d.c.ws.Roots(), home: d.c.home}
+}
+
+// additionalDirectories are the settings' extra folders, resolved. The
+// workspace knows them too once the session passes them on; reading them
+// here keeps a settings change effective at once.
+func (d *decision) additionalDirectories() []string {
+	var out []string
+	for _, dir := range d.st.Permissions.AdditionalDirectories {
+		if abs, err := d.c.ws.Resolve(dir); err == nil {
+			out = append(out, realPath(abs))
+		}
+	}
+	return out
+}
+
+func (d *decision) resolve(paths []string, extra []string) []resolvedPath {
+	var out []resolvedPath
+	for _, p := range paths {
+		abs, err := d.c.ws.Resolve(p)
+		if err != nil {
+			continue
+		}
+		rp := resolvedPath{given: p, abs: abs, real: realPath(abs), isDir: isDir(abs)}
+		rp.inside = d.c.ws.Inside(abs)
+		for _, e := range extra {
+			rp.inside = rp.inside || within(e, rp.real)
+		}
+		out = append(out, rp)
+	}
+	return out
+}
+
+func (d *decision) decide(ctx context.Context) (tools.PermissionOutcome, error) {
+	perms := d.st.Permissions
+	if r, ok := ruleList(compileRules(perms.Deny)).firstMatch(&d.sub, d.pm); ok {
+		return deny("%s was denied by the rule %s in the permission settings. Do not retry it; find another way or ask the user to change the rule.", d.what(), r), nil
+	}
+	var outsideWrites []string
+	for _, p := range d.sub.writes {
+		if !p.inside {
+			outsideWrites = append(outsideWrites, p.abs)
+		}
+	}
+	if len(outsideWrites) > 0 && !perms.AllowWritesOutsideWorkspace {
+		return deny("%s would write %s, outside the workspace (%s). Writes outside the workspace are refused in every permission mode. Write inside the workspace instead; if the user wants that folder included, they can add it to permissions.additionalDirectories.",
+			d.name, strings.Join(outsideWrites, ", "), strings.Join(d.c.ws.Roots(), ", ")), nil
+	}
+	if d.mode == tools.ModePlan {
+		if d.writesOnlyPlanFile() {
+			return allow(), nil
+		}
+		if !readOnly(d.call.Tool.SideEffect()) {
+			return deny("%s is not available in plan mode, which allows only read-only tools. Keep researching and write the plan (to %s, or pass it to ExitPlanMode); then call ExitPlanMode so the user can approve the plan and leave plan mode.", d.name, PlanFile), nil
+		}
+	}
+	allowRules := ruleList(compileRules(append(slices.Clone(perms.Allow), d.c.SessionRules()...)))
+	if r, ok := ruleList(compileRules(perms.Ask)).firstMatch(&d.sub, d.pm); ok && d.mode != tools.ModeBypassPermissions {
+		return d.ask(ctx, "the rule "+r+" asks for confirmation")
+	}
+	if len(outsideWrites) > 0 {
+		if allowRules.allows(&d.sub, d.pm) {
+			return allow(), nil
+		}
+		return d.ask(ctx, "it writes outside the workspace")
+	}
+	if d.mode == tools.ModeBypassPermissions {
+		return allow(), nil
+	}
+	if allowRules.allows(&d.sub, d.pm) {
+		return allow(), nil
+	}
+	for _, p := range d.sub.reads {
+		if !p.inside {
+			return d.ask(ctx, "it reads outside the workspace")
+		}
+	}
+	if d.mode == tools.ModeAcceptEdits && d.call.Tool.SideEffect() == tools.SideEffectMutating && len(d.sub.writes) > 0 {
+		return allow(), nil
+	}
+	if readOnly(d.call.Tool.SideEffect()) && d.risk() == tools.RiskLow {
+		return allow(), nil
+	}
+	return d.ask(ctx, "no rule allows it")
+}
+
+// readOnly reports side effects that change nothing outside toolhost's own
+// session state.
+func readOnly(s tools.SideEffect) bool {
+	return s == tools.SideEffectNone || s == tools.SideEffectState || s == tools.SideEffectBlocking
+}
+
+// risk is the call's risk: as given, from the tool's RiskAssessor, or from
+// its side effect.
+func (d *decision) risk() tools.Risk {
+	if d.call.Risk != "" {
+		return d.call.Risk
+	}
+	if ra, ok := d.call.Tool.(tools.RiskAssessor); ok {
+		if r := ra.Risk(d.call.Input); r != "" {
+			return r
+		}
+	}
+	return tools.DefaultRisk(d.call.Tool.SideEffect())
+}
+
+// writesOnlyPlanFile reports a call whose only writes are to the plan file.
+func (d *decision) writesOnlyPlanFile() bool {
+	if len(d.sub.writes) == 0 || d.sub.command != nil {
+		return false
+	}
+	plan := filepath.Join(d.c.ws.Root(), filepath.FromSlash(PlanFile))
+	for _, p := range d.sub.writes {
+		if p.abs != plan {
+			return false
+		}
+	}
+	return true
+}
+
+// what names the call for messages: "Bash command `ls`", "Edit of a.go".
+func (d *decision) what() string {
+	switch {
+	case d.sub.command != nil:
+		return fmt.Sprintf("The %s command `%s`", d.name, truncate(d.sub.command.whole, 200))
+	case len(d.sub.writes) > 0:
+		return fmt.Sprintf("%s of %s", d.name, d.sub.writes[0].given)
+	case len(d.sub.reads) > 0:
+		return fmt.Sprintf("%s of %s", d.name, d.sub.reads[0].given)
+	case d.sub.domain != "":
+		return fmt.Sprintf("%s of %s", d.name, d.sub.domain)
+	}
+	return "The tool " + d.name
+}
+
+func allow() tools.PermissionOutcome { return tools.PermissionOutcome{Allow: true} }
+
+func deny(format string, args ...any) tools.PermissionOutcome {
+	return tools.PermissionOutcome{Message: fmt.Sprintf(format, args...)}
+}
+
+// updatedInput turns a client's updatedInput into raw JSON; nil when absent
+// or not encodable.
+func updatedInput(v any) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw
+	}
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" {
+		return nil
+	}
+	return b
+}
+
+// truncate shortens s to n runes for titles and messages.
+func truncate(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return string(rs[:n]) + "…"
+}

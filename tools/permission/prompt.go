@@ -1,0 +1,255 @@
+package permission
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+// maxSuggestions caps the rules offered in one prompt.
+const maxSuggestions = 5
+
+// ask settles a call that needs the user's consent: denied in dontAsk mode,
+// otherwise a prompt through the host. reason says why it is asked.
+func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutcome, error) {
+	suggestions := d.suggestions()
+	if d.mode == tools.ModeDontAsk {
+		return deny("%s needs permission (%s), and the permission mode is dontAsk, which denies instead of asking. %s",
+			d.what(), reason, howToAllow(suggestions)), nil
+	}
+	req := tools.PermissionRequest{
+		CallID:      d.call.CallID,
+		ToolName:    d.name,
+		Input:       d.call.Input,
+		Title:       d.title(),
+		Risk:        d.risk(),
+		Preview:     d.preview(ctx),
+		Suggestions: suggestions,
+	}
+	resp, err := d.host.RequestPermission(ctx, req)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return tools.PermissionOutcome{}, ctxErr
+	}
+	switch {
+	case errors.Is(err, tools.ErrCannotAsk):
+		return deny("%s needs permission (%s), and this client cannot show permission prompts, so it was not run. %s",
+			d.what(), reason, howToAllow(suggestions)), nil
+	case errors.Is(err, tools.ErrDismissed):
+		return deny("The user dismissed the permission prompt, so %s did not run. Ask the user how to proceed.", lowerFirst(d.what())), nil
+	case err != nil:
+		d.c.log.Warn("permission prompt failed", "tool", d.name, "err", err)
+		return deny("Permission to run %s could not be asked (%v), so it did not run. Tell the user; they can allow it with a rule. %s",
+			d.name, err, howToAllow(suggestions)), nil
+	}
+	switch resp.Decision {
+	case tools.DecisionAllow:
+		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
+	case tools.DecisionAllowAlways:
+		d.c.remember(suggestions, d.st.Permissions.SavesAlwaysAllow())
+		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
+	}
+	msg := "The user denied permission: " + lowerFirst(d.what()) + " did not run."
+	if resp.Message != "" {
+		msg += " The user said: " + resp.Message
+	}
+	return deny("%s Do not retry the same call; follow the user's guidance, or ask them what they want instead.", msg), nil
+}
+
+// howToAllow tells the model (and through it the user) how the call could
+// be allowed without a prompt.
+func howToAllow(suggestions []string) string {
+	rule := "a matching rule"
+	if len(suggestions) > 0 {
+		quoted := make([]string, len(suggestions))
+		for i, s := range suggestions {
+			quoted[i] = fmt.Sprintf("%q", s)
+		}
+		rule = strings.Join(quoted, " and ")
+	}
+	return "To allow it, the user can add " + rule + ` to "permissions.allow" in .toolhost/settings.json (or .toolhost/settings.local.json), or switch the permission mode with toolhost/setPermissionMode (acceptEdits allows edits inside the workspace; bypassPermissions allows everything except writes outside the workspace). Tell the user what you need if you cannot go on without it.`
+}
+
+// remember adds rules to the session and, when save is set and a saver is
+// configured, to the first root's local settings file.
+func (c *Checker) remember(rules []string, save bool) {
+	c.mu.Lock()
+	for _, r := range rules {
+		if !slices.Contains(c.sessionAllow, r) {
+			c.sessionAllow = append(c.sessionAllow, r)
+		}
+	}
+	c.mu.Unlock()
+	if !save || c.saver == nil {
+		return
+	}
+	for _, r := range rules {
+		if err := c.saver.SaveLocalRule(c.ws.Root(), r); err != nil {
+			c.log.Warn("could not save an always-allow rule; it lasts for this session", "rule", r, "err", err)
+		}
+	}
+}
+
+// title is the prompt's one-line question.
+func (d *decision) title() string {
+	switch {
+	case d.sub.command != nil:
+		return fmt.Sprintf("Run `%s`?", truncate(d.sub.command.whole, 120))
+	case len(d.sub.writes) > 0:
+		return fmt.Sprintf("%s %s?", verb(d.name), d.describePaths(d.sub.writes))
+	case len(d.sub.reads) > 0:
+		return fmt.Sprintf("%s %s?", verb(d.name), d.describePaths(d.sub.reads))
+	case d.sub.domain != "":
+		return fmt.Sprintf("Let %s reach %s?", d.name, d.sub.domain)
+	}
+	return fmt.Sprintf("Run %s?", d.name)
+}
+
+func verb(tool string) string {
+	if strings.EqualFold(tool, "NotebookEdit") {
+		return "Edit notebook"
+	}
+	return tool
+}
+
+// describePaths lists paths for a title: relative inside the workspace,
+// absolute and marked outside it.
+func (d *decision) describePaths(ps []resolvedPath) string {
+	var names []string
+	outside := false
+	for _, p := range ps {
+		names = append(names, d.display(p))
+		outside = outside || !p.inside
+	}
+	s := strings.Join(names, ", ")
+	if outside {
+		s += " (outside the workspace)"
+	}
+	return s
+}
+
+// display is a path relative to the root holding it, or absolute.
+func (d *decision) display(p resolvedPath) string {
+	if p.inside {
+		for _, r := range d.c.ws.Roots() {
+			if rel, err := filepath.Rel(r, p.abs); err == nil && within(r, p.abs) {
+				return filepath.ToSlash(rel)
+			}
+		}
+	}
+	return p.abs
+}
+
+// preview is the tool's own preview, or the command or host to show.
+func (d *decision) preview(ctx context.Context) *tools.Preview {
+	if pv, ok := d.call.Tool.(tools.Previewer); ok {
+		if p := pv.Preview(ctx, d.call.Input); p != nil {
+			return p
+		}
+	}
+	switch {
+	case d.sub.command != nil:
+		return &tools.Preview{Kind: "command", Text: d.call.Access.Command}
+	case d.sub.domain != "":
+		return &tools.Preview{Kind: "url", Text: d.sub.domain}
+	}
+	return nil
+}
+
+// suggestions are the rules that would allow this call next time: a prefix
+// rule per simple command, a folder rule per path, a domain rule, or the
+// tool's name.
+func (d *decision) suggestions() []string {
+	var out []string
+	add := func(r string) {
+		if !slices.Contains(out, r) && len(out) < maxSuggestions {
+			out = append(out, r)
+		}
+	}
+	switch {
+	case d.sub.command != nil:
+		if d.sub.command.complex || len(d.sub.command.parts) == 0 {
+			add(d.name + "(" + d.sub.command.whole + ")")
+			break
+		}
+		for _, part := range d.sub.command.parts {
+			add(d.name + "(" + prefixPattern(part) + ")")
+		}
+	case len(d.sub.writes) > 0:
+		for _, p := range d.sub.writes {
+			add("Edit(" + d.pathPattern(p) + ")")
+		}
+	case d.sub.domain != "":
+		add(d.name + "(domain:" + d.sub.domain + ")")
+	default:
+		add(d.name)
+	}
+	for _, p := range d.sub.reads {
+		if !p.inside {
+			add("Read(" + d.pathPattern(p) + ")")
+		}
+	}
+	return out
+}
+
+// plainWord is a command word that names a program or subcommand (not a
+// flag, path, file name, assignment or quoted text).
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@+:-]+$`)
+
+// prefixPattern is a rule pattern covering a simple command and its
+// variants: its leading plain words (up to three) with ":*", e.g. "npm run
+// test -- -u" → "npm run test:*". A command that starts with a path or
+// quoted text gets an exact pattern.
+func prefixPattern(part string) string {
+	words := strings.Fields(part)
+	n := 0
+	for n < len(words) && n < 3 && plainWord.MatchString(words[n]) && !strings.HasPrefix(words[n], "-") {
+		n++
+	}
+	if n == 0 {
+		return part
+	}
+	return strings.Join(words[:n], " ") + ":*"
+}
+
+// pathPattern is a rule pattern for the folder holding p: relative for
+// paths inside a root ("src/**", or "./a.go" for a file at the root),
+// absolute ("//etc/**") otherwise.
+func (d *decision) pathPattern(p resolvedPath) string {
+	if p.inside {
+		for _, r := range d.c.ws.Roots() {
+			if !within(r, p.abs) {
+				continue
+			}
+			rel, _ := filepath.Rel(r, p.abs)
+			dir := filepath.ToSlash(filepath.Dir(rel))
+			if p.isDir {
+				dir = filepath.ToSlash(rel)
+			}
+			switch {
+			case rel == ".":
+				return "/**"
+			case dir == ".":
+				return "./" + filepath.ToSlash(rel)
+			}
+			return dir + "/**"
+		}
+	}
+	dir := filepath.Dir(p.abs)
+	if p.isDir {
+		dir = p.abs
+	}
+	return "/" + strings.TrimSuffix(filepath.ToSlash(dir), "/") + "/**"
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
