@@ -1,0 +1,165 @@
+-- Starting `toolhost serve` with vim.lsp.start_client, the capabilities
+-- the plugin declares, the handlers of the server's requests and
+-- notifications, and small wrappers over client methods whose calling
+-- convention changed in Neovim 0.11 (client:request instead of
+-- client.request).
+local dialogs = require("toolhost.dialogs")
+local edits = require("toolhost.edits")
+local format = require("toolhost.format")
+
+local M = {}
+
+local has_011 = vim.fn.has("nvim-0.11") == 1
+
+--- client.request / client:request.
+function M.request(client, method, params, handler, bufnr)
+  if has_011 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+--- client.notify / client:notify.
+function M.notify(client, method, params)
+  if has_011 then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
+--- client.stop / client:stop.
+function M.stop(client, force)
+  if has_011 then
+    return client:stop(force)
+  end
+  return client.stop(force)
+end
+
+--- What the plugin answers, declared in capabilities.experimental.toolhost.
+M.TOOLHOST_CAPABILITIES = { askUserQuestion = true, requestPermission = true, savesAppliedEdits = true }
+
+--- Client capabilities: Neovim's, plus document changes with create, and
+--- the toolhost requests.
+function M.capabilities()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  caps.workspace = caps.workspace or {}
+  caps.workspace.applyEdit = true
+  caps.workspace.workspaceEdit = vim.tbl_extend("force", caps.workspace.workspaceEdit or {}, {
+    documentChanges = true,
+    resourceOperations = { "create", "rename", "delete" },
+    changeAnnotationSupport = { groupsOnLabel = false },
+  })
+  caps.experimental = vim.tbl_extend("force", caps.experimental or {}, { toolhost = M.TOOLHOST_CAPABILITIES })
+  return caps
+end
+
+local function echo(text, hl)
+  local width = math.max(vim.o.columns - 12, 20)
+  text = text:gsub("\n", " ")
+  if vim.fn.strdisplaywidth(text) > width then
+    text = vim.fn.strcharpart(text, 0, width - 1) .. "…"
+  end
+  vim.api.nvim_echo({ { text, hl } }, false, {})
+end
+
+--- The handlers for the server's messages; `state` is the plugin's state
+--- (todos, tasks, progress), `opts` its options.
+function M.handlers(state, opts)
+  local default_progress = vim.lsp.handlers["$/progress"]
+  return {
+    ["workspace/applyEdit"] = function(_, params, ctx)
+      return edits.apply(params, vim.lsp.get_client_by_id(ctx.client_id), opts)
+    end,
+    ["toolhost/askUserQuestion"] = function(_, params)
+      return dialogs.ask_user_question(params, opts)
+    end,
+    ["toolhost/requestPermission"] = function(_, params)
+      return dialogs.request_permission(params, opts)
+    end,
+    ["toolhost/todos"] = function(_, params)
+      state.todos = (params and params.todos) or {}
+      if opts.on_todos then
+        opts.on_todos(state.todos)
+      end
+      if opts.progress then
+        echo("toolhost: " .. format.todos(state.todos)[1])
+      end
+    end,
+    ["toolhost/taskChanged"] = function(_, params)
+      if type(params) == "table" and params.taskId then
+        state.tasks[params.taskId] = params
+        if opts.progress then
+          echo(format.task_event(params))
+        end
+      end
+    end,
+    ["toolhost/toolsChanged"] = function()
+      state.tools = nil
+    end,
+    ["$/progress"] = function(err, params, ctx, config)
+      if default_progress then
+        pcall(default_progress, err, params, ctx, config)
+      end
+      local value = params and params.value
+      if not opts.progress or type(value) ~= "table" then
+        return
+      end
+      local token = tostring(params.token)
+      if value.kind == "begin" then
+        state.progress[token] = value.title or ""
+        echo("toolhost: " .. (value.title or "") .. (value.message and (": " .. value.message) or ""))
+      elseif value.kind == "report" then
+        echo("toolhost: " .. (state.progress[token] or "") .. (value.message and (": " .. value.message) or ""))
+      elseif value.kind == "end" then
+        echo("toolhost: " .. (state.progress[token] or "") .. (value.message and (" — " .. value.message) or " — done"))
+        state.progress[token] = nil
+      end
+    end,
+  }
+end
+
+--- Starts the server; returns the client id (nil and a message on failure).
+function M.start(opts, state)
+  local cmd = opts.cmd
+  if vim.fn.executable(cmd[1]) ~= 1 then
+    return nil, string.format("toolhost: %s is not executable (set cmd in require('toolhost').setup{})", cmd[1])
+  end
+  local root = vim.fn.fnamemodify(opts.root_dir or vim.fn.getcwd(), ":p"):gsub("/$", "")
+  local init_options = vim.deepcopy(opts.settings or {})
+  if opts.permission_mode then
+    init_options.permissions = init_options.permissions or {}
+    init_options.permissions.defaultMode = opts.permission_mode
+  end
+  if vim.tbl_isempty(init_options) then
+    init_options = vim.empty_dict()
+  end
+  local id = vim.lsp.start_client({
+    name = "toolhost",
+    cmd = cmd,
+    cmd_cwd = root,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } },
+    capabilities = M.capabilities(),
+    init_options = init_options,
+    handlers = M.handlers(state, opts),
+    on_init = function(client, result)
+      state.server_info = result and result.serverInfo
+      state.initialized = true
+      if opts.on_init then
+        opts.on_init(client, result)
+      end
+    end,
+    on_exit = function(code)
+      state.client_id = nil
+      state.initialized = false
+      state.exit_code = code
+    end,
+  })
+  if not id then
+    return nil, "toolhost: vim.lsp.start_client failed"
+  end
+  state.root = root
+  return id
+end
+
+return M

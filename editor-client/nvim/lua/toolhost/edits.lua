@@ -1,0 +1,280 @@
+-- workspace/applyEdit: an edit that needs confirmation is shown as a diff
+-- (a tab with the current and the proposed text side by side, :diffthis)
+-- and the user accepts or rejects it; accepted edits are applied with
+-- vim.lsp.util.apply_workspace_edit and the touched buffers are written, so
+-- the disk matches before the tool returns (the client declares
+-- savesAppliedEdits).
+local wait = require("toolhost.wait")
+
+local M = {}
+
+M.ACCEPT = "Accept"
+M.REJECT = "Reject"
+M.REJECTED_REASON = "the user rejected the edit"
+
+--- Whether a change annotation of the edit asks for confirmation.
+function M.needs_confirmation(edit)
+  for _, a in pairs((edit and edit.changeAnnotations) or {}) do
+    if type(a) == "table" and a.needsConfirmation == true then
+      return true
+    end
+  end
+  return false
+end
+
+--- URIs whose content the edit changes or creates, in order, each once.
+function M.touched_uris(edit)
+  local uris, seen = {}, {}
+  local function add(u)
+    if u and not seen[u] then
+      seen[u] = true
+      table.insert(uris, u)
+    end
+  end
+  local changes = {}
+  for u in pairs(edit.changes or {}) do
+    table.insert(changes, u)
+  end
+  table.sort(changes)
+  for _, u in ipairs(changes) do
+    add(u)
+  end
+  for _, c in ipairs(edit.documentChanges or {}) do
+    if c.textDocument then
+      add(c.textDocument.uri)
+    elseif c.kind == "create" then
+      add(c.uri)
+    elseif c.kind == "rename" then
+      add(c.newUri)
+    end
+  end
+  return uris
+end
+
+--- The text edits of the edit grouped by URI, in order.
+function M.edits_by_uri(edit)
+  local order, by = {}, {}
+  local function push(uri, edits)
+    if not by[uri] then
+      by[uri] = {}
+      table.insert(order, uri)
+    end
+    vim.list_extend(by[uri], edits or {})
+  end
+  for _, c in ipairs(edit.documentChanges or {}) do
+    if c.textDocument then
+      push(c.textDocument.uri, c.edits)
+    elseif c.kind == "create" then
+      push(c.uri, {})
+    end
+  end
+  for uri, edits in pairs(edit.changes or {}) do
+    push(uri, edits)
+  end
+  return order, by
+end
+
+--- Current lines of a document: its buffer when loaded, else the file.
+function M.current_lines(uri)
+  local fname = vim.uri_to_fname(uri)
+  local bufnr = vim.fn.bufnr(fname)
+  if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) then
+    return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  end
+  if vim.fn.filereadable(fname) == 1 then
+    return vim.fn.readfile(fname)
+  end
+  return {}
+end
+
+local counter = 0
+
+local function scratch(name, lines, filetype)
+  counter = counter + 1
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  pcall(vim.api.nvim_buf_set_name, buf, string.format("%s#%d", name, counter))
+  vim.api.nvim_buf_set_option(buf, "bufhidden", "wipe")
+  if filetype and filetype ~= "" then
+    vim.api.nvim_buf_set_option(buf, "filetype", filetype)
+  end
+  return buf
+end
+
+local function is_empty(lines)
+  return #lines == 0 or (#lines == 1 and lines[1] == "")
+end
+
+-- An empty buffer is one empty line, so text ending in a newline inserted
+-- into it leaves an extra empty last line that Neovim would write as a
+-- second newline. Drop it: the buffer's end-of-line supplies that newline.
+local function drop_extra_last_line(bufnr)
+  local n = vim.api.nvim_buf_line_count(bufnr)
+  if n > 1 and vim.api.nvim_buf_get_lines(bufnr, n - 1, n, false)[1] == "" then
+    vim.api.nvim_buf_set_lines(bufnr, n - 1, n, false, {})
+  end
+end
+
+--- The lines a document would have after `edits`, computed in a scratch
+--- buffer so the real one is untouched.
+function M.proposed_lines(uri, edits, offset_encoding)
+  local before = M.current_lines(uri)
+  local buf = scratch("toolhost://proposed", before)
+  vim.lsp.util.apply_text_edits(edits, buf, offset_encoding)
+  if is_empty(before) then
+    drop_extra_last_line(buf)
+  end
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  vim.api.nvim_buf_delete(buf, { force = true })
+  return lines
+end
+
+--- Opens a tab showing `text` in a scratch buffer; returns {close = fn}.
+function M.open_text_tab(name, text, filetype)
+  vim.cmd("tabnew")
+  local tab = vim.api.nvim_get_current_tabpage()
+  local buf = scratch(name, vim.split(text, "\n", { plain = true }), filetype)
+  vim.api.nvim_win_set_buf(0, buf)
+  vim.cmd("redraw")
+  return {
+    close = function()
+      if vim.api.nvim_tabpage_is_valid(tab) and #vim.api.nvim_list_tabpages() > 1 then
+        vim.cmd("tabclose " .. vim.api.nvim_tabpage_get_number(tab))
+      end
+    end,
+  }
+end
+
+--- Opens one tab per document with the current and proposed text in diff
+--- mode. Returns {close = fn, tabs = n}.
+function M.open_diff(edit, offset_encoding)
+  local order, by = M.edits_by_uri(edit)
+  local tabs = {}
+  for _, uri in ipairs(order) do
+    local fname = vim.uri_to_fname(uri)
+    local before = M.current_lines(uri)
+    local after = M.proposed_lines(uri, by[uri], offset_encoding)
+    vim.cmd("tabnew")
+    table.insert(tabs, vim.api.nvim_get_current_tabpage())
+    vim.api.nvim_win_set_buf(0, scratch("toolhost://current/" .. fname, before))
+    vim.cmd("diffthis")
+    vim.cmd("rightbelow vsplit")
+    vim.api.nvim_win_set_buf(0, scratch("toolhost://proposed/" .. fname, after))
+    vim.cmd("diffthis")
+  end
+  vim.cmd("redraw")
+  return {
+    tabs = #tabs,
+    close = function()
+      for i = #tabs, 1, -1 do
+        local tab = tabs[i]
+        if vim.api.nvim_tabpage_is_valid(tab) and #vim.api.nvim_list_tabpages() > 1 then
+          vim.cmd("tabclose " .. vim.api.nvim_tabpage_get_number(tab))
+        end
+      end
+    end,
+  }
+end
+
+--- The label of the edit for the prompt.
+function M.label(params)
+  if params.label and params.label ~= "" then
+    return params.label
+  end
+  for _, a in pairs(params.edit.changeAnnotations or {}) do
+    if type(a) == "table" and a.label then
+      return a.label
+    end
+  end
+  return "Apply the edit"
+end
+
+--- Asks the user to accept or reject an edit; returns true when accepted.
+function M.confirm(params, offset_encoding, opts)
+  local view = M.open_diff(params.edit, offset_encoding)
+  local select = (opts.ui and opts.ui.select) or vim.ui.select
+  local ok, choice = wait.callback(function(done)
+    select({ M.ACCEPT, M.REJECT }, { prompt = M.label(params) .. "?", kind = "toolhost.edit" }, function(c)
+      done(c or false)
+    end)
+  end, opts.dialog_timeout_ms)
+  view.close()
+  return ok and choice == M.ACCEPT
+end
+
+local function buf_version(bufnr)
+  local versions = vim.lsp.util.buf_versions
+  if type(versions) == "table" then
+    return versions[bufnr]
+  end
+  return nil
+end
+
+--- The URI of a loaded buffer whose version differs from the edit's, if any.
+function M.stale_document(edit)
+  for _, c in ipairs(edit.documentChanges or {}) do
+    local version = c.textDocument and c.textDocument.version
+    if type(version) == "number" then
+      local bufnr = vim.fn.bufnr(vim.uri_to_fname(c.textDocument.uri))
+      local current = bufnr ~= -1 and buf_version(bufnr)
+      if current and current ~= version then
+        return c.textDocument.uri
+      end
+    end
+  end
+  return nil
+end
+
+--- Writes each touched document to disk, loading it first when needed.
+function M.write_documents(uris)
+  for _, uri in ipairs(uris) do
+    local fname = vim.uri_to_fname(uri)
+    local bufnr = vim.fn.bufadd(fname)
+    vim.fn.bufload(bufnr)
+    local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function()
+      vim.cmd("silent write!")
+    end)
+    if not ok then
+      return false, string.format("could not write %s: %s", fname, tostring(err))
+    end
+  end
+  return true
+end
+
+--- Handles workspace/applyEdit for a client.
+function M.apply(params, client, opts)
+  local edit = params and params.edit
+  if type(edit) ~= "table" then
+    return { applied = false, failureReason = "the request has no edit" }
+  end
+  local encoding = (client and client.offset_encoding) or "utf-16"
+  local stale = M.stale_document(edit)
+  if stale then
+    return { applied = false, failureReason = stale .. " changed in the editor since the server read it" }
+  end
+  if M.needs_confirmation(edit) and not M.confirm(params, encoding, opts) then
+    return { applied = false, failureReason = M.REJECTED_REASON }
+  end
+  local uris = M.touched_uris(edit)
+  local was_empty = {}
+  for _, uri in ipairs(uris) do
+    was_empty[uri] = is_empty(M.current_lines(uri))
+  end
+  local ok, err = pcall(vim.lsp.util.apply_workspace_edit, edit, encoding)
+  if not ok then
+    return { applied = false, failureReason = tostring(err) }
+  end
+  for _, uri in ipairs(uris) do
+    local bufnr = vim.fn.bufnr(vim.uri_to_fname(uri))
+    if was_empty[uri] and bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) then
+      drop_extra_last_line(bufnr)
+    end
+  end
+  local written, werr = M.write_documents(uris)
+  if not written then
+    return { applied = false, failureReason = werr }
+  end
+  return { applied = true }
+end
+
+return M

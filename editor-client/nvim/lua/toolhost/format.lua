@@ -1,0 +1,98 @@
+-- Plain text for what :Toolhost shows: tool lists, results, todos, tasks.
+-- Pure functions, tested without a server.
+local M = {}
+
+local function split_lines(text)
+  return vim.split(text or "", "\n", { plain = true })
+end
+
+--- Lines of a toolhost/callTool result: a heading, then each block.
+function M.result(name, result)
+  result = result or {}
+  local state = result.isError and "error" or "ok"
+  local took = type(result.durationMs) == "number" and string.format(", %d ms", result.durationMs) or ""
+  local lines = { string.format("# %s — %s%s", name, state, took), "" }
+  for _, block in ipairs(result.content or {}) do
+    if block.type == "text" then
+      vim.list_extend(lines, split_lines(block.text))
+    elseif block.type == "image" then
+      table.insert(lines, string.format("[%s image, %d base64 characters]", block.mimeType or "an", #(block.data or "")))
+    else
+      table.insert(lines, vim.json.encode(block))
+    end
+  end
+  return lines
+end
+
+--- The text of a result, blocks joined by newlines.
+function M.result_text(result)
+  local parts = {}
+  for _, block in ipairs((result and result.content) or {}) do
+    if block.type == "text" then
+      table.insert(parts, block.text or "")
+    end
+  end
+  return table.concat(parts, "\n")
+end
+
+local marks = { completed = "[x]", in_progress = "[~]", pending = "[ ]" }
+
+--- Lines of a todo list, with a summary line first.
+function M.todos(todos)
+  todos = todos or {}
+  if #todos == 0 then
+    return { "No todos." }
+  end
+  local done = 0
+  local lines = {}
+  for _, t in ipairs(todos) do
+    if t.status == "completed" then
+      done = done + 1
+    end
+    local text = (t.status == "in_progress" and t.activeForm and t.activeForm ~= "") and t.activeForm or t.content
+    table.insert(lines, string.format("%s %s", marks[t.status] or "[?]", text))
+  end
+  table.insert(lines, 1, string.format("Todos: %d/%d done", done, #todos))
+  return lines
+end
+
+--- Lines of a toolhost/listTools result: name, category, risk, summary.
+function M.tools(tools)
+  local rows = {}
+  for _, t in ipairs(tools or {}) do
+    local name = t.name or (t["function"] and t["function"].name) or "?"
+    local short = (t.docs and t.docs.short) or vim.split(t.description or "", "\n", { plain = true })[1] or ""
+    local flags = t.enabled == false and " (disabled)" or ""
+    table.insert(rows, { name = name, text = string.format("%-20s %-9s %-8s %s%s", name, t.category or "", t.risk or "", short, flags) })
+  end
+  table.sort(rows, function(a, b)
+    return a.name < b.name
+  end)
+  local lines = {}
+  for _, r in ipairs(rows) do
+    table.insert(lines, r.text)
+  end
+  return lines
+end
+
+--- Lines for background tasks, from toolhost/status and taskChanged events.
+function M.tasks(tasks)
+  local lines = {}
+  for _, t in ipairs(tasks or {}) do
+    local id = t.taskId or t.id or "?"
+    local exit = t.exitCode ~= nil and string.format(" (exit %s)", tostring(t.exitCode)) or ""
+    table.insert(lines, string.format("%s  %s%s  %s", id, t.status or "?", exit, t.command or t.description or ""))
+  end
+  if #lines == 0 then
+    return { "No background tasks." }
+  end
+  return lines
+end
+
+--- A one-line message for a taskChanged notification.
+function M.task_event(t)
+  local exit = t.exitCode ~= nil and string.format(" (exit %s)", tostring(t.exitCode)) or ""
+  return string.format("toolhost: task %s %s%s%s", tostring(t.taskId), tostring(t.status), exit, t.command and (": " .. t.command) or "")
+end
+
+return M

@@ -1,0 +1,47 @@
+-- :checkhealth toolhost — the binary, its version, and the running server.
+local M = {}
+
+-- Neovim 0.7 has require("health") with report_*; 0.8/0.9 vim.health with
+-- report_*; 0.10+ vim.health with start/ok/warn/error.
+local function api()
+  local h = vim.health or require("health")
+  return {
+    start = h.start or h.report_start,
+    ok = h.ok or h.report_ok,
+    warn = h.warn or h.report_warn,
+    error = h.error or h.report_error,
+    info = h.info or h.report_info,
+  }
+end
+
+function M.check()
+  local h = api()
+  local th = require("toolhost")
+  h.start("toolhost")
+  if vim.fn.has("nvim-0.7") ~= 1 then
+    h.error("Neovim 0.7 or later is needed")
+  end
+  local bin = th.options.cmd[1]
+  local path = vim.fn.exepath(bin)
+  if path == "" then
+    h.error(bin .. " was not found", { "Install toolhost, or pass cmd = { '/path/to/toolhost', 'serve' } to setup{}" })
+  else
+    h.ok("binary: " .. path)
+    local out = vim.fn.system({ path, "version" })
+    if vim.v.shell_error == 0 then
+      h.ok("version: " .. vim.trim(out))
+    else
+      h.warn("`toolhost version` failed: " .. vim.trim(out))
+    end
+  end
+  if th.is_running() then
+    local info = th.state.server_info or {}
+    h.ok(string.format("server running (%s %s), root %s", info.name or "toolhost", info.version or "", th.state.root or "?"))
+  elseif th.client() then
+    h.warn("server starting")
+  else
+    h.warn("server not running", { "Call require('toolhost').setup{} or :Toolhost start" })
+  end
+end
+
+return M

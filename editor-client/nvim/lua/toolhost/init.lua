@@ -1,0 +1,173 @@
+-- toolhost for Neovim: starts `toolhost serve` as an LSP client, answers
+-- its questions, permission prompts and edits through vim.ui dialogs and
+-- diff views, and runs tools by hand with :Toolhost.
+--
+--   require("toolhost").setup{ cmd = { "toolhost", "serve" }, permission_mode = "default" }
+--
+-- Works on Neovim 0.7.2 and later.
+local client_mod = require("toolhost.client")
+
+local M = {}
+
+--- Defaults of setup{}; see :help toolhost-setup.
+M.defaults = {
+  cmd = { "toolhost", "serve" },
+  permission_mode = nil,
+  root_dir = nil,
+  settings = {},
+  autostart = true,
+  attach = true,
+  progress = true,
+  dialog_timeout_ms = 10 * 60 * 1000,
+  ui = nil,
+  on_todos = nil,
+  on_init = nil,
+}
+
+M.options = vim.deepcopy(M.defaults)
+
+--- Mutable state shared with the handlers.
+M.state = {
+  client_id = nil,
+  initialized = false,
+  todos = {},
+  tasks = {},
+  progress = {},
+  tools = nil,
+}
+
+local group
+
+local function attachable(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.api.nvim_buf_get_option(bufnr, "buftype") ~= "" then
+    return false
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  return name ~= "" and not name:match("^%a[%w+.-]*://")
+end
+
+--- Attaches a buffer to the running server (sends didOpen).
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if M.state.client_id and attachable(bufnr) then
+    vim.lsp.buf_attach_client(bufnr, M.state.client_id)
+  end
+end
+
+--- Configures and (unless autostart = false) starts the server.
+function M.setup(opts)
+  M.options = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), opts or {})
+  if type(M.options.cmd) == "string" then
+    M.options.cmd = { M.options.cmd, "serve" }
+  end
+  if M.options.autostart then
+    return M.start()
+  end
+  return true
+end
+
+--- The running client, or nil.
+function M.client()
+  return M.state.client_id and vim.lsp.get_client_by_id(M.state.client_id) or nil
+end
+
+--- Whether the server is running and initialized.
+function M.is_running()
+  local c = M.client()
+  return c ~= nil and M.state.initialized and not (c.is_stopped and c.is_stopped())
+end
+
+--- Starts the server if it is not running. Returns true, or false and a message.
+function M.start()
+  if M.client() then
+    return true
+  end
+  M.state.todos, M.state.tasks, M.state.progress, M.state.tools = {}, {}, {}, nil
+  local id, err = client_mod.start(M.options, M.state)
+  if not id then
+    vim.notify(err, vim.log.levels.ERROR)
+    return false, err
+  end
+  M.state.client_id = id
+  if M.options.attach then
+    group = vim.api.nvim_create_augroup("toolhost", { clear = true })
+    vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
+      group = group,
+      callback = function(args)
+        M.attach(args.buf)
+      end,
+    })
+    for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_is_loaded(bufnr) then
+        M.attach(bufnr)
+      end
+    end
+  end
+  return true
+end
+
+--- Stops the server; waits up to timeout_ms (default 2000) for it to exit.
+function M.stop(timeout_ms)
+  local c = M.client()
+  if group then
+    pcall(vim.api.nvim_del_augroup_by_id, group)
+    group = nil
+  end
+  if not c then
+    return true
+  end
+  client_mod.stop(c)
+  local stopped = vim.wait(timeout_ms or 2000, function()
+    return M.state.client_id == nil
+  end, 20)
+  if not stopped then
+    client_mod.stop(c, true)
+    M.state.client_id = nil
+  end
+  M.state.initialized = false
+  return stopped
+end
+
+--- Sends a request; callback(err, result). Returns false and a message when
+--- the server is not running.
+function M.request(method, params, callback)
+  local c = M.client()
+  if not c then
+    local msg = "toolhost is not running (require('toolhost').setup{} starts it)"
+    callback({ message = msg }, nil)
+    return false, msg
+  end
+  local ok = client_mod.request(c, method, params or vim.empty_dict(), function(err, result)
+    callback(err, result)
+  end)
+  return ok
+end
+
+--- Runs one tool; callback(err, result) with result {content, isError, ...}.
+function M.call_tool(name, input, callback)
+  if input == nil or (type(input) == "table" and vim.tbl_isempty(input)) then
+    input = vim.empty_dict()
+  end
+  return M.request("toolhost/callTool", { name = name, input = input }, callback)
+end
+
+--- Sends a request and waits for the answer (bounded). Returns result, err.
+function M.request_wait(method, params, timeout_ms)
+  local done, err, result = false, nil, nil
+  M.request(method, params, function(e, r)
+    done, err, result = true, e, r
+  end)
+  if not vim.wait(timeout_ms or 10000, function()
+    return done
+  end, 20) then
+    return nil, { message = method .. " timed out" }
+  end
+  return result, err
+end
+
+--- The last todo list the server sent.
+function M.todos()
+  return M.state.todos
+end
+
+return M

@@ -1,0 +1,116 @@
+-- A small test runner for headless Neovim: named cases, a scripted vim.ui,
+-- temporary workspaces, and bounded waits.
+local M = { cases = {} }
+
+--- Registers a case.
+function M.test(name, fn)
+  table.insert(M.cases, { name = name, fn = fn })
+end
+
+function M.eq(got, want, what)
+  if not vim.deep_equal(got, want) then
+    error(string.format("%s: got %s, want %s", what or "value", vim.inspect(got), vim.inspect(want)), 2)
+  end
+end
+
+function M.truthy(v, what)
+  if not v then
+    error((what or "expected a true value") .. ", got " .. vim.inspect(v), 2)
+  end
+end
+
+function M.match(text, pattern, what)
+  if type(text) ~= "string" or not text:find(pattern) then
+    error(string.format("%s: %s does not contain %q", what or "text", vim.inspect(text), pattern), 2)
+  end
+end
+
+--- A fresh workspace folder with `files` (name -> content) written in it.
+function M.workspace(files)
+  local dir = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(dir, "p")
+  for name, content in pairs(files or {}) do
+    local path = dir .. "/" .. name
+    vim.fn.mkdir(vim.fn.fnamemodify(path, ":h"), "p")
+    local f = assert(io.open(path, "wb"))
+    f:write(content)
+    f:close()
+  end
+  return dir
+end
+
+function M.read(path)
+  local f = io.open(path, "rb")
+  if not f then
+    return nil
+  end
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+--- Waits (bounded) until cond() is true; fails with `what` otherwise.
+function M.wait_for(cond, what, timeout_ms)
+  if not vim.wait(timeout_ms or 15000, cond, 20) then
+    error("timed out waiting for " .. (what or "a condition"), 2)
+  end
+end
+
+--- Replaces vim.ui.select and vim.ui.input with scripted answers. `answers`
+--- maps a dialog kind to a function(items_or_opts, opts) returning the
+--- choice. Answers arrive through vim.schedule, like an asynchronous UI.
+--- Returns the log of dialogs shown.
+function M.script_ui(answers)
+  local log = {}
+  vim.ui.select = function(items, opts, on_choice)
+    local entry = { kind = opts.kind, prompt = opts.prompt, items = items, diff = vim.wo.diff,
+      lines = vim.api.nvim_buf_get_lines(0, 0, -1, false), tabs = #vim.api.nvim_list_tabpages() }
+    table.insert(log, entry)
+    local answer = answers[opts.kind]
+    local choice = answer and answer(items, opts, entry) or nil
+    vim.schedule(function()
+      on_choice(choice)
+    end)
+  end
+  vim.ui.input = function(opts, on_confirm)
+    local entry = { kind = (opts.kind or "input") .. ".input", prompt = opts.prompt }
+    table.insert(log, entry)
+    local answer = answers[entry.kind]
+    local text = answer and answer(opts, entry) or nil
+    vim.schedule(function()
+      on_confirm(text)
+    end)
+  end
+  return log
+end
+
+--- Picks the item whose label (or string value) is `label`.
+function M.pick(label)
+  return function(items)
+    for _, item in ipairs(items) do
+      if item == label or (type(item) == "table" and item.label == label) then
+        return item
+      end
+    end
+    error("no item " .. label .. " in " .. vim.inspect(items))
+  end
+end
+
+--- Runs every case; prints TAP-like lines and the closing count line.
+function M.run()
+  local passed, failed = 0, 0
+  for _, case in ipairs(M.cases) do
+    local ok, err = xpcall(case.fn, debug.traceback)
+    if ok then
+      passed = passed + 1
+      io.stdout:write("ok - " .. case.name .. "\n")
+    else
+      failed = failed + 1
+      io.stdout:write("not ok - " .. case.name .. "\n" .. tostring(err):gsub("^", "    ") .. "\n")
+    end
+  end
+  io.stdout:write(string.format("%d passed, %d failed\n", passed, failed))
+  return failed
+end
+
+return M

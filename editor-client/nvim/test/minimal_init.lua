@@ -1,0 +1,8 @@
+-- Loads only this plugin, for headless tests.
+local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
+local plugin_root = vim.fn.fnamemodify(here, ":h")
+vim.opt.runtimepath:prepend(plugin_root)
+vim.opt.swapfile = false
+vim.opt.shortmess:append("F")
+vim.opt.more = false
+vim.cmd("runtime plugin/toolhost.lua")

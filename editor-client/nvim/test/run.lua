@@ -1,0 +1,18 @@
+-- Runs the plugin's tests in headless Neovim and exits non-zero on failure.
+-- Server tests run when TOOLHOST_BIN names a toolhost binary.
+local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
+package.path = here .. "/?.lua;" .. package.path
+
+local h = require("harness")
+dofile(here .. "/unit_spec.lua")
+local bin = os.getenv("TOOLHOST_BIN")
+if bin and bin ~= "" then
+  dofile(here .. "/server_spec.lua")
+else
+  io.stdout:write("# TOOLHOST_BIN not set: skipping the tests against the server\n")
+end
+local failed = h.run()
+pcall(function()
+  require("toolhost").stop(3000)
+end)
+vim.cmd(failed > 0 and "cquit" or "qall!")

@@ -1,0 +1,173 @@
+-- Tests that drive the real toolhost binary through the plugin, with
+-- vim.ui.select and vim.ui.input answering from a script.
+local h = require("harness")
+local toolhost = require("toolhost")
+local dialogs = require("toolhost.dialogs")
+local format = require("toolhost.format")
+
+local bin = os.getenv("TOOLHOST_BIN")
+
+-- Starts a server on a fresh workspace; returns its folder.
+local function start(files, mode)
+  toolhost.stop(3000)
+  local dir = h.workspace(files)
+  vim.cmd("cd " .. vim.fn.fnameescape(dir))
+  vim.cmd("silent! %bwipeout!")
+  local ok, err = toolhost.setup({ cmd = { bin, "serve" }, root_dir = dir, permission_mode = mode, progress = false })
+  h.truthy(ok, err)
+  h.wait_for(function()
+    return toolhost.is_running() or toolhost.state.client_id == nil
+  end, "the server to initialize")
+  h.truthy(toolhost.is_running(), "the server exited with code " .. tostring(toolhost.state.exit_code))
+  return dir
+end
+
+-- Runs a tool and waits for its result.
+local function call(name, input)
+  local done, err, result = false, nil, nil
+  toolhost.call_tool(name, input, function(e, r)
+    done, err, result = true, e, r
+  end)
+  h.wait_for(function()
+    return done
+  end, name .. " to return", 30000)
+  h.truthy(err == nil, "no JSON-RPC error: " .. vim.inspect(err))
+  return result
+end
+
+local function kinds(log)
+  local out = {}
+  for _, e in ipairs(log) do
+    table.insert(out, e.kind)
+  end
+  return out
+end
+
+h.test("server: initialize reports the server and :checkhealth sees it", function()
+  start({}, "default")
+  h.eq(toolhost.state.server_info and toolhost.state.server_info.name, "toolhost", "serverInfo.name")
+  vim.cmd("checkhealth toolhost")
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  h.match(text, "OK:? binary: " .. vim.pesc(vim.fn.exepath(bin)))
+  h.match(text, "server running")
+  vim.cmd("bwipeout!")
+end)
+
+h.test("server: :Toolhost tools lists the core tools", function()
+  start({}, "default")
+  vim.cmd("Toolhost tools")
+  h.wait_for(function()
+    return vim.fn.bufnr("toolhost://tools") ~= -1
+  end, "the tools buffer")
+  local lines = vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://tools"), 0, -1, false)
+  local names = {}
+  for _, l in ipairs(lines) do
+    names[l:match("^(%S+)")] = true
+  end
+  for _, want in ipairs({ "Bash", "Edit", "Read", "Write", "AskUserQuestion" }) do
+    h.truthy(names[want], want .. " listed in " .. vim.inspect(lines))
+  end
+end)
+
+h.test("server: an accepted edit is previewed as a diff and written to disk", function()
+  local dir = start({ ["a.txt"] = "hello world\n" }, "default")
+  local path = dir .. "/a.txt"
+  local log = h.script_ui({
+    ["toolhost.permission"] = h.pick(dialogs.ALLOW),
+    ["toolhost.edit"] = h.pick("Accept"),
+  })
+  h.eq(call("Read", { file_path = path }).isError, false, "Read")
+  local result = call("Edit", { file_path = path, old_string = "world", new_string = "there" })
+  h.eq(result.isError, false, format.result_text(result))
+  h.eq(h.read(path), "hello there\n", "disk")
+  h.truthy(#log > 0, "the user was asked")
+  for _, e in ipairs(log) do
+    if e.kind == "toolhost.edit" then
+      h.eq(e.diff, true, "edit asked from a diff view")
+      h.eq(e.lines, { "hello there" }, "proposed text shown")
+    end
+  end
+end)
+
+h.test("server: a rejected edit leaves the file and fails the call", function()
+  local dir = start({ ["a.txt"] = "hello world\n" }, "default")
+  local path = dir .. "/a.txt"
+  local log = h.script_ui({
+    ["toolhost.permission"] = h.pick(dialogs.DENY),
+    ["toolhost.edit"] = h.pick("Reject"),
+  })
+  call("Read", { file_path = path })
+  local result = call("Edit", { file_path = path, old_string = "world", new_string = "there" })
+  h.eq(result.isError, true, "isError")
+  local text = format.result_text(result)
+  h.match(text, "^Error: ")
+  h.truthy(text:find("rejected") or text:find("denied"), "says why: " .. text)
+  h.eq(h.read(path), "hello world\n", "disk unchanged")
+  h.truthy(#log > 0, "the user was asked: " .. vim.inspect(kinds(log)))
+end)
+
+h.test("server: Write creates a new file through the editor", function()
+  local dir = start({}, "acceptEdits")
+  local path = dir .. "/sub/new.txt"
+  h.script_ui({ ["toolhost.permission"] = h.pick(dialogs.ALLOW), ["toolhost.edit"] = h.pick("Accept") })
+  local result = call("Write", { file_path = path, content = "fresh\ncontent\n" })
+  h.eq(result.isError, false, format.result_text(result))
+  h.eq(h.read(path), "fresh\ncontent\n", "disk")
+end)
+
+h.test("server: AskUserQuestion returns the picked and typed answers", function()
+  start({}, "default")
+  local log = h.script_ui({
+    ["toolhost.question"] = function(items, o)
+      if o.prompt:find("color") then
+        return h.pick("Blue")(items)
+      end
+      return h.pick(dialogs.OTHER)(items)
+    end,
+    ["toolhost.question.input"] = function()
+      return "a typed answer"
+    end,
+    ["toolhost.permission"] = h.pick(dialogs.ALLOW),
+  })
+  local result = call("AskUserQuestion", {
+    questions = {
+      { question = "Which color?", header = "Color", multiSelect = false,
+        options = { { label = "Red", description = "warm" }, { label = "Blue", description = "cool" } } },
+      { question = "Anything else?", header = "Notes", multiSelect = false,
+        options = { { label = "No", description = "nothing" }, { label = "Yes", description = "something" } } },
+    },
+  })
+  local text = format.result_text(result)
+  h.eq(result.isError, false, text)
+  h.match(text, "Blue")
+  h.match(text, "a typed answer")
+  h.truthy(vim.tbl_contains(kinds(log), "toolhost.question"), "asked through vim.ui.select")
+end)
+
+h.test("server: a denied Bash command does not run", function()
+  local dir = start({}, "default")
+  local log = h.script_ui({ ["toolhost.permission"] = h.pick(dialogs.DENY) })
+  local result = call("Bash", { command = "echo ran > ran.txt", description = "write a marker" })
+  local text = format.result_text(result)
+  h.eq(result.isError, true, text)
+  h.truthy(text:lower():find("denied"), "says denied: " .. text)
+  h.eq(h.read(dir .. "/ran.txt"), nil, "the command did not run")
+  h.eq(kinds(log), { "toolhost.permission" })
+  h.match(log[1].prompt, "echo ran > ran.txt")
+end)
+
+h.test("server: TodoWrite fills :Toolhost todos", function()
+  start({}, "default")
+  h.script_ui({ ["toolhost.permission"] = h.pick(dialogs.ALLOW) })
+  local result = call("TodoWrite", { todos = {
+    { content = "Write code", status = "completed", activeForm = "Writing code" },
+    { content = "Run tests", status = "in_progress", activeForm = "Running tests" },
+  } })
+  h.eq(result.isError, false, format.result_text(result))
+  h.wait_for(function()
+    return #toolhost.todos() == 2
+  end, "the toolhost/todos notification")
+  vim.cmd("Toolhost todos")
+  h.eq(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://todos"), 0, -1, false),
+    { "Todos: 1/2 done", "[x] Write code", "[~] Running tests" })
+end)

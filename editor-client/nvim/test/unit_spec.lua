@@ -1,0 +1,172 @@
+-- Tests of the plugin's logic that need no server.
+local h = require("harness")
+local dialogs = require("toolhost.dialogs")
+local edits = require("toolhost.edits")
+local format = require("toolhost.format")
+
+local color = {
+  question = "Which color?",
+  header = "Color",
+  options = { { label = "Red", description = "warm" }, { label = "Blue", description = "cool" } },
+}
+local opts = { dialog_timeout_ms = 5000 }
+
+h.test("parse_multi maps numbers and labels, keeps free text", function()
+  local cases = {
+    { "1, 2", "Red, Blue" },
+    { "blue", "Blue" },
+    { "2, green ,", "Blue, green" },
+    { " ", "" },
+    { "9", "9" },
+  }
+  for _, c in ipairs(cases) do
+    h.eq(dialogs.parse_multi(c[1], color.options), c[2], c[1])
+  end
+end)
+
+h.test("ask_user_question picks an option, takes free text and multi-select", function()
+  local log = h.script_ui({
+    ["toolhost.question"] = function(items, o)
+      if o.prompt:find("Which color") then
+        return h.pick("Blue")(items)
+      end
+      return h.pick(dialogs.OTHER)(items)
+    end,
+    ["toolhost.question.input"] = function(o)
+      if o.prompt:find("Sizes") then
+        return "1, XL"
+      end
+      return "  teal "
+    end,
+  })
+  local result = dialogs.ask_user_question({
+    questions = {
+      color,
+      { question = "Other shade?", header = "Shade", options = { { label = "Dark" } } },
+      { question = "Sizes?", header = "Size", multiSelect = true, options = { { label = "S" }, { label = "M" } } },
+    },
+  }, opts)
+  h.eq(result, { answers = { ["Which color?"] = "Blue", ["Other shade?"] = "teal", ["Sizes?"] = "S, XL" } })
+  h.eq(#log, 4, "dialogs shown")
+  h.eq(dialogs.format_option(log[1].items[1]), "Red — warm", "option text")
+  h.eq(log[1].items[3].label, dialogs.OTHER, "last item")
+end)
+
+h.test("ask_user_question reports dismissal", function()
+  local cases = {
+    { select = function() return nil end },
+    { select = h.pick(dialogs.OTHER), input = function() return nil end },
+    { select = h.pick(dialogs.OTHER), input = function() return "   " end },
+  }
+  for i, c in ipairs(cases) do
+    h.script_ui({ ["toolhost.question"] = c.select, ["toolhost.question.input"] = c.input })
+    local result = dialogs.ask_user_question({ questions = { color } }, opts)
+    h.eq(result.dismissed, true, "case " .. i)
+    h.eq(vim.json.encode(result.answers), "{}", "answers encode as an object, case " .. i)
+  end
+end)
+
+h.test("permission prompt shows command and risk; answers map buttons", function()
+  h.eq(dialogs.permission_prompt({ toolName = "Bash", title = "Run a command?", risk = "high", input = { command = "make\nclean" } }),
+    "Run a command? [risk: high] — $ make ⏎ clean")
+  h.eq(dialogs.permission_prompt({ toolName = "WebFetch", preview = { kind = "url", text = "https://example.com" } }),
+    "Allow WebFetch? — https://example.com")
+  h.eq(dialogs.permission_answer(dialogs.ALLOW), { decision = "allow" })
+  h.eq(dialogs.permission_answer(dialogs.ALLOW_ALWAYS), { decision = "allowAlways" })
+  h.eq(dialogs.permission_answer(dialogs.DENY).decision, "deny")
+  h.eq(dialogs.permission_answer(nil).decision, "deny")
+end)
+
+h.test("request_permission shows a diff preview in a tab while asking", function()
+  local log = h.script_ui({ ["toolhost.permission"] = h.pick(dialogs.ALLOW_ALWAYS) })
+  local tabs = #vim.api.nvim_list_tabpages()
+  local answer = dialogs.request_permission({ toolName = "Edit", preview = { kind = "diff", text = "-a\n+b" } }, opts)
+  h.eq(answer, { decision = "allowAlways" })
+  h.eq(log[1].lines, { "-a", "+b" }, "preview shown")
+  h.eq(#vim.api.nvim_list_tabpages(), tabs, "preview tab closed")
+end)
+
+h.test("needs_confirmation and touched_uris read the edit", function()
+  h.eq(edits.needs_confirmation({}), false)
+  h.eq(edits.needs_confirmation({ changeAnnotations = { a = { label = "x", needsConfirmation = true } } }), true)
+  h.eq(edits.touched_uris({
+    changes = { ["file:///w/z.txt"] = {} },
+    documentChanges = {
+      { kind = "create", uri = "file:///w/n.txt" },
+      { textDocument = { uri = "file:///w/n.txt" }, edits = {} },
+      { kind = "rename", oldUri = "file:///w/o.txt", newUri = "file:///w/m.txt" },
+      { kind = "delete", uri = "file:///w/d.txt" },
+    },
+  }), { "file:///w/z.txt", "file:///w/n.txt", "file:///w/m.txt" })
+end)
+
+local function replace(uri, line, from, to, text)
+  return {
+    textDocument = { uri = uri },
+    edits = { { range = { start = { line = line, character = from }, ["end"] = { line = line, character = to } }, newText = text, annotationId = "t" } },
+  }
+end
+
+h.test("proposed_lines applies UTF-16 edits without touching the file", function()
+  local dir = h.workspace({ ["a.txt"] = "héllo wörld\nsecond\n" })
+  local uri = vim.uri_from_fname(dir .. "/a.txt")
+  local lines = edits.proposed_lines(uri, replace(uri, 0, 6, 11, "there").edits, "utf-16")
+  h.eq(lines, { "héllo there", "second" })
+  h.eq(h.read(dir .. "/a.txt"), "héllo wörld\nsecond\n", "file untouched")
+end)
+
+h.test("apply: confirmed edits are shown as a diff, then written or rejected", function()
+  for _, c in ipairs({ { "Accept", "one\nTWO\n", true }, { "Reject", "one\ntwo\n", false } }) do
+    local dir = h.workspace({ ["b.txt"] = "one\ntwo\n" })
+    local uri = vim.uri_from_fname(dir .. "/b.txt")
+    local log = h.script_ui({ ["toolhost.edit"] = h.pick(c[1]) })
+    local result = edits.apply({
+      label = "Edit b.txt",
+      edit = { documentChanges = { replace(uri, 1, 0, 3, "TWO") }, changeAnnotations = { t = { label = "Edit b.txt", needsConfirmation = true } } },
+    }, { offset_encoding = "utf-16" }, opts)
+    h.eq(result.applied, c[3], c[1])
+    if not c[3] then
+      h.eq(result.failureReason, "the user rejected the edit")
+    end
+    h.eq(h.read(dir .. "/b.txt"), c[2], c[1] .. ": disk")
+    h.eq(log[1].prompt, "Edit b.txt?")
+    h.eq(log[1].diff, true, "asked from a diff window")
+    h.eq(log[1].lines, { "one", "TWO" }, "proposed side shown")
+  end
+end)
+
+h.test("apply: an edit without confirmation creates and writes a new file", function()
+  local dir = h.workspace({})
+  local path = dir .. "/c.txt"
+  local uri = vim.uri_from_fname(path)
+  local log = h.script_ui({})
+  local result = edits.apply({
+    edit = { documentChanges = {
+      { kind = "create", uri = uri },
+      { textDocument = { uri = uri }, edits = { { range = { start = { line = 0, character = 0 }, ["end"] = { line = 0, character = 0 } }, newText = "made\n" } } },
+    } },
+  }, { offset_encoding = "utf-16" }, opts)
+  h.eq(result, { applied = true })
+  h.eq(h.read(path), "made\n", "disk")
+  h.eq(#log, 0, "no dialog")
+end)
+
+h.test("format: todos, results and tools", function()
+  h.eq(format.todos({
+    { content = "Write", status = "completed", activeForm = "Writing" },
+    { content = "Test", status = "in_progress", activeForm = "Testing" },
+    { content = "Ship", status = "pending", activeForm = "Shipping" },
+  }), { "Todos: 1/3 done", "[x] Write", "[~] Testing", "[ ] Ship" })
+  h.eq(format.todos({}), { "No todos." })
+  h.eq(format.result("Bash", { isError = true, durationMs = 5, content = { { type = "text", text = "Error: a\nb" } } }),
+    { "# Bash — error, 5 ms", "", "Error: a", "b" })
+  h.eq(format.tools({ { name = "Read", category = "core", risk = "low", docs = { short = "Reads" } }, { name = "Bash", enabled = false } })[2],
+    string.format("%-20s %-9s %-8s %s", "Read", "core", "low", "Reads"))
+  h.match(format.task_event({ taskId = "t1", status = "finished", exitCode = 0 }), "task t1 finished %(exit 0%)")
+end)
+
+h.test(":Toolhost completes subcommands and modes", function()
+  local commands = require("toolhost.commands")
+  h.eq(commands.complete("st", "Toolhost st"), { "start", "status", "stop" })
+  h.eq(commands.complete("acc", "Toolhost mode acc"), { "acceptEdits" })
+end)
