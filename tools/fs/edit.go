@@ -1,0 +1,404 @@
+package fs
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/internal/udiff"
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+//go:embed edit.md
+var editDescription string
+
+type editParams struct {
+	FilePath   string `json:"file_path"`
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
+}
+
+var editSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "description": "Absolute path of the file to change."},
+    "old_string": {"type": "string", "description": "The exact text to replace, as it appears in the file."},
+    "new_string": {"type": "string", "description": "The text to put in its place; must differ from old_string."},
+    "replace_all": {"type": "boolean", "default": false, "description": "Replace every occurrence of old_string instead of requiring exactly one."}
+  },
+  "required": ["file_path", "old_string", "new_string"],
+  "additionalProperties": false
+}`)
+
+// Edit replaces exact text in a file.
+type Edit struct {
+	ws       *workspace.Workspace
+	settings func() *settings.Settings
+}
+
+// NewEdit returns the Edit tool over ws; settings (may be nil) gives the live
+// edit.fuzzy setting.
+func NewEdit(ws *workspace.Workspace, settings func() *settings.Settings) *Edit {
+	return &Edit{ws: ws, settings: settings}
+}
+
+func (*Edit) Name() string                 { return "Edit" }
+func (*Edit) Description() string          { return editDescription }
+func (*Edit) InputSchema() json.RawMessage { return editSchema }
+func (*Edit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
+
+// Docs implements tools.Documented.
+func (*Edit) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Replace exact text in a file that was Read; the result carries a unified diff.",
+		Long: "old_string must occur exactly once unless replace_all is set; no match and several matches " +
+			"are errors that say which (with line numbers). The file must have been Read in this session and " +
+			"be unchanged since, in the editor or on disk. Line endings (an LF old_string matches in a CRLF " +
+			"file, and the file stays CRLF), a UTF-8 byte-order mark and the file mode are kept; files that " +
+			"are not valid UTF-8 are refused rather than corrupted. The edit.fuzzy setting (off by default) " +
+			"lets whole lines match despite trailing-whitespace or indentation differences, re-indenting " +
+			"new_string to the file. An empty old_string creates a file that does not exist.",
+		Examples: []tools.Example{
+			{Title: "Change one call", Input: json.RawMessage(`{"file_path":"/src/app/main.go","old_string":"log.Println(\"starting\")","new_string":"log.Printf(\"starting %s\", version)"}`)},
+			{Title: "Rename a variable everywhere in a file", Input: json.RawMessage(`{"file_path":"/src/app/main.go","old_string":"cfg","new_string":"config","replace_all":true}`)},
+		},
+	}
+}
+
+// Access implements tools.AccessDescriber.
+func (*Edit) Access(input json.RawMessage) tools.Access {
+	var p editParams
+	if json.Unmarshal(input, &p) != nil || p.FilePath == "" {
+		return tools.Access{}
+	}
+	return tools.Access{WritePaths: []string{p.FilePath}}
+}
+
+// Preview implements tools.Previewer: the diff the edit would make, or nil
+// when it would fail.
+func (e *Edit) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
+	var p editParams
+	if json.Unmarshal(input, &p) != nil {
+		return nil
+	}
+	abs, bad := resolve(e.ws, "file_path", p.FilePath)
+	if bad != nil {
+		return nil
+	}
+	old, _, err := e.ws.ReadFile(abs)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	plan, fail := planEdit(old, p, currentSettings(e.settings).Edit.Fuzzy)
+	if fail != nil {
+		return nil
+	}
+	return &tools.Preview{Kind: "diff", Text: unifiedDiff(e.ws, abs, old, plan.content)}
+}
+
+// Execute makes the edit.
+func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var p editParams
+	if err := json.Unmarshal(call.Input, &p); err != nil {
+		return tools.ErrorResult("the input is not a valid Edit input (%v); send {\"file_path\", \"old_string\", \"new_string\"}.", err), nil
+	}
+	abs, bad := resolve(e.ws, "file_path", p.FilePath)
+	if bad != nil {
+		return bad, nil
+	}
+	if p.OldString == p.NewString {
+		return tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string."), nil
+	}
+	old, _, err := e.ws.ReadFile(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if p.OldString != "" {
+			return notFound("file_path", abs), nil
+		}
+		old = nil // an empty old_string creates the file
+	case err != nil:
+		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
+	default:
+		if err := e.ws.CheckFresh(abs); err != nil {
+			return tools.ErrorResult("%v", err), nil
+		}
+	}
+	plan, fail := planEdit(old, p, currentSettings(e.settings).Edit.Fuzzy)
+	if fail != nil {
+		return tools.ErrorResult("%s", strings.ReplaceAll(fail.Error(), "FILE", abs)), nil
+	}
+	err = e.ws.ApplyChange(ctx, call.Host, workspace.Change{
+		Path: abs, Old: old, New: plan.content,
+		Label:             "Edit " + displayName(e.ws, abs),
+		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	})
+	if err != nil {
+		return changeResult(err)
+	}
+	var summary string
+	switch {
+	case old == nil:
+		summary = fmt.Sprintf("Created %s.", abs)
+	case plan.count == 1:
+		summary = fmt.Sprintf("Edited %s: replaced 1 occurrence.", abs)
+	default:
+		summary = fmt.Sprintf("Edited %s: replaced %d occurrences.", abs, plan.count)
+	}
+	if plan.fuzzy {
+		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
+	}
+	res := tools.TextResult(summary + "\n\n" + unifiedDiff(e.ws, abs, old, plan.content))
+	res.Structured = map[string]any{
+		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
+		"structuredPatch": udiff.Hunks(string(old), string(plan.content)), "userModified": false,
+	}
+	return res, nil
+}
+
+// editPlan is the outcome of an edit computed in memory.
+type editPlan struct {
+	content []byte
+	count   int
+	fuzzy   bool
+}
+
+// planEdit computes the new content of an edit. Errors are for the model;
+// "FILE" in them stands for the file's path.
+func planEdit(old []byte, p editParams, fuzzy bool) (*editPlan, error) {
+	if old == nil {
+		return &editPlan{content: []byte(p.NewString), count: 1}, nil
+	}
+	if bytes.HasPrefix(old, bomUTF16LE) || bytes.HasPrefix(old, bomUTF16BE) {
+		return nil, errors.New("FILE is UTF-16 text; Edit changes UTF-8 files only and will not risk corrupting it. Use Write with the whole new content, or Bash with an encoding-aware tool (iconv)")
+	}
+	bom := bytes.HasPrefix(old, bomUTF8)
+	body := old
+	if bom {
+		body = old[len(bomUTF8):]
+	}
+	if !utf8.Valid(body) {
+		return nil, errors.New("FILE is not valid UTF-8 (another encoding, or binary); Edit refuses it rather than corrupt it. Use Bash with an encoding-aware tool (iconv, sed on the bytes), or Write the whole new content")
+	}
+	text := string(body)
+	if p.OldString == "" {
+		if text != "" {
+			return nil, errors.New("old_string is empty, but FILE is not: give the exact text to replace, or use Write to replace the whole file")
+		}
+		return &editPlan{content: withBOM(bom, p.NewString), count: 1}, nil
+	}
+
+	le := detectLineEnding(text)
+	oldStr, newStr := p.OldString, withLineEnding(p.NewString, le)
+	count := strings.Count(text, oldStr)
+	if count == 0 {
+		// The model writes "\n"; the file may say "\r\n" (or the reverse).
+		for _, alt := range []lineEnding{le, lf, crlf} {
+			if c := strings.Count(text, withLineEnding(p.OldString, alt)); c > 0 {
+				oldStr, newStr, count = withLineEnding(p.OldString, alt), withLineEnding(p.NewString, alt), c
+				break
+			}
+		}
+	}
+	if count == 0 {
+		if fuzzy {
+			if out, n, ok := fuzzyReplace(text, p.OldString, p.NewString, le, p.ReplaceAll); ok {
+				return &editPlan{content: withBOM(bom, out), count: n, fuzzy: true}, nil
+			} else if n > 1 {
+				return nil, fmt.Errorf("old_string was not found exactly in FILE, and ignoring whitespace it matches %d places. Add surrounding lines to old_string to make it unique, or set replace_all to true", n)
+			}
+		}
+		return nil, notFoundError(text, p.OldString, fuzzy)
+	}
+	if count > 1 && !p.ReplaceAll {
+		return nil, fmt.Errorf("old_string occurs %d times in FILE (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, lineList(occurrenceLines(text, oldStr)))
+	}
+	var out string
+	if p.ReplaceAll {
+		out = strings.ReplaceAll(text, oldStr, newStr)
+	} else {
+		out = strings.Replace(text, oldStr, newStr, 1)
+	}
+	return &editPlan{content: withBOM(bom, out), count: count}, nil
+}
+
+func withBOM(bom bool, s string) []byte {
+	if bom {
+		return append(append([]byte{}, bomUTF8...), s...)
+	}
+	return []byte(s)
+}
+
+// occurrenceLines returns the 1-based lines where sub starts in text.
+func occurrenceLines(text, sub string) []int {
+	var lines []int
+	line, pos := 1, 0
+	for {
+		i := strings.Index(text[pos:], sub)
+		if i < 0 {
+			return lines
+		}
+		line += strings.Count(text[pos:pos+i], "\n")
+		lines = append(lines, line)
+		line += strings.Count(sub, "\n")
+		pos += i + len(sub)
+	}
+}
+
+// readPrefix matches a line that starts with Read's line-number prefix.
+var readPrefix = regexp.MustCompile(`(?m)^ *\d+\t`)
+
+// notFoundError explains a missing old_string, with a hint when it is near.
+func notFoundError(text, old string, fuzzy bool) error {
+	msg := "old_string was not found in FILE."
+	if readPrefix.MatchString(old) {
+		if lines := readPrefix.ReplaceAllString(old, ""); strings.Contains(text, withLineEnding(lines, detectLineEnding(text))) {
+			return errors.New(msg + " It includes Read's line-number prefixes (the number and tab before each line); leave them out")
+		}
+	}
+	if !fuzzy {
+		if starts := fuzzyMatches(text, old); len(starts) > 0 {
+			return fmt.Errorf("%s Text that differs only in whitespace or indentation is at line %d; copy it exactly as Read shows it (after the tab), or enable the edit.fuzzy setting", msg, starts[0]+1)
+		}
+	}
+	return errors.New(msg + " Read the file again and copy the text exactly, including whitespace and indentation")
+}
+
+// fuzzy matching works on whole lines: trailing whitespace is ignored first,
+// then leading whitespace too (indentation).
+
+type normalizer func(string) string
+
+var normalizers = []normalizer{
+	func(s string) string { return strings.TrimRight(s, " \t\r") },
+	func(s string) string { return strings.TrimSpace(s) },
+}
+
+// splitLines splits text into lines without terminators, with the byte
+// offset where each starts and ends (before "\r\n" or "\n").
+func splitLines(text string) (lines []string, starts, ends []int) {
+	pos := 0
+	for pos <= len(text) {
+		i := strings.IndexByte(text[pos:], '\n')
+		end := len(text)
+		if i >= 0 {
+			end = pos + i
+		}
+		contentEnd := end
+		if contentEnd > pos && text[contentEnd-1] == '\r' {
+			contentEnd--
+		}
+		lines = append(lines, text[pos:contentEnd])
+		starts = append(starts, pos)
+		ends = append(ends, contentEnd)
+		if i < 0 {
+			break
+		}
+		pos = end + 1
+	}
+	return lines, starts, ends
+}
+
+// patternLines splits old_string into lines; a trailing newline adds no
+// empty line to match.
+func patternLines(old string) []string {
+	old = strings.TrimSuffix(strings.ReplaceAll(old, "\r\n", "\n"), "\n")
+	return strings.Split(old, "\n")
+}
+
+// windows returns the first line of every non-overlapping run of file lines
+// equal to pattern under norm.
+func windows(lines, pattern []string, norm normalizer) []int {
+	var starts []int
+	for i := 0; i+len(pattern) <= len(lines); i++ {
+		ok := true
+		for j, p := range pattern {
+			if norm(lines[i+j]) != norm(p) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			starts = append(starts, i)
+			i += len(pattern) - 1
+		}
+	}
+	return starts
+}
+
+// fuzzyMatches returns the 0-based first lines of whitespace-insensitive
+// matches of old, using the loosest normalizer that finds any.
+func fuzzyMatches(text, old string) []int {
+	lines, _, _ := splitLines(text)
+	pattern := patternLines(old)
+	if strings.TrimSpace(strings.Join(pattern, "")) == "" {
+		return nil
+	}
+	for _, norm := range normalizers {
+		if w := windows(lines, pattern, norm); len(w) > 0 {
+			return w
+		}
+	}
+	return nil
+}
+
+// fuzzyReplace replaces whole-line, whitespace-insensitive matches of old
+// with new (in the file's line endings). When indentation differed, new is
+// re-indented by the difference between the first matched line and old's
+// first line. ok is false when there is no match, or several and not
+// replaceAll (n then says how many).
+func fuzzyReplace(text, old, new string, le lineEnding, replaceAll bool) (out string, n int, ok bool) {
+	lines, starts, ends := splitLines(text)
+	pattern := patternLines(old)
+	if strings.TrimSpace(strings.Join(pattern, "")) == "" {
+		return "", 0, false
+	}
+	for level, norm := range normalizers {
+		found := windows(lines, pattern, norm)
+		if len(found) == 0 {
+			continue
+		}
+		if len(found) > 1 && !replaceAll {
+			return "", len(found), false
+		}
+		repl := strings.TrimSuffix(strings.ReplaceAll(new, "\r\n", "\n"), "\n")
+		out = text
+		for k := len(found) - 1; k >= 0; k-- {
+			first := found[k]
+			last := first + len(pattern) - 1
+			r := repl
+			if level == 1 {
+				r = reindent(r, indentOf(pattern[0]), indentOf(lines[first]))
+			}
+			out = out[:starts[first]] + withLineEnding(r, le) + out[ends[last]:]
+		}
+		return out, len(found), true
+	}
+	return "", 0, false
+}
+
+func indentOf(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
+
+// reindent replaces the indentation prefix from with to on every line of s
+// that starts with it.
+func reindent(s, from, to string) string {
+	if from == to {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, from) && strings.TrimSpace(l) != "" {
+			lines[i] = to + l[len(from):]
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,398 @@
+package fs
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+	"github.com/toolhost/toolhost/workspace/workspacetest"
+)
+
+func TestEdit(t *testing.T) {
+	tests := []struct {
+		name    string
+		initial string
+		mode    os.FileMode
+		// noRead skips the Read before the edit.
+		noRead bool
+		// between runs after the Read and before the Edit.
+		between func(e *env, p string)
+		fuzzy   bool
+		input   map[string]any
+		isError bool
+		want    []string
+		// disk is the expected file afterwards; "" means unchanged.
+		disk string
+	}{
+		{
+			name:    "one occurrence",
+			initial: "a := 1\nb := 2\n",
+			input:   map[string]any{"old_string": "b := 2", "new_string": "b := 3"},
+			want:    []string{"replaced 1 occurrence", "--- a/f.go", "-b := 2\n+b := 3\n"},
+			disk:    "a := 1\nb := 3\n",
+		},
+		{
+			name:    "not found",
+			initial: "a := 1\n",
+			input:   map[string]any{"old_string": "zzz", "new_string": "y"},
+			isError: true,
+			want:    []string{"old_string was not found in", "f.go"},
+		},
+		{
+			name:    "several occurrences",
+			initial: "x\ny\nx\nz\nx\n",
+			input:   map[string]any{"old_string": "x", "new_string": "w"},
+			isError: true,
+			want:    []string{"occurs 3 times", "lines 1, 3, 5", "replace_all"},
+		},
+		{
+			name:    "replace_all",
+			initial: "x\ny\nx\n",
+			input:   map[string]any{"old_string": "x", "new_string": "w", "replace_all": true},
+			want:    []string{"replaced 2 occurrences"},
+			disk:    "w\ny\nw\n",
+		},
+		{
+			name:    "old equals new",
+			initial: "x\n",
+			input:   map[string]any{"old_string": "x", "new_string": "x"},
+			isError: true,
+			want:    []string{"the same"},
+		},
+		{
+			name:    "never read",
+			initial: "x\n",
+			noRead:  true,
+			input:   map[string]any{"old_string": "x", "new_string": "y"},
+			isError: true,
+			want:    []string{"has not been read", "Read it first"},
+		},
+		{
+			name:    "changed on disk since the read",
+			initial: "x\n",
+			between: func(e *env, p string) { e.write("f.go", "x\nmore\n", 0o644) },
+			input:   map[string]any{"old_string": "x", "new_string": "y"},
+			isError: true,
+			want:    []string{"changed on disk", "Read the file again"},
+			disk:    "x\nmore\n",
+		},
+		{
+			name:    "LF strings in a CRLF file keep it CRLF",
+			initial: "one\r\ntwo\r\nthree\r\n",
+			input:   map[string]any{"old_string": "one\ntwo\n", "new_string": "1\n2\n2.5\n"},
+			disk:    "1\r\n2\r\n2.5\r\nthree\r\n",
+		},
+		{
+			name:    "single-line old_string, multi-line new_string in a CRLF file",
+			initial: "one\r\ntwo\r\n",
+			input:   map[string]any{"old_string": "two", "new_string": "two\nthree"},
+			disk:    "one\r\ntwo\r\nthree\r\n",
+		},
+		{
+			name:    "BOM kept",
+			initial: "\uFEFFhello\n",
+			input:   map[string]any{"old_string": "hello", "new_string": "bye"},
+			disk:    "\uFEFFbye\n",
+		},
+		{
+			name:    "mode kept",
+			initial: "#!/bin/sh\necho a\n",
+			mode:    0o755,
+			input:   map[string]any{"old_string": "echo a", "new_string": "echo b"},
+			disk:    "#!/bin/sh\necho b\n",
+		},
+		{
+			name:    "not UTF-8 refused",
+			initial: "caf\xe9 = 1\n",
+			input:   map[string]any{"old_string": "= 1", "new_string": "= 2"},
+			isError: true,
+			want:    []string{"not valid UTF-8"},
+		},
+		{
+			name:    "UTF-16 refused",
+			initial: "\xff\xfea\x00=\x001\x00",
+			input:   map[string]any{"old_string": "a", "new_string": "b"},
+			isError: true,
+			want:    []string{"UTF-16"},
+		},
+		{
+			name:    "Read's line-number prefix is called out",
+			initial: "alpha\nbeta\n",
+			input:   map[string]any{"old_string": "     2\tbeta", "new_string": "gamma"},
+			isError: true,
+			want:    []string{"line-number prefixes"},
+		},
+		{
+			name:    "whitespace-only difference is pointed out when fuzzy is off",
+			initial: "func f() {\n\treturn 1\n}\n",
+			input:   map[string]any{"old_string": "    return 1", "new_string": "    return 2"},
+			isError: true,
+			want:    []string{"differs only in whitespace", "line 2", "edit.fuzzy"},
+		},
+		{
+			name:    "fuzzy: indentation re-applied",
+			initial: "func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n",
+			fuzzy:   true,
+			input:   map[string]any{"old_string": "if x {\n    return 1\n}", "new_string": "if x {\n    return 2\n}"},
+			want:    []string{"whitespace differences ignored"},
+			disk:    "func f() {\n\tif x {\n\t    return 2\n\t}\n}\n",
+		},
+		{
+			name:    "fuzzy: trailing whitespace ignored",
+			initial: "a = 1   \nb = 2\n",
+			fuzzy:   true,
+			input:   map[string]any{"old_string": "a = 1\nb = 2", "new_string": "a = 10\nb = 20"},
+			disk:    "a = 10\nb = 20\n",
+		},
+		{
+			name:    "fuzzy: several loose matches",
+			initial: "  x\n\tx\n",
+			fuzzy:   true,
+			input:   map[string]any{"old_string": "x ", "new_string": "y"},
+			isError: true,
+			want:    []string{"matches 2 places"},
+		},
+		{
+			name:    "empty old_string on a non-empty file",
+			initial: "x\n",
+			input:   map[string]any{"old_string": "", "new_string": "y"},
+			isError: true,
+			want:    []string{"old_string is empty"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			mode := tt.mode
+			if mode == 0 {
+				mode = 0o644
+			}
+			p := e.write("f.go", tt.initial, mode)
+			if err := os.Chmod(p, mode); err != nil { // umask-proof
+				t.Fatal(err)
+			}
+			if !tt.noRead {
+				e.readFile(p)
+			}
+			if tt.between != nil {
+				tt.between(e, p)
+			}
+			before := e.read("f.go")
+			s := settings.Defaults()
+			s.Edit.Fuzzy = tt.fuzzy
+			in := map[string]any{"file_path": p}
+			for k, v := range tt.input {
+				in[k] = v
+			}
+			res := call(t, context.Background(), NewEdit(e.ws, func() *settings.Settings { return s }), nil, in)
+			wantResult(t, res, tt.isError, tt.want...)
+			want := tt.disk
+			if want == "" {
+				want = before
+			}
+			if got := e.read("f.go"); got != want {
+				t.Errorf("disk = %q, want %q", got, want)
+			}
+			if st, _ := os.Stat(p); st.Mode().Perm() != mode {
+				t.Errorf("mode %v, want %v", st.Mode().Perm(), mode)
+			}
+		})
+	}
+}
+
+func TestEditCreatesFileWithEmptyOldString(t *testing.T) {
+	e := newEnv(t)
+	p := e.path("new/dir/x.txt")
+	res := call(t, context.Background(), NewEdit(e.ws, nil), nil, map[string]any{"file_path": p, "old_string": "", "new_string": "hello\n"})
+	wantResult(t, res, false, "Created")
+	if got := e.read("new/dir/x.txt"); got != "hello\n" {
+		t.Errorf("disk = %q", got)
+	}
+	res = call(t, context.Background(), NewEdit(e.ws, nil), nil, map[string]any{"file_path": e.path("nope.txt"), "old_string": "a", "new_string": "b"})
+	wantResult(t, res, true, "does not exist")
+}
+
+func TestEditTwiceWithoutReread(t *testing.T) {
+	for _, withEditor := range []bool{false, true} {
+		name := "disk"
+		if withEditor {
+			name = "editor"
+		}
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			p := e.write("f.txt", "a\nb\nc\n", 0o644)
+			var host tools.Host = tools.NoHost{}
+			var fe *workspacetest.FakeEditor
+			if withEditor {
+				fe = workspacetest.NewFakeEditor(e.ws)
+				if err := fe.Open(p, "a\nb\nc\n"); err != nil {
+					t.Fatal(err)
+				}
+				host = editorHost{ed: fe}
+			}
+			edit := NewEdit(e.ws, nil)
+			e.readFile(p)
+			for _, step := range [][2]string{{"a", "A"}, {"b", "B"}, {"c", "C"}} {
+				res := call(t, context.Background(), edit, host, map[string]any{"file_path": p, "old_string": step[0], "new_string": step[1]})
+				wantResult(t, res, false)
+			}
+			if got := e.read("f.txt"); got != "A\nB\nC\n" {
+				t.Errorf("disk = %q", got)
+			}
+			if withEditor {
+				if buf, v, _ := fe.Buffer(p); buf != "A\nB\nC\n" || v != 4 {
+					t.Errorf("editor buffer %q v%d, want the edited text at version 4", buf, v)
+				}
+			}
+		})
+	}
+}
+
+func TestEditThroughEditor(t *testing.T) {
+	const text = "// 日本語のコメント 😀😀\nlet greeting = \"hi\" // 👋\nlet n = 1\n"
+	tests := []struct {
+		name string
+		// open opens the document in the editor with this text ("" = closed).
+		open    string
+		typed   string // typed in the editor after the Read
+		reject  string
+		input   map[string]any
+		isError bool
+		want    []string
+		// buffer is the editor's text afterwards.
+		buffer string
+		disk   string
+	}{
+		{
+			name:   "open document: versioned edit with UTF-16 positions after emoji and CJK",
+			open:   text,
+			input:  map[string]any{"old_string": "\"hi\" // 👋", "new_string": "\"hello\" // 👋🏽"},
+			buffer: "// 日本語のコメント 😀😀\nlet greeting = \"hello\" // 👋🏽\nlet n = 1\n",
+			disk:   "// 日本語のコメント 😀😀\nlet greeting = \"hello\" // 👋🏽\nlet n = 1\n",
+		},
+		{
+			name:   "unsaved buffer is what gets edited",
+			open:   text + "let unsaved = true\n",
+			input:  map[string]any{"old_string": "unsaved = true", "new_string": "unsaved = false"},
+			buffer: text + "let unsaved = false\n",
+			disk:   text + "let unsaved = false\n",
+		},
+		{
+			name:    "typed in the editor after the Read",
+			open:    text,
+			typed:   text + "// user typing\n",
+			input:   map[string]any{"old_string": "let n = 1", "new_string": "let n = 2"},
+			isError: true,
+			want:    []string{"changed in the editor", "Read the file again"},
+			buffer:  text + "// user typing\n",
+			disk:    text,
+		},
+		{
+			name:    "rejected by the user",
+			open:    text,
+			reject:  "the user rejected the edit",
+			input:   map[string]any{"old_string": "let n = 1", "new_string": "let n = 2"},
+			isError: true,
+			want:    []string{"the user rejected the edit", "unchanged"},
+			buffer:  text,
+			disk:    text,
+		},
+		{
+			name:   "closed document: null version",
+			input:  map[string]any{"old_string": "let n = 1", "new_string": "let n = 2"},
+			buffer: strings.Replace(text, "n = 1", "n = 2", 1),
+			disk:   strings.Replace(text, "n = 1", "n = 2", 1),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			p := e.write("greet.js", text, 0o644)
+			fe := workspacetest.NewFakeEditor(e.ws)
+			if tt.open != "" {
+				if err := fe.Open(p, tt.open); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.readFile(p)
+			if tt.typed != "" {
+				if err := fe.Type(p, tt.typed); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fe.Reject(tt.reject)
+			in := map[string]any{"file_path": p}
+			for k, v := range tt.input {
+				in[k] = v
+			}
+			res := call(t, context.Background(), NewEdit(e.ws, nil), editorHost{ed: fe}, in)
+			wantResult(t, res, tt.isError, tt.want...)
+			if buf, _, _ := fe.Buffer(p); buf != tt.buffer {
+				t.Errorf("editor buffer = %q, want %q", buf, tt.buffer)
+			}
+			if got := e.read("greet.js"); got != tt.disk {
+				t.Errorf("disk = %q, want %q", got, tt.disk)
+			}
+			calls := fe.Calls()
+			if tt.typed != "" {
+				if len(calls) != 0 {
+					t.Errorf("a stale edit was sent to the editor")
+				}
+				return
+			}
+			if len(calls) != 1 {
+				t.Fatalf("%d applyEdit requests, want 1", len(calls))
+			}
+			v := calls[0].Edit.DocumentChanges[0].TextDocumentEdit.TextDocument.Version
+			if (tt.open != "") != (v != nil) {
+				t.Errorf("textDocument.version = %v with the document open = %v", v, tt.open != "")
+			}
+		})
+	}
+}
+
+func TestEditNeedsConfirmation(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("f.txt", "a\n", 0o644)
+	e.readFile(p)
+	fe := workspacetest.NewFakeEditor(e.ws)
+	ctx := workspace.WithConfirmation(context.Background())
+	res := call(t, ctx, NewEdit(e.ws, nil), editorHost{ed: fe}, map[string]any{"file_path": p, "old_string": "a", "new_string": "b"})
+	wantResult(t, res, false)
+	calls := fe.Calls()
+	if len(calls) != 1 {
+		t.Fatalf("%d requests", len(calls))
+	}
+	ann, ok := calls[0].Edit.ChangeAnnotations["toolhost"]
+	if !ok || !ann.NeedsConfirmation || !strings.Contains(ann.Label, "Edit f.txt") {
+		t.Errorf("annotation %+v, want needsConfirmation with a label naming Edit and the file", ann)
+	}
+	for _, ed := range calls[0].Edit.DocumentChanges[0].TextDocumentEdit.Edits {
+		if ed.AnnotationID != "toolhost" {
+			t.Errorf("edit %+v lacks the annotation id", ed)
+		}
+	}
+}
+
+func TestEditPreview(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("f.txt", "keep\nold\n", 0o644)
+	ed := NewEdit(e.ws, nil)
+	pv := ed.Preview(context.Background(), []byte(`{"file_path":"`+p+`","old_string":"old","new_string":"new"}`))
+	if pv == nil || pv.Kind != "diff" || !strings.Contains(pv.Text, "-old\n+new\n") {
+		t.Fatalf("Preview = %+v", pv)
+	}
+	if pv := ed.Preview(context.Background(), []byte(`{"file_path":"`+p+`","old_string":"absent","new_string":"x"}`)); pv != nil {
+		t.Errorf("Preview of a failing edit = %+v, want nil", pv)
+	}
+	if got := e.read("f.txt"); got != "keep\nold\n" {
+		t.Errorf("Preview changed the file")
+	}
+	if a := ed.Access([]byte(`{"file_path":"f.txt","old_string":"a","new_string":"b"}`)); len(a.WritePaths) != 1 {
+		t.Errorf("Access = %+v", a)
+	}
+}

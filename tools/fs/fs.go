@@ -1,0 +1,93 @@
+// Package fs holds the file tools: Read, Write, Edit, NotebookEdit and Diff.
+// Their names and input schemas follow Claude Code's. Reads see the editor's
+// unsaved buffers; changes go through workspace.ApplyChange, so they reach
+// the editor as workspace/applyEdit (or the disk, atomically) only when the
+// file is as the agent last read it.
+package fs
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolhost/toolhost/internal/udiff"
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// maxDiffChars caps the unified diff carried in a Write or Edit result; the
+// change itself is never cut.
+const maxDiffChars = 20_000
+
+// resolve turns a file_path from the input into an absolute path, or an
+// error result saying what is wrong with it.
+func resolve(ws *workspace.Workspace, field, p string) (string, *tools.Result) {
+	abs, err := ws.Resolve(p)
+	if err != nil {
+		return "", tools.ErrorResult("%s: %v", field, err)
+	}
+	return abs, nil
+}
+
+// displayName is how a path appears in diff headers and editor labels:
+// relative to the first root when inside it, else absolute.
+func displayName(ws *workspace.Workspace, abs string) string {
+	if rel, err := filepath.Rel(ws.Root(), abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return abs
+}
+
+// unifiedDiff is the diff of a change, cut at maxDiffChars with a note.
+func unifiedDiff(ws *workspace.Workspace, abs string, old, new []byte) string {
+	name := displayName(ws, abs)
+	oldName := "a/" + name
+	if old == nil {
+		oldName = "/dev/null"
+	}
+	d := udiff.Unified(oldName, "b/"+name, string(old), string(new))
+	if len(d) > maxDiffChars {
+		cut := strings.LastIndexByte(d[:maxDiffChars], '\n') + 1
+		d = d[:cut] + fmt.Sprintf("[diff cut at %d of %d characters]\n", cut, len(d))
+	}
+	return d
+}
+
+// changeResult turns an error of workspace.ApplyChange into what the model
+// sees: a stale file or a refused edit is something it can act on; anything
+// else is an infrastructure failure.
+func changeResult(err error) (*tools.Result, error) {
+	var stale *workspace.StaleError
+	var rejected *workspace.RejectedError
+	switch {
+	case errors.As(err, &stale):
+		return tools.ErrorResult("%v", stale), nil
+	case errors.As(err, &rejected):
+		return tools.ErrorResult("%v. Ask the user what they want changed, or try a different change.", rejected), nil
+	}
+	return nil, err
+}
+
+// currentSettings returns the live settings, or the defaults without a source.
+func currentSettings(get func() *settings.Settings) *settings.Settings {
+	if get != nil {
+		if s := get(); s != nil {
+			return s
+		}
+	}
+	return settings.Defaults()
+}
+
+// countLines counts the lines of s as Read numbers them.
+func countLines(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := strings.Count(s, "\n")
+	if !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}

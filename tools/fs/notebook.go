@@ -1,0 +1,300 @@
+package fs
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+// notebook is a parsed .ipynb file. Every field is kept as decoded (numbers
+// as json.Number) so writing it back changes only what an edit touched.
+type notebook struct {
+	doc   map[string]any
+	cells []map[string]any
+	// indent is the indentation of the original file (nbformat writes one
+	// space), reused when writing.
+	indent string
+	// finalNewline is whether the original ended with a newline.
+	finalNewline bool
+}
+
+// parseNotebook decodes an nbformat 4 notebook.
+func parseNotebook(data []byte) (*notebook, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("not a valid notebook (JSON error: %v)", err)
+	}
+	raw, ok := doc["cells"].([]any)
+	if !ok {
+		return nil, errors.New("not a valid notebook: it has no \"cells\" list (nbformat 4 is supported)")
+	}
+	nb := &notebook{doc: doc, indent: detectIndent(data), finalNewline: bytes.HasSuffix(data, []byte("\n"))}
+	for i, c := range raw {
+		cell, ok := c.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("not a valid notebook: cell %d is not an object", i)
+		}
+		nb.cells = append(nb.cells, cell)
+	}
+	return nb, nil
+}
+
+// detectIndent returns the indentation of the first indented line of a JSON
+// document ("" for a one-line file).
+func detectIndent(data []byte) string {
+	lines := bytes.SplitN(data, []byte("\n"), 3)
+	if len(lines) < 2 {
+		return ""
+	}
+	l := lines[1]
+	return string(l[:len(l)-len(bytes.TrimLeft(l, " \t"))])
+}
+
+// encode writes the notebook as nbformat does: keys sorted (Go's encoder
+// sorts map keys too), the original indentation, non-ASCII kept as is.
+func (nb *notebook) encode() ([]byte, error) {
+	cells := make([]any, len(nb.cells))
+	for i, c := range nb.cells {
+		cells[i] = c
+	}
+	nb.doc["cells"] = cells
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if nb.indent != "" {
+		enc.SetIndent("", nb.indent)
+	}
+	if err := enc.Encode(nb.doc); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	if !nb.finalNewline {
+		out = bytes.TrimSuffix(out, []byte("\n"))
+	}
+	return out, nil
+}
+
+// cellIndexPattern matches the ids Read gives cells that have none.
+var cellIndexPattern = regexp.MustCompile(`^cell-(\d+)$`)
+
+// cellID is the id of cell i: its own, or "cell-N" (0-based) for notebooks
+// older than nbformat 4.5.
+func (nb *notebook) cellID(i int) string {
+	if id, ok := nb.cells[i]["id"].(string); ok && id != "" {
+		return id
+	}
+	return "cell-" + strconv.Itoa(i)
+}
+
+// find returns the index of the cell with id, accepting "cell-N" for a cell
+// without an id of its own; -1 when there is none.
+func (nb *notebook) find(id string) int {
+	for i := range nb.cells {
+		if nb.cellID(i) == id {
+			return i
+		}
+	}
+	if m := cellIndexPattern.FindStringSubmatch(id); m != nil {
+		if i, err := strconv.Atoi(m[1]); err == nil && i < len(nb.cells) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ids lists the cell ids, for error messages.
+func (nb *notebook) ids(limit int) string {
+	var ids []string
+	for i := range nb.cells {
+		if i == limit {
+			ids = append(ids, fmt.Sprintf("… (%d cells)", len(nb.cells)))
+			break
+		}
+		ids = append(ids, nb.cellID(i))
+	}
+	if len(ids) == 0 {
+		return "(the notebook has no cells)"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// usesIDs reports whether new cells need an id: nbformat 4.5 and later
+// require one.
+func (nb *notebook) usesIDs() bool {
+	major, _ := strconv.Atoi(fmt.Sprint(nb.doc["nbformat"]))
+	minor, _ := strconv.Atoi(fmt.Sprint(nb.doc["nbformat_minor"]))
+	if major > 4 || (major == 4 && minor >= 5) {
+		return true
+	}
+	for _, c := range nb.cells {
+		if _, ok := c["id"]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// newCellID returns a random 8-hex-digit id (as Jupyter makes) not used yet.
+func (nb *notebook) newCellID() string {
+	for {
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		id := hex.EncodeToString(b[:])
+		if nb.find(id) < 0 {
+			return id
+		}
+	}
+}
+
+// multiline joins an nbformat multi-line string (a string or a list of strings).
+func multiline(v any) string {
+	switch s := v.(type) {
+	case string:
+		return s
+	case []any:
+		var b strings.Builder
+		for _, part := range s {
+			if p, ok := part.(string); ok {
+				b.WriteString(p)
+			}
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// sourceLines splits text into nbformat's list form: every line keeps its
+// "\n" except the last.
+func sourceLines(text string) []any {
+	lines := []any{}
+	for text != "" {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			lines = append(lines, text)
+			break
+		}
+		lines = append(lines, text[:i+1])
+		text = text[i+1:]
+	}
+	return lines
+}
+
+// ansiEscape matches terminal colour codes in tracebacks.
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+
+// render shows the notebook for the model: each cell in a <cell> element
+// with its id, type and execution count, then its outputs; image outputs
+// come back as image content after the text.
+func (nb *notebook) render() (string, []tools.Content) {
+	var b strings.Builder
+	var images []tools.Content
+	if lang := nb.language(); lang != "" {
+		fmt.Fprintf(&b, "Notebook language: %s. %d cells.\n\n", lang, len(nb.cells))
+	}
+	for i, cell := range nb.cells {
+		id := nb.cellID(i)
+		kind, _ := cell["cell_type"].(string)
+		attrs := fmt.Sprintf("id=%q cell_type=%q", id, kind)
+		if n, ok := cell["execution_count"].(json.Number); ok {
+			attrs += fmt.Sprintf(" execution_count=%q", n.String())
+		}
+		fmt.Fprintf(&b, "<cell %s>\n%s\n</cell>\n", attrs, strings.TrimRight(multiline(cell["source"]), "\n"))
+		outputs, _ := cell["outputs"].([]any)
+		if len(outputs) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "<outputs cell_id=%q>\n", id)
+		for _, o := range outputs {
+			out, ok := o.(map[string]any)
+			if !ok {
+				continue
+			}
+			text, img := renderOutput(out)
+			if text != "" {
+				if len(text) > maxOutputChars {
+					text = cutRunes(text, maxOutputChars) + fmt.Sprintf("\n[output cut at %d characters]", maxOutputChars)
+				}
+				b.WriteString(strings.TrimRight(text, "\n"))
+				b.WriteString("\n")
+			}
+			if img != nil {
+				fmt.Fprintf(&b, "[%s output, attached as image %d]\n", img.MimeType, len(images)+1)
+				images = append(images, *img)
+			}
+		}
+		b.WriteString("</outputs>\n")
+	}
+	if len(nb.cells) == 0 {
+		b.WriteString("(The notebook has no cells.)\n")
+	}
+	return b.String(), images
+}
+
+// language is the notebook's kernel language, when it says.
+func (nb *notebook) language() string {
+	meta, _ := nb.doc["metadata"].(map[string]any)
+	if li, ok := meta["language_info"].(map[string]any); ok {
+		if name, ok := li["name"].(string); ok {
+			return name
+		}
+	}
+	if ks, ok := meta["kernelspec"].(map[string]any); ok {
+		if name, ok := ks["language"].(string); ok {
+			return name
+		}
+	}
+	return ""
+}
+
+// renderOutput turns one output into text and, for PNG/JPEG data, an image.
+func renderOutput(out map[string]any) (string, *tools.Content) {
+	switch out["output_type"] {
+	case "stream":
+		return multiline(out["text"]), nil
+	case "error":
+		var tb []string
+		if lines, ok := out["traceback"].([]any); ok {
+			for _, l := range lines {
+				if s, ok := l.(string); ok {
+					tb = append(tb, ansiEscape.ReplaceAllString(s, ""))
+				}
+			}
+		}
+		head := fmt.Sprintf("%v: %v", out["ename"], out["evalue"])
+		if len(tb) > 0 {
+			return head + "\n" + strings.Join(tb, "\n"), nil
+		}
+		return head, nil
+	case "execute_result", "display_data":
+		data, _ := out["data"].(map[string]any)
+		for _, mime := range []string{"image/png", "image/jpeg"} {
+			if s := multiline(data[mime]); s != "" {
+				img := &tools.Content{Type: "image", MimeType: mime, Data: strings.ReplaceAll(s, "\n", "")}
+				return multiline(data["text/plain"]), img
+			}
+		}
+		if s := multiline(data["text/plain"]); s != "" {
+			return s, nil
+		}
+		if len(data) > 0 {
+			mimes := make([]string, 0, len(data))
+			for mime := range data {
+				mimes = append(mimes, mime)
+			}
+			sort.Strings(mimes)
+			return fmt.Sprintf("[%s output not shown]", strings.Join(mimes, ", ")), nil
+		}
+	}
+	return "", nil
+}

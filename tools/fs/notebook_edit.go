@@ -1,0 +1,228 @@
+package fs
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+//go:embed notebook_edit.md
+var notebookEditDescription string
+
+type notebookEditParams struct {
+	NotebookPath string `json:"notebook_path"`
+	CellID       string `json:"cell_id,omitempty"`
+	NewSource    string `json:"new_source"`
+	CellType     string `json:"cell_type,omitempty"`
+	EditMode     string `json:"edit_mode,omitempty"`
+}
+
+var notebookEditSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "notebook_path": {"type": "string", "description": "Absolute path of the .ipynb file."},
+    "cell_id": {"type": "string", "description": "Id of the cell to change (as Read shows it). For insert, the new cell goes after this one, or first when omitted."},
+    "new_source": {"type": "string", "description": "The new source of the cell (ignored for delete)."},
+    "cell_type": {"type": "string", "enum": ["code", "markdown"], "description": "Type of the cell; required for insert, defaults to the current type for replace."},
+    "edit_mode": {"type": "string", "enum": ["replace", "insert", "delete"], "description": "replace (default), insert or delete."}
+  },
+  "required": ["notebook_path", "new_source"],
+  "additionalProperties": false
+}`)
+
+// NotebookEdit replaces, inserts or deletes one cell of a notebook.
+type NotebookEdit struct {
+	ws *workspace.Workspace
+}
+
+// NewNotebookEdit returns the NotebookEdit tool over ws.
+func NewNotebookEdit(ws *workspace.Workspace) *NotebookEdit { return &NotebookEdit{ws: ws} }
+
+func (*NotebookEdit) Name() string                 { return "NotebookEdit" }
+func (*NotebookEdit) Description() string          { return notebookEditDescription }
+func (*NotebookEdit) InputSchema() json.RawMessage { return notebookEditSchema }
+func (*NotebookEdit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
+
+// Docs implements tools.Documented.
+func (*NotebookEdit) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Replace, insert or delete a cell of a Jupyter notebook by its id.",
+		Long: "The notebook must have been Read in this session and be unchanged since. Cells are found by " +
+			"the id Read shows (cell-N, counting from 0, for notebooks whose cells have no ids). Replacing a " +
+			"code cell's source clears its outputs and execution_count: they came from the old code. " +
+			"Changing a cell's type adds or drops the fields nbformat requires for it. Inserted cells get an " +
+			"id when the notebook uses them (nbformat 4.5+). Everything else is kept, and the file is written " +
+			"back in nbformat's layout (sorted keys, the original indentation) through the editor or atomically.",
+		Examples: []tools.Example{
+			{Title: "Replace a cell's code", Input: json.RawMessage(`{"notebook_path":"/work/analysis.ipynb","cell_id":"a1b2c3d4","new_source":"df.describe()"}`)},
+			{Title: "Insert a markdown cell first", Input: json.RawMessage(`{"notebook_path":"/work/analysis.ipynb","new_source":"# Analysis","cell_type":"markdown","edit_mode":"insert"}`)},
+		},
+	}
+}
+
+// Access implements tools.AccessDescriber.
+func (*NotebookEdit) Access(input json.RawMessage) tools.Access {
+	var p notebookEditParams
+	if json.Unmarshal(input, &p) != nil || p.NotebookPath == "" {
+		return tools.Access{}
+	}
+	return tools.Access{WritePaths: []string{p.NotebookPath}}
+}
+
+// Preview implements tools.Previewer: the diff of the notebook file.
+func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
+	var p notebookEditParams
+	if json.Unmarshal(input, &p) != nil {
+		return nil
+	}
+	abs, bad := resolve(t.ws, "notebook_path", p.NotebookPath)
+	if bad != nil {
+		return nil
+	}
+	old, _, err := t.ws.ReadFile(abs)
+	if err != nil {
+		return nil
+	}
+	out, _, fail := planNotebookEdit(old, p)
+	if fail != nil {
+		return nil
+	}
+	return &tools.Preview{Kind: "diff", Text: unifiedDiff(t.ws, abs, old, out)}
+}
+
+// Execute makes the change.
+func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var p notebookEditParams
+	if err := json.Unmarshal(call.Input, &p); err != nil {
+		return tools.ErrorResult("the input is not a valid NotebookEdit input (%v); send {\"notebook_path\", \"cell_id\", \"new_source\"}.", err), nil
+	}
+	abs, bad := resolve(t.ws, "notebook_path", p.NotebookPath)
+	if bad != nil {
+		return bad, nil
+	}
+	if !strings.EqualFold(filepath.Ext(abs), ".ipynb") {
+		return tools.ErrorResult("%s is not a Jupyter notebook (.ipynb); use Edit for other files.", abs), nil
+	}
+	old, _, err := t.ws.ReadFile(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return notFound("notebook_path", abs), nil
+	case err != nil:
+		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
+	}
+	if err := t.ws.CheckFresh(abs); err != nil {
+		return tools.ErrorResult("%v", err), nil
+	}
+	out, summary, fail := planNotebookEdit(old, p)
+	if fail != nil {
+		return tools.ErrorResult("%s: %v", abs, fail), nil
+	}
+	err = t.ws.ApplyChange(ctx, call.Host, workspace.Change{
+		Path: abs, Old: old, New: out,
+		Label:             "NotebookEdit " + displayName(t.ws, abs),
+		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	})
+	if err != nil {
+		return changeResult(err)
+	}
+	res := tools.TextResult(summary + " in " + abs + ".")
+	res.Structured = map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
+		"cell_type": p.CellType, "edit_mode": editMode(p)}
+	return res, nil
+}
+
+func editMode(p notebookEditParams) string {
+	if p.EditMode == "" {
+		return "replace"
+	}
+	return p.EditMode
+}
+
+// planNotebookEdit computes the new notebook file and a one-line summary.
+// Errors are for the model.
+func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error) {
+	nb, err := parseNotebook(data)
+	if err != nil {
+		return nil, "", err
+	}
+	var summary string
+	switch mode := editMode(p); mode {
+	case "insert":
+		if p.CellType == "" {
+			return nil, "", errors.New("cell_type is required to insert a cell; give \"code\" or \"markdown\"")
+		}
+		at := 0
+		if p.CellID != "" {
+			i := nb.find(p.CellID)
+			if i < 0 {
+				return nil, "", noCell(nb, p.CellID)
+			}
+			at = i + 1
+		}
+		cell := map[string]any{"cell_type": p.CellType, "metadata": map[string]any{}, "source": sourceLines(p.NewSource)}
+		if p.CellType == "code" {
+			cell["outputs"] = []any{}
+			cell["execution_count"] = nil
+		}
+		where := "at the beginning"
+		if p.CellID != "" {
+			where = "after cell " + p.CellID
+		}
+		id := fmt.Sprintf("cell-%d", at)
+		if nb.usesIDs() {
+			id = nb.newCellID()
+			cell["id"] = id
+		}
+		nb.cells = append(nb.cells[:at], append([]map[string]any{cell}, nb.cells[at:]...)...)
+		summary = fmt.Sprintf("Inserted %s cell %s %s", p.CellType, id, where)
+	case "delete", "replace":
+		if p.CellID == "" {
+			return nil, "", fmt.Errorf("cell_id is required to %s a cell; the cells are %s", mode, nb.ids(20))
+		}
+		i := nb.find(p.CellID)
+		if i < 0 {
+			return nil, "", noCell(nb, p.CellID)
+		}
+		if mode == "delete" {
+			nb.cells = append(nb.cells[:i], nb.cells[i+1:]...)
+			summary = "Deleted cell " + p.CellID
+			break
+		}
+		cell := nb.cells[i]
+		cell["source"] = sourceLines(p.NewSource)
+		kind, _ := cell["cell_type"].(string)
+		if p.CellType != "" && p.CellType != kind {
+			kind = p.CellType
+			cell["cell_type"] = kind
+		}
+		if kind == "code" {
+			// The old outputs came from the old source: keeping them would
+			// show results the code no longer produces.
+			cell["outputs"] = []any{}
+			cell["execution_count"] = nil
+		} else {
+			delete(cell, "outputs")
+			delete(cell, "execution_count")
+		}
+		summary = fmt.Sprintf("Replaced the source of %s cell %s", kind, p.CellID)
+	default:
+		return nil, "", fmt.Errorf("edit_mode %q is not one of replace, insert, delete", mode)
+	}
+	out, err := nb.encode()
+	if err != nil {
+		return nil, "", err
+	}
+	return out, summary, nil
+}
+
+func noCell(nb *notebook, id string) error {
+	return fmt.Errorf("there is no cell %q; the cells are %s. Read the notebook to see them", id, nb.ids(20))
+}

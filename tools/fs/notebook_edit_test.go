@@ -1,0 +1,214 @@
+package fs
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/workspace/workspacetest"
+)
+
+// cells decodes a notebook file's cells for assertions.
+func cells(t *testing.T, data string) []map[string]any {
+	t.Helper()
+	var nb struct {
+		Cells []map[string]any `json:"cells"`
+	}
+	if err := json.Unmarshal([]byte(data), &nb); err != nil {
+		t.Fatalf("the notebook is no longer valid JSON: %v", err)
+	}
+	return nb.Cells
+}
+
+func TestNotebookEncodeRoundTrip(t *testing.T) {
+	nb, err := parseNotebook([]byte(sampleNotebook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := nb.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != sampleNotebook {
+		t.Errorf("an untouched notebook did not encode to the same bytes:\n%s", out)
+	}
+}
+
+func TestNotebookEdit(t *testing.T) {
+	tests := []struct {
+		name    string
+		input   map[string]any
+		isError bool
+		want    []string
+		check   func(t *testing.T, cs []map[string]any)
+	}{
+		{
+			name:  "replace a code cell clears its outputs, keeps its metadata",
+			input: map[string]any{"cell_id": "code1", "new_source": "print(\"bye\")\n2 + 2"},
+			want:  []string{"Replaced the source of code cell code1"},
+			check: func(t *testing.T, cs []map[string]any) {
+				c := cs[1]
+				if src, _ := json.Marshal(c["source"]); string(src) != `["print(\"bye\")\n","2 + 2"]` {
+					t.Errorf("source %s", src)
+				}
+				if outs, _ := c["outputs"].([]any); len(outs) != 0 || c["execution_count"] != nil {
+					t.Errorf("outputs %v, execution_count %v: want cleared", c["outputs"], c["execution_count"])
+				}
+				if tags, _ := json.Marshal(c["metadata"]); string(tags) != `{"tags":["keep-me"]}` {
+					t.Errorf("metadata %s, want it kept", tags)
+				}
+				if outs, _ := cs[2]["outputs"].([]any); len(outs) != 2 {
+					t.Errorf("another cell's outputs changed: %v", cs[2]["outputs"])
+				}
+			},
+		},
+		{
+			name:  "replace with a type change to markdown drops code fields",
+			input: map[string]any{"cell_id": "code2", "new_source": "Now prose", "cell_type": "markdown"},
+			check: func(t *testing.T, cs []map[string]any) {
+				c := cs[2]
+				_, hasOutputs := c["outputs"]
+				_, hasCount := c["execution_count"]
+				if c["cell_type"] != "markdown" || hasOutputs || hasCount {
+					t.Errorf("cell %v, want a markdown cell without outputs or execution_count", c)
+				}
+			},
+		},
+		{
+			name:  "insert after a cell, with a new id",
+			input: map[string]any{"cell_id": "md1", "new_source": "x = 1", "cell_type": "code", "edit_mode": "insert"},
+			want:  []string{"Inserted code cell", "after cell md1"},
+			check: func(t *testing.T, cs []map[string]any) {
+				if len(cs) != 4 {
+					t.Fatalf("%d cells, want 4", len(cs))
+				}
+				c := cs[1]
+				id, _ := c["id"].(string)
+				if len(id) != 8 || c["cell_type"] != "code" || c["execution_count"] != nil {
+					t.Errorf("inserted cell %v", c)
+				}
+				if outs, ok := c["outputs"].([]any); !ok || len(outs) != 0 {
+					t.Errorf("inserted code cell needs an empty outputs list: %v", c["outputs"])
+				}
+			},
+		},
+		{
+			name:  "insert at the beginning",
+			input: map[string]any{"new_source": "# Top", "cell_type": "markdown", "edit_mode": "insert"},
+			check: func(t *testing.T, cs []map[string]any) {
+				if len(cs) != 4 || cs[0]["cell_type"] != "markdown" || cs[1]["id"] != "md1" {
+					t.Errorf("cells %v", cs)
+				}
+			},
+		},
+		{
+			name:  "delete",
+			input: map[string]any{"cell_id": "code1", "new_source": "", "edit_mode": "delete"},
+			want:  []string{"Deleted cell code1"},
+			check: func(t *testing.T, cs []map[string]any) {
+				if len(cs) != 2 || cs[0]["id"] != "md1" || cs[1]["id"] != "code2" {
+					t.Errorf("cells %v", cs)
+				}
+			},
+		},
+		{
+			name:    "unknown cell",
+			input:   map[string]any{"cell_id": "nope", "new_source": "x"},
+			isError: true,
+			want:    []string{`no cell "nope"`, "md1, code1, code2"},
+		},
+		{
+			name:    "insert without cell_type",
+			input:   map[string]any{"new_source": "x", "edit_mode": "insert"},
+			isError: true,
+			want:    []string{"cell_type is required"},
+		},
+		{
+			name:    "replace without cell_id",
+			input:   map[string]any{"new_source": "x"},
+			isError: true,
+			want:    []string{"cell_id is required"},
+		},
+		{
+			name:  "cell-N addresses cells by position",
+			input: map[string]any{"cell_id": "cell-0", "new_source": "# New title"},
+			check: func(t *testing.T, cs []map[string]any) {
+				if cs[0]["id"] != "md1" || multiline(cs[0]["source"]) != "# New title" {
+					t.Errorf("cell 0 %v", cs[0])
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			p := e.write("nb.ipynb", sampleNotebook, 0o644)
+			e.readFile(p)
+			in := map[string]any{"notebook_path": p}
+			for k, v := range tt.input {
+				in[k] = v
+			}
+			res := call(t, context.Background(), NewNotebookEdit(e.ws), nil, in)
+			wantResult(t, res, tt.isError, tt.want...)
+			after := e.read("nb.ipynb")
+			if tt.isError {
+				if after != sampleNotebook {
+					t.Error("a failed NotebookEdit changed the file")
+				}
+				return
+			}
+			if !strings.HasPrefix(after, "{\n \"cells\": [\n  {\n") || !strings.HasSuffix(after, "\"nbformat_minor\": 5\n}\n") {
+				t.Errorf("layout not kept (one-space indent, sorted keys, final newline):\n%s", after)
+			}
+			tt.check(t, cells(t, after))
+		})
+	}
+}
+
+func TestNotebookEditRules(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("nb.ipynb", sampleNotebook, 0o644)
+	ne := NewNotebookEdit(e.ws)
+	res := call(t, context.Background(), ne, nil, map[string]any{"notebook_path": p, "cell_id": "md1", "new_source": "x"})
+	wantResult(t, res, true, "Read it first")
+
+	txt := e.write("notes.txt", "x", 0o644)
+	res = call(t, context.Background(), ne, nil, map[string]any{"notebook_path": txt, "cell_id": "md1", "new_source": "x"})
+	wantResult(t, res, true, "not a Jupyter notebook")
+
+	// An old notebook without cell ids: Read shows cell-N, NotebookEdit takes it.
+	old := `{"cells": [{"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [], "source": ["a = 1"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 2}`
+	op := e.write("old.ipynb", old, 0o644)
+	read := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": op})
+	wantResult(t, read, false, `<cell id="cell-0" cell_type="code">`)
+	res = call(t, context.Background(), ne, nil, map[string]any{"notebook_path": op, "new_source": "b = 2", "cell_type": "code", "edit_mode": "insert", "cell_id": "cell-0"})
+	wantResult(t, res, false)
+	cs := cells(t, e.read("old.ipynb"))
+	if len(cs) != 2 || multiline(cs[1]["source"]) != "b = 2" {
+		t.Fatalf("cells %v", cs)
+	}
+	if _, hasID := cs[1]["id"]; hasID {
+		t.Error("an id was added to a cell of an nbformat 4.2 notebook")
+	}
+}
+
+func TestNotebookEditThroughEditor(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("nb.ipynb", sampleNotebook, 0o644)
+	fe := workspacetest.NewFakeEditor(e.ws)
+	if err := fe.Open(p, sampleNotebook); err != nil {
+		t.Fatal(err)
+	}
+	e.readFile(p)
+	res := call(t, context.Background(), NewNotebookEdit(e.ws), editorHost{ed: fe}, map[string]any{"notebook_path": p, "cell_id": "md1", "new_source": "# Renamed"})
+	wantResult(t, res, false)
+	buf, _, _ := fe.Buffer(p)
+	if buf != e.read("nb.ipynb") || multiline(cells(t, buf)[0]["source"]) != "# Renamed" {
+		t.Errorf("editor buffer and disk disagree or lack the change:\n%s", buf)
+	}
+	calls := fe.Calls()
+	if len(calls) != 1 || len(calls[0].Edit.DocumentChanges[0].TextDocumentEdit.Edits) > 2 {
+		t.Errorf("want one applyEdit with small edits, got %+v", calls)
+	}
+}

@@ -1,0 +1,443 @@
+package fs
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/gif" // image.DecodeConfig of GIFs
+	_ "image/jpeg"
+	_ "image/png"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+//go:embed read.md
+var readDescription string
+
+// Read limits (design.md section 3).
+const (
+	// defaultReadLines is how many lines a Read without limit returns.
+	defaultReadLines = 2000
+	// maxLineChars is where a long line is cut.
+	maxLineChars = 2000
+	// maxReadChars caps the text of one Read (about 25,000 tokens) unless
+	// allow_large is set; the read stops at a line boundary with a note.
+	maxReadChars = 100_000
+	// maxLargeReadChars caps even an allow_large Read.
+	maxLargeReadChars = 2_000_000
+	// maxReadBytes is the largest file Read loads.
+	maxReadBytes = 256 << 20
+	// maxImageBytes keeps an image within what model APIs accept (5 MB once
+	// base64-encoded).
+	maxImageBytes = 3_750_000
+	// maxPDFPages is the most pages one Read extracts.
+	maxPDFPages = 20
+	// maxOutputChars caps each notebook cell output.
+	maxOutputChars = 10_000
+)
+
+// imageTypes maps the image extensions Read shows to their MIME types.
+var imageTypes = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+	".gif": "image/gif", ".webp": "image/webp",
+}
+
+type readParams struct {
+	FilePath   string `json:"file_path"`
+	Offset     *int   `json:"offset,omitempty"`
+	Limit      *int   `json:"limit,omitempty"`
+	Pages      string `json:"pages,omitempty"`
+	AllowLarge bool   `json:"allow_large,omitempty"`
+}
+
+var readSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "description": "Absolute path of the file to read (relative paths resolve against the workspace root)."},
+    "offset": {"type": "integer", "minimum": 0, "description": "1-based line number to start at. Give it only for files too long to read at once."},
+    "limit": {"type": "integer", "minimum": 1, "description": "How many lines to read. Give it only for files too long to read at once."},
+    "pages": {"type": "string", "description": "Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. PDFs only."},
+    "allow_large": {"type": "boolean", "description": "Lift the usual size cap for a text file or line range you really need whole."}
+  },
+  "required": ["file_path"],
+  "additionalProperties": false
+}`)
+
+// Read shows a file: numbered text lines, notebook cells, images, PDF text.
+type Read struct {
+	ws *workspace.Workspace
+}
+
+// NewRead returns the Read tool over ws; what it reads is recorded in ws's
+// read-state for Edit and Write.
+func NewRead(ws *workspace.Workspace) *Read { return &Read{ws: ws} }
+
+func (*Read) Name() string                 { return "Read" }
+func (*Read) Description() string          { return readDescription }
+func (*Read) InputSchema() json.RawMessage { return readSchema }
+func (*Read) SideEffect() tools.SideEffect { return tools.SideEffectNone }
+
+// Docs implements tools.Documented.
+func (*Read) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Read a file: numbered lines, notebook cells, images, PDF pages; the editor's buffer when open.",
+		Long: "Text is numbered as `cat -n` does (six-column line number, a tab, the line). Without offset and " +
+			"limit the first 2000 lines are shown; lines over 2000 characters are cut and a note at the end " +
+			"says what was left out and which offset continues. A document open in the editor is read from " +
+			"its buffer, unsaved changes included. Notebooks are shown as cells with ids and outputs, " +
+			"PNG/JPEG/GIF/WebP images as image content, PDFs as text through pdftotext (poppler-utils). " +
+			"Binary files are refused; a missing path lists similar names. Every Read is recorded so that " +
+			"Edit and Write can check the file has not changed since.",
+		Examples: []tools.Example{
+			{Title: "Read a whole file", Input: json.RawMessage(`{"file_path":"/src/app/main.go"}`)},
+			{Title: "Read lines 2001-2100 of a long log", Input: json.RawMessage(`{"file_path":"/var/log/build.log","offset":2001,"limit":100}`)},
+			{Title: "Read pages 3 to 5 of a PDF", Input: json.RawMessage(`{"file_path":"/docs/spec.pdf","pages":"3-5"}`)},
+		},
+	}
+}
+
+// Access implements tools.AccessDescriber.
+func (*Read) Access(input json.RawMessage) tools.Access {
+	var p readParams
+	if json.Unmarshal(input, &p) != nil || p.FilePath == "" {
+		return tools.Access{}
+	}
+	return tools.Access{ReadPaths: []string{p.FilePath}}
+}
+
+// Execute reads the file.
+func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var p readParams
+	if err := json.Unmarshal(call.Input, &p); err != nil {
+		return tools.ErrorResult("the input is not a valid Read input (%v); send {\"file_path\": \"/abs/path\"}.", err), nil
+	}
+	abs, bad := resolve(r.ws, "file_path", p.FilePath)
+	if bad != nil {
+		return bad, nil
+	}
+	ext := strings.ToLower(filepath.Ext(abs))
+	if p.Pages != "" && ext != ".pdf" {
+		return tools.ErrorResult("pages applies to PDF files only; %s is not a PDF. Use offset and limit for text.", abs), nil
+	}
+	if _, _, open := r.ws.Document(abs); !open {
+		st, err := os.Stat(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return notFound("file_path", abs), nil
+		case err != nil:
+			return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
+		case st.IsDir():
+			return tools.ErrorResult("%s is a directory, not a file. List it with Bash (ls) or find files in it with Glob.", abs), nil
+		case st.Size() > maxReadBytes:
+			return tools.ErrorResult("%s is %d MB, too large to Read. Search it with Grep, or show parts with Bash (head, tail, sed -n).", abs, st.Size()>>20), nil
+		}
+		if binaryExtensions[ext] {
+			return binaryRefusal(abs), nil
+		}
+	}
+	switch {
+	case ext == ".ipynb":
+		return r.readNotebook(abs)
+	case imageTypes[ext] != "":
+		return r.readImage(abs, imageTypes[ext])
+	case ext == ".pdf":
+		return r.readPDF(ctx, abs, p.Pages)
+	}
+	return r.readText(abs, p)
+}
+
+func binaryRefusal(abs string) *tools.Result {
+	return tools.ErrorResult("%s is a binary file; Read shows text, images (PNG, JPEG, GIF, WebP), PDFs and notebooks. Inspect it with Bash (file, xxd | head) if you must.", abs)
+}
+
+// readText renders a text file (or open buffer) as numbered lines.
+func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
+	data, version, err := r.ws.ReadFile(abs)
+	if err != nil {
+		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
+	}
+	if looksBinary(data) {
+		return binaryRefusal(abs), nil
+	}
+	r.ws.MarkRead(abs, data, version)
+	if len(data) == 0 {
+		return tools.TextResult(fmt.Sprintf("(%s is empty: 0 lines.)", abs)), nil
+	}
+	decoded := decodeForDisplay(data)
+	text := decoded.text
+
+	start := 1
+	if p.Offset != nil && *p.Offset > 1 {
+		start = *p.Offset
+	}
+	limit := defaultReadLines
+	if p.Limit != nil {
+		limit = *p.Limit
+	} else if p.AllowLarge {
+		limit = int(^uint(0) >> 1)
+	}
+	charCap := maxReadChars
+	if p.AllowLarge {
+		charCap = maxLargeReadChars
+	}
+
+	total := countLines(text)
+	if start > total {
+		return tools.ErrorResult("offset %d is past the end of %s, which has %d lines. Use an offset from 1 to %d.", start, abs, total, total), nil
+	}
+
+	var out strings.Builder
+	var cut []int
+	lineNo, shown := 0, 0
+	cappedAt := 0
+	rest := text
+	for rest != "" {
+		lineNo++
+		var line string
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			line, rest = rest, ""
+		}
+		if lineNo < start {
+			continue
+		}
+		if shown == limit {
+			break
+		}
+		line = strings.TrimSuffix(line, "\r")
+		if len(line) > maxLineChars && utf8.RuneCountInString(line) > maxLineChars {
+			line = cutRunes(line, maxLineChars) + " [… line cut]"
+			cut = append(cut, lineNo)
+		}
+		if out.Len()+len(line)+8 > charCap && shown > 0 {
+			cappedAt = lineNo
+			break
+		}
+		writeNumbered(&out, lineNo, line)
+		shown++
+	}
+	end := start + shown - 1
+
+	var notes []string
+	if decoded.note != "" {
+		notes = append(notes, decoded.note)
+	}
+	if len(cut) > 0 {
+		notes = append(notes, fmt.Sprintf("%d line(s) longer than %d characters were cut (%s). Use Grep or Bash to see them whole.", len(cut), maxLineChars, lineList(cut)))
+	}
+	switch {
+	case cappedAt > 0:
+		notes = append(notes, fmt.Sprintf("Output capped at about %d characters: showing lines %d-%d of %d. Call Read with offset %d to continue, or pass allow_large if you need it all at once.", charCap, start, end, total, end+1))
+	case end < total:
+		notes = append(notes, fmt.Sprintf("Showing lines %d-%d of %d. Call Read with offset %d to continue.", start, end, total, end+1))
+	}
+	if len(notes) > 0 {
+		out.WriteString("\n[" + strings.Join(notes, "]\n[") + "]\n")
+	}
+	res := tools.TextResult(out.String())
+	res.Structured = map[string]any{"type": "text", "file": map[string]any{
+		"filePath": abs, "numLines": shown, "startLine": start, "totalLines": total,
+		"truncatedByTokenCap": cappedAt > 0,
+	}}
+	return res, nil
+}
+
+// writeNumbered writes one line as cat -n does: the number right-aligned in
+// six columns, a tab, the line.
+func writeNumbered(b *strings.Builder, n int, line string) {
+	num := strconv.Itoa(n)
+	for i := len(num); i < 6; i++ {
+		b.WriteByte(' ')
+	}
+	b.WriteString(num)
+	b.WriteByte('\t')
+	b.WriteString(line)
+	b.WriteByte('\n')
+}
+
+// cutRunes returns the first n runes of s.
+func cutRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+// lineList formats line numbers, at most ten of them.
+func lineList(lines []int) string {
+	var parts []string
+	for i, l := range lines {
+		if i == 10 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(lines)-10))
+			break
+		}
+		parts = append(parts, strconv.Itoa(l))
+	}
+	return "lines " + strings.Join(parts, ", ")
+}
+
+// readImage returns an image as image content.
+func (r *Read) readImage(abs, mime string) (*tools.Result, error) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
+	}
+	if len(data) > maxImageBytes {
+		return tools.ErrorResult("%s is %d bytes, over the %d bytes an image may have. Make a smaller copy (for example with ImageMagick: convert in.png -resize 50%% out.png) and Read that.", abs, len(data), maxImageBytes), nil
+	}
+	r.ws.MarkRead(abs, data, nil)
+	desc := fmt.Sprintf("Image %s (%s, %d bytes", abs, mime, len(data))
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+		desc += fmt.Sprintf(", %dx%d pixels", cfg.Width, cfg.Height)
+	}
+	desc += ")"
+	return &tools.Result{
+		Content: []tools.Content{
+			{Type: "text", Text: desc},
+			{Type: "image", Data: base64.StdEncoding.EncodeToString(data), MimeType: mime},
+		},
+		Structured: map[string]any{"type": "image", "file": map[string]any{"type": mime, "originalSize": len(data)}},
+	}, nil
+}
+
+// pagesPattern matches a page or a range of pages.
+var pagesPattern = regexp.MustCompile(`^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$`)
+
+// parsePages parses "3" or "1-5" into a first and last page.
+func parsePages(s string) (first, last int, err error) {
+	m := pagesPattern.FindStringSubmatch(s)
+	if m == nil {
+		return 0, 0, fmt.Errorf("pages %q is not a page or a range; write it like \"3\" or \"1-5\"", s)
+	}
+	first, _ = strconv.Atoi(m[1])
+	last = first
+	if m[2] != "" {
+		last, _ = strconv.Atoi(m[2])
+	}
+	switch {
+	case first < 1:
+		return 0, 0, fmt.Errorf("pages start at 1, not %d", first)
+	case last < first:
+		return 0, 0, fmt.Errorf("pages %q ends before it starts", s)
+	case last-first+1 > maxPDFPages:
+		return 0, 0, fmt.Errorf("pages %q spans %d pages; read at most %d per call", s, last-first+1, maxPDFPages)
+	}
+	return first, last, nil
+}
+
+// readPDF extracts the text of a PDF's pages with pdftotext.
+func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, error) {
+	first, last := 1, maxPDFPages
+	explicit := pages != ""
+	if explicit {
+		var err error
+		if first, last, err = parsePages(pages); err != nil {
+			return tools.ErrorResult("%v.", err), nil
+		}
+	}
+	bin, err := exec.LookPath("pdftotext")
+	if err != nil {
+		return tools.ErrorResult("reading PDFs needs pdftotext, which is not installed. Install poppler-utils (apt-get install poppler-utils, or brew install poppler) and Read %s again.", abs), nil
+	}
+	total := pdfPageCount(ctx, abs)
+	if total > 0 {
+		if first > total {
+			return tools.ErrorResult("%s has %d pages; pages %q is past the end.", abs, total, pages), nil
+		}
+		last = min(last, total)
+	}
+	cmd := exec.CommandContext(ctx, bin, "-layout", "-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), abs, "-")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return tools.ErrorResult("pdftotext could not read %s (%v: %s). The file may be damaged or encrypted.", abs, err, strings.TrimSpace(stderr.String())), nil
+	}
+	data, err := os.ReadFile(abs)
+	if err == nil {
+		r.ws.MarkRead(abs, data, nil)
+	}
+	var out strings.Builder
+	texts := strings.Split(strings.TrimRight(stdout.String(), "\f"), "\f")
+	empty := true
+	for i, t := range texts {
+		fmt.Fprintf(&out, "--- page %d ---\n", first+i)
+		t = strings.TrimRight(t, " \n")
+		if strings.TrimSpace(t) != "" {
+			empty = false
+		}
+		out.WriteString(t)
+		out.WriteString("\n")
+	}
+	shownLast := first + len(texts) - 1
+	if empty {
+		out.WriteString("\n[No text could be extracted from these pages: they may be scanned images.]\n")
+	}
+	switch {
+	case total > shownLast:
+		fmt.Fprintf(&out, "\n[Showing pages %d-%d of %d. Pass pages (for example \"%d-%d\") to read more.]\n", first, shownLast, total, shownLast+1, min(total, shownLast+maxPDFPages))
+	case total == 0 && !explicit && len(texts) == maxPDFPages:
+		fmt.Fprintf(&out, "\n[Showing the first %d pages; the PDF may have more. Pass pages to read further.]\n", maxPDFPages)
+	}
+	return tools.TextResult(out.String()), nil
+}
+
+// pdfPageCountPattern finds the page count in pdfinfo's output.
+var pdfPageCountPattern = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
+
+// pdfPageCount asks pdfinfo (poppler-utils, beside pdftotext) for the page
+// count; 0 when it cannot tell.
+func pdfPageCount(ctx context.Context, abs string) int {
+	bin, err := exec.LookPath("pdfinfo")
+	if err != nil {
+		return 0
+	}
+	out, err := exec.CommandContext(ctx, bin, abs).Output()
+	if err != nil {
+		return 0
+	}
+	m := pdfPageCountPattern.FindSubmatch(out)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+// readNotebook shows a notebook cell by cell, with image outputs as images.
+func (r *Read) readNotebook(abs string) (*tools.Result, error) {
+	data, version, err := r.ws.ReadFile(abs)
+	if err != nil {
+		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
+	}
+	nb, err := parseNotebook(data)
+	if err != nil {
+		return tools.ErrorResult("%s: %v. Read it with offset/limit as text, or fix the JSON.", abs, err), nil
+	}
+	r.ws.MarkRead(abs, data, version)
+	text, images := nb.render()
+	res := &tools.Result{Content: []tools.Content{{Type: "text", Text: text}}}
+	res.Content = append(res.Content, images...)
+	return res, nil
+}

@@ -1,0 +1,106 @@
+package fs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+// notFound is the error result for a path that does not exist, with the
+// closest names in the nearest existing folder ("did you mean").
+func notFound(field, abs string) *tools.Result {
+	dir, missing := filepath.Dir(abs), filepath.Base(abs)
+	// Walk up to the nearest folder that exists; the first missing part is
+	// what to match.
+	for {
+		st, err := os.Stat(dir)
+		if err == nil && st.IsDir() {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir {
+			return tools.ErrorResult("%s: %s does not exist.", field, abs)
+		}
+		missing = filepath.Base(dir)
+		dir = filepath.Dir(dir)
+	}
+	msg := abs + " does not exist."
+	if similar := similarNames(dir, missing, 5); len(similar) > 0 {
+		msg += " Did you mean: " + strings.Join(similar, ", ") + "?"
+	} else if missing != filepath.Base(abs) {
+		msg += " The folder " + filepath.Join(dir, missing) + " does not exist."
+	}
+	return tools.ErrorResult("%s Check the path (Glob can find files by name).", msg)
+}
+
+// similarNames returns up to n entries of dir whose names are close to name:
+// equal ignoring case, the same stem with another extension, containing each
+// other, or a small edit distance away. They come back as full paths, best first.
+func similarNames(dir, name string, n int) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	lname := strings.ToLower(name)
+	stem := strings.TrimSuffix(lname, filepath.Ext(lname))
+	type scored struct {
+		path  string
+		score int
+	}
+	var found []scored
+	for _, e := range entries {
+		cand := strings.ToLower(e.Name())
+		score := -1
+		switch {
+		case cand == lname:
+			score = 0
+		case strings.TrimSuffix(cand, filepath.Ext(cand)) == stem && stem != "":
+			score = 1
+		case len(stem) >= 3 && (strings.Contains(cand, stem) || strings.Contains(stem, strings.TrimSuffix(cand, filepath.Ext(cand)))):
+			score = 2
+		default:
+			if d := editDistance(lname, cand); d <= max(2, len(lname)/4) {
+				score = 2 + d
+			}
+		}
+		if score >= 0 {
+			found = append(found, scored{filepath.Join(dir, e.Name()), score})
+		}
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		if found[i].score != found[j].score {
+			return found[i].score < found[j].score
+		}
+		return found[i].path < found[j].path
+	})
+	var out []string
+	for i := 0; i < len(found) && i < n; i++ {
+		out = append(out, found[i].path)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,104 @@
+package fs
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+var (
+	bomUTF8    = []byte{0xEF, 0xBB, 0xBF}
+	bomUTF16LE = []byte{0xFF, 0xFE}
+	bomUTF16BE = []byte{0xFE, 0xFF}
+)
+
+// decodedText is a file's bytes as text for display.
+type decodedText struct {
+	text string
+	// note says how the bytes were decoded when not plain UTF-8.
+	note string
+}
+
+// decodeForDisplay turns file bytes into text Read can show: UTF-8 (a BOM
+// dropped), UTF-16 with a BOM decoded, anything else with invalid bytes
+// shown as U+FFFD and a note.
+func decodeForDisplay(data []byte) decodedText {
+	switch {
+	case bytes.HasPrefix(data, bomUTF8):
+		data = data[len(bomUTF8):]
+	case bytes.HasPrefix(data, bomUTF16LE), bytes.HasPrefix(data, bomUTF16BE):
+		return decodedText{text: decodeUTF16(data), note: "The file is UTF-16 text, shown decoded; Edit refuses it (it only edits UTF-8)."}
+	}
+	if utf8.Valid(data) {
+		return decodedText{text: string(data)}
+	}
+	return decodedText{
+		text: strings.ToValidUTF8(string(data), "\uFFFD"),
+		note: "The file is not valid UTF-8; undecodable bytes are shown as \uFFFD. Edit refuses it so as not to corrupt it.",
+	}
+}
+
+// decodeUTF16 decodes UTF-16 with a leading BOM.
+func decodeUTF16(data []byte) string {
+	le := bytes.HasPrefix(data, bomUTF16LE)
+	data = data[2:]
+	units := make([]uint16, 0, len(data)/2)
+	for i := 0; i+1 < len(data); i += 2 {
+		if le {
+			units = append(units, uint16(data[i])|uint16(data[i+1])<<8)
+		} else {
+			units = append(units, uint16(data[i])<<8|uint16(data[i+1]))
+		}
+	}
+	return string(utf16.Decode(units))
+}
+
+// looksBinary reports whether data is not text: a NUL byte in its first 8
+// KiB, as git and grep judge (UTF-16 with a BOM is text).
+func looksBinary(data []byte) bool {
+	if bytes.HasPrefix(data, bomUTF16LE) || bytes.HasPrefix(data, bomUTF16BE) {
+		return false
+	}
+	head := data[:min(len(data), 8<<10)]
+	return bytes.IndexByte(head, 0) >= 0
+}
+
+// binaryExtensions are file types that are never text, refused by Read
+// without reading them.
+var binaryExtensions = map[string]bool{
+	".7z": true, ".a": true, ".avi": true, ".bin": true, ".bmp": true, ".bz2": true,
+	".class": true, ".db": true, ".dll": true, ".dmg": true, ".doc": true, ".docx": true,
+	".dylib": true, ".exe": true, ".flac": true, ".gz": true, ".ico": true, ".iso": true,
+	".jar": true, ".mkv": true, ".mov": true, ".mp3": true, ".mp4": true, ".o": true,
+	".ogg": true, ".otf": true, ".ppt": true, ".pptx": true, ".psd": true, ".pyc": true,
+	".rar": true, ".so": true, ".sqlite": true, ".tar": true, ".tgz": true, ".tif": true,
+	".tiff": true, ".ttf": true, ".wasm": true, ".wav": true, ".woff": true, ".woff2": true,
+	".xls": true, ".xlsx": true, ".xz": true, ".zip": true, ".zst": true,
+}
+
+// lineEnding is a file's dominant line terminator.
+type lineEnding string
+
+const (
+	lf   lineEnding = "\n"
+	crlf lineEnding = "\r\n"
+)
+
+// detectLineEnding returns CRLF when most of the text's line breaks are CRLF.
+func detectLineEnding(text string) lineEnding {
+	n := strings.Count(text, "\n")
+	if n > 0 && strings.Count(text, "\r\n")*2 > n {
+		return crlf
+	}
+	return lf
+}
+
+// withLineEnding rewrites every line break of s as le.
+func withLineEnding(s string, le lineEnding) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if le == crlf {
+		s = strings.ReplaceAll(s, "\n", "\r\n")
+	}
+	return s
+}

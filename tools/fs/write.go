@@ -1,0 +1,135 @@
+package fs
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/toolhost/toolhost/internal/udiff"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+//go:embed write.md
+var writeDescription string
+
+type writeParams struct {
+	FilePath string `json:"file_path"`
+	Content  string `json:"content"`
+}
+
+var writeSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "description": "Absolute path of the file to write."},
+    "content": {"type": "string", "description": "The complete new content of the file."}
+  },
+  "required": ["file_path", "content"],
+  "additionalProperties": false
+}`)
+
+// Write creates a file or replaces its whole content.
+type Write struct {
+	ws *workspace.Workspace
+}
+
+// NewWrite returns the Write tool over ws.
+func NewWrite(ws *workspace.Workspace) *Write { return &Write{ws: ws} }
+
+func (*Write) Name() string                 { return "Write" }
+func (*Write) Description() string          { return writeDescription }
+func (*Write) InputSchema() json.RawMessage { return writeSchema }
+func (*Write) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
+
+// Docs implements tools.Documented.
+func (*Write) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Create a file or replace its whole content; overwriting needs a prior Read.",
+		Long: "Parent folders are created. An existing file must have been Read in this session and be " +
+			"unchanged since (in the editor or on disk), else the call fails and asks for a new Read. The " +
+			"content is written as given. With an editor the change goes out as workspace/applyEdit " +
+			"(CreateFile for a new file) and is on disk when the call returns; without one the file is " +
+			"written atomically, keeping an existing file's mode. The result says whether the file was " +
+			"created or updated and carries a unified diff of an update.",
+		Examples: []tools.Example{
+			{Title: "Create a new file", Input: json.RawMessage(`{"file_path":"/src/app/hello.txt","content":"hello\n"}`)},
+		},
+	}
+}
+
+// Access implements tools.AccessDescriber.
+func (*Write) Access(input json.RawMessage) tools.Access {
+	var p writeParams
+	if json.Unmarshal(input, &p) != nil || p.FilePath == "" {
+		return tools.Access{}
+	}
+	return tools.Access{WritePaths: []string{p.FilePath}}
+}
+
+// Preview implements tools.Previewer: the diff the write would make.
+func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
+	var p writeParams
+	if json.Unmarshal(input, &p) != nil {
+		return nil
+	}
+	abs, bad := resolve(w.ws, "file_path", p.FilePath)
+	if bad != nil {
+		return nil
+	}
+	old, _, err := w.ws.ReadFile(abs)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return &tools.Preview{Kind: "diff", Text: unifiedDiff(w.ws, abs, old, []byte(p.Content))}
+}
+
+// Execute writes the file.
+func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var p writeParams
+	if err := json.Unmarshal(call.Input, &p); err != nil {
+		return tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err), nil
+	}
+	abs, bad := resolve(w.ws, "file_path", p.FilePath)
+	if bad != nil {
+		return bad, nil
+	}
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		return tools.ErrorResult("%s is a directory; give the path of a file.", abs), nil
+	}
+	old, _, err := w.ws.ReadFile(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	case err != nil:
+		return tools.ErrorResult("cannot read %s before overwriting it: %v.", abs, err), nil
+	default:
+		if err := w.ws.CheckFresh(abs); err != nil {
+			return tools.ErrorResult("%v", err), nil
+		}
+	}
+	newContent := []byte(p.Content)
+	if old != nil && string(old) == p.Content {
+		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
+	}
+	err = w.ws.ApplyChange(ctx, call.Host, workspace.Change{
+		Path: abs, Old: old, New: newContent,
+		Label:             "Write " + displayName(w.ws, abs),
+		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	})
+	if err != nil {
+		return changeResult(err)
+	}
+	lines := countLines(p.Content)
+	if old == nil {
+		res := tools.TextResult(fmt.Sprintf("Created %s (%d lines).", abs, lines))
+		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}}
+		return res, nil
+	}
+	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, unifiedDiff(w.ws, abs, old, newContent)))
+	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": udiff.Hunks(string(old), p.Content)}
+	return res, nil
+}
