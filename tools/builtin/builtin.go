@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/fs"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -22,4 +23,7 @@ type Deps struct {
 // Register adds every built-in tool to reg.
 func Register(reg *tools.Registry, d Deps) {
 	_ = d
+	reg.Register(tools.CategoryCore, fs.NewRead(d.Workspace), fs.NewWrite(d.Workspace), fs.NewEdit(d.Workspace, d.Settings))
+	reg.Register(tools.CategoryNotebook, fs.NewNotebookEdit(d.Workspace))
+	reg.Register(tools.CategoryExtras, fs.NewDiff())
 }
