@@ -87,7 +87,7 @@ type fixture struct {
 
 // connect serves a registry of test and real tools in process and connects
 // the Go SDK's client to it with opts.
-func connect(t *testing.T, opts *sdk.ClientOptions) *fixture {
+func connect(t testing.TB, opts *sdk.ClientOptions) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	reg := tools.NewRegistry()

@@ -1,0 +1,273 @@
+// Command mcpbench compares `toolhost mcp` with `claude mcp serve` as MCP
+// servers: the time from starting the process to a completed MCP
+// handshake, and the latency of Read (50 lines of a 5,000-line file) and
+// Bash (`echo hi`) calls. Both servers are driven by the same Go SDK client
+// over the same files, and their runs alternate so that drift of the
+// machine hits both alike. It prints p50/p90 per server and the ratio
+// claude/toolhost.
+//
+// Usage (from the repository root, after `npm install` in test/mcp):
+//
+//	go run ./bench/mcp [-starts 10] [-calls 200] [-toolhost BIN] [-claude BIN]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// peer is one server under test.
+type peer struct {
+	name string
+	cmd  []string
+	env  []string
+	dir  string
+}
+
+// protocolVersion is what both servers speak; fixing it skips the
+// discovery round trip of newer clients, which neither server implements.
+const protocolVersion = "2025-11-25"
+
+func main() {
+	starts := flag.Int("starts", 10, "process starts measured per server")
+	calls := flag.Int("calls", 200, "calls of each tool measured per server")
+	toolhostBin := flag.String("toolhost", "", "toolhost binary (default: build ./cmd/toolhost)")
+	claudeBin := flag.String("claude", "test/mcp/node_modules/.bin/claude", "claude binary")
+	flag.Parse()
+	if err := run(*starts, *calls, *toolhostBin, *claudeBin); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(starts, calls int, toolhostBin, claudeBin string) error {
+	ctx := context.Background()
+	tmp, err := os.MkdirTemp("", "mcpbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	if toolhostBin == "" {
+		toolhostBin = filepath.Join(tmp, "toolhost")
+		build := exec.Command("go", "build", "-o", toolhostBin, "./cmd/toolhost")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building toolhost: %w", err)
+		}
+	}
+	claudePath, err := filepath.Abs(claudeBin)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(claudePath); err != nil {
+		return fmt.Errorf("claude not found (%v): run `npm install` in test/mcp", err)
+	}
+
+	work, file, err := makeWorkspace(tmp)
+	if err != nil {
+		return err
+	}
+	home := filepath.Join(tmp, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	// Claude Code serves its tools without a login; these keep it from
+	// reaching for the network and from touching the user's own config.
+	claudeEnv := []string{
+		"HOME=" + home,
+		"CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+	}
+	peers := []peer{
+		{name: "toolhost", cmd: []string{toolhostBin, "mcp"}, dir: work, env: []string{"HOME=" + home}},
+		{name: "claude", cmd: []string{claudePath, "mcp", "serve"}, dir: work, env: claudeEnv},
+	}
+
+	startTimes := map[string][]time.Duration{}
+	for i := range starts {
+		for _, p := range alternate(peers, i) {
+			d, err := measureStart(ctx, p)
+			if err != nil {
+				return fmt.Errorf("%s: %w", p.name, err)
+			}
+			startTimes[p.name] = append(startTimes[p.name], d)
+		}
+	}
+
+	sessions := map[string]*sdk.ClientSession{}
+	for _, p := range peers {
+		cs, err := connect(ctx, p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.name, err)
+		}
+		defer cs.Close()
+		sessions[p.name] = cs
+	}
+	readArgs := map[string]any{"file_path": file, "offset": 2000, "limit": 50}
+	bashArgs := map[string]any{"command": "echo hi"}
+	// One unmeasured round of each call warms caches on both sides and
+	// checks that the calls succeed.
+	for _, p := range peers {
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+			want string
+		}{{"Read", readArgs, "line 2000"}, {"Bash", bashArgs, "hi"}} {
+			if _, err := callTool(ctx, sessions[p.name], c.tool, c.args, c.want); err != nil {
+				return fmt.Errorf("%s %s: %w", p.name, c.tool, err)
+			}
+		}
+	}
+	pingTimes := map[string][]time.Duration{}
+	readTimes := map[string][]time.Duration{}
+	bashTimes := map[string][]time.Duration{}
+	for i := range calls {
+		for _, p := range alternate(peers, i) {
+			start := time.Now()
+			if err := sessions[p.name].Ping(ctx, nil); err != nil {
+				return fmt.Errorf("%s ping: %w", p.name, err)
+			}
+			pingTimes[p.name] = append(pingTimes[p.name], time.Since(start))
+			d, err := callTool(ctx, sessions[p.name], "Read", readArgs, "line 2049")
+			if err != nil {
+				return fmt.Errorf("%s Read: %w", p.name, err)
+			}
+			readTimes[p.name] = append(readTimes[p.name], d)
+			d, err = callTool(ctx, sessions[p.name], "Bash", bashArgs, "hi")
+			if err != nil {
+				return fmt.Errorf("%s Bash: %w", p.name, err)
+			}
+			bashTimes[p.name] = append(bashTimes[p.name], d)
+		}
+	}
+
+	fmt.Printf("MCP servers side by side: %d starts, %d calls of each tool per server, runs alternating\n\n", starts, calls)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "measure\ttoolhost p50\ttoolhost p90\tclaude p50\tclaude p90\tclaude/toolhost p50\tp90\t")
+	for _, row := range []struct {
+		name  string
+		times map[string][]time.Duration
+	}{
+		{"start → initialized", startTimes},
+		{"ping (protocol floor)", pingTimes},
+		{"Read 50 of 5,000 lines", readTimes},
+		{"Bash echo hi", bashTimes},
+	} {
+		t50, t90 := percentiles(row.times["toolhost"])
+		c50, c90 := percentiles(row.times["claude"])
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f×\t%.1f×\t\n", row.name, ms(t50), ms(t90), ms(c50), ms(c90),
+			float64(c50)/float64(t50), float64(c90)/float64(t90))
+	}
+	return tw.Flush()
+}
+
+// alternate returns the peers in turn order for round i: each goes first
+// every other round.
+func alternate(peers []peer, i int) []peer {
+	out := slices.Clone(peers)
+	if i%2 == 1 {
+		slices.Reverse(out)
+	}
+	return out
+}
+
+// makeWorkspace writes the 5,000-line file both servers read, and the
+// toolhost settings that allow the benchmark's Bash command (Claude Code's
+// MCP server does not ask).
+func makeWorkspace(tmp string) (work, file string, err error) {
+	work = filepath.Join(tmp, "work")
+	if err := os.MkdirAll(filepath.Join(work, ".toolhost"), 0o755); err != nil {
+		return "", "", err
+	}
+	var b strings.Builder
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&b, "line %d: the quick brown fox jumps over the lazy dog\n", i)
+	}
+	file = filepath.Join(work, "big.txt")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		return "", "", err
+	}
+	settings := `{"permissions": {"allow": ["Bash(echo hi)"]}}`
+	if err := os.WriteFile(filepath.Join(work, ".toolhost", "settings.json"), []byte(settings), 0o644); err != nil {
+		return "", "", err
+	}
+	return work, file, nil
+}
+
+// connect starts the peer and completes the MCP handshake.
+func connect(ctx context.Context, p peer) (*sdk.ClientSession, error) {
+	cmd := exec.Command(p.cmd[0], p.cmd[1:]...)
+	cmd.Dir = p.dir
+	cmd.Env = append(os.Environ(), p.env...)
+	client := sdk.NewClient(&sdk.Implementation{Name: "mcpbench", Version: "1"}, &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return client.Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: 100 * time.Millisecond},
+		&sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
+}
+
+// measureStart is the time from starting the process to a completed
+// handshake; the process is stopped afterwards, outside the measure.
+func measureStart(ctx context.Context, p peer) (time.Duration, error) {
+	start := time.Now()
+	cs, err := connect(ctx, p)
+	d := time.Since(start)
+	if err != nil {
+		return 0, err
+	}
+	_ = cs.Close()
+	return d, nil
+}
+
+// callTool calls a tool, checks the result holds want, and returns the
+// round-trip time.
+func callTool(ctx context.Context, cs *sdk.ClientSession, tool string, args map[string]any, want string) (time.Duration, error) {
+	start := time.Now()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	d := time.Since(start)
+	if err != nil {
+		return 0, err
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	if res.IsError {
+		return 0, errors.New("error result: " + text.String())
+	}
+	if !strings.Contains(text.String(), want) {
+		b, _ := json.Marshal(res.Content)
+		return 0, fmt.Errorf("result lacks %q: %.300s", want, b)
+	}
+	return d, nil
+}
+
+func percentiles(ds []time.Duration) (p50, p90 time.Duration) {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0, 0
+	}
+	return s[len(s)*50/100], s[min(len(s)-1, len(s)*90/100)]
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
+}
