@@ -302,3 +302,42 @@ func TestApplyChangeCancelled(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestApplyChangeConcurrentNoLostWork starts two changes computed from the
+// same content at once: exactly one may land, the other must fail as stale
+// instead of overwriting it.
+func TestApplyChangeConcurrentNoLostWork(t *testing.T) {
+	for _, withEditor := range []bool{false, true} {
+		dir := t.TempDir()
+		w := workspace.New(dir)
+		path := filepath.Join(dir, "a.txt")
+		if err := os.WriteFile(path, []byte("base\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var ed workspace.Editor
+		if withEditor {
+			ed = workspacetest.NewFakeEditor(w)
+		}
+		results := make(chan error, 2)
+		for _, text := range []string{"first\n", "second\n"} {
+			go func() {
+				results <- w.ApplyChange(context.Background(), ed, workspace.Change{Path: path, Old: []byte("base\n"), New: []byte(text)})
+			}()
+		}
+		var ok, stale int
+		for range 2 {
+			err := <-results
+			switch {
+			case err == nil:
+				ok++
+			case errors.Is(err, workspace.ErrStale):
+				stale++
+			default:
+				t.Fatalf("unexpected error: %v", err)
+			}
+		}
+		if ok != 1 || stale != 1 {
+			t.Errorf("editor=%v: %d applied, %d stale; want one each", withEditor, ok, stale)
+		}
+	}
+}
