@@ -1,0 +1,164 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/strikethrough"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+	"golang.org/x/net/html/charset"
+)
+
+// contentKind is how WebFetch treats a response body.
+type contentKind int
+
+const (
+	kindBinary contentKind = iota
+	kindHTML
+	kindText
+)
+
+// textualApplicationTypes are application/* media types that are text.
+var textualApplicationTypes = map[string]bool{
+	"application/json": true, "application/xml": true, "application/javascript": true,
+	"application/ecmascript": true, "application/x-javascript": true, "application/yaml": true,
+	"application/x-yaml": true, "application/toml": true, "application/x-ndjson": true,
+	"application/sql": true, "application/graphql": true, "application/x-sh": true,
+	"application/x-httpd-php": true, "application/rss+xml": true, "application/atom+xml": true,
+}
+
+// classify decides from the Content-Type header (or, without one, from the
+// first bytes) whether a body is HTML, other text, or binary. Text that holds
+// NUL bytes is binary whatever its label says.
+func classify(contentType string, body []byte) (contentKind, string) {
+	mediaType, _, err := mime.ParseMediaType(contentType)
+	if contentType == "" || err != nil {
+		contentType = http.DetectContentType(body)
+		mediaType, _, _ = mime.ParseMediaType(contentType)
+	}
+	mediaType = strings.ToLower(mediaType)
+	head := body
+	if len(head) > 8192 {
+		head = head[:8192]
+	}
+	hasNUL := bytes.IndexByte(head, 0) >= 0
+	switch {
+	case mediaType == "text/html" || mediaType == "application/xhtml+xml":
+		if hasNUL {
+			return kindBinary, mediaType
+		}
+		return kindHTML, mediaType
+	case strings.HasPrefix(mediaType, "text/"), textualApplicationTypes[mediaType],
+		strings.HasSuffix(mediaType, "+json"), strings.HasSuffix(mediaType, "+xml"):
+		if hasNUL {
+			return kindBinary, mediaType
+		}
+		return kindText, mediaType
+	}
+	return kindBinary, mediaType
+}
+
+// decodeText turns a body into UTF-8, honouring the charset of the header, a
+// byte-order mark or an HTML meta tag; invalid sequences become U+FFFD.
+func decodeText(body []byte, contentType string) string {
+	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	if name != "utf-8" {
+		if out, err := enc.NewDecoder().Bytes(body); err == nil {
+			body = out
+		}
+	}
+	return strings.ToValidUTF8(string(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))), "\uFFFD")
+}
+
+// htmlToMarkdown converts a page to Markdown with links and images made
+// absolute against pageURL. It returns the page's title separately, since
+// the converter drops <head>.
+func htmlToMarkdown(page, pageURL string) (markdown, title string, err error) {
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		return "", "", fmt.Errorf("parse HTML: %w", err)
+	}
+	title = findTitle(doc)
+	conv := converter.NewConverter(converter.WithPlugins(
+		base.NewBasePlugin(),
+		commonmark.NewCommonmarkPlugin(),
+		table.NewTablePlugin(),
+		strikethrough.NewStrikethroughPlugin(),
+	))
+	// Forms, embedded media and vector art carry no readable text.
+	for _, tag := range []string{"form", "svg", "canvas", "template", "object", "embed", "video", "audio"} {
+		conv.Register.TagType(tag, converter.TagTypeRemove, converter.PriorityStandard)
+	}
+	out, err := conv.ConvertNode(doc, converter.WithDomain(pageURL))
+	if err != nil {
+		return "", "", fmt.Errorf("convert HTML to Markdown: %w", err)
+	}
+	return strings.TrimSpace(string(out)), title, nil
+}
+
+func findTitle(n *html.Node) string {
+	if n.Type == html.ElementNode && n.DataAtom == atom.Title {
+		return strings.Join(strings.Fields(nodeText(n)), " ")
+	}
+	if n.Type == html.ElementNode && n.DataAtom == atom.Body {
+		return ""
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if t := findTitle(c); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// nodeText is the text inside n.
+func nodeText(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// runeWindow returns the characters [start, start+n) of s, cut back to the
+// last line break in the final tenth of the window when there is one, so
+// pages end on whole lines. end is the character offset after the part.
+func runeWindow(s string, start, n int) (part string, end int) {
+	i, count := 0, 0
+	for count < start && i < len(s) {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		count++
+	}
+	from := i
+	for count < start+n && i < len(s) {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		count++
+	}
+	part, end = s[from:i], count
+	if i < len(s) {
+		if nl := strings.LastIndexByte(part, '\n'); nl >= 0 {
+			if dropped := utf8.RuneCountInString(part[nl+1:]); dropped > 0 && dropped <= n/10 {
+				part, end = part[:nl+1], end-dropped
+			}
+		}
+	}
+	return part, end
+}
