@@ -35,6 +35,19 @@ type readRecord struct {
 type readState struct {
 	mu     sync.Mutex
 	byPath map[string]readRecord
+	// unreadAllowed lets CheckFresh pass files never read (see
+	// SetReadBeforeWrite).
+	unreadAllowed bool
+}
+
+// SetReadBeforeWrite sets whether changing an existing file requires a Read
+// of it in this session first (the default). A one-shot caller such as
+// `toolhost call`, whose every call is a new session, turns it off; a file
+// that was read is still checked for changes since.
+func (w *Workspace) SetReadBeforeWrite(required bool) {
+	w.reads.mu.Lock()
+	w.reads.unreadAllowed = !required
+	w.reads.mu.Unlock()
 }
 
 // ReadFile returns a file's content as the user sees it: the editor's buffer
@@ -107,8 +120,12 @@ func (e *StaleError) Unwrap() error { return e.Kind }
 func (w *Workspace) CheckFresh(abs string) error {
 	w.reads.mu.Lock()
 	rec, ok := w.reads.byPath[abs]
+	unreadAllowed := w.reads.unreadAllowed
 	w.reads.mu.Unlock()
 	if !ok {
+		if unreadAllowed {
+			return nil
+		}
 		return &StaleError{Path: abs, Kind: ErrNotRead}
 	}
 	if text, version, open := w.Document(abs); open {

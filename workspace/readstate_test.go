@@ -103,3 +103,23 @@ func writeFile(t *testing.T, p, s string) {
 		t.Fatal(err)
 	}
 }
+
+func TestSetReadBeforeWrite(t *testing.T) {
+	dir := t.TempDir()
+	w := New(dir)
+	p := filepath.Join(dir, "f.txt")
+	writeFile(t, p, "v1\n")
+	w.SetReadBeforeWrite(false)
+	if err := w.CheckFresh(p); err != nil {
+		t.Errorf("unread file with the requirement off: %v", err)
+	}
+	w.MarkRead(p, []byte("v1\n"), nil)
+	writeFile(t, p, "v2 from elsewhere\n")
+	if err := w.CheckFresh(p); !errors.Is(err, ErrStale) {
+		t.Errorf("a file changed since its read must still be stale, got %v", err)
+	}
+	w.SetReadBeforeWrite(true)
+	if err := w.CheckFresh(filepath.Join(dir, "other.txt")); !errors.Is(err, ErrNotRead) {
+		t.Errorf("requirement back on: %v", err)
+	}
+}
