@@ -8,6 +8,7 @@ import (
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/fs"
+	"github.com/toolhost/toolhost/tools/state"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -18,6 +19,13 @@ type Deps struct {
 	// Settings returns the current merged settings; it changes when the
 	// client sends workspace/didChangeConfiguration, so tools call it per call.
 	Settings func() *settings.Settings
+	// SettingsStore is the session's settings store; Config writes
+	// through it. Config and ExitPlanMode are registered only when it and
+	// Modes are set.
+	SettingsStore *settings.Store
+	// Modes reads and changes the session's permission mode (the
+	// permission checker); ExitPlanMode and Config switch it.
+	Modes tools.ModeController
 }
 
 // Register adds every built-in tool to reg.
@@ -26,4 +34,7 @@ func Register(reg *tools.Registry, d Deps) {
 	reg.Register(tools.CategoryCore, fs.NewRead(d.Workspace), fs.NewWrite(d.Workspace), fs.NewEdit(d.Workspace, d.Settings))
 	reg.Register(tools.CategoryNotebook, fs.NewNotebookEdit(d.Workspace))
 	reg.Register(tools.CategoryExtras, fs.NewDiff())
+	if d.SettingsStore != nil && d.Modes != nil {
+		reg.Register(tools.CategoryState, state.NewConfig(d.SettingsStore, d.Workspace.Root, d.Modes), state.NewExitPlanMode(d.Modes, d.Workspace.Root))
+	}
 }
