@@ -183,13 +183,17 @@ func TestWebFetchRedirects(t *testing.T) {
 	var paths []string
 	mux := http.NewServeMux()
 	mux.HandleFunc("/loop/a", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop/b", http.StatusFound) })
-	mux.HandleFunc("/loop/b", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop/a", http.StatusMovedPermanently) })
+	mux.HandleFunc("/loop/b", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/loop/a", http.StatusMovedPermanently)
+	})
 	mux.HandleFunc("/chain/", func(w http.ResponseWriter, r *http.Request) {
 		var n int
 		fmt.Sscanf(strings.TrimPrefix(r.URL.Path, "/chain/"), "%d", &n)
 		http.Redirect(w, r, fmt.Sprintf("/chain/%d", n+1), http.StatusTemporaryRedirect)
 	})
-	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "new?x=1", http.StatusMovedPermanently) })
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "new?x=1", http.StatusMovedPermanently)
+	})
 	mux.HandleFunc("/new", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		io.WriteString(w, "you arrived at "+r.URL.RequestURI())

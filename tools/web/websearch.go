@@ -172,7 +172,7 @@ func (t *WebSearch) Execute(ctx context.Context, call *tools.Call) (*tools.Resul
 func formatSearchResults(query, provider string, results []SearchResult, notAllowed, blocked int) string {
 	var b strings.Builder
 	if len(results) == 0 {
-		fmt.Fprintf(&b, "No results for %q (%s).", query, provider)
+		fmt.Fprintf(&b, "No results for %q (%s). Try other words, fewer filters, or a broader query.", query, provider)
 	} else {
 		fmt.Fprintf(&b, "Web search results for %q (%s, %d results):\n", query, provider, len(results))
 		for i, r := range results {
@@ -194,8 +194,6 @@ func formatSearchResults(query, provider string, results []SearchResult, notAllo
 	}
 	if len(results) > 0 {
 		b.WriteString("\n\nWhen you use these results, cite the pages as Markdown links. Read a page with WebFetch for more than its snippet.")
-	} else {
-		b.WriteString(" Try other words, fewer filters, or a broader query.")
 	}
 	return b.String()
 }
