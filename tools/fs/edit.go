@@ -99,7 +99,7 @@ func (e *Edit) Preview(_ context.Context, input json.RawMessage) *tools.Preview 
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	plan, fail := planEdit(old, p, currentSettings(e.settings).Edit.Fuzzy)
+	plan, fail := planEdit(abs, old, p, currentSettings(e.settings).Edit.Fuzzy)
 	if fail != nil {
 		return nil
 	}
@@ -123,7 +123,7 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if p.OldString != "" {
-			return notFound("file_path", abs), nil
+			return notFound(abs), nil
 		}
 		old = nil // an empty old_string creates the file
 	case err != nil:
@@ -133,9 +133,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			return tools.ErrorResult("%v", err), nil
 		}
 	}
-	plan, fail := planEdit(old, p, currentSettings(e.settings).Edit.Fuzzy)
+	plan, fail := planEdit(abs, old, p, currentSettings(e.settings).Edit.Fuzzy)
 	if fail != nil {
-		return tools.ErrorResult("%s", strings.ReplaceAll(fail.Error(), "FILE", abs)), nil
+		return tools.ErrorResult("%v", fail), nil
 	}
 	err = e.ws.ApplyChange(ctx, call.Host, workspace.Change{
 		Path: abs, Old: old, New: plan.content,
@@ -172,14 +172,14 @@ type editPlan struct {
 	fuzzy   bool
 }
 
-// planEdit computes the new content of an edit. Errors are for the model;
-// "FILE" in them stands for the file's path.
-func planEdit(old []byte, p editParams, fuzzy bool) (*editPlan, error) {
+// planEdit computes the new content of an edit of the file at path. Errors
+// are for the model.
+func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, error) {
 	if old == nil {
 		return &editPlan{content: []byte(p.NewString), count: 1}, nil
 	}
 	if bytes.HasPrefix(old, bomUTF16LE) || bytes.HasPrefix(old, bomUTF16BE) {
-		return nil, errors.New("FILE is UTF-16 text; Edit changes UTF-8 files only and will not risk corrupting it. Use Write with the whole new content, or Bash with an encoding-aware tool (iconv)")
+		return nil, fmt.Errorf("%s is UTF-16 text; Edit changes UTF-8 files only and will not risk corrupting it. Use Write with the whole new content, or Bash with an encoding-aware tool (iconv)", path)
 	}
 	bom := bytes.HasPrefix(old, bomUTF8)
 	body := old
@@ -187,12 +187,12 @@ func planEdit(old []byte, p editParams, fuzzy bool) (*editPlan, error) {
 		body = old[len(bomUTF8):]
 	}
 	if !utf8.Valid(body) {
-		return nil, errors.New("FILE is not valid UTF-8 (another encoding, or binary); Edit refuses it rather than corrupt it. Use Bash with an encoding-aware tool (iconv, sed on the bytes), or Write the whole new content")
+		return nil, fmt.Errorf("%s is not valid UTF-8 (another encoding, or binary); Edit refuses it rather than corrupt it. Use Bash with an encoding-aware tool (iconv, sed on the bytes), or Write the whole new content", path)
 	}
 	text := string(body)
 	if p.OldString == "" {
 		if text != "" {
-			return nil, errors.New("old_string is empty, but FILE is not: give the exact text to replace, or use Write to replace the whole file")
+			return nil, fmt.Errorf("old_string is empty, but %s is not: give the exact text to replace, or use Write to replace the whole file", path)
 		}
 		return &editPlan{content: withBOM(bom, p.NewString), count: 1}, nil
 	}
@@ -214,13 +214,13 @@ func planEdit(old []byte, p editParams, fuzzy bool) (*editPlan, error) {
 			if out, n, ok := fuzzyReplace(text, p.OldString, p.NewString, le, p.ReplaceAll); ok {
 				return &editPlan{content: withBOM(bom, out), count: n, fuzzy: true}, nil
 			} else if n > 1 {
-				return nil, fmt.Errorf("old_string was not found exactly in FILE, and ignoring whitespace it matches %d places. Add surrounding lines to old_string to make it unique, or set replace_all to true", n)
+				return nil, fmt.Errorf("old_string was not found exactly in %s, and ignoring whitespace it matches %d places. Add surrounding lines to old_string to make it unique, or set replace_all to true", path, n)
 			}
 		}
-		return nil, notFoundError(text, p.OldString, fuzzy)
+		return nil, notFoundError(path, text, p.OldString, fuzzy)
 	}
 	if count > 1 && !p.ReplaceAll {
-		return nil, fmt.Errorf("old_string occurs %d times in FILE (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, lineList(occurrenceLines(text, oldStr)))
+		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(text, oldStr)))
 	}
 	var out string
 	if p.ReplaceAll {
@@ -258,8 +258,8 @@ func occurrenceLines(text, sub string) []int {
 var readPrefix = regexp.MustCompile(`(?m)^ *\d+\t`)
 
 // notFoundError explains a missing old_string, with a hint when it is near.
-func notFoundError(text, old string, fuzzy bool) error {
-	msg := "old_string was not found in FILE."
+func notFoundError(path, text, old string, fuzzy bool) error {
+	msg := "old_string was not found in " + path + "."
 	if readPrefix.MatchString(old) {
 		if lines := readPrefix.ReplaceAllString(old, ""); strings.Contains(text, withLineEnding(lines, detectLineEnding(text))) {
 			return errors.New(msg + " It includes Read's line-number prefixes (the number and tab before each line); leave them out")

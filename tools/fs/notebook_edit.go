@@ -114,7 +114,7 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	old, _, err := t.ws.ReadFile(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return notFound("notebook_path", abs), nil
+		return notFound(abs), nil
 	case err != nil:
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
 	}

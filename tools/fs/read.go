@@ -137,7 +137,7 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		st, err := os.Stat(abs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return notFound("file_path", abs), nil
+			return notFound(abs), nil
 		case err != nil:
 			return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
 		case st.IsDir():

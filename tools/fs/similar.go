@@ -13,7 +13,7 @@ import (
 
 // notFound is the error result for a path that does not exist, with the
 // closest names in the nearest existing folder ("did you mean").
-func notFound(field, abs string) *tools.Result {
+func notFound(abs string) *tools.Result {
 	dir, missing := filepath.Dir(abs), filepath.Base(abs)
 	// Walk up to the nearest folder that exists; the first missing part is
 	// what to match.
@@ -23,7 +23,7 @@ func notFound(field, abs string) *tools.Result {
 			break
 		}
 		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir {
-			return tools.ErrorResult("%s: %s does not exist.", field, abs)
+			return tools.ErrorResult("%s does not exist. Check the path (Glob can find files by name).", abs)
 		}
 		missing = filepath.Base(dir)
 		dir = filepath.Dir(dir)
