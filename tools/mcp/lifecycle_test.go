@@ -13,17 +13,15 @@ import (
 	"github.com/toolhost/toolhost/tools"
 )
 
-// registrySnapshot wraps a state log so each change also records how many
-// tools of the server were registered at that moment.
-func withToolCount(reg **tools.Registry, log *stateLog, counts *[]int) func(*Options) {
+// withToolCount makes each state change also record how many tools of the
+// server were registered at that moment.
+func withToolCount(reg *tools.Registry, log *stateLog, counts *[]int) func(*Options) {
 	return func(o *Options) {
 		o.OnStateChange = func(st ServerStatus) {
 			n := 0
-			if *reg != nil {
-				for _, name := range (*reg).Names() {
-					if strings.HasPrefix(name, ToolPrefix(st.Name)) {
-						n++
-					}
+			for _, name := range reg.Names() {
+				if strings.HasPrefix(name, ToolPrefix(st.Name)) {
+					n++
 				}
 			}
 			log.mu.Lock()
@@ -35,15 +33,14 @@ func withToolCount(reg **tools.Registry, log *stateLog, counts *[]int) func(*Opt
 }
 
 func TestCrashedServerIsRestarted(t *testing.T) {
-	var reg *tools.Registry
+	reg := tools.NewRegistry()
 	log := newStateLog()
 	var counts []int
-	tweak := withToolCount(&reg, log, &counts)
-	m, r, _ := startManager(t, t.TempDir(), map[string]settings.MCPServer{"everything": everythingServer(t)}, func(o *Options) {
+	tweak := withToolCount(reg, log, &counts)
+	m, _, _ := startManagerIn(t, reg, t.TempDir(), map[string]settings.MCPServer{"everything": everythingServer(t)}, func(o *Options) {
 		tweak(o)
 		o.RestartBackoff = 10 * time.Millisecond
 	})
-	reg = r
 	first, i := log.waitFor(t, 0, "connected", connected("everything"))
 
 	if err := syscall.Kill(first.PID, syscall.SIGKILL); err != nil {
@@ -236,4 +233,26 @@ func TestReloadStartsAndStopsServers(t *testing.T) {
 	if got := m.Status(); len(got) != 1 || got[0].Name != "b" {
 		t.Fatalf("status = %+v", got)
 	}
+}
+
+func TestCancelledContextEndsServers(t *testing.T) {
+	reg := tools.NewRegistry()
+	log := newStateLog()
+	s := settings.Defaults()
+	s.MCPServers = map[string]settings.MCPServer{"everything": everythingServer(t)}
+	m := New(reg, Options{Root: t.TempDir(), Settings: func() *settings.Settings { return s }, OnStateChange: log.record})
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := m.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, i := log.waitFor(t, 0, "connected", connected("everything"))
+	cancel()
+	log.waitFor(t, i+1, "stopped", func(st ServerStatus) bool { return st.State == StateStopped })
+	if err := syscall.Kill(st.PID, 0); err == nil {
+		t.Fatalf("server process %d still runs after the context ended", st.PID)
+	}
+	if _, ok := reg.Lookup("mcp__everything__echo"); ok {
+		t.Fatal("tools of a stopped server remain registered")
+	}
+	m.Close()
 }

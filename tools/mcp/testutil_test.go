@@ -86,7 +86,12 @@ func (l *stateLog) waitFor(t *testing.T, from int, what string, ok func(ServerSt
 // the test ends.
 func startManager(t *testing.T, root string, servers map[string]settings.MCPServer, tweak func(*Options)) (*Manager, *tools.Registry, *stateLog) {
 	t.Helper()
-	reg := tools.NewRegistry()
+	return startManagerIn(t, tools.NewRegistry(), root, servers, tweak)
+}
+
+// startManagerIn is startManager with a registry made by the caller.
+func startManagerIn(t *testing.T, reg *tools.Registry, root string, servers map[string]settings.MCPServer, tweak func(*Options)) (*Manager, *tools.Registry, *stateLog) {
+	t.Helper()
 	log := newStateLog()
 	s := settings.Defaults()
 	s.MCPServers = servers
