@@ -7,8 +7,10 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/extras"
 	"github.com/toolhost/toolhost/tools/fs"
 	"github.com/toolhost/toolhost/tools/state"
+	"github.com/toolhost/toolhost/tools/web"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -26,6 +28,9 @@ type Deps struct {
 	// Modes reads and changes the session's permission mode (the
 	// permission checker); ExitPlanMode and Config switch it.
 	Modes tools.ModeController
+	// Todos keeps the session's todo list (TodoWrite writes it, the session
+	// reports it in toolhost/status); nil gives TodoWrite a store of its own.
+	Todos *state.TodoStore
 }
 
 // Register adds every built-in tool to reg.
@@ -34,7 +39,15 @@ func Register(reg *tools.Registry, d Deps) {
 	reg.Register(tools.CategoryCore, fs.NewRead(d.Workspace), fs.NewWrite(d.Workspace), fs.NewEdit(d.Workspace, d.Settings))
 	reg.Register(tools.CategoryNotebook, fs.NewNotebookEdit(d.Workspace))
 	reg.Register(tools.CategoryExtras, fs.NewDiff())
+	todos := d.Todos
+	if todos == nil {
+		todos = state.NewTodoStore()
+	}
+	reg.Register(tools.CategoryState, state.NewTodoWrite(todos))
 	if d.SettingsStore != nil && d.Modes != nil {
 		reg.Register(tools.CategoryState, state.NewConfig(d.SettingsStore, d.Workspace.Root, d.Modes), state.NewExitPlanMode(d.Modes, d.Workspace.Root))
 	}
+	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
+	reg.Register(tools.CategoryNetwork, web.NewWebFetch(d.Settings), web.NewWebSearch(d.Settings))
+	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
 }
