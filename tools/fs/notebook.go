@@ -195,14 +195,19 @@ var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 
 // render shows the notebook for the model: each cell in a <cell> element
 // with its id, type and execution count, then its outputs; image outputs
-// come back as image content after the text.
-func (nb *notebook) render() (string, []tools.Content) {
+// come back as image content after the text. Past charCap characters the
+// remaining cells are left out with a note.
+func (nb *notebook) render(charCap int) (string, []tools.Content) {
 	var b strings.Builder
 	var images []tools.Content
 	if lang := nb.language(); lang != "" {
 		fmt.Fprintf(&b, "Notebook language: %s. %d cells.\n\n", lang, len(nb.cells))
 	}
 	for i, cell := range nb.cells {
+		if i > 0 && b.Len() > charCap {
+			fmt.Fprintf(&b, "\n[Output capped at about %d characters: showing cells 1-%d of %d. Pass allow_large to see the whole notebook, or extract cells with Bash (jq).]\n", charCap, i, len(nb.cells))
+			break
+		}
 		id := nb.cellID(i)
 		kind, _ := cell["cell_type"].(string)
 		attrs := fmt.Sprintf("id=%q cell_type=%q", id, kind)

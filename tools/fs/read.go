@@ -151,7 +151,7 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	switch {
 	case ext == ".ipynb":
-		return r.readNotebook(abs)
+		return r.readNotebook(abs, p.AllowLarge)
 	case imageTypes[ext] != "":
 		return r.readImage(abs, imageTypes[ext])
 	case ext == ".pdf":
@@ -426,7 +426,7 @@ func pdfPageCount(ctx context.Context, abs string) int {
 }
 
 // readNotebook shows a notebook cell by cell, with image outputs as images.
-func (r *Read) readNotebook(abs string) (*tools.Result, error) {
+func (r *Read) readNotebook(abs string, allowLarge bool) (*tools.Result, error) {
 	data, version, err := r.ws.ReadFile(abs)
 	if err != nil {
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
@@ -436,7 +436,11 @@ func (r *Read) readNotebook(abs string) (*tools.Result, error) {
 		return tools.ErrorResult("%s: %v. Read it with offset/limit as text, or fix the JSON.", abs, err), nil
 	}
 	r.ws.MarkRead(abs, data, version)
-	text, images := nb.render()
+	charCap := maxReadChars
+	if allowLarge {
+		charCap = maxLargeReadChars
+	}
+	text, images := nb.render(charCap)
 	res := &tools.Result{Content: []tools.Content{{Type: "text", Text: text}}}
 	res.Content = append(res.Content, images...)
 	return res, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -457,3 +458,21 @@ const sampleNotebook = `{
  "nbformat_minor": 5
 }
 `
+
+func TestReadNotebookCap(t *testing.T) {
+	e := newEnv(t)
+	var cellsJSON []string
+	for i := 0; i < 40; i++ {
+		src, _ := json.Marshal(strings.Repeat(fmt.Sprintf("x%d = 1\n", i), 500))
+		cellsJSON = append(cellsJSON, fmt.Sprintf(`{"cell_type":"code","execution_count":null,"id":"c%d","metadata":{},"outputs":[],"source":%s}`, i, src))
+	}
+	nb := `{"cells":[` + strings.Join(cellsJSON, ",") + `],"metadata":{},"nbformat":4,"nbformat_minor":5}`
+	p := e.write("big.ipynb", nb, 0o644)
+	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
+	wantResult(t, res, false, `<cell id="c0"`, "Output capped", "of 40")
+	if strings.Contains(res.Text(), `<cell id="c39"`) {
+		t.Error("the capped read still shows the last cell")
+	}
+	res = call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p, "allow_large": true})
+	wantResult(t, res, false, `<cell id="c39"`)
+}
