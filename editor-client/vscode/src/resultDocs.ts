@@ -23,7 +23,15 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
     const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${this.counter}/${title.replace(/[^\w.-]+/g, "-")}.md` });
     this.texts.set(uri.toString(), text);
     const doc = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    // Beside the file being worked on; in place of an earlier result; in the
+    // active group when nothing is open.
+    const active = vscode.window.activeTextEditor;
+    const column = !active
+      ? vscode.ViewColumn.Active
+      : active.document.uri.scheme === SCHEME
+        ? (active.viewColumn ?? vscode.ViewColumn.Active)
+        : vscode.ViewColumn.Beside;
+    return vscode.window.showTextDocument(doc, { preview: true, viewColumn: column });
   }
 
   dispose(): void {

@@ -1,0 +1,198 @@
+// End-to-end test of the toolhost extension in a real VS Code: code-server
+// with the packaged .vsix, driven by headless Chromium through
+// playwright-core. It runs tools with "toolhost: Run Tool…" and answers the
+// server's dialogs in the UI: an edit reviewed in the refactor preview, a
+// Bash permission prompt, and an AskUserQuestion quick pick; it checks the
+// disk after each and saves screenshots to e2e/artifacts/.
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort, installExtension, startCodeServer, writeUserSettings } from "./codeServer.mjs";
+import { Workbench } from "./workbench.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ext = path.dirname(here);
+const env = (name) => {
+  const v = process.env[name];
+  if (!v) {
+    throw new Error(`${name} is not set (run e2e/run.sh, which sets it up)`);
+  }
+  return v;
+};
+const { chromium } = createRequire(import.meta.url)(env("PLAYWRIGHT_CORE"));
+const node = env("E2E_NODE");
+const codeServer = env("CODE_SERVER");
+const toolhostBin = env("TOOLHOST_BIN");
+const artifacts = path.join(here, "artifacts");
+
+/** Polls cond() every 100 ms until true or timeoutMs passes. */
+async function waitFor(cond, what, timeoutMs = 20000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond()) {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function readOrNull(file) {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** Runs one tool through the "Run Tool…" command with `input`. */
+async function runTool(wb, name, input) {
+  await wb.runCommand("toolhost: Run Tool…");
+  await wb.waitQuickInput();
+  await wb.quickInput().locator("input").fill(name);
+  await wb.pickRow(name);
+  await wb.waitQuickInput();
+  await wb.submitInput(JSON.stringify(input));
+}
+
+const steps = [];
+function step(name) {
+  steps.push(name);
+  console.log(`# ${name}`);
+}
+
+async function main() {
+  const started = Date.now();
+  fs.rmSync(artifacts, { recursive: true, force: true });
+  fs.mkdirSync(artifacts, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-e2e-"));
+  const userDataDir = path.join(tmp, "user");
+  const extensionsDir = path.join(tmp, "extensions");
+  const workspace = path.join(tmp, "workspace");
+  fs.cpSync(path.join(here, "fixture"), workspace, { recursive: true });
+
+  step("install the .vsix");
+  installExtension({ node, codeServer, extensionsDir, userDataDir, vsix: path.join(ext, "toolhost.vsix") });
+  writeUserSettings(userDataDir, {
+    "toolhost.path": toolhostBin,
+    "toolhost.permissionMode": "default",
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "workbench.welcomePage.walkthroughs.openOnInstall": false,
+    "security.workspace.trust.enabled": false,
+    "extensions.autoCheckUpdates": false,
+    "extensions.autoUpdate": false,
+    "update.mode": "none",
+    "telemetry.telemetryLevel": "off",
+    "editor.minimap.enabled": false,
+    "chat.disableAIFeatures": true,
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
+    "workbench.colorTheme": "Default Light Modern",
+  });
+
+  step("start code-server");
+  const port = await freePort();
+  const server = await startCodeServer({
+    node,
+    codeServer,
+    port,
+    userDataDir,
+    extensionsDir,
+    folder: workspace,
+    logFile: path.join(artifacts, "code-server.log"),
+  });
+  const browser = await chromium.launch({
+    executablePath: env("CHROMIUM"),
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  const consoleLog = fs.createWriteStream(path.join(artifacts, "browser-console.log"));
+  page.on("console", (m) => consoleLog.write(`[${m.type()}] ${m.text()}\n`));
+  const wb = new Workbench(page, artifacts);
+  try {
+    step("open the workspace and wait for the extension");
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 90000 });
+    await wb.screenshot("01-activated");
+
+    step("Write a new file, reviewed in the refactor preview");
+    const newFile = path.join(workspace, "notes", "hello.txt");
+    await runTool(wb, "Write", { file_path: newFile, content: "Hello from toolhost\n" });
+    const preview = page.locator(".bulk-edit-panel .buttons .monaco-button", { hasText: /^Apply$/ });
+    const modal = page.locator(".monaco-dialog-box");
+    await preview.or(modal).first().waitFor({ state: "visible", timeout: 30000 });
+    if (await modal.isVisible()) {
+      await wb.screenshot("02-write-permission");
+      await wb.clickModalButton("Allow");
+      await preview.waitFor({ state: "visible", timeout: 30000 });
+    }
+    await wb.screenshot("02-refactor-preview");
+    await preview.click();
+    await waitFor(() => readOrNull(newFile) === "Hello from toolhost\n", "notes/hello.txt on disk");
+
+    step("Edit the sample file, reviewed and applied");
+    const sample = path.join(workspace, "sample.txt");
+    await runTool(wb, "Read", { file_path: sample });
+    await waitFor(async () => (await wb.activeEditorText()).includes("Read"), "the Read result");
+    await runTool(wb, "Edit", { file_path: sample, old_string: "lazy dog", new_string: "sleepy cat" });
+    await preview.or(modal).first().waitFor({ state: "visible", timeout: 30000 });
+    if (await modal.isVisible()) {
+      await wb.clickModalButton("Allow");
+      await preview.waitFor({ state: "visible", timeout: 30000 });
+    }
+    await wb.screenshot("03-edit-preview");
+    await preview.click();
+    await waitFor(() => readOrNull(sample) === "The quick brown fox\njumps over the sleepy cat.\n", "the edit of sample.txt on disk");
+
+    step("allow a Bash command in the permission prompt");
+    const marker = path.join(workspace, "bash-ran.txt");
+    await runTool(wb, "Bash", { command: "echo allowed > bash-ran.txt", description: "Write a marker file" });
+    const dialog = await wb.modal();
+    const dialogText = await dialog.innerText();
+    if (!dialogText.includes("echo allowed > bash-ran.txt")) {
+      throw new Error(`the permission prompt does not show the command: ${dialogText}`);
+    }
+    await wb.screenshot("04-permission");
+    await wb.clickModalButton("Allow");
+    await waitFor(() => readOrNull(marker) === "allowed\n", "bash-ran.txt written by the allowed command");
+
+    step("answer AskUserQuestion in a quick pick");
+    await runTool(wb, "AskUserQuestion", {
+      questions: [
+        {
+          question: "Which color should the button be?",
+          header: "Color",
+          multiSelect: false,
+          options: [
+            { label: "Red", description: "Warm and loud" },
+            { label: "Blue", description: "Calm and cool" },
+          ],
+        },
+      ],
+    });
+    await wb.row("Blue").waitFor({ state: "visible", timeout: 30000 });
+    await wb.screenshot("05-question");
+    await wb.pickRow("Blue");
+    await waitFor(async () => /Blue/.test(await wb.activeEditorText()), "the answer in the result document", 30000);
+    await wb.screenshot("06-answer-result");
+
+    console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`${steps.length} passed, 0 failed`);
+  } catch (err) {
+    await wb.screenshot("failure").catch(() => undefined);
+    console.error(`e2e failed at step "${steps[steps.length - 1]}": ${err.stack || err}`);
+    console.error(`screenshots and logs: ${artifacts}`);
+    console.log(`${steps.length - 1} passed, 1 failed`);
+    process.exitCode = 1;
+  } finally {
+    consoleLog.end();
+    await browser.close().catch(() => undefined);
+    server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# End-to-end test of the extension in a real VS Code (code-server) driven by
+# headless Chromium. Uses $TOOLHOST_BIN, else builds the binary; builds the
+# .vsix when missing. Screenshots go to e2e/artifacts/.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+ext=$(dirname "$here")
+repo=$(cd "$ext/../.." && pwd)
+if [ -z "${CODE_SERVER:-}" ] || [ -z "${PLAYWRIGHT_CORE:-}" ]; then
+  eval "$(bash "$here/env.sh")"
+fi
+export CODE_SERVER E2E_NODE CHROMIUM PLAYWRIGHT_CORE
+if [ -z "${TOOLHOST_BIN:-}" ]; then
+  mkdir -p "$here/artifacts"
+  (cd "$repo" && go build -o "$here/artifacts/toolhost" ./cmd/toolhost)
+  TOOLHOST_BIN=$here/artifacts/toolhost
+fi
+export TOOLHOST_BIN
+cd "$ext"
+if [ ! -f toolhost.vsix ] || [ -n "$(find src package.json -newer toolhost.vsix -print -quit)" ]; then
+  npm run build --silent && npm run package --silent >/dev/null
+fi
+node "$here/run.mjs"
