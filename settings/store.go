@@ -248,7 +248,9 @@ func parseLayer(source string, raw []byte, unwrap bool) (map[string]any, []Probl
 		return map[string]any{}, []Problem{{File: source, Message: "must hold a JSON object, not " + describeJSON(v) + "; ignored"}}
 	}
 	if unwrap {
-		if inner, ok := m["toolhost"].(map[string]any); ok && len(m) == 1 {
+		// "toolhost" is no settings key, so its presence means the client
+		// sent its configuration sections (VS Code does, one per section).
+		if inner, ok := m["toolhost"].(map[string]any); ok {
 			m = inner
 		}
 	}

@@ -270,7 +270,12 @@ func TestStoreClientLayers(t *testing.T) {
 	if !s.Current().Edit.Fuzzy {
 		t.Error("a bare settings object from didChangeConfiguration was not applied")
 	}
-	s.ApplyConfigurationChange(json.RawMessage(`{"toolhost": {"bash": {"compressOutput": true}}}`))
+	s.ApplyConfigurationChange(json.RawMessage(`{"toolhost": {"bash": {"compressOutput": true}}, "files": {"exclude": {}}}`))
+	for _, p := range s.Problems() {
+		if p.File == SourceConfigChange {
+			t.Errorf("other configuration sections next to toolhost were reported: %v", p)
+		}
+	}
 	if cur := s.Current(); cur.Edit.Fuzzy || !cur.Bash.CompressOutput {
 		t.Errorf("a {toolhost: ...} change should replace the previous change layer: %+v %+v", cur.Edit, cur.Bash)
 	}

@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
@@ -82,11 +83,36 @@ type Checker struct {
 	log      *slog.Logger
 	home     string
 
+	// compiled caches the rules of the last settings snapshot seen.
+	compiled atomic.Pointer[compiledRules]
+
 	mu sync.Mutex
 	// mode is the session's permission mode.
 	mode string
 	// sessionAllow are rules from "Always allow" answers in this session.
 	sessionAllow []string
+}
+
+// compiledRules are a settings snapshot's rule lists, parsed.
+type compiledRules struct {
+	src              *settings.Settings
+	allow, ask, deny ruleList
+}
+
+// rulesOf returns st's rules, parsed once per snapshot (snapshots are
+// immutable, so the pointer identifies them).
+func (c *Checker) rulesOf(st *settings.Settings) *compiledRules {
+	if cr := c.compiled.Load(); cr != nil && cr.src == st {
+		return cr
+	}
+	cr := &compiledRules{
+		src:   st,
+		allow: compileRules(st.Permissions.Allow),
+		ask:   compileRules(st.Permissions.Ask),
+		deny:  compileRules(st.Permissions.Deny),
+	}
+	c.compiled.Store(cr)
+	return cr
 }
 
 var (
@@ -182,7 +208,7 @@ func (d *decision) subject() {
 	extra := d.additionalDirectories()
 	d.sub.reads = d.resolve(a.ReadPaths, extra)
 	d.sub.writes = d.resolve(a.WritePaths, extra)
-	d.pm = &pathMatcher{roots: d.c.ws.Roots(), home: d.c.home}
+	d.pm = newPathMatcher(d.c.ws.Roots(), d.c.home)
 }
 
 // additionalDirectories are the settings' extra folders, resolved. The
@@ -217,7 +243,8 @@ func (d *decision) resolve(paths []string, extra []string) []resolvedPath {
 
 func (d *decision) decide(ctx context.Context) (tools.PermissionOutcome, error) {
 	perms := d.st.Permissions
-	if r, ok := ruleList(compileRules(perms.Deny)).firstMatch(&d.sub, d.pm); ok {
+	rules := d.c.rulesOf(d.st)
+	if r, ok := rules.deny.firstMatch(&d.sub, d.pm); ok {
 		return deny("%s was denied by the rule %s in the permission settings. Do not retry it; find another way or ask the user to change the rule.", d.what(), r), nil
 	}
 	var outsideWrites []string
@@ -238,8 +265,11 @@ func (d *decision) decide(ctx context.Context) (tools.PermissionOutcome, error) 
 			return deny("%s is not available in plan mode, which allows only read-only tools. Keep researching and write the plan (to %s, or pass it to ExitPlanMode); then call ExitPlanMode so the user can approve the plan and leave plan mode.", d.name, PlanFile), nil
 		}
 	}
-	allowRules := ruleList(compileRules(append(slices.Clone(perms.Allow), d.c.SessionRules()...)))
-	if r, ok := ruleList(compileRules(perms.Ask)).firstMatch(&d.sub, d.pm); ok && d.mode != tools.ModeBypassPermissions {
+	allowRules := rules.allow
+	if session := d.c.SessionRules(); len(session) > 0 {
+		allowRules = append(slices.Clone(allowRules), compileRules(session)...)
+	}
+	if r, ok := rules.ask.firstMatch(&d.sub, d.pm); ok && d.mode != tools.ModeBypassPermissions {
 		return d.ask(ctx, "the rule "+r+" asks for confirmation")
 	}
 	if len(outsideWrites) > 0 {

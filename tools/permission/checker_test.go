@@ -76,7 +76,7 @@ type testEnv struct {
 	store         *settings.Store
 }
 
-func newEnv(t *testing.T, projectSettings string) *testEnv {
+func newEnv(t testing.TB, projectSettings string) *testEnv {
 	t.Helper()
 	dir := t.TempDir()
 	e := &testEnv{root: filepath.Join(dir, "proj"), outside: filepath.Join(dir, "outside")}

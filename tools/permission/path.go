@@ -18,67 +18,93 @@ type resolvedPath struct {
 	isDir     bool
 }
 
-// pathMatcher matches Read/Edit rule specifiers, which are gitignore-style
-// patterns:
+// pathPattern is a compiled Read/Edit rule specifier, a gitignore-style
+// pattern:
 //
 //	//abs/path/**   from the filesystem root
 //	~/path          from the home folder
 //	/path, ./path   from each workspace root (anchored)
 //	path            as in a .gitignore at each workspace root: without a
 //	                slash (other than a trailing one) it matches at any depth
-//
-// A path matches when its cleaned form or its symlink-resolved form does,
-// so a rule cannot be dodged through a link.
-type pathMatcher struct {
-	roots []string
-	home  string
+type pathPattern struct {
+	base baseKind
+	// all is set for patterns that cover everything under the base ("**");
+	// go-git's matcher needs something after "**".
+	all     bool
+	pattern gitignore.Pattern
 }
 
-func (m *pathMatcher) match(spec string, p resolvedPath) bool {
-	cands := []string{p.abs}
-	if p.real != p.abs {
-		cands = append(cands, p.real)
-	}
-	var bases []string
+type baseKind int
+
+const (
+	baseRoots baseKind = iota
+	baseFilesystem
+	baseHome
+)
+
+func compilePathPattern(spec string) *pathPattern {
+	pp := &pathPattern{base: baseRoots}
 	pattern := spec
 	switch {
 	case strings.HasPrefix(spec, "//"):
-		bases, pattern = []string{"/"}, spec[1:]
+		pp.base, pattern = baseFilesystem, spec[1:]
 	case spec == "~" || strings.HasPrefix(spec, "~/"):
-		if m.home == "" {
-			return false
-		}
-		bases, pattern = []string{m.home}, "/"+strings.TrimPrefix(strings.TrimPrefix(spec, "~"), "/")
+		pp.base, pattern = baseHome, "/"+strings.TrimPrefix(strings.TrimPrefix(spec, "~"), "/")
 	case strings.HasPrefix(spec, "./"):
-		bases, pattern = m.roots, spec[1:]
-	default:
-		bases = m.roots
+		pattern = spec[1:]
+	}
+	if t := strings.Trim(pattern, "/"); t == "**" || t == "" {
+		pp.all = true
+	}
+	pp.pattern = gitignore.ParsePattern(pattern, nil)
+	return pp
+}
+
+// pathMatcher holds the folders patterns are relative to, each in its
+// given and symlink-resolved form. A path matches when its cleaned form or
+// its resolved form does, so a rule cannot be dodged through a link.
+type pathMatcher struct {
+	roots []string
+	home  []string
+}
+
+func newPathMatcher(roots []string, home string) *pathMatcher {
+	m := &pathMatcher{}
+	for _, r := range roots {
+		m.roots = append(m.roots, uniqueStrings(r, realPath(r))...)
+	}
+	if home != "" {
+		m.home = uniqueStrings(home, realPath(home))
+	}
+	return m
+}
+
+func (m *pathMatcher) match(pp *pathPattern, p resolvedPath) bool {
+	bases := m.roots
+	switch pp.base {
+	case baseFilesystem:
+		bases = []string{"/"}
+	case baseHome:
+		bases = m.home
 	}
 	for _, base := range bases {
-		for _, b := range uniqueStrings(base, realPath(base)) {
-			for _, c := range cands {
-				if gitMatch(pattern, b, c, p.isDir) {
-					return true
-				}
-			}
+		if pp.matchUnder(base, p.abs, p.isDir) || (p.real != p.abs && pp.matchUnder(base, p.real, p.isDir)) {
+			return true
 		}
 	}
 	return false
 }
 
-// gitMatch matches abs, taken relative to base, against a gitignore pattern.
-func gitMatch(pattern, base, abs string, isDir bool) bool {
+// matchUnder matches abs, taken relative to base.
+func (pp *pathPattern) matchUnder(base, abs string, isDir bool) bool {
 	rel, err := filepath.Rel(base, abs)
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
 		return false
 	}
-	// go-git's matcher needs something after "**"; a pattern that is only
-	// "**" (or "/", "/**") covers everything under the base.
-	if t := strings.Trim(pattern, "/"); t == "**" || t == "" {
+	if pp.all {
 		return true
 	}
-	comps := strings.Split(filepath.ToSlash(rel), "/")
-	return gitignore.ParsePattern(pattern, nil).Match(comps, isDir) == gitignore.Exclude
+	return pp.pattern.Match(strings.Split(filepath.ToSlash(rel), "/"), isDir) == gitignore.Exclude
 }
 
 // realPath resolves symlinks in the longest existing prefix of p, so a

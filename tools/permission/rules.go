@@ -33,19 +33,25 @@ type rule struct {
 	spec string
 	// cmd matches commands for a specifier with '*' wildcards.
 	cmd *regexp.Regexp
+	// path is the compiled specifier of a Read/Edit-style rule.
+	path *pathPattern
 }
 
 // compileRules parses rules, skipping the ones with bad syntax (the
 // settings store has reported them).
-func compileRules(texts []string) []rule {
-	out := make([]rule, 0, len(texts))
+func compileRules(texts []string) ruleList {
+	out := make(ruleList, 0, len(texts))
 	for _, t := range texts {
 		r, err := settings.ParseRule(t)
 		if err != nil {
 			continue
 		}
 		cr := rule{text: r.String(), tool: strings.ToLower(r.Tool), spec: r.Specifier}
-		if strings.Contains(cr.spec, "*") && !strings.HasSuffix(cr.spec, ":*") && !settings.IsPathRuleTool(r.Tool) {
+		switch {
+		case cr.spec == "" || strings.HasPrefix(cr.spec, "domain:"):
+		case settings.IsPathRuleTool(r.Tool):
+			cr.path = compilePathPattern(cr.spec)
+		case strings.Contains(cr.spec, "*") && !strings.HasSuffix(cr.spec, ":*"):
 			cr.cmd = wildcardRegexp(cr.spec)
 		}
 		out = append(out, cr)
@@ -142,9 +148,9 @@ func (r rule) matchAny(s *subject, pm *pathMatcher) bool {
 		return true
 	case strings.HasPrefix(r.spec, "domain:"):
 		return s.domain != "" && r.matchDomain(s.domain)
-	case settings.IsPathRuleTool(r.tool):
+	case r.path != nil:
 		for _, p := range r.paths(s) {
-			if pm.match(r.spec, p) {
+			if pm.match(r.path, p) {
 				return true
 			}
 		}
@@ -201,11 +207,11 @@ func (l ruleList) allows(s *subject, pm *pathMatcher) bool {
 			if s.domain != "" && r.matchDomain(s.domain) {
 				return true
 			}
-		case settings.IsPathRuleTool(r.tool):
+		case r.path != nil:
 			ps := r.paths(s)
 			all := len(ps) > 0
 			for _, p := range ps {
-				all = all && pm.match(r.spec, p)
+				all = all && pm.match(r.path, p)
 			}
 			if all {
 				return true
