@@ -46,7 +46,7 @@ end
 h.test("server: initialize reports the server and :checkhealth sees it", function()
   start({}, "default")
   h.eq(toolhost.state.server_info and toolhost.state.server_info.name, "toolhost", "serverInfo.name")
-  vim.cmd("checkhealth toolhost")
+  vim.cmd("silent checkhealth toolhost")
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
   h.match(text, "OK:? binary: " .. vim.pesc(vim.fn.exepath(bin)))
   h.match(text, "server running")

@@ -1,4 +1,5 @@
--- Starting `toolhost serve` with vim.lsp.start_client, the capabilities
+-- Starting `toolhost serve` with vim.lsp.start_client (vim.lsp.start from
+-- 0.11), the capabilities
 -- the plugin declares, the handlers of the server's requests and
 -- notifications, and small wrappers over client methods whose calling
 -- convention changed in Neovim 0.11 (client:request instead of
@@ -33,6 +34,14 @@ function M.stop(client, force)
     return client:stop(force)
   end
   return client.stop(force)
+end
+
+--- client.is_stopped / client:is_stopped.
+function M.is_stopped(client)
+  if has_011 then
+    return client:is_stopped()
+  end
+  return client.is_stopped ~= nil and client.is_stopped()
 end
 
 --- What the plugin answers, declared in capabilities.experimental.toolhost.
@@ -133,7 +142,7 @@ function M.start(opts, state)
   if vim.tbl_isempty(init_options) then
     init_options = vim.empty_dict()
   end
-  local id = vim.lsp.start_client({
+  local config = {
     name = "toolhost",
     cmd = cmd,
     cmd_cwd = root,
@@ -154,7 +163,18 @@ function M.start(opts, state)
       state.initialized = false
       state.exit_code = code
     end,
-  })
+  }
+  local id
+  if has_011 then
+    -- start_client is deprecated from 0.11; start without attaching the
+    -- current buffer (buffers are attached by the plugin) and never reuse
+    -- another client.
+    id = vim.lsp.start(config, { attach = false, reuse_client = function()
+      return false
+    end })
+  else
+    id = vim.lsp.start_client(config)
+  end
   if not id then
     return nil, "toolhost: vim.lsp.start_client failed"
   end

@@ -19,13 +19,13 @@ function M.show(name, lines, filetype)
   if bufnr == -1 then
     bufnr = vim.api.nvim_create_buf(false, true)
     vim.api.nvim_buf_set_name(bufnr, bufname)
-    vim.api.nvim_buf_set_option(bufnr, "bufhidden", "hide")
+    vim.bo[bufnr].bufhidden = "hide"
   end
-  vim.api.nvim_buf_set_option(bufnr, "modifiable", true)
+  vim.bo[bufnr].modifiable = true
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
-  vim.api.nvim_buf_set_option(bufnr, "modifiable", false)
+  vim.bo[bufnr].modifiable = false
   if filetype then
-    vim.api.nvim_buf_set_option(bufnr, "filetype", filetype)
+    vim.bo[bufnr].filetype = filetype
   end
   local win = vim.fn.bufwinid(bufnr)
   if win == -1 then

@@ -94,9 +94,9 @@ local function scratch(name, lines, filetype)
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   pcall(vim.api.nvim_buf_set_name, buf, string.format("%s#%d", name, counter))
-  vim.api.nvim_buf_set_option(buf, "bufhidden", "wipe")
+  vim.bo[buf].bufhidden = "wipe"
   if filetype and filetype ~= "" then
-    vim.api.nvim_buf_set_option(buf, "filetype", filetype)
+    vim.bo[buf].filetype = filetype
   end
   return buf
 end

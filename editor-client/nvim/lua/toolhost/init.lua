@@ -39,7 +39,7 @@ M.state = {
 local group
 
 local function attachable(bufnr)
-  if not vim.api.nvim_buf_is_valid(bufnr) or vim.api.nvim_buf_get_option(bufnr, "buftype") ~= "" then
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= "" then
     return false
   end
   local name = vim.api.nvim_buf_get_name(bufnr)
@@ -74,7 +74,7 @@ end
 --- Whether the server is running and initialized.
 function M.is_running()
   local c = M.client()
-  return c ~= nil and M.state.initialized and not (c.is_stopped and c.is_stopped())
+  return c ~= nil and M.state.initialized and not require("toolhost.client").is_stopped(c)
 end
 
 --- Starts the server if it is not running. Returns true, or false and a message.
