@@ -1,0 +1,271 @@
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/tasks"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+//go:embed bash.md
+var bashDescription string
+
+// Timeouts of background commands (Claude Code's limits).
+const (
+	DefaultBackgroundTimeout = 30 * time.Minute
+	MaxBackgroundTimeout     = 2 * time.Hour
+)
+
+// BashInput is the input of Bash, as in Claude Code.
+type BashInput struct {
+	Command         string   `json:"command"`
+	Timeout         *float64 `json:"timeout,omitempty"`
+	Description     string   `json:"description,omitempty"`
+	RunInBackground bool     `json:"run_in_background,omitempty"`
+	// DangerouslyDisableSandbox is accepted for compatibility; toolhost
+	// runs no sandbox, so it changes nothing.
+	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
+}
+
+// BashOutput is the structured result of Bash, in Claude Code's shape
+// (stdout carries the combined output; stderr is always empty).
+type BashOutput struct {
+	Stdout           string `json:"stdout"`
+	Stderr           string `json:"stderr"`
+	Interrupted      bool   `json:"interrupted"`
+	ExitCode         int    `json:"exitCode"`
+	BackgroundTaskID string `json:"backgroundTaskId,omitempty"`
+	TimedOutAfterMs  int64  `json:"timedOutAfterMs,omitempty"`
+}
+
+const bashSchema = `{
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "description": "The command to run with bash -c in the workspace root."},
+    "timeout": {"type": "number", "minimum": 0, "description": "Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)."},
+    "description": {"type": "string", "description": "What the command does, in a few words, for the user."},
+    "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."},
+    "dangerouslyDisableSandbox": {"type": "boolean", "description": "Accepted for compatibility; toolhost runs commands without a sandbox."}
+  },
+  "required": ["command"],
+  "additionalProperties": false
+}`
+
+// Bash runs shell commands in the workspace root.
+type Bash struct {
+	ws       *workspace.Workspace
+	settings func() *settings.Settings
+	tasks    *tasks.Manager
+	log      *slog.Logger
+}
+
+// NewBash returns the Bash tool. settings is read on every call; tasks
+// runs background commands and ends leftover processes at the session's
+// close (nil disables run_in_background).
+func NewBash(ws *workspace.Workspace, s func() *settings.Settings, m *tasks.Manager, log *slog.Logger) *Bash {
+	if s == nil {
+		s = settings.Defaults
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Bash{ws: ws, settings: s, tasks: m, log: log}
+}
+
+func (*Bash) Name() string                 { return "Bash" }
+func (*Bash) Description() string          { return bashDescription }
+func (*Bash) InputSchema() json.RawMessage { return json.RawMessage(bashSchema) }
+func (*Bash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
+
+// Docs documents Bash.
+func (*Bash) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Run a bash command in the workspace root (foreground with a timeout, or as a background task).",
+		Long:  bashDescription,
+		Examples: []tools.Example{
+			{Title: "Run the tests", Input: json.RawMessage(`{"command":"go test ./...","description":"Run all Go tests"}`)},
+			{Title: "Start a dev server in the background", Input: json.RawMessage(`{"command":"npm run dev","run_in_background":true,"description":"Start the dev server"}`)},
+			{Title: "A long build with a larger timeout", Input: json.RawMessage(`{"command":"make release","timeout":600000}`)},
+		},
+	}
+}
+
+// Access: the command for Bash(...) rules; shell calls of a batch run one
+// at a time.
+func (*Bash) Access(in json.RawMessage) tools.Access {
+	var p BashInput
+	_ = json.Unmarshal(in, &p)
+	return tools.Access{Command: p.Command, Exclusive: []string{"shell"}}
+}
+
+// Preview shows the command in a permission prompt.
+func (*Bash) Preview(_ context.Context, in json.RawMessage) *tools.Preview {
+	var p BashInput
+	if json.Unmarshal(in, &p) != nil {
+		return nil
+	}
+	text := p.Command
+	if p.RunInBackground {
+		text += "\n# runs in the background"
+	}
+	return &tools.Preview{Kind: "command", Text: text}
+}
+
+// readOnlyCommands are programs that, called plainly, only look.
+var readOnlyCommands = map[string]bool{
+	"ls": true, "pwd": true, "echo": true, "date": true, "whoami": true, "which": true,
+	"wc": true, "head": true, "tail": true, "file": true, "stat": true, "du": true, "df": true,
+	"uname": true, "git status": true, "git log": true, "git diff": true,
+	"git show": true, "git branch": true, "go version": true, "node --version": true,
+}
+
+// Risk is low for a plain read-only command (no pipes, redirections or
+// substitutions) and high for anything else.
+func (*Bash) Risk(in json.RawMessage) tools.Risk {
+	var p BashInput
+	if json.Unmarshal(in, &p) != nil || p.RunInBackground || strings.ContainsAny(p.Command, shellMeta) {
+		return tools.RiskHigh
+	}
+	f := strings.Fields(p.Command)
+	if len(f) == 0 {
+		return tools.RiskHigh
+	}
+	if readOnlyCommands[f[0]] || len(f) > 1 && readOnlyCommands[f[0]+" "+f[1]] {
+		return tools.RiskLow
+	}
+	return tools.RiskHigh
+}
+
+func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var in BashInput
+	if err := json.Unmarshal(call.Input, &in); err != nil {
+		return tools.ErrorResult("the input of Bash is not valid: %v. Send {\"command\": \"...\"}.", err), nil
+	}
+	if strings.TrimSpace(in.Command) == "" {
+		return tools.ErrorResult("command is empty. Give the shell command to run."), nil
+	}
+	s := b.settings()
+	if res := b.checkBlocked(in.Command, s); res != nil {
+		return res, nil
+	}
+	env := commandEnv(os.Environ(), s)
+	if in.RunInBackground {
+		return b.startBackground(call, &in, env)
+	}
+	timeout := time.Duration(s.Bash.DefaultTimeoutMs) * time.Millisecond
+	maxTimeout := time.Duration(s.Bash.MaxTimeoutMs) * time.Millisecond
+	if timeout <= 0 {
+		timeout = time.Duration(settings.Defaults().Bash.DefaultTimeoutMs) * time.Millisecond
+	}
+	if maxTimeout <= 0 {
+		maxTimeout = time.Duration(settings.Defaults().Bash.MaxTimeoutMs) * time.Millisecond
+	}
+	if in.Timeout != nil && *in.Timeout > 0 {
+		timeout = time.Duration(*in.Timeout * float64(time.Millisecond))
+	}
+	timeout = min(timeout, maxTimeout)
+	maxOutput := s.Bash.MaxOutputChars
+	if maxOutput <= 0 {
+		maxOutput = settings.Defaults().Bash.MaxOutputChars
+	}
+	spec := runSpec{
+		name: "bash", args: []string{"-c", in.Command}, dir: b.ws.Root(), env: env,
+		timeout: timeout, maxOutput: maxOutput, progress: call.Progress,
+	}
+	if b.tasks != nil {
+		spec.adopt = b.tasks.AdoptGroup
+	}
+	res, err := runForeground(ctx, spec)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("running bash: %w", err)
+	}
+	how := "set run_in_background: true and follow it with TaskOutput"
+	if timeout < maxTimeout {
+		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
+	}
+	return bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput), nil
+}
+
+// bashResult turns how a command ended into the tool's result; longer says
+// how to let a timed-out command run longer.
+func bashResult(command string, res runResult, timeout time.Duration, longer string, compress bool) *tools.Result {
+	output := res.output
+	if compress && !res.timedOut {
+		output, _ = compressOutput(command, output)
+	}
+	text := output
+	if strings.TrimSpace(text) == "" {
+		text = "(no output)"
+	}
+	out := BashOutput{Stdout: output, ExitCode: res.exitCode}
+	isError := false
+	switch {
+	case res.timedOut:
+		isError = true
+		out.TimedOutAfterMs = timeout.Milliseconds()
+		text += fmt.Sprintf("\n\n[The command timed out after %d ms and was killed with every process it started. To let it run longer, %s.]",
+			timeout.Milliseconds(), longer)
+	case res.exitCode != 0:
+		isError = true
+		text += fmt.Sprintf("\n\n[Exit code %d]", res.exitCode)
+	}
+	r := tools.TextResult(text)
+	r.IsError = isError
+	r.Structured = out
+	return r
+}
+
+// checkBlocked refuses a command matching a bash.blockedCommands pattern.
+// A pattern that is not a valid regular expression is logged and skipped.
+func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result {
+	for _, p := range s.Bash.BlockedCommands {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			b.log.Warn("bash.blockedCommands: invalid pattern skipped", "pattern", p, "err", err)
+			continue
+		}
+		if re.MatchString(command) {
+			return tools.ErrorResult("this command is blocked by the bash.blockedCommands setting (pattern %q). Do the task another way, or ask the user to run it or to change the setting.", p)
+		}
+	}
+	return nil
+}
+
+// startBackground starts the command as a task and returns its id.
+func (b *Bash) startBackground(call *tools.Call, in *BashInput, env []string) (*tools.Result, error) {
+	if b.tasks == nil {
+		return tools.ErrorResult("background commands are not available in this session; run the command without run_in_background."), nil
+	}
+	timeout := DefaultBackgroundTimeout
+	if in.Timeout != nil && *in.Timeout > 0 {
+		timeout = min(time.Duration(*in.Timeout*float64(time.Millisecond)), MaxBackgroundTimeout)
+	}
+	spec := tasks.Spec{
+		Kind: "bash", Command: in.Command, Name: "bash", Args: []string{"-c", in.Command},
+		Dir: b.ws.Root(), Env: env, Timeout: timeout,
+	}
+	if call.Host != nil {
+		spec.Notify = call.Host.Notify
+	}
+	t, err := b.tasks.Start(spec)
+	if err != nil {
+		return tools.ErrorResult("could not start the background command: %v.", err), nil
+	}
+	r := tools.TextResult(fmt.Sprintf("Started background task %s. Read its output with TaskOutput (task_id %q) and stop it with TaskStop. It is stopped after %s or when the session ends.",
+		t.ID(), t.ID(), timeout))
+	r.Structured = BashOutput{BackgroundTaskID: t.ID()}
+	return r, nil
+}

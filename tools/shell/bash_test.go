@@ -1,0 +1,279 @@
+package shell
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/tasks"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+func newBash(t *testing.T, s func() *settings.Settings) (*Bash, *tasks.Manager, string) {
+	t.Helper()
+	dir := t.TempDir()
+	m := tasks.NewManager(tasks.Options{})
+	t.Cleanup(func() { m.Close() })
+	return NewBash(workspace.New(dir), s, m, nil), m, dir
+}
+
+func TestBashResults(t *testing.T) {
+	b, _, dir := newBash(t, settings.Defaults)
+	tests := []struct {
+		name    string
+		command string
+		want    string
+		isError bool
+		code    int
+	}{
+		{"output", "echo hello", "hello\n", false, 0},
+		{"runs in the workspace root", "pwd", dir + "\n", false, 0},
+		{"stdout and stderr in order", "echo 1; echo 2 >&2; echo 3; echo 4 >&2; echo 5", "1\n2\n3\n4\n5\n", false, 0},
+		{"exit code", "echo partial; exit 3", "partial\n\n\n[Exit code 3]", true, 3},
+		{"no output", "true", "(no output)", false, 0},
+		{"stdin is empty", "cat; echo end", "end\n", false, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := execTool(context.Background(), b, map[string]any{"command": tc.command}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Text() != tc.want || res.IsError != tc.isError {
+				t.Errorf("got (error %v) %q, want %q", res.IsError, res.Text(), tc.want)
+			}
+			if out := res.Structured.(BashOutput); out.ExitCode != tc.code {
+				t.Errorf("exit code %d", out.ExitCode)
+			}
+		})
+	}
+}
+
+func TestBashTimeoutKillsGrandchildren(t *testing.T) {
+	b, _, dir := newBash(t, settings.Defaults)
+	pidFile := filepath.Join(dir, "grandchild.pid")
+	// The subshell's sleep is a grandchild of bash, in the same group.
+	cmd := "(sleep 1000 & echo $! > " + pidFile + "; wait) & echo started; wait"
+	res, err := execTool(context.Background(), b, map[string]any{"command": cmd, "timeout": 300}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.HasPrefix(res.Text(), "started\n") || !strings.Contains(res.Text(), "timed out after 300 ms") {
+		t.Errorf("got %q", res.Text())
+	}
+	if out := res.Structured.(BashOutput); out.TimedOutAfterMs != 300 {
+		t.Errorf("structured %+v", out)
+	}
+	pid := readPid(t, pidFile)
+	waitFor(t, "the grandchild to be killed", func() bool { return processGone(pid) })
+}
+
+func TestBashCancelKillsProcessGroup(t *testing.T) {
+	b, _, dir := newBash(t, settings.Defaults)
+	pidFile := filepath.Join(dir, "child.pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := execTool(ctx, b, map[string]any{"command": "sleep 1000 & echo $! > " + pidFile + "; wait"}, nil)
+		errc <- err
+	}()
+	pid := readPid(t, pidFile)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+	waitFor(t, "the child to be killed", func() bool { return processGone(pid) })
+}
+
+func TestBashBackgroundChildDoesNotHang(t *testing.T) {
+	b, m, dir := newBash(t, settings.Defaults)
+	pidFile := filepath.Join(dir, "bg.pid")
+	// sleep inherits the output pipe and keeps it open after bash exits.
+	res, err := execTool(context.Background(), b, map[string]any{"command": "sleep 100 & echo $! > " + pidFile + "; echo done", "timeout": 60000}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || res.Text() != "done\n" {
+		t.Errorf("got (error %v) %q", res.IsError, res.Text())
+	}
+	pid := readPid(t, pidFile)
+	if processGone(pid) {
+		t.Fatalf("the background sleep should still run until the session ends")
+	}
+	m.Close()
+	waitFor(t, "the session's close to end the leftover", func() bool { return processGone(pid) })
+}
+
+func TestBashOutputCapKeepsHeadAndTail(t *testing.T) {
+	b, _, _ := newBash(t, with(func(s *settings.Settings) { s.Bash.MaxOutputChars = 2000 }))
+	res, err := execTool(context.Background(), b, map[string]any{"command": "seq 1 100000"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Text()
+	if !strings.HasPrefix(text, "1\n2\n3\n") || !strings.HasSuffix(text, "99999\n100000\n") {
+		t.Errorf("head or tail lost: %q ... %q", text[:20], text[len(text)-20:])
+	}
+	if !strings.Contains(text, "bytes of output cut here") || len(text) > 2300 {
+		t.Errorf("%d characters, note present: %v", len(text), strings.Contains(text, "cut here"))
+	}
+}
+
+func TestBashSecretMasking(t *testing.T) {
+	t.Setenv("TH_TEST_API_TOKEN", "tok")
+	t.Setenv("TH_TEST_DB_PASSWORD_FILE", "pw")
+	t.Setenv("TH_TEST_SIGNING_KEY", "key")
+	t.Setenv("TH_TEST_PLAIN", "plain")
+	cmd := `echo "${TH_TEST_API_TOKEN:-x} ${TH_TEST_DB_PASSWORD_FILE:-x} ${TH_TEST_SIGNING_KEY:-x} ${TH_TEST_PLAIN:-x} ${TH_TEST_ADDED:-x}"`
+	off := false
+	tests := []struct {
+		name   string
+		change func(*settings.Settings)
+		want   string
+	}{
+		{"masked by default", func(*settings.Settings) {}, "x x x plain x\n"},
+		{"masking off", func(s *settings.Settings) { s.Bash.MaskSecrets = &off }, "tok pw key plain x\n"},
+		{"allowed secret", func(s *settings.Settings) { s.Bash.AllowedSecrets = []string{"TH_TEST_SIGNING_KEY"} }, "x x key plain x\n"},
+		{"env setting added", func(s *settings.Settings) {
+			s.Env = map[string]string{"TH_TEST_ADDED": "added", "TH_TEST_API_TOKEN": "configured"}
+		}, "configured x x plain added\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, _, _ := newBash(t, with(tc.change))
+			res, err := execTool(context.Background(), b, map[string]any{"command": cmd}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Text() != tc.want {
+				t.Errorf("got %q, want %q", res.Text(), tc.want)
+			}
+		})
+	}
+}
+
+func TestBashBlockedCommands(t *testing.T) {
+	b, _, dir := newBash(t, with(func(s *settings.Settings) {
+		s.Bash.BlockedCommands = []string{"([", `\brm\s+-rf\b`, `^curl\b`}
+	}))
+	marker := filepath.Join(dir, "kept")
+	os.WriteFile(marker, nil, 0o644)
+	tests := []struct {
+		command string
+		blocked bool
+	}{
+		{"rm -rf " + marker, true},
+		{"curl http://example.invalid", true},
+		{"echo curl", false},
+		{"ls " + marker, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.command, func(t *testing.T) {
+			res, err := execTool(context.Background(), b, map[string]any{"command": tc.command}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			blocked := res.IsError && strings.Contains(res.Text(), "blocked by the bash.blockedCommands setting")
+			if blocked != tc.blocked {
+				t.Errorf("blocked %v: %q", blocked, res.Text())
+			}
+		})
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("a blocked command ran: %v", err)
+	}
+}
+
+func TestBashRunInBackground(t *testing.T) {
+	b, m, dir := newBash(t, settings.Defaults)
+	res, err := execTool(context.Background(), b, map[string]any{"command": "echo from-task; touch " + filepath.Join(dir, "ran"), "run_in_background": true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Structured.(BashOutput).BackgroundTaskID
+	if res.IsError || id == "" || !strings.Contains(res.Text(), id) {
+		t.Fatalf("got %q", res.Text())
+	}
+	task, ok := m.Get(id)
+	if !ok {
+		t.Fatalf("no task %s", id)
+	}
+	task.Wait(context.Background())
+	if s := task.Snapshot(); s.Status != tasks.Completed || task.Output().Render(100) != "from-task\n" {
+		t.Errorf("task %+v output %q", s, task.Output().Render(100))
+	}
+	out, _ := execTool(context.Background(), tasks.NewTaskOutput(m, settings.Defaults), map[string]any{"task_id": id}, nil)
+	if !strings.Contains(out.Text(), "from-task") {
+		t.Errorf("TaskOutput: %q", out.Text())
+	}
+}
+
+func TestBashReportsProgress(t *testing.T) {
+	b, _, dir := newBash(t, settings.Defaults)
+	gate := filepath.Join(dir, "gate")
+	p := &progressRecorder{}
+	done := make(chan *tools.Result, 1)
+	go func() {
+		res, _ := execTool(context.Background(), b, map[string]any{"command": "echo first-line; while [ ! -e " + gate + " ]; do sleep 0.02; done; echo finished"}, p)
+		done <- res
+	}()
+	waitFor(t, "a progress report with the output so far", func() bool { return p.has("first-line") })
+	os.WriteFile(gate, nil, 0o644)
+	if res := <-done; res == nil || res.Text() != "first-line\nfinished\n" {
+		t.Errorf("result %v", res)
+	}
+}
+
+func TestBashCompressesGitStatus(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	for _, compress := range []bool{false, true} {
+		b, _, dir := newBash(t, with(func(s *settings.Settings) { s.Bash.CompressOutput = compress }))
+		os.WriteFile(filepath.Join(dir, "new.txt"), []byte("x"), 0o644)
+		setup, _ := execTool(context.Background(), b, map[string]any{"command": "git init -q -b main . && git status"}, nil)
+		if setup.IsError {
+			t.Fatal(setup.Text())
+		}
+		res, _ := execTool(context.Background(), b, map[string]any{"command": "git status"}, nil)
+		text := res.Text()
+		hasAdvice := strings.Contains(text, "to include in what will be committed")
+		if !strings.Contains(text, "new.txt") || !strings.Contains(text, "On branch main") || hasAdvice == compress {
+			t.Errorf("compress %v: %q", compress, text)
+		}
+	}
+}
+
+func TestBashAccessRiskPreview(t *testing.T) {
+	b, _, _ := newBash(t, settings.Defaults)
+	tests := []struct {
+		input string
+		risk  tools.Risk
+	}{
+		{`{"command":"git status"}`, tools.RiskLow},
+		{`{"command":"ls -la src"}`, tools.RiskLow},
+		{`{"command":"ls; rm -rf /"}`, tools.RiskHigh},
+		{`{"command":"echo $(id)"}`, tools.RiskHigh},
+		{`{"command":"make"}`, tools.RiskHigh},
+		{`{"command":"ls","run_in_background":true}`, tools.RiskHigh},
+	}
+	for _, tc := range tests {
+		if got := b.Risk(json.RawMessage(tc.input)); got != tc.risk {
+			t.Errorf("%s: risk %s, want %s", tc.input, got, tc.risk)
+		}
+	}
+	a := b.Access(json.RawMessage(`{"command":"npm test"}`))
+	if a.Command != "npm test" || len(a.Exclusive) != 1 || a.Exclusive[0] != "shell" {
+		t.Errorf("access %+v", a)
+	}
+	if p := b.Preview(context.Background(), json.RawMessage(`{"command":"npm test"}`)); p == nil || p.Kind != "command" || p.Text != "npm test" {
+		t.Errorf("preview %+v", p)
+	}
+}

@@ -1,0 +1,117 @@
+// Package shell holds the tools that run commands: Bash (bash -c in the
+// workspace root, in the foreground or as a background task) and SSHBash (a
+// command on a host named in settings, through the system ssh). Commands run
+// in their own process group, so a timeout or a cancel ends everything they
+// started; their stdout and stderr are combined in the order written.
+package shell
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/tasks"
+)
+
+// progressEvery is how often a running command's latest output is reported.
+const progressEvery = 200 * time.Millisecond
+
+// progressTailBytes is how much of the latest output a report carries.
+const progressTailBytes = 400
+
+// runSpec is one foreground command.
+type runSpec struct {
+	name      string
+	args      []string
+	dir       string
+	env       []string
+	timeout   time.Duration
+	maxOutput int
+	progress  tools.Progress
+	// adopt receives the process group when the command left processes
+	// running (`server &`), so the session can end them at its close.
+	adopt func(pgid int)
+}
+
+// runResult is how a foreground command ended.
+type runResult struct {
+	output   string // combined output, shortened to maxOutput with a note
+	exitCode int    // -1 when killed by a signal
+	timedOut bool
+}
+
+// runForeground runs a command to its end, its timeout, or ctx's end
+// (returning ctx's error then). The whole process group is killed on
+// timeout and cancel.
+func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
+	runCtx, cancel := context.WithTimeout(ctx, spec.timeout)
+	defer cancel()
+	cmd := tasks.Command(runCtx, spec.name, spec.args...)
+	cmd.Dir, cmd.Env = spec.dir, spec.env
+	out := tasks.NewOutput(spec.maxOutput)
+	// One writer for both streams: exec then gives the child a single pipe,
+	// so stdout and stderr stay in the order they were written.
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		return runResult{}, err
+	}
+	stopProgress := reportProgress(out, spec.progress)
+	waitErr := cmd.Wait()
+	stopProgress()
+	if err := ctx.Err(); err != nil {
+		return runResult{}, err
+	}
+	res := runResult{output: out.Render(spec.maxOutput)}
+	res.timedOut = errors.Is(runCtx.Err(), context.DeadlineExceeded)
+	code, ran := tasks.ExitCode(cmd, waitErr)
+	if !ran {
+		return runResult{}, waitErr
+	}
+	res.exitCode = code
+	if spec.adopt != nil && cmd.Process != nil && tasks.GroupAlive(cmd.Process.Pid) {
+		spec.adopt(cmd.Process.Pid)
+	}
+	return res, nil
+}
+
+// reportProgress sends the tail of out to p whenever it changed, at most
+// every progressEvery, until the returned function is called.
+func reportProgress(out *tasks.Output, p tools.Progress) (stop func()) {
+	if p == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		ticker := time.NewTicker(progressEvery)
+		defer ticker.Stop()
+		var seen int64
+		for {
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+				if n := out.Total(); n != seen {
+					seen = n
+					p.Report(lastLines(out.Tail(progressTailBytes), 5))
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+// lastLines returns the last n non-empty lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
