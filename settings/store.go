@@ -80,8 +80,8 @@ type LoadOptions struct {
 type Store struct {
 	current atomic.Pointer[Settings]
 
-	// reloadMu serialises reloads (and read-modify-write of local files) so
-	// snapshots are published in the order their sources changed.
+	// reloadMu serialises reloads so snapshots are published, and
+	// listeners called, in the order their sources changed.
 	reloadMu sync.Mutex
 
 	mu sync.Mutex
@@ -123,8 +123,10 @@ func (s *Store) Problems() []Problem {
 }
 
 // OnChange registers f to be called with the new snapshot after a reload
-// that changed the merged settings. f runs on the reloading goroutine and
-// must not call Reload, SetLocal or SaveLocalRule.
+// that changed the merged settings, in the order of the reloads. f runs on
+// the reloading goroutine and must not call Reload, SetInitOptions,
+// ApplyConfigurationChange, SetRoots, SetLocal or SaveLocalRule (they would
+// wait for the reload f is part of).
 func (s *Store) OnChange(f func(*Settings)) {
 	s.mu.Lock()
 	s.listeners = append(s.listeners, f)
@@ -162,9 +164,10 @@ func (s *Store) SetRoots(roots []string) {
 // Reload reads every source again and publishes the merged result.
 func (s *Store) Reload() {
 	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
 	next, changed, listeners := s.reloadLocked()
-	s.reloadMu.Unlock()
 	if changed {
+		// Listeners run under reloadMu so they see snapshots in order.
 		for _, f := range listeners {
 			f(next)
 		}

@@ -2,11 +2,13 @@ package settings
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -493,5 +495,31 @@ func TestParseRule(t *testing.T) {
 				t.Errorf("ParseRule(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 			}
 		})
+	}
+}
+
+func TestStoreConcurrentSaves(t *testing.T) {
+	tt := newTree(t)
+	s := tt.store("")
+	const n = 8
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if err := s.SaveLocalRule(tt.root, fmt.Sprintf("Bash(tool%d:*)", i)); err != nil {
+				t.Error(err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			_ = s.Current().Permissions.Allow
+			s.Reload()
+		}()
+	}
+	wg.Wait()
+	s.Reload()
+	if got := len(s.Current().Permissions.Allow); got != n {
+		t.Errorf("%d rules after %d concurrent saves: %q", got, n, s.Current().Permissions.Allow)
 	}
 }

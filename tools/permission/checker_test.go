@@ -511,3 +511,29 @@ func TestSetMode(t *testing.T) {
 		t.Error("Options.Mode did not override the settings")
 	}
 }
+
+func TestConcurrentAllowAlways(t *testing.T) {
+	e := newEnv(t, "")
+	c := e.checker("")
+	host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionAllowAlways}}
+	const n = 8
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := "tool" + string(rune('a'+i)) + " run"
+			if out, err := c.Check(context.Background(), host, tools.PermissionCall{Tool: bashTool, Access: tools.Access{Command: cmd}}); err != nil || !out.Allow {
+				t.Errorf("%s: %+v %v", cmd, out, err)
+			}
+			_ = c.Mode()
+		}()
+	}
+	wg.Wait()
+	if got := len(c.SessionRules()); got != n {
+		t.Errorf("%d session rules, want %d", got, n)
+	}
+	if got := len(e.store.Current().Permissions.Allow); got != n {
+		t.Errorf("%d saved rules, want %d: %q", got, n, e.store.Current().Permissions.Allow)
+	}
+}
