@@ -30,6 +30,12 @@ func WithHTTPClient(c *http.Client) Option {
 	return func(o *options) { o.client = c }
 }
 
+// WithSearchProvider makes WebSearch use p instead of the provider the
+// settings name (for embedders with their own search backend).
+func WithSearchProvider(p SearchProvider) Option {
+	return func(o *options) { o.provider = p }
+}
+
 // WithClock sets the clock the page cache expires entries by.
 func WithClock(now func() time.Time) Option {
 	return func(o *options) { o.now = now }

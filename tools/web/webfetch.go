@@ -93,7 +93,7 @@ func (*WebFetch) Docs() tools.Docs {
 			"target instead, so the next fetch goes through the permission rules for that host. HTML becomes " +
 			"Markdown with absolute links; other text (plain, JSON, XML, ...) is returned as is; binary " +
 			"content is refused. Pages are cached by URL for 15 minutes. Results hold 50,000 characters " +
-			"of text; `offset` (a toolhost addition to Claude Code's input) reads further. When agent.endpoint " +
+			"of text; `offset` (in characters, as Claude Code's input defines it) reads further. When agent.endpoint " +
 			"names an OpenAI-compatible chat-completions URL (with agent.model, and agent.apiKeyEnv naming the " +
 			"variable that holds the key), the text and the prompt go to that model and its answer is " +
 			"returned; otherwise the text itself is returned and the result says no summariser is configured.",
@@ -251,12 +251,8 @@ func pageHeader(pg *page, out WebFetchOutput) string {
 		b.WriteString(" (from the 15-minute cache)")
 	}
 	b.WriteString("\n")
-	if out.NextOffset != nil || out.Offset > 0 {
-		end := out.TotalChars
-		if out.NextOffset != nil {
-			end = *out.NextOffset
-		}
-		fmt.Fprintf(&b, "Characters %d-%d of %d.\n", out.Offset, end, out.TotalChars)
+	if span := charSpan(out); span != "" {
+		fmt.Fprintf(&b, "Characters %s.\n", span)
 	}
 	return b.String()
 }
@@ -265,13 +261,9 @@ func pageHeader(pg *page, out WebFetchOutput) string {
 func pageFooter(pg *page, out WebFetchOutput, summarised bool) string {
 	var notes []string
 	if summarised {
-		span := ""
-		if out.NextOffset != nil || out.Offset > 0 {
-			end := out.TotalChars
-			if out.NextOffset != nil {
-				end = *out.NextOffset
-			}
-			span = fmt.Sprintf(", characters %d-%d of %d", out.Offset, end, out.TotalChars)
+		span := charSpan(out)
+		if span != "" {
+			span = ", characters " + span
 		}
 		notes = append(notes, fmt.Sprintf("Answered from %s (%d %s%s).", pg.url, pg.status, pg.statusText, span))
 	}
@@ -282,6 +274,19 @@ func pageFooter(pg *page, out WebFetchOutput, summarised bool) string {
 		notes = append(notes, fmt.Sprintf("The page is larger than the webFetch.maxBytes setting (%d bytes); only its beginning was read.", pg.bytes))
 	}
 	return strings.Join(notes, "\n")
+}
+
+// charSpan is "from-to of total" when the result holds only part of the
+// page text, else "".
+func charSpan(out WebFetchOutput) string {
+	if out.NextOffset == nil && out.Offset == 0 {
+		return ""
+	}
+	end := out.TotalChars
+	if out.NextOffset != nil {
+		end = *out.NextOffset
+	}
+	return fmt.Sprintf("%d-%d of %d", out.Offset, end, out.TotalChars)
 }
 
 func redirectResult(r *offHostRedirect, prompt string, start time.Time) *tools.Result {

@@ -581,6 +581,22 @@ func TestWebFetchSummariser(t *testing.T) {
 	if output(t, res).Summarised {
 		t.Error("summarised is set although the summariser failed")
 	}
+
+	// A long page is summarised part by part.
+	mu.Lock()
+	failing = false
+	mu.Unlock()
+	res = call(t, NewWebFetch(cfg, WithPageSize(20)), map[string]any{"url": site.URL + "/doc", "prompt": "first part?"})
+	if res.IsError {
+		t.Fatal(res.Text())
+	}
+	mustContain(t, res.Text(), "The code is 42.", "characters 0-20 of 52", "offset 20 to read the next part")
+	mu.Lock()
+	sent := got[len(got)-1].body.Messages[1].Content
+	mu.Unlock()
+	if !strings.Contains(sent, pageText[:20]) || strings.Contains(sent, pageText[20:]) {
+		t.Errorf("the summariser got %q, want only the first 20 characters of the page", sent)
+	}
 }
 
 func TestWebFetchUpgradesHTTPToHTTPS(t *testing.T) {

@@ -62,12 +62,6 @@ type WebSearch struct {
 	provider SearchProvider
 }
 
-// WithSearchProvider makes WebSearch use p instead of the provider the
-// settings name (for embedders with their own search backend).
-func WithSearchProvider(p SearchProvider) Option {
-	return func(o *options) { o.provider = p }
-}
-
 // NewWebSearch returns the WebSearch tool reading webSearch.* (and the
 // webFetch timeouts) from cfg on every call.
 func NewWebSearch(cfg func() *settings.Settings, opts ...Option) *WebSearch {
@@ -174,7 +168,7 @@ func formatSearchResults(query, provider string, results []SearchResult, notAllo
 	if len(results) == 0 {
 		fmt.Fprintf(&b, "No results for %q (%s). Try other words, fewer filters, or a broader query.", query, provider)
 	} else {
-		fmt.Fprintf(&b, "Web search results for %q (%s, %d results):\n", query, provider, len(results))
+		fmt.Fprintf(&b, "Web search results for %q (%s, %s):\n", query, provider, count(len(results), "result"))
 		for i, r := range results {
 			title := r.Title
 			if title == "" {
@@ -187,15 +181,23 @@ func formatSearchResults(query, provider string, results []SearchResult, notAllo
 		}
 	}
 	if notAllowed > 0 {
-		fmt.Fprintf(&b, "\n\n%d results outside allowed_domains were left out.", notAllowed)
+		fmt.Fprintf(&b, "\n\n%s outside allowed_domains left out.", count(notAllowed, "result"))
 	}
 	if blocked > 0 {
-		fmt.Fprintf(&b, "\n\n%d results from blocked_domains were left out.", blocked)
+		fmt.Fprintf(&b, "\n\n%s from blocked_domains left out.", count(blocked, "result"))
 	}
 	if len(results) > 0 {
 		b.WriteString("\n\nWhen you use these results, cite the pages as Markdown links. Read a page with WebFetch for more than its snippet.")
 	}
 	return b.String()
+}
+
+// count is "1 result", "2 results".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // escapeLinkText keeps a title from breaking the Markdown link around it.

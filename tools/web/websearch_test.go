@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -202,13 +203,13 @@ func TestWebSearchDomainFilters(t *testing.T) {
 	}{
 		{name: "no filter", wantQuery: "widgets", want: []string{"apex", "subdomain", "lookalike", "other", "other ads"}},
 		{name: "allowed with subdomains", allowed: []string{"example.com"}, wantQuery: "widgets site:example.com",
-			want: []string{"apex", "subdomain"}, wantNotes: []string{"3 results outside allowed_domains were left out"}},
+			want: []string{"apex", "subdomain"}, wantNotes: []string{"3 results outside allowed_domains left out"}},
 		{name: "allowed written as a URL", allowed: []string{"https://Docs.Example.com/path"}, wantQuery: "widgets site:docs.example.com",
 			want: []string{"subdomain"}},
 		{name: "two allowed: no site: operator", allowed: []string{"example.com", "other.org"}, wantQuery: "widgets",
 			want: []string{"apex", "subdomain", "other", "other ads"}},
 		{name: "blocked with subdomains", blocked: []string{"other.org", "*.example.com"}, wantQuery: "widgets",
-			want: []string{"lookalike"}, wantNotes: []string{"4 results from blocked_domains were left out"}},
+			want: []string{"lookalike"}, wantNotes: []string{"4 results from blocked_domains left out"}},
 		{name: "allowed and blocked", allowed: []string{"other.org"}, blocked: []string{"ads.other.org"}, wantQuery: "widgets site:other.org",
 			want: []string{"other"}},
 	}
@@ -307,5 +308,32 @@ func TestUnwrapDuckDuckGoURL(t *testing.T) {
 		if got := unwrapDuckDuckGoURL(in); got != want {
 			t.Errorf("unwrap(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// listProvider is a SearchProvider embedders might plug in: a fixed list.
+type listProvider struct {
+	results []SearchResult
+	gotN    int
+}
+
+func (p *listProvider) Search(_ context.Context, _ string, n int) ([]SearchResult, error) {
+	p.gotN = n
+	return p.results, nil
+}
+
+func TestWebSearchWithOwnProvider(t *testing.T) {
+	p := &listProvider{results: []SearchResult{
+		{Title: "Kept", URL: "https://kept.example/a", Snippet: "s1"},
+		{Title: "Dropped", URL: "https://dropped.example/b"},
+	}}
+	tool := NewWebSearch(searchSettings("no-such-provider", "", ""), WithSearchProvider(p))
+	res := call(t, tool, map[string]any{"query": "q", "blocked_domains": []string{"dropped.example"}})
+	if res.IsError {
+		t.Fatal(res.Text())
+	}
+	mustContain(t, res.Text(), "(custom, 1 result)", "1. [Kept](https://kept.example/a)\n   s1", "1 result from blocked_domains left out")
+	if p.gotN != searchResultsFiltered {
+		t.Errorf("asked for %d results with a filter, want %d", p.gotN, searchResultsFiltered)
 	}
 }
