@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
@@ -43,4 +45,12 @@ func requireRipgrep(t testing.TB) string {
 		t.Skip("rg is not on PATH")
 	}
 	return rg
+}
+
+// writeFile writes content to dir/rel.
+func writeFile(t testing.TB, dir, rel, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
