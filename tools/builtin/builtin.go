@@ -9,7 +9,10 @@ import (
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/extras"
 	"github.com/toolhost/toolhost/tools/fs"
+	"github.com/toolhost/toolhost/tools/search"
+	"github.com/toolhost/toolhost/tools/shell"
 	"github.com/toolhost/toolhost/tools/state"
+	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/tools/web"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -31,12 +34,24 @@ type Deps struct {
 	// Todos keeps the session's todo list (TodoWrite writes it, the session
 	// reports it in toolhost/status); nil gives TodoWrite a store of its own.
 	Todos *state.TodoStore
+	// Tasks runs the session's background commands; the session creates it
+	// and closes it at its end (killing every task's process group). nil
+	// gives Bash a manager of its own that nothing closes.
+	Tasks *tasks.Manager
 }
 
 // Register adds every built-in tool to reg.
 func Register(reg *tools.Registry, d Deps) {
 	_ = d
 	reg.Register(tools.CategoryCore, fs.NewRead(d.Workspace), fs.NewWrite(d.Workspace), fs.NewEdit(d.Workspace, d.Settings))
+	taskManager := d.Tasks
+	if taskManager == nil {
+		taskManager = tasks.NewManager(tasks.Options{Log: d.Log})
+	}
+	reg.Register(tools.CategoryCore, shell.NewBash(d.Workspace, d.Settings, taskManager, d.Log),
+		search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()))
+	reg.Register(tools.CategoryTasks, tasks.NewTaskOutput(taskManager, d.Settings), tasks.NewTaskStop(taskManager))
+	reg.Register(tools.CategoryExtras, search.NewLS(d.Workspace), search.NewTree(d.Workspace), shell.NewSSHBash(d.Settings))
 	reg.Register(tools.CategoryNotebook, fs.NewNotebookEdit(d.Workspace))
 	reg.Register(tools.CategoryExtras, fs.NewDiff())
 	todos := d.Todos
