@@ -183,3 +183,40 @@ func (h *recordingPermissionHost) RequestPermission(_ context.Context, req tools
 	h.requests = append(h.requests, req)
 	return h.resp, h.err
 }
+
+// The schemas compile, accept the documented examples and reject what the
+// tools cannot take.
+func TestConfigAndExitPlanModeSchemas(t *testing.T) {
+	e := newConfigEnv(t, "")
+	v := tools.NewValidator()
+	exit := NewExitPlanMode(e.checker, func() string { return e.root })
+	for _, tool := range []interface {
+		tools.Tool
+		tools.Documented
+	}{e.tool, exit} {
+		for _, ex := range tool.Docs().Examples {
+			if problems, err := v.Problems(tool, ex.Input, nil); err != nil || len(problems) > 0 {
+				t.Errorf("%s example %q: %v %v", tool.Name(), ex.Title, problems, err)
+			}
+		}
+	}
+	bad := []struct {
+		tool  tools.Tool
+		input string
+	}{
+		{e.tool, `{}`},
+		{e.tool, `{"setting":""}`},
+		{e.tool, `{"setting":"edit.fuzzy","value":{"a":1}}`},
+		{e.tool, `{"setting":"tools.disabled","value":[1]}`},
+		{e.tool, `{"setting":"edit.fuzzy","extra":1}`},
+		{exit, `{"allowedPrompts":[{"tool":"Edit","prompt":"x"}]}`},
+	}
+	for _, b := range bad {
+		if problems, err := v.Problems(b.tool, []byte(b.input), nil); err != nil || len(problems) == 0 {
+			t.Errorf("%s accepted %s (%v)", b.tool.Name(), b.input, err)
+		}
+	}
+	if problems, _ := v.Problems(exit, []byte(`{"allowedPrompts":[{"tool":"Bash","prompt":"run tests"}],"plan":"p"}`), nil); len(problems) > 0 {
+		t.Errorf("ExitPlanMode rejected Claude Code's input: %v", problems)
+	}
+}
