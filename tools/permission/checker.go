@@ -172,7 +172,7 @@ func (c *Checker) SessionRules() []string {
 
 // Check decides on one call. A denial's Message says why and what to do
 // next; it carries no "Error: " prefix (the pipeline adds it). The error is
-// non-nil only when ctx ended while asking.
+// non-nil only when ctx ended before or while asking.
 func (c *Checker) Check(ctx context.Context, host tools.Host, call tools.PermissionCall) (tools.PermissionOutcome, error) {
 	if err := ctx.Err(); err != nil {
 		return tools.PermissionOutcome{}, err
