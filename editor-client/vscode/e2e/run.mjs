@@ -118,6 +118,42 @@ async function main() {
     await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 90000 });
     await wb.screenshot("01-activated");
 
+    step("answer AskUserQuestion in a quick pick");
+    await runTool(wb, "AskUserQuestion", {
+      questions: [
+        {
+          question: "Which color should the button be?",
+          header: "Color",
+          multiSelect: false,
+          options: [
+            { label: "Red", description: "Warm and loud" },
+            { label: "Blue", description: "Calm and cool" },
+          ],
+        },
+      ],
+    });
+    await wb.row("Blue").waitFor({ state: "visible", timeout: 30000 });
+    await wb.row("Blue").hover();
+    await wb.screenshot("05-question");
+    await wb.pickRow("Blue");
+    await waitFor(async () => /Blue/.test(await wb.activeEditorText()), "the answer in the result document", 30000);
+    await wb.screenshot("06-answer-result");
+
+    step("TodoWrite fills the Todos view");
+    await runTool(wb, "TodoWrite", {
+      todos: [
+        { content: "Pick a color", status: "completed", activeForm: "Picking a color" },
+        { content: "Paint the button", status: "in_progress", activeForm: "Painting the button" },
+        { content: "Ship it", status: "pending", activeForm: "Shipping it" },
+      ],
+    });
+    // The badge of open todos covers part of the icon; a click on it reaches the same item.
+    await page.locator(".activitybar .action-item a[aria-label^='toolhost']").first().click({ force: true });
+    const todoRow = (label) => page.locator(".monaco-list-row", { hasText: label });
+    await todoRow("Painting the button").waitFor({ state: "visible", timeout: 20000 });
+    await todoRow("Ship it").waitFor({ state: "visible", timeout: 20000 });
+    await wb.screenshot("07-todos");
+
     step("Write a new file, reviewed in the refactor preview");
     const newFile = path.join(workspace, "notes", "hello.txt");
     await runTool(wb, "Write", { file_path: newFile, content: "Hello from toolhost\n" });
@@ -158,26 +194,6 @@ async function main() {
     await wb.screenshot("04-permission");
     await wb.clickModalButton("Allow");
     await waitFor(() => readOrNull(marker) === "allowed\n", "bash-ran.txt written by the allowed command");
-
-    step("answer AskUserQuestion in a quick pick");
-    await runTool(wb, "AskUserQuestion", {
-      questions: [
-        {
-          question: "Which color should the button be?",
-          header: "Color",
-          multiSelect: false,
-          options: [
-            { label: "Red", description: "Warm and loud" },
-            { label: "Blue", description: "Calm and cool" },
-          ],
-        },
-      ],
-    });
-    await wb.row("Blue").waitFor({ state: "visible", timeout: 30000 });
-    await wb.screenshot("05-question");
-    await wb.pickRow("Blue");
-    await waitFor(async () => /Blue/.test(await wb.activeEditorText()), "the answer in the result document", 30000);
-    await wb.screenshot("06-answer-result");
 
     console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(`${steps.length} passed, 0 failed`);

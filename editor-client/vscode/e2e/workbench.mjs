@@ -10,7 +10,7 @@ export class Workbench {
   }
 
   async screenshot(name) {
-    await this.page.screenshot({ path: `${this.shots}/${name}.png` });
+    await this.page.screenshot({ path: `${this.shots}/${name}.png`, animations: "disabled" });
   }
 
   quickInput() {
