@@ -5,7 +5,7 @@ end
 vim.g.loaded_toolhost = true
 
 vim.api.nvim_create_user_command("Toolhost", function(args)
-  require("toolhost.commands").run(args.fargs)
+  require("toolhost.commands").run(args.fargs, args.args)
 end, {
   nargs = "*",
   complete = function(arglead, cmdline)

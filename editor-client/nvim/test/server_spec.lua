@@ -171,3 +171,15 @@ h.test("server: TodoWrite fills :Toolhost todos", function()
   h.eq(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://todos"), 0, -1, false),
     { "Todos: 1/2 done", "[x] Write code", "[~] Running tests" })
 end)
+
+h.test("server: :Toolhost run shows a tool's result", function()
+  local dir = start({ ["notes.txt"] = "alpha\nbeta\n" }, "default")
+  vim.cmd('Toolhost run Read {"file_path": "' .. dir .. '/notes.txt"}')
+  h.wait_for(function()
+    local b = vim.fn.bufnr("toolhost://result")
+    return b ~= -1 and #vim.api.nvim_buf_get_lines(b, 0, -1, false) > 2
+  end, "the result buffer")
+  local lines = vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://result"), 0, -1, false)
+  h.match(lines[1], "^# Read — ok")
+  h.match(table.concat(lines, "\n"), "1\talpha")
+end)

@@ -54,13 +54,22 @@ function M.subcommands.tools()
   end))
 end
 
-function M.subcommands.run(args)
-  local name = args[1]
+--- Splits the raw arguments of ":Toolhost run {tool} {json}" into the tool
+--- name and the JSON text, keeping the JSON's spacing.
+function M.parse_run(raw)
+  local name, rest = (raw or ""):match("^%s*run%s+(%S+)%s*(.-)%s*$")
+  return name, rest
+end
+
+function M.subcommands.run(args, raw)
+  local name, text = M.parse_run(raw)
+  if not name then
+    name, text = args[1], table.concat(vim.list_slice(args, 2), " ")
+  end
   if not name then
     vim.notify("usage: :Toolhost run {tool} {json}", vim.log.levels.ERROR)
     return
   end
-  local text = table.concat(vim.list_slice(args, 2), " ")
   local ok, input = true, vim.empty_dict()
   if vim.trim(text) ~= "" then
     ok, input = pcall(vim.json.decode, text)
@@ -142,15 +151,15 @@ function M.complete(arglead, cmdline)
   end, candidates)
 end
 
---- Runs ":Toolhost {args}".
-function M.run(fargs)
+--- Runs ":Toolhost {args}"; raw is the unsplit argument text.
+function M.run(fargs, raw)
   local sub = fargs[1] or "status"
   local fn = M.subcommands[sub]
   if not fn then
     vim.notify("toolhost: unknown subcommand " .. sub .. " (try " .. table.concat(vim.tbl_keys(M.subcommands), ", ") .. ")", vim.log.levels.ERROR)
     return
   end
-  fn(vim.list_slice(fargs, 2))
+  fn(vim.list_slice(fargs, 2), raw)
 end
 
 return M
