@@ -74,6 +74,9 @@ func TestHTTPServer(t *testing.T) {
 		if e.Tool.SideEffect() != tools.SideEffectNetwork {
 			t.Fatalf("side effect = %s", e.Tool.SideEffect())
 		}
+		if a := e.Tool.(tools.AccessDescriber).Access(nil); len(a.Exclusive) != 1 || a.Exclusive[0] != "mcp:remote" {
+			t.Fatalf("a changing call is not exclusive per server: %+v", a)
+		}
 	})
 
 	t.Run("list_changed registers new tools", func(t *testing.T) {
@@ -100,6 +103,9 @@ func TestHTTPServer(t *testing.T) {
 		e, _ := reg.Lookup("mcp__remote__peek")
 		if r := e.Tool.(tools.RiskAssessor).Risk(nil); r != tools.RiskLow || e.Tool.SideEffect() != tools.SideEffectNone {
 			t.Fatalf("read-only tool: risk %s, side effect %s", r, e.Tool.SideEffect())
+		}
+		if a := e.Tool.(tools.AccessDescriber).Access(nil); len(a.Exclusive) != 0 {
+			t.Fatalf("a read-only call is exclusive: %+v", a)
 		}
 	})
 

@@ -25,6 +25,9 @@ func TestEverythingServerTools(t *testing.T) {
 	if !strings.Contains(string(e.Tool.InputSchema()), `"message"`) {
 		t.Errorf("echo schema lacks message: %s", e.Tool.InputSchema())
 	}
+	if d := e.Tool.(tools.Documented).Docs(); d.Short == "" || !strings.Contains(d.Long, `MCP server "everything" as its tool "echo"`) {
+		t.Errorf("docs = %+v", d)
+	}
 	res, _ := call(t, reg, "mcp__everything__echo", map[string]any{"message": "hello there"})
 	if res.IsError || !strings.Contains(res.Text(), "hello there") {
 		t.Fatalf("echo result: %+v", res)

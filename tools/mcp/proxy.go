@@ -138,6 +138,25 @@ func (t *proxyTool) Risk(json.RawMessage) tools.Risk {
 	return tools.RiskHigh
 }
 
+// Docs documents the tool from what its server says about it.
+func (t *proxyTool) Docs() tools.Docs {
+	short, _, _ := strings.Cut(t.Description(), "\n")
+	return tools.Docs{
+		Short: short,
+		Long:  fmt.Sprintf("%s\n\nProvided by the MCP server %q as its tool %q.", t.Description(), t.server.cfg.Name, t.remote.Name),
+	}
+}
+
+// Access makes calls that may change something exclusive per server, so a
+// batch runs them one at a time in the order given; read-only calls run
+// in parallel.
+func (t *proxyTool) Access(json.RawMessage) tools.Access {
+	if t.SideEffect() == tools.SideEffectNone {
+		return tools.Access{}
+	}
+	return tools.Access{Exclusive: []string{"mcp:" + t.server.cfg.Name}}
+}
+
 func (t *proxyTool) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
 	var args map[string]any
 	if err := json.Unmarshal(call.Input, &args); err != nil {

@@ -29,6 +29,20 @@ const readMcpResourceSchema = `{
   "additionalProperties": false
 }`
 
+// ReadMcpResourceOutput is the structured result, in Claude Code's shape
+// (binary contents are described by size rather than saved to a file).
+type ReadMcpResourceOutput struct {
+	Contents []ReadContent `json:"contents"`
+}
+
+// ReadContent is one content of a read resource.
+type ReadContent struct {
+	URI       string `json:"uri"`
+	MimeType  string `json:"mimeType,omitempty"`
+	Text      string `json:"text,omitempty"`
+	BlobBytes int    `json:"blobBytes,omitempty"`
+}
+
 // ReadMcpResource reads one resource of an MCP server.
 type ReadMcpResource struct {
 	manager *Manager
@@ -76,9 +90,12 @@ func (t *ReadMcpResource) Execute(ctx context.Context, call *tools.Call) (*tools
 		return tools.ErrorResult("the MCP server %q could not read %s: %v. Check the URI with ListMcpResources.", p.Server, p.URI, err), nil
 	}
 	out := &tools.Result{}
+	var contents []ReadContent
 	for _, c := range res.Contents {
 		out.Content = append(out.Content, resourceContents(c)...)
+		contents = append(contents, ReadContent{URI: c.URI, MimeType: c.MIMEType, Text: c.Text, BlobBytes: len(c.Blob)})
 	}
+	out.Structured = ReadMcpResourceOutput{Contents: contents}
 	if len(out.Content) == 0 {
 		out.Content = []tools.Content{{Type: "text", Text: "The resource " + p.URI + " is empty."}}
 	}

@@ -57,6 +57,9 @@ func TestReadMcpResource(t *testing.T) {
 			if !strings.Contains(res.Text(), tc.wantText) {
 				t.Fatalf("result %q lacks %q", res.Text(), tc.wantText)
 			}
+			if out, ok := res.Structured.(ReadMcpResourceOutput); !tc.wantErr && (!ok || len(out.Contents) == 0 || out.Contents[0].URI != tc.input["uri"]) {
+				t.Fatalf("structured output %+v does not list the read contents", res.Structured)
+			}
 		})
 	}
 
