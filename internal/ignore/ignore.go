@@ -2,8 +2,10 @@
 // default: .gitignore files (from the search root up to the repository root,
 // and in every folder below), .git/info/exclude, .ignore and .rgignore files,
 // and the folders of version-control systems. Hidden files are not skipped.
-// Patterns are matched with go-git's gitignore package, which agrees with git
-// on nesting, negation, anchoring and "**".
+// Patterns with a slash (anchored, or with "**") are matched by go-git's
+// gitignore package, which agrees with git on them; patterns without one
+// are matched against the entry's own name, as git does, with fast paths for
+// the common shapes (a plain name, "*.ext", "prefix*").
 package ignore
 
 import (
@@ -39,11 +41,10 @@ type Rules struct {
 	// domains are relative to, down to the walk root.
 	prefix []string
 	// git holds .gitignore and info/exclude patterns, lowest priority first.
-	git []gitignore.Pattern
+	git []rule
 	// dot holds .ignore then .rgignore patterns; they beat .gitignore, as in
 	// ripgrep.
-	dot    []gitignore.Pattern
-	gitM   gitignore.Matcher
+	dot    []rule
 	hasAny bool
 }
 
@@ -123,7 +124,7 @@ func ForRoot(root string) *Rules {
 			}
 		}
 		for _, l := range f.lines {
-			p := gitignore.ParsePattern(l, domain)
+			p := parseRule(l, domain)
 			if f.git {
 				r.git = append(r.git, p)
 			} else {
@@ -137,7 +138,6 @@ func ForRoot(root string) *Rules {
 
 func (r *Rules) finish() {
 	r.hasAny = len(r.git)+len(r.dot) > 0
-	r.gitM = gitignore.NewMatcher(r.git)
 }
 
 // Child returns the rules inside dir, the folder at rel (slash-separated
@@ -193,14 +193,14 @@ func (r *Rules) child(dir string, rel []string, git, dot, rg, repo bool) *Rules 
 	domain := append(append([]string(nil), r.prefix...), rel...)
 	c := &Rules{prefix: r.prefix}
 	if !repo {
-		c.git = append([]gitignore.Pattern(nil), r.git...)
+		c.git = append([]rule(nil), r.git...)
 	}
 	for _, l := range gitLines {
-		c.git = append(c.git, gitignore.ParsePattern(l, domain))
+		c.git = append(c.git, parseRule(l, domain))
 	}
-	c.dot = append([]gitignore.Pattern(nil), r.dot...)
+	c.dot = append([]rule(nil), r.dot...)
 	for _, l := range dotLines {
-		c.dot = append(c.dot, gitignore.ParsePattern(l, domain))
+		c.dot = append(c.dot, parseRule(l, domain))
 	}
 	c.finish()
 	return c
@@ -213,18 +213,112 @@ func (r *Rules) Ignored(rel []string, isDir bool) bool {
 	if r == nil || !r.hasAny {
 		return false
 	}
-	path := rel
-	if len(r.prefix) > 0 {
-		path = make([]string, 0, len(r.prefix)+len(rel))
-		path = append(append(path, r.prefix...), rel...)
+	// The full path is built only if a slash pattern needs it.
+	var full []string
+	fullPath := func() []string {
+		if full == nil {
+			full = rel
+			if len(r.prefix) > 0 {
+				full = make([]string, 0, len(r.prefix)+len(rel))
+				full = append(append(full, r.prefix...), rel...)
+			}
+		}
+		return full
 	}
+	name := rel[len(rel)-1]
 	// A .ignore/.rgignore verdict, either way, beats .gitignore.
-	for i := len(r.dot) - 1; i >= 0; i-- {
-		if m := r.dot[i].Match(path, isDir); m != gitignore.NoMatch {
-			return m == gitignore.Exclude
+	for _, rules := range [][]rule{r.dot, r.git} {
+		for i := len(rules) - 1; i >= 0; i-- {
+			if m := rules[i].match(name, fullPath, isDir); m != gitignore.NoMatch {
+				return m == gitignore.Exclude
+			}
 		}
 	}
-	return r.gitM.Match(path, isDir)
+	return false
+}
+
+// rule is one ignore pattern.
+type rule struct {
+	// glob matches patterns with a slash (go-git); nil for name patterns.
+	glob gitignore.Pattern
+	// For name patterns: the shape, its text, and the flags.
+	kind    nameKind
+	text    string
+	negate  bool
+	dirOnly bool
+}
+
+// nameKind is the shape of a name pattern, for matching without
+// filepath.Match where possible.
+type nameKind int
+
+const (
+	nameExact  nameKind = iota // "vendor"
+	nameSuffix                 // "*.log": text is ".log"
+	namePrefix                 // "generated_*": text is "generated_"
+	nameGlob                   // anything else: filepath.Match
+)
+
+// parseRule parses one line of an ignore file found in the folder domain
+// (components below the rules' base).
+func parseRule(line string, domain []string) rule {
+	p := line
+	r := rule{}
+	if strings.HasPrefix(p, "!") {
+		r.negate, p = true, p[1:]
+	}
+	if !strings.HasSuffix(p, "\\ ") {
+		p = strings.TrimRight(p, " ")
+	}
+	if strings.HasSuffix(p, "/") {
+		r.dirOnly, p = true, p[:len(p)-1]
+	}
+	if strings.Contains(p, "/") {
+		r.glob = gitignore.ParsePattern(line, domain)
+		return r
+	}
+	const meta = "*?[\\"
+	switch {
+	case !strings.ContainsAny(p, meta):
+		r.kind, r.text = nameExact, p
+	case strings.HasPrefix(p, "*") && !strings.ContainsAny(p[1:], meta):
+		r.kind, r.text = nameSuffix, p[1:]
+	case strings.HasSuffix(p, "*") && !strings.ContainsAny(p[:len(p)-1], meta):
+		r.kind, r.text = namePrefix, p[:len(p)-1]
+	default:
+		r.kind, r.text = nameGlob, p
+	}
+	return r
+}
+
+// match says whether the rule excludes, includes or ignores an entry. Name
+// patterns look at the entry's name only: its folders were checked when the
+// walk entered them.
+func (r *rule) match(name string, fullPath func() []string, isDir bool) gitignore.MatchResult {
+	if r.glob != nil {
+		return r.glob.Match(fullPath(), isDir)
+	}
+	if r.dirOnly && !isDir {
+		return gitignore.NoMatch
+	}
+	var ok bool
+	switch r.kind {
+	case nameExact:
+		ok = name == r.text
+	case nameSuffix:
+		ok = strings.HasSuffix(name, r.text)
+	case namePrefix:
+		ok = strings.HasPrefix(name, r.text)
+	default:
+		ok, _ = filepath.Match(r.text, name)
+	}
+	switch {
+	case !ok:
+		return gitignore.NoMatch
+	case r.negate:
+		return gitignore.Include
+	}
+	return gitignore.Exclude
 }
 
 // readPatternFile returns the pattern lines of an ignore file: no blank

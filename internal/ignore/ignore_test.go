@@ -94,6 +94,14 @@ var ignoreCases = []struct {
 		"foobar/baz.txt":      "x",
 		".hidden/visible.txt": "x",
 	}},
+	{"negated folder keeps other rules for its files", map[string]string{
+		".gitignore":   "*.txt\n!logs\nout\n!out/keep.md\n",
+		"logs/a.txt":   "x",
+		"logs/b.md":    "x",
+		"out/keep.md":  "x",
+		"top.txt":      "x",
+		"x/logs/c.txt": "x",
+	}},
 	{"folder only and escapes", map[string]string{
 		".gitignore":    "logs/\n\\#hash.txt\nspace\\ \n",
 		"logs/a.txt":    "x",

@@ -14,7 +14,8 @@ import (
 	"time"
 )
 
-// Words that appear in generated files; tests and benchmarks search them.
+// words are the known words of generated files; tests and benchmarks
+// search them.
 var words = []string{
 	"alpha", "beta", "gamma", "delta", "server", "client", "request", "response",
 	"handler", "config", "buffer", "stream", "token", "parser", "cache", "worker",
@@ -84,7 +85,23 @@ func Generate(dir string, files int) ([]string, error) {
 	return written, nil
 }
 
+// synthetic is the number of filler identifiers besides words.
+const synthetic = 400
+
+// fileContent writes a file of filler identifiers in which four of the
+// known words (the file's topics) recur, so each known word appears in
+// about a sixth of the files, as names do in real code.
 func fileContent(rng *rand.Rand, ext string) string {
+	var topics [4]string
+	for i := range topics {
+		topics[i] = words[rng.IntN(len(words))]
+	}
+	word := func() string {
+		if rng.IntN(4) == 0 {
+			return topics[rng.IntN(len(topics))]
+		}
+		return fmt.Sprintf("ident%03d", rng.IntN(synthetic))
+	}
 	var b strings.Builder
 	lines := 10 + rng.IntN(60)
 	switch ext {
@@ -96,7 +113,7 @@ func fileContent(rng *rand.Rand, ext string) string {
 	for l := 0; l < lines; l++ {
 		switch rng.IntN(12) {
 		case 0:
-			w := words[rng.IntN(len(words))]
+			w := word()
 			fmt.Fprintf(&b, "func %s%s%d(ctx context.Context) error {\n", strings.ToUpper(w[:1]), w[1:], l)
 		case 1:
 			b.WriteString("}\n")
@@ -108,7 +125,7 @@ func fileContent(rng *rand.Rand, ext string) string {
 				if w > 0 {
 					b.WriteString(" ")
 				}
-				b.WriteString(words[rng.IntN(len(words))])
+				b.WriteString(word())
 			}
 			b.WriteString("\n")
 		}
