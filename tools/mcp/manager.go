@@ -202,13 +202,15 @@ func (m *Manager) Reload() error {
 	for _, c := range want {
 		starting = append(starting, m.servers[c.Name])
 	}
+	// Counted under the lock: Close, which sets closed under it, then waits
+	// for every supervisor counted before.
+	m.wg.Add(len(starting))
 	m.mu.Unlock()
 
 	for _, s := range stopping {
 		s.stop()
 	}
 	for _, s := range starting {
-		m.wg.Add(1)
 		go func() {
 			defer m.wg.Done()
 			s.run()

@@ -305,12 +305,16 @@ func (s *server) serve(conn *connection) error {
 			why = fmt.Errorf("the server process exited%s", s.stderr.hint())
 		}
 	}
+	// Under refreshMu: a list_changed refresh still in flight must not
+	// register the tools of this dead connection after they are removed.
+	s.refreshMu.Lock()
 	s.mu.Lock()
 	s.session = nil
 	s.pid = 0
 	s.toolCount = 0
 	s.mu.Unlock()
 	s.m.reg.RemovePrefix(ToolPrefix(s.cfg.Name))
+	s.refreshMu.Unlock()
 	conn.close()
 	return why
 }
