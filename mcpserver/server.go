@@ -14,9 +14,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -55,6 +59,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	defer sess.Close()
 	srv := New(sess.Registry, sess.Pipeline, opts.Log)
+	srv.FollowClientRoots(sess.Workspace.SetRoots)
 	return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
 }
 
@@ -68,6 +73,9 @@ type Server struct {
 	reg      *tools.Registry
 	pipeline *tools.Pipeline
 	log      *slog.Logger
+
+	// onRoots, when set, receives the client's roots as paths.
+	onRoots atomic.Pointer[func([]string)]
 
 	mu sync.Mutex
 	// served maps each MCP tool name to the registry name it serves.
@@ -92,7 +100,14 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 		// and questions need it mid-call, so the server speaks the versions
 		// before it (the Go and TypeScript clients negotiate down).
 		SupportedProtocolVersions: handshakeVersions(),
-		Capabilities:              &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) {
+			go s.fetchRoots(req.Session)
+		},
+		//lint:ignore SA1019 roots are deprecated only from protocol 2026-07-28 on, which this server does not speak
+		RootsListChangedHandler: func(_ context.Context, req *sdk.RootsListChangedRequest) {
+			go s.fetchRoots(req.Session)
+		},
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
 	s.sync()
 	reg.OnChange(s.sync)
@@ -110,6 +125,47 @@ func handshakeVersions() []string {
 	}
 	return out
 }
+
+// FollowClientRoots makes the server ask a client that declares roots for
+// them after the handshake and whenever they change, and pass the file
+// roots, as paths, to set (the session's Workspace.SetRoots). Until the
+// answer arrives the roots given at start stay in force.
+func (s *Server) FollowClientRoots(set func(paths []string)) {
+	s.onRoots.Store(&set)
+}
+
+// fetchRoots asks the client for its roots; a client without roots answers
+// with an error and the roots stay as they are. It runs aside from the
+// notification that triggered it: the answer arrives on the same stream.
+func (s *Server) fetchRoots(ss *sdk.ServerSession) {
+	set := s.onRoots.Load()
+	if set == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), rootsTimeout)
+	defer cancel()
+	//lint:ignore SA1019 roots are deprecated from 2026-07-28 on, which this server does not speak
+	res, err := ss.ListRoots(ctx, nil)
+	if err != nil {
+		s.log.Debug("the client did not list its roots", "err", err)
+		return
+	}
+	var paths []string
+	for _, r := range res.Roots {
+		u, err := url.Parse(r.URI)
+		if err != nil || u.Scheme != "file" || u.Path == "" {
+			continue
+		}
+		paths = append(paths, filepath.FromSlash(u.Path))
+	}
+	if len(paths) > 0 {
+		s.log.Info("using the client's roots", "roots", paths)
+		(*set)(paths)
+	}
+}
+
+// rootsTimeout bounds the wait for a client's roots.
+const rootsTimeout = 10 * time.Second
 
 // Run serves one client over t until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {

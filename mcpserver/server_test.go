@@ -339,3 +339,36 @@ type renamed struct {
 }
 
 func (r renamed) Name() string { return r.name }
+
+func TestFollowsClientRoots(t *testing.T) {
+	first, second := t.TempDir(), t.TempDir()
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, stepsTool{})
+	srv := New(reg, tools.NewPipeline(reg, nil), nil)
+	got := make(chan []string, 2)
+	srv.FollowClientRoots(func(paths []string) { got <- paths })
+
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	serverT, clientT := sdk.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, serverT); err != nil {
+		t.Fatal(err)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	//lint:ignore SA1019 the server under test follows roots
+	client.AddRoots(&sdk.Root{URI: "file://" + filepath.ToSlash(first)}, &sdk.Root{URI: "https://example.com/not-a-folder"})
+	cs, err := client.Connect(ctx, clientT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	if paths := <-got; !slices.Equal(paths, []string{first}) {
+		t.Fatalf("roots after the handshake = %v, want [%s]", paths, first)
+	}
+
+	//lint:ignore SA1019 the server under test follows roots
+	client.AddRoots(&sdk.Root{URI: "file://" + filepath.ToSlash(second)})
+	if paths := <-got; !slices.Equal(paths, []string{first, second}) {
+		t.Fatalf("roots after a change = %v, want [%s %s]", paths, first, second)
+	}
+}
