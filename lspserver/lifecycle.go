@@ -1,6 +1,7 @@
 package lspserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/toolhost/toolhost/session"
+	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -148,8 +150,18 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 		s.stream.SetLimit(limit)
 	}
 
+	// The capabilities are in place before the session starts anything that
+	// may ask the user (an MCP server of the project's .mcp.json).
+	s.mu.Lock()
+	s.caps = p.Capabilities
+	s.mu.Unlock()
 	log := slog.New(fanoutHandler{s.opts.Log.Handler(), &clientLogHandler{srv: s}})
-	sess, err := s.opts.NewSession(session.Options{Roots: roots, InitOptions: p.InitializationOptions, Log: log})
+	sess, err := s.opts.NewSession(session.Options{
+		Roots:            roots,
+		InitOptions:      p.InitializationOptions,
+		Log:              log,
+		ApproveMCPServer: s.approveMCPServer,
+	})
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "initialize: "+err.Error())
 	}
@@ -159,7 +171,6 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	}
 	s.mu.Lock()
 	s.sess = sess
-	s.caps = p.Capabilities
 	s.mu.Unlock()
 	sess.Registry.OnChange(func() {
 		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": sess.Registry.EnabledNames()})
@@ -277,4 +288,19 @@ func jsonTypeName(kind string) string {
 // invalidParams is a -32602 error.
 func invalidParams(format string, args ...any) *jsonrpc2.Error {
 	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: "+format, args...)
+}
+
+// approveMCPServer asks the user whether a server of the project's .mcp.json
+// may start: a cloned repository must not run commands unasked.
+func (s *server) approveMCPServer(ctx context.Context, name string) bool {
+	res, err := s.callHost(nil).RequestPermission(ctx, tools.PermissionRequest{
+		ToolName: "mcp__" + name,
+		Title:    fmt.Sprintf("Start the MCP server %q from this project's .mcp.json? It runs a command on this machine.", name),
+		Risk:     tools.RiskHigh,
+	})
+	if err != nil {
+		s.opts.Log.Warn("could not ask whether an MCP server may start; it stays stopped", "server", name, "err", err)
+		return false
+	}
+	return res.Decision == tools.DecisionAllow || res.Decision == tools.DecisionAllowAlways
 }

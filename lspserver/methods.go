@@ -190,9 +190,15 @@ func (s *server) status(sess *session.Session, raw json.RawMessage) (any, error)
 	if mc := modeController(sess); mc != nil {
 		mode = mc.Mode()
 	}
+	var mcpServers any = []any{}
+	if sess.MCP != nil {
+		if st := sess.MCP.Status(); len(st) > 0 {
+			mcpServers = st
+		}
+	}
 	out := map[string]any{
 		"tools":            list,
-		"mcpServers":       []any{},
+		"mcpServers":       mcpServers,
 		"backgroundTasks":  []any{},
 		"permissionMode":   mode,
 		"roots":            nonNil(sess.Workspace.Roots()),

@@ -7,20 +7,15 @@ import (
 	"github.com/toolhost/toolhost/tools"
 )
 
-// The session grows features (a live settings store, a permission checker
-// with modes, MCP servers, background tasks) in packages of its own. The
-// server reaches them through these small interfaces, so a session without
-// one of them still serves everything else.
+// The session grows features (a live settings store, a permission checker,
+// background tasks) in packages of its own. The server reaches the optional
+// ones through these small interfaces, so a session without one of them
+// still serves everything else.
 
 // settingsUpdater takes the client's workspace/didChangeConfiguration
 // settings (the settings-file shape) as the top settings layer.
 type settingsUpdater interface {
 	UpdateSettings(raw json.RawMessage) error
-}
-
-// modeProvider exposes the session's permission mode.
-type modeProvider interface {
-	Modes() tools.ModeController
 }
 
 // statusReporter adds the session's own state (MCP servers, background
@@ -43,10 +38,11 @@ func applyClientSettings(sess *session.Session, raw json.RawMessage) error {
 	return nil
 }
 
-// modeController returns the session's mode controller, or nil.
+// modeController returns the session's mode controller (the pipeline's),
+// or nil.
 func modeController(sess *session.Session) tools.ModeController {
-	if p, ok := any(sess).(modeProvider); ok {
-		return p.Modes()
+	if sess.Pipeline != nil {
+		return sess.Pipeline.Modes
 	}
 	return nil
 }

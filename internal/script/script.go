@@ -15,7 +15,9 @@
 // may be invalid JSON). "=>" sends raw bytes written as a Go string literal
 // (bad headers, lying lengths). "<-" expects a message from the server; a run
 // of "<-" lines matches in any order, since concurrent requests may finish
-// in any order. A server request ("<-" with a method and an id) is answered
+// in any order. "<~" expects a message that contains the one given: objects
+// may have more keys, arrays more elements (for long lists such as
+// listTools, so a new tool does not break every session). A server request ("<-" with a method and an id) is answered
 // by the script's next "->" line. "== file" checks a workspace file against
 // an archive file, "== nofile" that a file does not exist, and "exit N" the
 // server's result (0: nil error, 1: an error).
@@ -23,7 +25,8 @@
 // $WORK in a line stands for the workspace root. Server messages are
 // normalised before matching: the root becomes $WORK, every "durationMs"
 // becomes "*", the message of a progress end becomes "*". An expected "*"
-// matches any value.
+// matches any value. With Options.Update, each expectation the server's
+// message no longer matches is rewritten as a "<-" line of that message.
 package script
 
 import (
@@ -81,7 +84,7 @@ type Result struct {
 // step is one line of a transcript.
 type step struct {
 	line int
-	kind string // "->", "=>", "<-", "==", "exit", "" (comment or blank)
+	kind string // "->", "=>", "<-", "<~", "==", "exit", "" (comment or blank)
 	text string
 }
 
@@ -114,12 +117,12 @@ func Parse(data []byte) (*Session, error) {
 		switch {
 		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
 		case strings.HasPrefix(trimmed, "->"), strings.HasPrefix(trimmed, "=>"),
-			strings.HasPrefix(trimmed, "<-"), strings.HasPrefix(trimmed, "=="):
+			strings.HasPrefix(trimmed, "<-"), strings.HasPrefix(trimmed, "<~"), strings.HasPrefix(trimmed, "=="):
 			st.kind, st.text = trimmed[:2], strings.TrimSpace(trimmed[2:])
 		case strings.HasPrefix(trimmed, "exit "):
 			st.kind, st.text = "exit", strings.TrimSpace(strings.TrimPrefix(trimmed, "exit "))
 		default:
-			return nil, fmt.Errorf("transcript line %d: %q is not a step (->, =>, <-, ==, exit, #)", i+1, raw)
+			return nil, fmt.Errorf("transcript line %d: %q is not a step (->, =>, <-, <~, ==, exit, #)", i+1, raw)
 		}
 		s.steps = append(s.steps, st)
 	}
@@ -217,9 +220,9 @@ func (r *replayer) run(ctx context.Context, serve ServeFunc) (*Result, error) {
 				r.fail(st, "sending: %v", err)
 				stopped = true
 			}
-		case "<-":
+		case "<-", "<~":
 			j := i
-			for j < len(steps) && steps[j].kind == "<-" {
+			for j < len(steps) && (steps[j].kind == "<-" || steps[j].kind == "<~") {
 				j++
 			}
 			if !r.expectGroup(ctx, steps[i:j]) {
@@ -278,7 +281,10 @@ func (r *replayer) read(out io.Reader) {
 	}
 }
 
-// expectGroup matches the next len(group) messages against group in any order.
+// expectGroup matches the next len(group) messages against group in any
+// order. In Update mode a message that still matches an expectation keeps
+// it (with its wildcards); any other takes the place of the first
+// expectation left.
 func (r *replayer) expectGroup(ctx context.Context, group []step) bool {
 	pending := append([]step(nil), group...)
 	for range group {
@@ -294,11 +300,6 @@ func (r *replayer) expectGroup(ctx context.Context, group []step) bool {
 			r.fail(pending[0], "the server closed its output; expected %s", pending[0].text)
 			return false
 		}
-		if r.opts.Update {
-			r.updated[pending[0].line] = string(msg)
-			pending = pending[1:]
-			continue
-		}
 		var got any
 		if err := json.Unmarshal(msg, &got); err != nil {
 			r.fail(pending[0], "the server sent invalid JSON: %s", msg)
@@ -308,18 +309,29 @@ func (r *replayer) expectGroup(ctx context.Context, group []step) bool {
 		for k, st := range pending {
 			var want any
 			if err := json.Unmarshal([]byte(st.text), &want); err != nil {
+				if r.opts.Update {
+					continue
+				}
 				r.fail(st, "the expectation is not JSON: %v", err)
 				return false
 			}
-			if Match(want, got) {
+			if match(want, got, st.kind == "<~") {
 				idx = k
 				break
 			}
 		}
+		if r.opts.Update {
+			if idx < 0 {
+				r.updated[pending[0].line] = "<- " + string(msg)
+				idx = 0
+			}
+			pending = append(pending[:idx], pending[idx+1:]...)
+			continue
+		}
 		if idx < 0 {
 			var wants []string
 			for _, st := range pending {
-				wants = append(wants, fmt.Sprintf("  line %d: %s", st.line, st.text))
+				wants = append(wants, fmt.Sprintf("  line %d: %s %s", st.line, st.kind, st.text))
 			}
 			r.fail(pending[0], "unexpected message\n got: %s\nwant one of:\n%s", msg, strings.Join(wants, "\n"))
 			return false
@@ -424,34 +436,56 @@ func marshal(v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// Match reports whether got matches want, where a want of "*" matches any
-// value and objects must have the same keys.
-func Match(want, got any) bool {
+// Match reports whether got matches want exactly, except that a want of
+// "*" matches any value.
+func Match(want, got any) bool { return match(want, got, false) }
+
+// MatchSubset is Match where objects in want may leave out keys and arrays
+// in want list a subsequence of got's elements ("<~" lines).
+func MatchSubset(want, got any) bool { return match(want, got, true) }
+
+func match(want, got any, subset bool) bool {
 	if s, ok := want.(string); ok && s == "*" {
 		return true
 	}
 	switch w := want.(type) {
 	case map[string]any:
 		g, ok := got.(map[string]any)
-		if !ok || len(g) != len(w) {
+		if !ok || (!subset && len(g) != len(w)) {
 			return false
 		}
 		for k, wv := range w {
 			gv, ok := g[k]
-			if !ok || !Match(wv, gv) {
+			if !ok || !match(wv, gv, subset) {
 				return false
 			}
 		}
 		return true
 	case []any:
 		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
+		if !ok {
 			return false
 		}
-		for i := range w {
-			if !Match(w[i], g[i]) {
+		if !subset {
+			if len(g) != len(w) {
 				return false
 			}
+			for i := range w {
+				if !match(w[i], g[i], false) {
+					return false
+				}
+			}
+			return true
+		}
+		j := 0
+		for _, wv := range w {
+			for j < len(g) && !match(wv, g[j], true) {
+				j++
+			}
+			if j == len(g) {
+				return false
+			}
+			j++
 		}
 		return true
 	}
@@ -470,7 +504,7 @@ func (r *replayer) rewrite() []byte {
 		lines := strings.Split(strings.TrimSuffix(string(f.Data), "\n"), "\n")
 		for n, text := range r.updated {
 			if n-1 < len(lines) {
-				lines[n-1] = "<- " + text
+				lines[n-1] = text
 			}
 		}
 		a.Files[i].Data = []byte(strings.Join(lines, "\n") + "\n")
