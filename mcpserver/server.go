@@ -74,6 +74,8 @@ type Server struct {
 	pipeline *tools.Pipeline
 	log      *slog.Logger
 
+	// ready is closed once the tools were first added to the MCP server.
+	ready chan struct{}
 	// onRoots, when set, receives the client's roots as paths.
 	onRoots atomic.Pointer[func([]string)]
 
@@ -109,9 +111,31 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 		},
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
-	s.sync()
+	// Adding tools to the SDK costs a few milliseconds (it re-parses every
+	// schema); doing it while the client's handshake is under way keeps it
+	// off the start-up path. tools/list and tools/call wait for it.
+	s.ready = make(chan struct{})
+	go func() {
+		s.sync()
+		close(s.ready)
+	}()
+	s.mcp.AddReceivingMiddleware(s.awaitTools)
 	reg.OnChange(s.sync)
 	return s
+}
+
+// awaitTools holds tool requests until the first sync of the tools is done.
+func (s *Server) awaitTools(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "tools/list" || method == "tools/call" {
+			select {
+			case <-s.ready:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // handshakeVersions are the SDK's protocol versions that allow requests from

@@ -99,13 +99,15 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	}
 
 	startTimes := map[string][]time.Duration{}
+	listedTimes := map[string][]time.Duration{}
 	for i := range starts {
 		for _, p := range alternate(peers, i) {
-			d, err := measureStart(ctx, p)
+			initialized, listed, err := measureStart(ctx, p)
 			if err != nil {
 				return fmt.Errorf("%s: %w", p.name, err)
 			}
-			startTimes[p.name] = append(startTimes[p.name], d)
+			startTimes[p.name] = append(startTimes[p.name], initialized)
+			listedTimes[p.name] = append(listedTimes[p.name], listed)
 		}
 	}
 
@@ -164,6 +166,7 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 		times map[string][]time.Duration
 	}{
 		{"start → initialized", startTimes},
+		{"start → tools listed", listedTimes},
 		{"ping (protocol floor)", pingTimes},
 		{"Read 50 of 5,000 lines", readTimes},
 		{"Bash echo hi", bashTimes},
@@ -222,16 +225,21 @@ func connect(ctx context.Context, p peer) (*sdk.ClientSession, error) {
 }
 
 // measureStart is the time from starting the process to a completed
-// handshake; the process is stopped afterwards, outside the measure.
-func measureStart(ctx context.Context, p peer) (time.Duration, error) {
+// handshake, and to the first tools/list answered (what a client waits for
+// before it can use the server); the process is stopped afterwards,
+// outside the measure.
+func measureStart(ctx context.Context, p peer) (initialized, listed time.Duration, err error) {
 	start := time.Now()
 	cs, err := connect(ctx, p)
-	d := time.Since(start)
+	initialized = time.Since(start)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	_ = cs.Close()
-	return d, nil
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		return 0, 0, err
+	}
+	return initialized, time.Since(start), nil
 }
 
 // callTool calls a tool, checks the result holds want, and returns the
