@@ -237,6 +237,13 @@ func (s *server) reply(reply jsonrpc2.Replier, result any, err error) {
 			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 		}
 		result = nil
+	} else if result != nil {
+		raw, merr := encodeJSON(result)
+		if merr != nil {
+			result, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, "encoding the result: "+merr.Error())
+		} else {
+			result = raw
+		}
 	}
 	if werr := reply(context.WithoutCancel(s.ctx), result, err); werr != nil {
 		s.opts.Log.Debug("could not send a reply", "err", werr)
@@ -289,7 +296,11 @@ func (s *server) callClient(ctx context.Context, method string, params, result a
 		case <-ctx.Done():
 		}
 	}()
-	id, err := s.conn.Call(ctx, method, params, result)
+	raw, err := encodeJSON(params)
+	if err != nil {
+		return fmt.Errorf("%s: encoding params: %w", method, err)
+	}
+	id, err := s.conn.Call(ctx, method, raw, result)
 	if err != nil && ctx.Err() != nil {
 		select {
 		case <-s.conn.Done():
@@ -307,5 +318,20 @@ func (s *server) callClient(ctx context.Context, method string, params, result a
 
 // notify sends a notification; it fails quietly once the connection is gone.
 func (s *server) notify(method string, params any) error {
-	return s.conn.Notify(context.WithoutCancel(s.ctx), method, params)
+	raw, err := encodeJSON(params)
+	if err != nil {
+		return fmt.Errorf("%s: encoding params: %w", method, err)
+	}
+	return s.conn.Notify(context.WithoutCancel(s.ctx), method, raw)
+}
+
+// encodeJSON encodes with encoding/json. jsonrpc2 encodes with
+// segmentio/encoding, which drops fields promoted through an embedded
+// pointer (the "structured" of a tools.Response) and escapes differently;
+// handing it a json.RawMessage makes the wire form the standard one.
+func encodeJSON(v any) (json.RawMessage, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(v)
 }
