@@ -5,7 +5,9 @@
 //
 // usage: node client.mjs '<json>'   where json is
 //   {"command": "...", "args": [...], "cwd": "...",
-//    "elicitation": "allow" | "deny" | "none",
+//    "elicitation": "allow" | "deny" | "none",   (how permission forms are
+//      answered; question forms get their first options, or are declined
+//      with "deny")
 //    "calls": [{"name": "...", "arguments": {...}, "progress": true}]}
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -23,7 +25,15 @@ if (capabilities.elicitation) {
     if ("decision" in props) {
       return { action: "accept", content: { decision: spec.elicitation } };
     }
-    return { action: "decline" };
+    if (spec.elicitation === "deny") {
+      return { action: "decline" };
+    }
+    // A question form: pick the first option of every question.
+    const content = {};
+    for (const [key, prop] of Object.entries(props)) {
+      content[key] = prop.type === "array" ? [prop.items.enum[0]] : prop.enum?.[0] ?? "";
+    }
+    return { action: "accept", content };
   });
 }
 
