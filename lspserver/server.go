@@ -300,7 +300,8 @@ func (s *server) callClient(ctx context.Context, method string, params, result a
 	if err != nil {
 		return fmt.Errorf("%s: encoding params: %w", method, err)
 	}
-	id, err := s.conn.Call(ctx, method, raw, result)
+	var answer json.RawMessage
+	id, err := s.conn.Call(ctx, method, raw, &answer)
 	if err != nil && ctx.Err() != nil {
 		select {
 		case <-s.conn.Done():
@@ -312,6 +313,11 @@ func (s *server) callClient(ctx context.Context, method string, params, result a
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
+	}
+	if result != nil && len(answer) > 0 {
+		if err := json.Unmarshal(answer, result); err != nil {
+			return fmt.Errorf("%s: the client's answer does not fit: %w", method, err)
+		}
 	}
 	return nil
 }

@@ -60,3 +60,25 @@ func TestSessions(t *testing.T) {
 		})
 	}
 }
+
+// TestDemoPrintsTheSession runs the demo as `toolhost demo` does and checks
+// the printout shows the conversation readably.
+func TestDemoPrintsTheSession(t *testing.T) {
+	var out strings.Builder
+	file := filepath.Join("..", "testdata", "sessions", "demo.txtar")
+	if err := script.Demo(context.Background(), &out, file, serve); err != nil {
+		t.Fatalf("Demo: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		"→ editor → toolhost: request 1 initialize",
+		"← toolhost → editor: result of 3 toolhost/callTool",
+		"    │      6\t\treturn a - b",
+		"← toolhost → editor: request 1 workspace/applyEdit",
+		"→ editor → toolhost: result of 1 workspace/applyEdit",
+		"    │ +\treturn a + b",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the demo output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

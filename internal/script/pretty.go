@@ -88,11 +88,42 @@ func (p *Printer) body(raw json.RawMessage) {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("    ", "  ")
 	_ = enc.Encode(shorten(v))
-	fmt.Fprintf(p.w, "    %s\n", strings.TrimRight(buf.String(), "\n"))
+	fmt.Fprintf(p.w, "    %s\n\n", strings.TrimRight(buf.String(), "\n"))
 }
 
-// result prints a tool result's text blocks as they are, else the JSON.
+// result prints a tool result's text blocks as they are, a tool list one
+// tool a line, else the JSON.
 func (p *Printer) result(raw json.RawMessage) {
+	var list struct {
+		Tools []struct {
+			Name     string `json:"name"`
+			Function *struct {
+				Name string `json:"name"`
+			} `json:"function"`
+			Category    string `json:"category"`
+			SideEffect  string `json:"sideEffect"`
+			AutoAllowed bool   `json:"autoAllowed"`
+			Docs        struct {
+				Short string `json:"short"`
+			} `json:"docs"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(raw, &list) == nil && len(list.Tools) > 0 && list.Tools[0].Category != "" {
+		fmt.Fprintf(p.w, "    %d tools (definitions with input schemas elided here):\n", len(list.Tools))
+		for _, t := range list.Tools {
+			name := t.Name
+			if t.Function != nil {
+				name = t.Function.Name
+			}
+			auto := ""
+			if t.AutoAllowed {
+				auto = ", runs without asking"
+			}
+			fmt.Fprintf(p.w, "    %-18s %s, side effect %s%s — %s\n", name, t.Category, t.SideEffect, auto, truncateText(t.Docs.Short, 90))
+		}
+		fmt.Fprintln(p.w)
+		return
+	}
 	var tr struct {
 		Content *[]struct {
 			Type string `json:"type"`
@@ -176,5 +207,6 @@ func Demo(ctx context.Context, w io.Writer, file string, serve ServeFunc) error 
 	if len(res.Failures) > 0 {
 		return fmt.Errorf("the session did not go as scripted:\n%s", strings.Join(res.Failures, "\n"))
 	}
+	fmt.Fprintln(w, "Every message matched the transcript and the workspace files are as expected.")
 	return nil
 }
