@@ -14,28 +14,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/fs"
+	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/state"
+	"github.com/toolhost/toolhost/workspace"
 )
-
-// touchTool creates a file: a mutating call the permission check asks about.
-type touchTool struct{ dir string }
-
-func (touchTool) Name() string        { return "Touch" }
-func (touchTool) Description() string { return "Creates an empty file." }
-func (touchTool) InputSchema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`)
-}
-func (touchTool) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
-func (t touchTool) Execute(_ context.Context, call *tools.Call) (*tools.Result, error) {
-	var in struct{ Name string }
-	if err := json.Unmarshal(call.Input, &in); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(t.dir, in.Name), nil, 0o644); err != nil {
-		return nil, err
-	}
-	return tools.TextResult("created " + in.Name), nil
-}
 
 // stepsTool reports three progress steps and fails when asked to.
 type stepsTool struct{}
@@ -58,27 +41,6 @@ func (stepsTool) Execute(_ context.Context, call *tools.Call) (*tools.Result, er
 	return &tools.Result{Content: []tools.Content{{Type: "text", Text: "done"}}, Structured: map[string]any{"steps": 3}}, nil
 }
 
-// askForChanges is a permission policy: calls that change anything are
-// asked about; a host that cannot ask means no.
-type askForChanges struct{}
-
-func (askForChanges) Check(ctx context.Context, host tools.Host, c tools.PermissionCall) (tools.PermissionOutcome, error) {
-	if c.Tool.SideEffect() == tools.SideEffectNone || c.Tool.SideEffect() == tools.SideEffectState {
-		return tools.PermissionOutcome{Allow: true}, nil
-	}
-	ans, err := host.RequestPermission(ctx, tools.PermissionRequest{CallID: c.CallID, ToolName: c.Tool.Name(), Input: c.Input, Risk: c.Risk, Title: "Allow " + c.Tool.Name() + "?"})
-	if errors.Is(err, tools.ErrCannotAsk) {
-		return tools.PermissionOutcome{Message: "the client cannot show a permission prompt; allow the tool in the settings"}, nil
-	}
-	if err != nil {
-		return tools.PermissionOutcome{}, err
-	}
-	if ans.Decision == tools.DecisionAllow || ans.Decision == tools.DecisionAllowAlways {
-		return tools.PermissionOutcome{Allow: true}, nil
-	}
-	return tools.PermissionOutcome{Message: "denied: " + ans.Message}, nil
-}
-
 type fixture struct {
 	dir     string
 	reg     *tools.Registry
@@ -91,9 +53,15 @@ func connect(t testing.TB, opts *sdk.ClientOptions) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	reg := tools.NewRegistry()
-	reg.Register(tools.CategoryCore, touchTool{dir: dir}, stepsTool{})
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("first\nsecond\nthird\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := workspace.New(dir)
+	reg.Register(tools.CategoryCore, fs.NewRead(ws), fs.NewWrite(ws), stepsTool{})
 	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
-	srv := New(reg, tools.NewPipeline(reg, nil, tools.WithPermissions(askForChanges{})), nil)
+	checker := permission.New(permission.Options{Workspace: ws})
+	pipeline := tools.NewPipeline(reg, nil, tools.WithPermissions(checker), tools.WithModes(checker), tools.WithPathResolver(ws.Resolve))
+	srv := New(reg, pipeline, nil)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -183,8 +151,10 @@ func TestCallTool(t *testing.T) {
 		wantText  string
 	}{
 		{name: "success with structured content", tool: "Steps", args: map[string]any{}, wantText: "done"},
+		{name: "Read numbers lines", tool: "Read", args: map[string]any{"file_path": "notes.txt", "offset": 2, "limit": 1}, wantText: "     2\tsecond"},
+		{name: "Read of a missing file", tool: "Read", args: map[string]any{"file_path": "nope.txt"}, wantError: true, wantText: "Error: "},
 		{name: "tool error is an error result", tool: "Steps", args: map[string]any{"fail": true}, wantError: true, wantText: "Error: asked to fail"},
-		{name: "schema violation names the field", tool: "Touch", args: map[string]any{"name": 3}, wantError: true, wantText: "name"},
+		{name: "schema violation names the field", tool: "Read", args: map[string]any{"file_path": 3}, wantError: true, wantText: "file_path"},
 		{name: "unknown tool", tool: "Nope", args: map[string]any{}, wantError: true, wantText: "Nope"},
 	}
 	for _, tc := range tests {
@@ -238,8 +208,8 @@ func TestPermissionThroughElicitation(t *testing.T) {
 		wantCreated bool
 		wantText    string
 	}{
-		{name: "client without elicitation is denied", wantText: "cannot show a permission prompt"},
-		{name: "user allows", wantCreated: true, wantText: "created",
+		{name: "client without elicitation is denied", wantText: "cannot show permission prompts"},
+		{name: "user allows", wantCreated: true, wantText: "Created",
 			handler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow"}}, nil
 			}},
@@ -263,7 +233,7 @@ func TestPermissionThroughElicitation(t *testing.T) {
 				}}
 			}
 			f := connect(t, opts)
-			res := f.call(t, "Touch", map[string]any{"name": "made.txt"}, nil)
+			res := f.call(t, "Write", map[string]any{"file_path": filepath.Join(f.dir, "made.txt"), "content": "made\n"}, nil)
 			_, err := os.Stat(filepath.Join(f.dir, "made.txt"))
 			if created := err == nil; created != tc.wantCreated {
 				t.Fatalf("file created = %v, want %v (result %q)", created, tc.wantCreated, text(res))
@@ -271,7 +241,7 @@ func TestPermissionThroughElicitation(t *testing.T) {
 			if res.IsError == tc.wantCreated || !strings.Contains(text(res), tc.wantText) {
 				t.Fatalf("isError=%v text=%q, want %q", res.IsError, text(res), tc.wantText)
 			}
-			if tc.handler != nil && (!strings.Contains(asked, "Touch") || !strings.Contains(asked, "made.txt")) {
+			if tc.handler != nil && (!strings.Contains(asked, "Write") || !strings.Contains(asked, "made.txt")) {
 				t.Fatalf("the prompt %q does not show the tool and its input", asked)
 			}
 		})
