@@ -1,0 +1,213 @@
+// Drives a real `toolhost serve` process from Node with vscode-jsonrpc, the
+// JSON-RPC library under VS Code's language client: framing, lifecycle,
+// listTools/callTool, edits applied by the client, a permission prompt, a
+// question, and cancellation.
+'use strict';
+
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { pathToFileURL, fileURLToPath } = require('node:url');
+const rpc = require('vscode-jsonrpc/node');
+
+const bin = process.env.TOOLHOST_BIN;
+
+// applyTextEdits applies LSP text edits (UTF-16 positions, which JavaScript
+// strings index natively) to text.
+function applyTextEdits(text, edits) {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
+  const offset = (p) => Math.min((lineStarts[p.line] ?? text.length) + p.character, text.length);
+  const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
+  for (const e of sorted) {
+    text = text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));
+  }
+  return text;
+}
+
+// startEditor spawns the server and connects a client that answers the
+// server's requests the way an editor would.
+function startEditor(root) {
+  const child = spawn(bin, ['serve'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  const conn = rpc.createMessageConnection(
+    new rpc.StreamMessageReader(child.stdout),
+    new rpc.StreamMessageWriter(child.stdin),
+  );
+  const editor = {
+    conn, exited, stderr: () => stderr,
+    // buffers holds the documents the editor changed, by path.
+    buffers: new Map(),
+    applyEdits: [],
+    permissions: [],
+    questions: [],
+  };
+  // mcpPrompt resolves with the first permission request for an MCP server.
+  let gotMCPPrompt;
+  editor.mcpPrompt = new Promise((resolve) => { gotMCPPrompt = resolve; });
+  conn.onRequest('workspace/applyEdit', (params) => {
+    editor.applyEdits.push(params);
+    for (const change of params.edit.documentChanges) {
+      if (change.kind === 'create') {
+        editor.buffers.set(fileURLToPath(change.uri), '');
+        continue;
+      }
+      const file = fileURLToPath(change.textDocument.uri);
+      const before = editor.buffers.has(file) ? editor.buffers.get(file) : fs.readFileSync(file, 'utf8');
+      editor.buffers.set(file, applyTextEdits(before, change.edits));
+    }
+    return { applied: true };
+  });
+  conn.onRequest('toolhost/requestPermission', (params) => {
+    editor.permissions.push(params);
+    // Tools may run; a project's MCP server may not start.
+    if (params.toolName.startsWith('mcp__')) {
+      gotMCPPrompt(params);
+      return { decision: 'deny', message: 'not in this test' };
+    }
+    return { decision: 'allow' };
+  });
+  conn.onRequest('toolhost/askUserQuestion', (params) => {
+    editor.questions.push(params);
+    const answers = {};
+    for (const q of params.questions) answers[q.question] = q.options[1].label;
+    return { answers };
+  });
+  conn.listen();
+  return editor;
+}
+
+function sampleWorkspace() {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'toolhost-node-')));
+  fs.writeFileSync(path.join(root, 'hello.txt'), 'hello\nworld\n');
+  fs.writeFileSync(path.join(root, '.mcp.json'), JSON.stringify({
+    mcpServers: { local: { command: process.execPath, args: ['-e', 'setTimeout(() => {}, 1e6)'] } },
+  }));
+  return root;
+}
+
+async function initialize(editor, root) {
+  const result = await editor.conn.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(root).href,
+    capabilities: {
+      workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ['create'] } },
+      experimental: { toolhost: { requestPermission: true, askUserQuestion: true } },
+    },
+  });
+  await editor.conn.sendNotification('initialized', {});
+  return result;
+}
+
+async function shutdown(editor) {
+  await editor.conn.sendRequest('shutdown');
+  await editor.conn.sendNotification('exit');
+  const code = await editor.exited;
+  editor.conn.dispose();
+  return code;
+}
+
+test('toolhost serve speaks LSP-framed JSON-RPC to vscode-jsonrpc', { skip: !bin && 'set TOOLHOST_BIN' }, async (t) => {
+  const root = sampleWorkspace();
+  const editor = startEditor(root);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  const init = await initialize(editor, root);
+  assert.equal(init.serverInfo.name, 'toolhost');
+  assert.ok(init.capabilities.experimental.toolhost.methods.includes('toolhost/callTool'));
+
+  await t.test('listTools gives definitions with registry state', async () => {
+    const { tools } = await editor.conn.sendRequest('toolhost/listTools', { format: 'anthropic' });
+    const read = tools.find((x) => x.name === 'Read');
+    assert.ok(read, 'Read is listed');
+    assert.equal(read.input_schema.type, 'object');
+    assert.deepEqual(read.input_schema.required, ['file_path']);
+    assert.equal(read.category, 'core');
+    assert.equal(read.autoAllowed, true);
+    const openai = await editor.conn.sendRequest('toolhost/listTools', { format: 'openai' });
+    assert.equal(openai.tools[0].type, 'function');
+  });
+
+  await t.test('callTool Read returns numbered lines', async () => {
+    const res = await editor.conn.sendRequest('toolhost/callTool', {
+      name: 'Read', callId: 'toolu_1', input: { file_path: path.join(root, 'hello.txt') },
+    });
+    assert.equal(res.isError, false);
+    assert.equal(res.callId, 'toolu_1');
+    assert.equal(res.content[0].text, '     1\thello\n     2\tworld\n');
+    assert.equal(typeof res.durationMs, 'number');
+  });
+
+  await t.test('a tool error is a result, a protocol fault a ResponseError', async () => {
+    const res = await editor.conn.sendRequest('toolhost/callTool', { name: 'Read', input: {} });
+    assert.equal(res.isError, true);
+    assert.match(res.content[0].text, /^Error: .*file_path/);
+    await assert.rejects(editor.conn.sendRequest('toolhost/callTool', { input: {} }),
+      (err) => err.code === -32602 && /"name"/.test(err.message));
+    await assert.rejects(editor.conn.sendRequest('toolhost/nope', {}), (err) => err.code === -32601);
+  });
+
+  await t.test('Edit goes through workspace/applyEdit and lands on disk', async () => {
+    const file = path.join(root, 'hello.txt');
+    const res = await editor.conn.sendRequest('toolhost/callTool', {
+      name: 'Edit', input: { file_path: file, old_string: 'world', new_string: 'there' },
+    });
+    assert.equal(res.isError, false, res.content[0].text);
+    assert.equal(editor.applyEdits.length, 1);
+    assert.equal(editor.buffers.get(file), 'hello\nthere\n');
+    // The client does not save applied edits, so the server wrote the file.
+    assert.equal(fs.readFileSync(file, 'utf8'), 'hello\nthere\n');
+  });
+
+  await t.test('a project MCP server asks permission first; denied, it stays stopped', async () => {
+    const mcpPrompt = await editor.mcpPrompt;
+    assert.equal(mcpPrompt.toolName, 'mcp__local');
+    assert.match(mcpPrompt.title, /local/);
+    const status = await editor.conn.sendRequest('toolhost/status', {});
+    const local = status.mcpServers.find((s) => s.name === 'local');
+    assert.ok(local && local.state !== 'connected', JSON.stringify(status.mcpServers));
+  });
+
+  await t.test('AskUserQuestion goes to toolhost/askUserQuestion', async () => {
+    const res = await editor.conn.sendRequest('toolhost/callTool', {
+      name: 'AskUserQuestion',
+      input: { questions: [{ question: 'Tabs or spaces?', header: 'Indent', multiSelect: false,
+        options: [{ label: 'Tabs', description: 'One per level.' }, { label: 'Spaces', description: 'Four per level.' }] }] },
+    });
+    assert.equal(editor.questions.length, 1);
+    assert.match(res.content[0].text, /Spaces/);
+  });
+
+  await t.test('a cancelled request is answered -32800 and the server keeps serving', async () => {
+    const source = new rpc.CancellationTokenSource();
+    const pending = editor.conn.sendRequest('toolhost/callTool', {
+      name: 'Bash', input: { command: 'sleep 30', description: 'Wait a long time' },
+    }, source.token);
+    source.cancel();
+    await assert.rejects(pending, (err) => err.code === -32800);
+    const res = await editor.conn.sendRequest('toolhost/callTool', {
+      name: 'Read', input: { file_path: path.join(root, 'hello.txt') },
+    });
+    assert.equal(res.isError, false);
+  });
+
+  assert.equal(await shutdown(editor), 0, editor.stderr());
+});
+
+test('exit without shutdown ends the server with code 1', { skip: !bin && 'set TOOLHOST_BIN' }, async () => {
+  const root = sampleWorkspace();
+  try {
+    const editor = startEditor(root);
+    await initialize(editor, root);
+    await editor.conn.sendNotification('exit');
+    assert.equal(await editor.exited, 1);
+    editor.conn.dispose();
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
