@@ -9,6 +9,9 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Verdict is what an Override says about an entry.
@@ -43,6 +46,26 @@ type File struct {
 	Rel string
 	// Entry is the directory entry (Info() gives size and mtime).
 	Entry fs.DirEntry
+	// dir is the open folder holding the file during the visit (nil for a
+	// root that is a file); ModTime stats relative to it.
+	dir *os.File
+}
+
+// ModTime returns the file's modification time. During a visit it stats
+// the name relative to the open folder, which spares the kernel walking
+// the whole path again.
+func (f File) ModTime() (time.Time, error) {
+	if f.dir != nil {
+		var st unix.Stat_t
+		if err := unix.Fstatat(int(f.dir.Fd()), f.Entry.Name(), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+			return time.Unix(st.Mtim.Unix()), nil
+		}
+	}
+	info, err := f.Entry.Info()
+	if err != nil {
+		return time.Time{}, err
+	}
+	return info.ModTime(), nil
 }
 
 // ErrStop, returned by a visit function, ends the walk early without error.
@@ -187,8 +210,8 @@ func (w *walker) read(job dirJob) error {
 	if err != nil {
 		return nil
 	}
+	defer f.Close()
 	entries, _ := f.ReadDir(-1)
-	f.Close()
 	rules := job.rules
 	// The root's own ignore files are already in the rules ForRoot built.
 	if rules != nil && len(job.rel) > 0 {
@@ -230,7 +253,7 @@ func (w *walker) read(job dirJob) error {
 			continue
 		}
 		if typ.IsRegular() {
-			files = append(files, File{Path: filepath.Join(job.path, name), Rel: prefix + name, Entry: e})
+			files = append(files, File{Path: filepath.Join(job.path, name), Rel: prefix + name, Entry: e, dir: f})
 		}
 	}
 	// Hand the sub-folders to idle workers before the (slower) visits.

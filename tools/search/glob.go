@@ -159,21 +159,56 @@ func (g *Glob) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	return r, nil
 }
 
+// pathMatcher matches a validated pattern against relative paths, with a
+// shortcut for the most common shape: "**/" followed by a name pattern
+// ("**/*.go") only needs the file's name, and "*.ext" only its suffix.
+type pathMatcher struct {
+	pattern string
+	// name: match the base name against pattern (set for "**/name").
+	name bool
+	// suffix: when set, the base name only needs to end with it.
+	suffix string
+}
+
+func newPathMatcher(pattern string) pathMatcher {
+	rest, ok := strings.CutPrefix(pattern, "**/")
+	if !ok || strings.Contains(rest, "/") || strings.Contains(rest, "**") {
+		return pathMatcher{pattern: pattern}
+	}
+	m := pathMatcher{pattern: rest, name: true}
+	if lit, ok := strings.CutPrefix(rest, "*"); ok && !strings.ContainsAny(lit, `*?[]{}\`) {
+		m.suffix = lit
+	}
+	return m
+}
+
+func (m pathMatcher) match(rel string) bool {
+	if !m.name {
+		return doublestar.MatchUnvalidated(m.pattern, rel)
+	}
+	name := rel[strings.LastIndexByte(rel, '/')+1:]
+	if m.suffix != "" {
+		return strings.HasSuffix(name, m.suffix)
+	}
+	return doublestar.MatchUnvalidated(m.pattern, name)
+}
+
 // globFiles walks root and returns the files whose path relative to root
 // matches pattern.
 func globFiles(ctx context.Context, root, pattern string) ([]globMatch, error) {
+	m := newPathMatcher(pattern)
 	var mu sync.Mutex
 	var matches []globMatch
 	err := ignore.Walk(ctx, root, ignore.Options{}, func(f ignore.File) error {
-		if !doublestar.MatchUnvalidated(pattern, f.Rel) {
+		if !m.match(f.Rel) {
 			return nil
 		}
-		info, err := f.Entry.Info()
+		mtime, err := f.ModTime()
 		if err != nil {
 			return nil // removed since the folder was read
 		}
 		mu.Lock()
-		matches = append(matches, globMatch{path: f.Path, mtime: info.ModTime()})
+		matches = append(matches, globMatch{path: f.Path, mtime: mtime})
 		mu.Unlock()
 		return nil
 	})

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -128,5 +130,21 @@ func TestGlobErrors(t *testing.T) {
 				t.Errorf("got %q, want an error mentioning %q", res.Text(), tc.want)
 			}
 		})
+	}
+}
+
+// TestPathMatcherAgreesWithDoublestar checks the shortcuts against the
+// general matcher.
+func TestPathMatcherAgreesWithDoublestar(t *testing.T) {
+	patterns := []string{"**/*.go", "**/*", "**/main.go", "**/*_test.go", "**/*.{ts,tsx}", "**/[a-c]*.txt", "*.go", "src/**/*.go", "**/a/*.go"}
+	paths := []string{"main.go", "a/main.go", "a/b/c_test.go", "x.ts", "d/y.tsx", "b.txt", "d/e.txt", "src/x/y.go", "a/.go", "a/x.go", ".go", "z/a/q.go"}
+	for _, p := range patterns {
+		m := newPathMatcher(p)
+		for _, rel := range paths {
+			want, _ := doublestar.Match(p, rel)
+			if got := m.match(rel); got != want {
+				t.Errorf("%s on %s: %v, doublestar says %v", p, rel, got, want)
+			}
+		}
 	}
 }

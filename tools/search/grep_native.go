@@ -30,7 +30,10 @@ type compiledQuery struct {
 	re *regexp.Regexp
 	// literal must occur in any matching line (nil when unknown).
 	literal []byte
-	globs   []fileGlob
+	// folded: literal is lower-case ASCII and must be looked for in the
+	// ASCII-lowered text (case-insensitive search).
+	folded bool
+	globs  []fileGlob
 	// anyWhitelist: some glob is positive, so files matching none are skipped.
 	anyWhitelist bool
 }
@@ -60,8 +63,8 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error)
 			return nil
 		}
 		if q.mode == ModeFilesWithMatches {
-			if info, err := f.Entry.Info(); err == nil {
-				h.mtime = info.ModTime()
+			if mtime, err := f.ModTime(); err == nil {
+				h.mtime = mtime
 			}
 		}
 		mu.Lock()
@@ -96,8 +99,15 @@ func compileQuery(q *grepQuery) (*compiledQuery, error) {
 		return nil, errorf("the pattern contains a literal newline (\\n), which cannot match within one line. Set multiline: true to match across lines.")
 	}
 	if err == nil && !q.ignoreCase {
-		if lit := requiredLiteral(parsed.Simplify()); len(lit) >= 2 {
+		if lit := requiredLiteral(parsed.Simplify(), false); len(lit) >= 2 {
 			cq.literal = []byte(lit)
+		}
+	}
+	if q.ignoreCase {
+		if folded, err := syntax.Parse(q.pattern, syntax.Perl|syntax.FoldCase); err == nil {
+			if lit := requiredLiteral(folded.Simplify(), true); len(lit) >= 2 && foldsASCIIOnly(lit) {
+				cq.literal, cq.folded = []byte(strings.ToLower(lit)), true
+			}
 		}
 	}
 	for _, g := range q.globs {
@@ -138,20 +148,22 @@ func hasNewlineLiteral(re *syntax.Regexp) bool {
 	return false
 }
 
-// requiredLiteral returns a literal string that every match contains, or "".
-func requiredLiteral(re *syntax.Regexp) string {
+// requiredLiteral returns a literal string that every match contains, or
+// "". Case-folded literals count only when fold is set (the caller then
+// compares without case).
+func requiredLiteral(re *syntax.Regexp, fold bool) string {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
+		if re.Flags&syntax.FoldCase != 0 && !fold {
 			return ""
 		}
 		return string(re.Rune)
 	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiteral(re.Sub[0])
+		return requiredLiteral(re.Sub[0], fold)
 	case syntax.OpConcat:
 		best := ""
 		for _, sub := range re.Sub {
-			if l := requiredLiteral(sub); len(l) > len(best) {
+			if l := requiredLiteral(sub, fold); len(l) > len(best) {
 				best = l
 			}
 		}
@@ -159,6 +171,32 @@ func requiredLiteral(re *syntax.Regexp) string {
 	}
 	return ""
 }
+
+// foldsASCIIOnly reports whether a literal's case-insensitive matches are
+// all ASCII, so lowering A-Z finds them: ASCII letters other than k and s
+// (which also fold to the Kelvin sign and the long s).
+func foldsASCIIOnly(lit string) bool {
+	for _, c := range []byte(lit) {
+		if c >= 0x80 || c == 'k' || c == 'K' || c == 's' || c == 'S' {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerASCII writes data with A-Z lowered into buf (same offsets).
+func lowerASCII(buf, data []byte) []byte {
+	buf = append(buf[:0], data...)
+	for i, c := range buf {
+		if 'A' <= c && c <= 'Z' {
+			buf[i] = c + ('a' - 'A')
+		}
+	}
+	return buf
+}
+
+// lowerBuffers recycles the buffers of lowerASCII.
+var lowerBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // override applies --glob and --type as ripgrep does: the last glob that
 // matches decides (a whitelisted file skips the ignore files and the type);
@@ -195,7 +233,15 @@ func (cq *compiledQuery) override(rel, name string, isDir bool) ignore.Verdict {
 
 // searchFile returns the hits in one file, or nil when there are none.
 func (cq *compiledQuery) searchFile(path string, data []byte) *fileHits {
-	if cq.literal != nil && !bytes.Contains(data, cq.literal) {
+	// hay is where the literal is looked for: the text, or its lowered copy.
+	hay := data
+	if cq.folded {
+		bp := lowerBuffers.Get().(*[]byte)
+		*bp = lowerASCII(*bp, data)
+		hay = *bp
+		defer lowerBuffers.Put(bp)
+	}
+	if cq.literal != nil && !bytes.Contains(hay, cq.literal) {
 		return nil
 	}
 	h := &fileHits{path: path}
@@ -204,7 +250,7 @@ func (cq *compiledQuery) searchFile(path string, data []byte) *fileHits {
 	if cq.multiline {
 		cq.searchMultiline(h, data, firstOnly, wantText)
 	} else {
-		cq.searchLines(h, data, firstOnly, wantText)
+		cq.searchLines(h, data, hay, firstOnly, wantText)
 	}
 	if h.count == 0 {
 		return nil
@@ -219,12 +265,12 @@ func (cq *compiledQuery) searchFile(path string, data []byte) *fileHits {
 // next candidate (the literal, or the regexp itself) and then checks the
 // candidate's line alone: a line that matches on its own is always found
 // this way, because any match within a line is also a match in the buffer.
-func (cq *compiledQuery) searchLines(h *fileHits, data []byte, firstOnly, wantText bool) {
+func (cq *compiledQuery) searchLines(h *fileHits, data, hay []byte, firstOnly, wantText bool) {
 	pos, lineNo, counted := 0, 1, 0
 	for pos < len(data) {
 		var at int
 		if cq.literal != nil {
-			i := bytes.Index(data[pos:], cq.literal)
+			i := bytes.Index(hay[pos:], cq.literal)
 			if i < 0 {
 				return
 			}

@@ -87,8 +87,13 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error)
 	switch q.mode {
 	case ModeContent:
 		hits, parseErr = parseRgJSON(stdout)
+	case ModeCount:
+		hits, parseErr = parseRgPaths(stdout, true, nil)
 	default:
-		hits, parseErr = parseRgPaths(stdout, q.mode == ModeCount)
+		// Modification times are read while ripgrep is still searching.
+		stats := newStatter()
+		hits, parseErr = parseRgPaths(stdout, false, stats.add)
+		stats.wait()
 	}
 	_, _ = io.Copy(io.Discard, stdout) // let rg finish writing
 	waitErr := cmd.Wait()
@@ -108,9 +113,6 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error)
 	} else if waitErr != nil {
 		return nil, fmt.Errorf("running ripgrep: %w", waitErr)
 	}
-	if q.mode == ModeFilesWithMatches {
-		statAll(hits)
-	}
 	return hits, nil
 }
 
@@ -125,16 +127,13 @@ func rgError(msg string) string {
 
 // parseRgPaths reads the output of --files-with-matches or --count with
 // --null: path NUL (count) newline.
-func parseRgPaths(r io.Reader, counts bool) ([]*fileHits, error) {
+func parseRgPaths(r io.Reader, counts bool, found func(*fileHits)) ([]*fileHits, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var hits []*fileHits
 	for {
 		path, err := br.ReadString(0)
 		if err != nil {
-			if len(path) > 0 && !counts {
-				hits = append(hits, &fileHits{path: path, count: 1})
-			}
-			return hits, nil
+			return hits, nil // a path is always followed by NUL
 		}
 		h := &fileHits{path: strings.TrimSuffix(path, "\x00"), count: 1}
 		if counts {
@@ -143,8 +142,9 @@ func parseRgPaths(r io.Reader, counts bool) ([]*fileHits, error) {
 				return hits, nil
 			}
 			h.count, _ = strconv.Atoi(strings.TrimSpace(n))
-		} else if !strings.HasSuffix(path, "\x00") {
-			continue
+		}
+		if found != nil {
+			found(h)
 		}
 		hits = append(hits, h)
 	}
@@ -216,20 +216,33 @@ func parseRgJSON(r io.Reader) ([]*fileHits, error) {
 	return hits, sc.Err()
 }
 
-// statAll fills the modification times of hits, several at a time.
-func statAll(hits []*fileHits) {
-	workers := min(runtime.GOMAXPROCS(0)*2, len(hits)/64+1)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
+// statter reads the modification times of hits on a few goroutines as
+// they are found.
+type statter struct {
+	queue chan *fileHits
+	wg    sync.WaitGroup
+}
+
+func newStatter() *statter {
+	s := &statter{queue: make(chan *fileHits, 256)}
+	for range runtime.GOMAXPROCS(0) {
+		s.wg.Add(1)
 		go func() {
-			defer wg.Done()
-			for i := w; i < len(hits); i += workers {
-				if fi, err := os.Stat(hits[i].path); err == nil {
-					hits[i].mtime = fi.ModTime()
+			defer s.wg.Done()
+			for h := range s.queue {
+				if fi, err := os.Stat(h.path); err == nil {
+					h.mtime = fi.ModTime()
 				}
 			}
 		}()
 	}
-	wg.Wait()
+	return s
+}
+
+func (s *statter) add(h *fileHits) { s.queue <- h }
+
+// wait returns once every hit added has its time.
+func (s *statter) wait() {
+	close(s.queue)
+	s.wg.Wait()
 }

@@ -59,6 +59,7 @@ func Generate(dir string, files int) ([]string, error) {
 		"long/minified.js":       "var a=1;" + strings.Repeat("server(alpha);", 80) + "TODO\n",
 		"multi/struct.go":        "package multi\n\ntype Config struct {\n\tName string\n\tRetry int\n}\n\ntype Server struct {\n\tName string\n}\n",
 		"unicode/grüße.txt":      "Grüße, server ünïcode TODO\nalpha\n",
+		"unicode/fold.txt":       "ErrorHandler\nERRORHANDLER\nerrorhandler\n\u212Aelvin sign\nthe long \u017Fign\n",
 		"space dir/file name.md": "a server with spaces TODO\n",
 		"empty.txt":              "",
 		"nonewline.txt":          "alpha server TODO",
