@@ -36,13 +36,14 @@ type ServerConfig struct {
 	settings.MCPServer
 }
 
-// transportKind is "stdio" or "http" (Claude Code also accepts
-// "streamable-http" for the latter; "sse" is mapped to http, which the
-// streamable transport's fallback handles).
+// transportKind is "stdio", "http" (streamable HTTP; "streamable-http" is
+// accepted too) or "sse" (the older HTTP+SSE transport).
 func (c ServerConfig) transportKind() string {
 	switch strings.ToLower(c.Type) {
-	case "http", "streamable-http", "streamablehttp", "sse":
+	case "http", "streamable-http", "streamablehttp":
 		return "http"
+	case "sse":
+		return "sse"
 	case "", "stdio":
 		if c.Command == "" && c.URL != "" {
 			return "http"
@@ -59,12 +60,12 @@ func (c ServerConfig) validate() error {
 		if c.Command == "" {
 			return fmt.Errorf("server %q has no command: set \"command\" (stdio) or \"type\": \"http\" with a \"url\"", c.Name)
 		}
-	case "http":
+	case "http", "sse":
 		if c.URL == "" {
-			return fmt.Errorf("server %q is of type http but has no \"url\"", c.Name)
+			return fmt.Errorf("server %q is of type %s but has no \"url\"", c.Name, c.transportKind())
 		}
 	default:
-		return fmt.Errorf("server %q has unknown type %q: use \"stdio\" or \"http\"", c.Name, c.Type)
+		return fmt.Errorf("server %q has unknown type %q: use \"stdio\", \"http\" or \"sse\"", c.Name, c.Type)
 	}
 	return nil
 }

@@ -148,3 +148,22 @@ func TestToolNames(t *testing.T) {
 		t.Errorf("a long server name loses its prefix %q", p)
 	}
 }
+
+func TestSSEServer(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "legacy", Version: "1"}, nil)
+	srv.AddTool(&sdk.Tool{Name: "hello", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "hello over sse"}}}, nil
+		})
+	httpSrv := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(httpSrv.Close)
+
+	_, reg, log := startManager(t, t.TempDir(), map[string]settings.MCPServer{"legacy": {Type: "sse", URL: httpSrv.URL}}, nil)
+	st, _ := log.waitFor(t, 0, "legacy connected", connected("legacy"))
+	if st.Transport != "sse" || st.Tools != 1 {
+		t.Fatalf("status = %+v", st)
+	}
+	if res, _ := call(t, reg, "mcp__legacy__hello", map[string]any{}); res.Text() != "hello over sse" {
+		t.Fatalf("hello = %+v", res)
+	}
+}

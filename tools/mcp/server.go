@@ -29,6 +29,10 @@ const (
 	stopGrace      = time.Second
 )
 
+// legacyProtocolVersion is the newest MCP version of the initialize
+// handshake era.
+const legacyProtocolVersion = "2025-11-25"
+
 // server supervises one configured MCP server: it connects, registers the
 // tools, watches the connection and restarts after a crash.
 type server struct {
@@ -229,19 +233,27 @@ func (s *server) connect() (*connection, error) {
 		}
 		conn.cmd = cmd
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateGrace}
-	case "http":
+	case "http", "sse":
 		if err := s.cfg.validate(); err != nil {
 			return nil, err
 		}
-		transport = &sdk.StreamableClientTransport{
-			Endpoint:   s.cfg.URL,
-			HTTPClient: &http.Client{Transport: headerTransport{headers: s.cfg.Headers, base: http.DefaultTransport}},
-			MaxRetries: 1,
+		client := &http.Client{Transport: headerTransport{headers: s.cfg.Headers, base: http.DefaultTransport}}
+		if s.cfg.transportKind() == "sse" {
+			transport = &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}
+		} else {
+			transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxRetries: 1}
 		}
+		transport = lifetimeTransport{Transport: transport, ctx: s.ctx}
 	default:
 		return nil, s.cfg.validate()
 	}
-	cs, err := newClient(s).Connect(ctx, transport, nil)
+	var sessionOpts *sdk.ClientSessionOptions
+	if s.cfg.transportKind() == "sse" {
+		// HTTP+SSE is not a transport of protocol 2026-07-28: start with
+		// the handshake it speaks instead of a discovery it refuses.
+		sessionOpts = &sdk.ClientSessionOptions{ProtocolVersion: legacyProtocolVersion}
+	}
+	cs, err := newClient(s).Connect(ctx, transport, sessionOpts)
 	if err != nil {
 		conn.close()
 		switch {
@@ -405,6 +417,19 @@ func (s *server) reportProgress(p *sdk.ProgressNotificationParams) {
 		}
 	}
 	progress.Report(msg)
+}
+
+// lifetimeTransport connects with the server's lifetime instead of the
+// handshake's deadline: the SSE transport ties its event stream to the
+// context it connects with, which would end the session as soon as the
+// handshake returned.
+type lifetimeTransport struct {
+	sdk.Transport
+	ctx context.Context
+}
+
+func (t lifetimeTransport) Connect(context.Context) (sdk.Connection, error) {
+	return t.Transport.Connect(t.ctx)
 }
 
 // headerTransport adds the configured headers to every request of an HTTP
