@@ -98,9 +98,22 @@ type grepQuery struct {
 // grepBackend runs a query. A *queryError is a problem with the input (a
 // bad pattern); any other error is a failure of the machine.
 type grepBackend interface {
-	search(ctx context.Context, q *grepQuery) ([]*fileHits, error)
+	search(ctx context.Context, q *grepQuery) (searchResult, error)
 	name() string
 }
+
+// searchResult is what a backend found.
+type searchResult struct {
+	hits []*fileHits
+	// stopped: the content collected reached maxCollectedBytes and the
+	// search ended early (the hits are then an arbitrary part of all).
+	stopped bool
+}
+
+// maxCollectedBytes bounds the matching and context text a content search
+// holds, so a pattern matching nearly every line of a huge tree cannot
+// exhaust the server's memory.
+var maxCollectedBytes int64 = 64 << 20
 
 // queryError is an input problem reported by a backend.
 type queryError struct{ msg string }
@@ -166,7 +179,7 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if res != nil {
 		return res, nil
 	}
-	hits, err := g.backend.search(ctx, q)
+	found, err := g.backend.search(ctx, q)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -182,7 +195,10 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		limit = *in.HeadLimit
 	}
 	lineNumbers := in.LineNumbers == nil || *in.LineNumbers
-	text, out := formatGrep(q, hits, lineNumbers, limit, max(in.Offset, 0))
+	text, out := formatGrep(q, found.hits, lineNumbers, limit, max(in.Offset, 0))
+	if found.stopped {
+		text += fmt.Sprintf("\n\n[The search stopped early after collecting %d MiB of matching lines, so these results are incomplete and not in full order. Narrow the pattern, the path or the glob, or use files_with_matches or count mode.]", maxCollectedBytes>>20)
+	}
 	r := tools.TextResult(text)
 	r.Structured = out
 	return r, nil

@@ -3,14 +3,18 @@ package search
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path"
 	"regexp"
 	"regexp/syntax"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"golang.org/x/sys/unix"
 
 	"github.com/toolhost/toolhost/internal/ignore"
 )
@@ -46,21 +50,25 @@ type fileGlob struct {
 	basename bool // no slash: matched against the name at any depth
 }
 
-func (nativeGrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error) {
+func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error) {
 	cq, err := compileQuery(q)
 	if err != nil {
-		return nil, err
+		return searchResult{}, err
 	}
 	var mu sync.Mutex
 	var hits []*fileHits
+	var collected atomic.Int64
+	stopped := false
 	err = ignore.Walk(ctx, q.root, ignore.Options{Override: cq.override}, func(f ignore.File) error {
-		data, err := os.ReadFile(f.Path)
-		if err != nil || bytes.IndexByte(data, 0) >= 0 {
-			return nil // unreadable or binary
-		}
-		h := cq.searchFile(f.Path, data)
+		h := cq.searchPath(f.Path)
 		if h == nil {
 			return nil
+		}
+		if collected.Add(h.bytes) > maxCollectedBytes {
+			mu.Lock()
+			stopped = true
+			mu.Unlock()
+			return ignore.ErrStop
 		}
 		if q.mode == ModeFilesWithMatches {
 			if mtime, err := f.ModTime(); err == nil {
@@ -73,9 +81,56 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return searchResult{}, err
 	}
-	return hits, nil
+	return searchResult{hits: hits, stopped: stopped}, nil
+}
+
+// mmapThreshold is the size from which files are mapped rather than read,
+// so a huge file does not become a huge allocation.
+var mmapThreshold int64 = 8 << 20
+
+// searchPath searches one file: unreadable and binary (NUL) files have no
+// hits. Big files are mapped into memory; a mapped file truncated under
+// the search faults, and that fault is turned into "no hits" instead of a
+// crash. The text kept in hits is copied out of the file's bytes.
+func (cq *compiledQuery) searchPath(path string) (h *fileHits) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	size := info.Size()
+	if size >= mmapThreshold && size == int64(int(size)) {
+		if data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED); err == nil {
+			defer unix.Munmap(data)
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer func() {
+				if recover() != nil {
+					h = nil
+				}
+			}()
+			return cq.searchData(path, data)
+		}
+	}
+	data := make([]byte, size)
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil
+	}
+	return cq.searchData(path, data[:n])
+}
+
+// searchData searches the bytes of a file unless they are binary.
+func (cq *compiledQuery) searchData(path string, data []byte) *fileHits {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil
+	}
+	return cq.searchFile(path, data)
 }
 
 // compileQuery compiles the pattern with ripgrep's line semantics: ^ and $

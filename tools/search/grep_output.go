@@ -25,6 +25,8 @@ type fileHits struct {
 	mtime time.Time
 	// lines are the matching and context lines in order (content mode).
 	lines []hitLine
+	// bytes is the size of the text in lines, for maxCollectedBytes.
+	bytes int64
 }
 
 // hitLine is one line of content output.
@@ -40,6 +42,7 @@ type hitLine struct {
 // at line first; subs are the byte ranges of the matched parts within text.
 func (h *fileHits) addMatch(first int, text string, subs [][2]int) {
 	h.count++
+	h.bytes += int64(len(text))
 	text = strings.TrimSuffix(text, "\n")
 	lines := strings.Split(text, "\n")
 	start := len(h.lines)
@@ -63,6 +66,7 @@ func (h *fileHits) addMatch(first int, text string, subs [][2]int) {
 
 // addContext records one context line.
 func (h *fileHits) addContext(num int, text string) {
+	h.bytes += int64(len(text))
 	text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
 	h.lines = append(h.lines, hitLine{num: num, text: text})
 }

@@ -67,8 +67,11 @@ func (r *ripgrep) args(q *grepQuery) []string {
 	return append(args, "--regexp", q.pattern, "--", q.root)
 }
 
-func (r *ripgrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error) {
-	cmd := exec.CommandContext(ctx, r.path, r.args(q)...)
+func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error) {
+	// rgCtx also ends rg when the output grows past maxCollectedBytes.
+	rgCtx, stopRg := context.WithCancel(ctx)
+	defer stopRg()
+	cmd := exec.CommandContext(rgCtx, r.path, r.args(q)...)
 	cmd.Dir = q.root
 	if fi, err := os.Stat(q.root); err == nil && !fi.IsDir() {
 		cmd.Dir = ""
@@ -77,16 +80,20 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error)
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return searchResult{}, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting ripgrep: %w", err)
+		return searchResult{}, fmt.Errorf("starting ripgrep: %w", err)
 	}
 	var hits []*fileHits
 	var parseErr error
+	stopped := false
 	switch q.mode {
 	case ModeContent:
-		hits, parseErr = parseRgJSON(stdout)
+		hits, stopped, parseErr = parseRgJSON(stdout, maxCollectedBytes)
+		if stopped {
+			stopRg()
+		}
 	case ModeCount:
 		hits, parseErr = parseRgPaths(stdout, true, nil)
 	default:
@@ -98,22 +105,25 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) ([]*fileHits, error)
 	_, _ = io.Copy(io.Discard, stdout) // let rg finish writing
 	waitErr := cmd.Wait()
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return searchResult{}, ctx.Err()
+	}
+	if stopped {
+		return searchResult{hits: hits, stopped: true}, nil
 	}
 	if parseErr != nil {
-		return nil, fmt.Errorf("reading ripgrep's output: %w", parseErr)
+		return searchResult{}, fmt.Errorf("reading ripgrep's output: %w", parseErr)
 	}
 	var exit *exec.ExitError
 	if errors.As(waitErr, &exit) {
 		// 1: nothing matched. 2: an error; with results, an unreadable file
 		// somewhere, which does not spoil the rest.
 		if exit.ExitCode() == 2 && len(hits) == 0 && stderr.Len() > 0 {
-			return nil, errorf("%s", rgError(stderr.String()))
+			return searchResult{}, errorf("%s", rgError(stderr.String()))
 		}
 	} else if waitErr != nil {
-		return nil, fmt.Errorf("running ripgrep: %w", waitErr)
+		return searchResult{}, fmt.Errorf("running ripgrep: %w", waitErr)
 	}
-	return hits, nil
+	return searchResult{hits: hits}, nil
 }
 
 // rgError turns ripgrep's message into one that says what to do.
@@ -179,21 +189,25 @@ type rgMessage struct {
 }
 
 // parseRgJSON reads --json output into hits, one per file in the order
-// ripgrep reports them.
-func parseRgJSON(r io.Reader) ([]*fileHits, error) {
+// ripgrep reports them. It stops (stopped true) once the text collected
+// exceeds budget bytes.
+func parseRgJSON(r io.Reader, budget int64) (hits []*fileHits, stopped bool, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 256<<20)
-	var hits []*fileHits
 	byPath := map[string]*fileHits{}
+	var collected int64
 	for sc.Scan() {
 		line := sc.Bytes()
 		// Only match and context lines matter; skip the rest unparsed.
 		if !bytes.HasPrefix(line, []byte(`{"type":"match"`)) && !bytes.HasPrefix(line, []byte(`{"type":"context"`)) {
 			continue
 		}
+		if collected > budget {
+			return hits, true, nil
+		}
 		var m rgMessage
 		if err := json.Unmarshal(line, &m); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		path := m.Data.Path.String()
 		h := byPath[path]
@@ -203,6 +217,7 @@ func parseRgJSON(r io.Reader) ([]*fileHits, error) {
 			hits = append(hits, h)
 		}
 		text := m.Data.Lines.String()
+		collected += int64(len(text))
 		if m.Type == "context" {
 			h.addContext(m.Data.LineNumber, text)
 			continue
@@ -213,7 +228,7 @@ func parseRgJSON(r io.Reader) ([]*fileHits, error) {
 		}
 		h.addMatch(m.Data.LineNumber, text, subs)
 	}
-	return hits, sc.Err()
+	return hits, false, sc.Err()
 }
 
 // statter reads the modification times of hits on a few goroutines as

@@ -212,3 +212,48 @@ func mustStat(t *testing.T, p string) os.FileInfo {
 	}
 	return fi
 }
+
+// TestGrepMappedFilesAgree searches with every file mapped into memory.
+func TestGrepMappedFilesAgree(t *testing.T) {
+	rgPath := requireRipgrep(t)
+	old := mmapThreshold
+	mmapThreshold = 1
+	defer func() { mmapThreshold = old }()
+	ws, _ := generatedWorkspace(t, 200)
+	for _, in := range []map[string]any{
+		{"pattern": "TODO", "output_mode": "content"},
+		{"pattern": "server", "output_mode": "count", "-i": true},
+		{"pattern": `struct \{\n\s+Name`, "multiline": true, "output_mode": "content"},
+	} {
+		want, got := run(t, NewGrep(ws, rgPath), in), run(t, NewGrep(ws, ""), in)
+		if got.Text() != want.Text() || strings.HasPrefix(got.Text(), "No ") {
+			t.Errorf("%v: go\n%s\nrg\n%s", in, got.Text(), want.Text())
+		}
+	}
+}
+
+// TestGrepStopsCollectingAtTheCap checks that a content search matching
+// everything stops at the memory cap and says so.
+func TestGrepStopsCollectingAtTheCap(t *testing.T) {
+	old := maxCollectedBytes
+	maxCollectedBytes = 4 << 10
+	defer func() { maxCollectedBytes = old }()
+	ws, _ := generatedWorkspace(t, 300)
+	backends := []*Grep{NewGrep(ws, "")}
+	if rg := FindRipgrep(); rg != "" {
+		backends = append(backends, NewGrep(ws, rg))
+	}
+	for _, g := range backends {
+		res := run(t, g, map[string]any{"pattern": ".", "output_mode": "content", "head_limit": 0})
+		if res.IsError || !strings.Contains(res.Text(), "The search stopped early") {
+			t.Errorf("%s: no note in %d bytes of output", g.Backend(), len(res.Text()))
+		}
+		if n := strings.Count(res.Text(), "\n"); n > 2000 {
+			t.Errorf("%s: %d lines despite a 4 KiB cap", g.Backend(), n)
+		}
+		// A narrow search is unaffected.
+		if res := run(t, g, map[string]any{"pattern": "Retry int", "output_mode": "content"}); strings.Contains(res.Text(), "stopped early") {
+			t.Errorf("%s: a small search was cut", g.Backend())
+		}
+	}
+}
