@@ -218,6 +218,9 @@ func bashResult(command string, res runResult, timeout time.Duration, longer str
 		out.TimedOutAfterMs = timeout.Milliseconds()
 		text += fmt.Sprintf("\n\n[The command timed out after %d ms and was killed with every process it started. To let it run longer, %s.]",
 			timeout.Milliseconds(), longer)
+	case res.signal != "":
+		isError = true
+		text += fmt.Sprintf("\n\n[The command was killed by signal %s]", res.signal)
 	case res.exitCode != 0:
 		isError = true
 		text += fmt.Sprintf("\n\n[Exit code %d]", res.exitCode)

@@ -39,6 +39,7 @@ func TestBashResults(t *testing.T) {
 		{"exit code", "echo partial; exit 3", "partial\n\n\n[Exit code 3]", true, 3},
 		{"no output", "true", "(no output)", false, 0},
 		{"stdin is empty", "cat; echo end", "end\n", false, 0},
+		{"killed by a signal", "echo before; kill -SEGV $$", "before\n\n\n[The command was killed by signal SIGSEGV]", true, -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

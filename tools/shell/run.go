@@ -9,7 +9,10 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/tasks"
@@ -39,6 +42,7 @@ type runSpec struct {
 type runResult struct {
 	output   string // combined output, shortened to maxOutput with a note
 	exitCode int    // -1 when killed by a signal
+	signal   string // the signal that killed it, e.g. SIGSEGV
 	timedOut bool
 }
 
@@ -70,6 +74,9 @@ func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
 		return runResult{}, waitErr
 	}
 	res.exitCode = code
+	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() {
+		res.signal = unix.SignalName(st.Signal())
+	}
 	if spec.adopt != nil && cmd.Process != nil && tasks.GroupAlive(cmd.Process.Pid) {
 		spec.adopt(cmd.Process.Pid)
 	}
