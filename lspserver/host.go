@@ -60,7 +60,9 @@ const (
 const maxPromptPreview = 2000
 
 // RequestPermission asks through toolhost/requestPermission when the client
-// declares it, else with window/showMessageRequest, else not at all.
+// declares it, else with window/showMessageRequest, else not at all
+// (ErrCannotAsk). A dismissed prompt (a null answer) is ErrDismissed, which
+// denies.
 func (h *editorHost) RequestPermission(ctx context.Context, req tools.PermissionRequest) (tools.PermissionResponse, error) {
 	caps := h.srv.capabilities()
 	if caps.Toolhost.RequestPermission {
@@ -69,7 +71,7 @@ func (h *editorHost) RequestPermission(ctx context.Context, req tools.Permission
 			return tools.PermissionResponse{}, err
 		}
 		if res == nil {
-			return tools.PermissionResponse{Decision: tools.DecisionDeny, Message: "the user dismissed the prompt"}, nil
+			return tools.PermissionResponse{}, tools.ErrDismissed
 		}
 		switch res.Decision {
 		case tools.DecisionAllow, tools.DecisionAllowAlways, tools.DecisionDeny:
@@ -101,7 +103,8 @@ func (h *editorHost) RequestPermission(ctx context.Context, req tools.Permission
 	case actionAllowAlways:
 		return tools.PermissionResponse{Decision: tools.DecisionAllowAlways}, nil
 	case "":
-		return tools.PermissionResponse{Decision: tools.DecisionDeny, Message: "the user dismissed the prompt"}, nil
+		// Closing the dialog denies; ErrDismissed tells the checker why.
+		return tools.PermissionResponse{}, tools.ErrDismissed
 	}
 	return tools.PermissionResponse{Decision: tools.DecisionDeny}, nil
 }

@@ -12,13 +12,29 @@ import (
 
 	"github.com/toolhost/toolhost/internal/script"
 	"github.com/toolhost/toolhost/lspserver"
+	"github.com/toolhost/toolhost/session"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/permission"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected messages of testdata/sessions/*.txtar with the server's")
 
 // serve runs the real server as the editor sessions see it.
 func serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	return lspserver.Serve(ctx, in, out, lspserver.Options{Version: "test"})
+	return lspserver.Serve(ctx, in, out, lspserver.Options{Version: "test", OnSession: withPermissions})
+}
+
+// withPermissions gives a session a pipeline with the permission checker
+// when the session does not already have one, so the prompts of the
+// sessions go through the real checker either way.
+func withPermissions(s *session.Session) {
+	if s.Pipeline.Permissions != nil {
+		return
+	}
+	c := permission.New(permission.Options{Workspace: s.Workspace, Log: s.Log})
+	s.Pipeline = tools.NewPipeline(s.Registry, s.Log,
+		tools.WithPermissions(c), tools.WithModes(c),
+		tools.WithPathResolver(s.Workspace.Resolve), tools.WithWorkDir(s.Workspace.Root))
 }
 
 // TestSessions replays every scripted editor session in testdata/sessions
@@ -73,8 +89,9 @@ func TestDemoPrintsTheSession(t *testing.T) {
 		"→ editor → toolhost: request 1 initialize",
 		"← toolhost → editor: result of 3 toolhost/callTool",
 		"    │      6\t\treturn a - b",
-		"← toolhost → editor: request 1 workspace/applyEdit",
-		"→ editor → toolhost: result of 1 workspace/applyEdit",
+		"← toolhost → editor: request 1 toolhost/requestPermission",
+		"← toolhost → editor: request 2 workspace/applyEdit",
+		"→ editor → toolhost: result of 2 workspace/applyEdit",
 		"    │ +\treturn a + b",
 	} {
 		if !strings.Contains(out.String(), want) {
