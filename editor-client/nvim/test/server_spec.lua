@@ -69,7 +69,19 @@ h.test("server: :Toolhost tools lists the core tools", function()
   end
 end)
 
-h.test("server: an accepted edit is previewed as a diff and written to disk", function()
+-- The server asks for review of an edit in one of two ways: a permission
+-- prompt with a diff preview, or a workspace/applyEdit whose annotation
+-- needs confirmation (shown as a diff tab). Both must show the change.
+local function review_shown(log, wanted)
+  for _, e in ipairs(log) do
+    if (e.kind == "toolhost.edit" or e.kind == "toolhost.permission") and table.concat(e.lines, "\n"):find(wanted, 1, true) then
+      return e
+    end
+  end
+  return nil
+end
+
+h.test("server: an accepted edit is reviewed as a diff and written to disk", function()
   local dir = start({ ["a.txt"] = "hello world\n" }, "default")
   local path = dir .. "/a.txt"
   local log = h.script_ui({
@@ -80,20 +92,21 @@ h.test("server: an accepted edit is previewed as a diff and written to disk", fu
   local result = call("Edit", { file_path = path, old_string = "world", new_string = "there" })
   h.eq(result.isError, false, format.result_text(result))
   h.eq(h.read(path), "hello there\n", "disk")
-  h.truthy(#log > 0, "the user was asked")
-  for _, e in ipairs(log) do
-    if e.kind == "toolhost.edit" then
-      h.eq(e.diff, true, "edit asked from a diff view")
-      h.eq(e.lines, { "hello there" }, "proposed text shown")
-    end
+  local review = review_shown(log, "hello there")
+  h.truthy(review, "the change was shown for review: " .. vim.inspect(log))
+  if review.kind == "toolhost.edit" then
+    h.eq(review.diff, true, "edit asked from a diff view")
   end
 end)
 
 h.test("server: a rejected edit leaves the file and fails the call", function()
   local dir = start({ ["a.txt"] = "hello world\n" }, "default")
   local path = dir .. "/a.txt"
+  -- Reject at whichever review the server asks for.
   local log = h.script_ui({
-    ["toolhost.permission"] = h.pick(dialogs.DENY),
+    ["toolhost.permission"] = function(items, o)
+      return o.prompt:find("Edit") and dialogs.DENY or dialogs.ALLOW
+    end,
     ["toolhost.edit"] = h.pick("Reject"),
   })
   call("Read", { file_path = path })
@@ -101,9 +114,14 @@ h.test("server: a rejected edit leaves the file and fails the call", function()
   h.eq(result.isError, true, "isError")
   local text = format.result_text(result)
   h.match(text, "^Error: ")
-  h.truthy(text:find("rejected") or text:find("denied"), "says why: " .. text)
+  local review = review_shown(log, "there")
+  h.truthy(review, "the change was shown for review: " .. vim.inspect(log))
+  if review.kind == "toolhost.edit" then
+    h.match(text, "the user rejected the edit")
+  else
+    h.truthy(text:lower():find("denied"), "says the user denied it: " .. text)
+  end
   h.eq(h.read(path), "hello world\n", "disk unchanged")
-  h.truthy(#log > 0, "the user was asked: " .. vim.inspect(kinds(log)))
 end)
 
 h.test("server: Write creates a new file through the editor", function()

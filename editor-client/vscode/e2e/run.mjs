@@ -47,6 +47,40 @@ function readOrNull(file) {
   }
 }
 
+/**
+ * Approves whatever review the server asks for — a permission modal (Allow)
+ * or VS Code's refactor preview (Apply) — until done() holds. Screenshots
+ * each review as `${shot}-permission` / `${shot}-preview`. Returns what was
+ * shown: [{kind, text}].
+ */
+async function approveUntil(wb, done, shot, timeoutMs = 30000) {
+  const reviews = [];
+  const modal = wb.page.locator(".monaco-dialog-box");
+  const apply = wb.page.locator(".bulk-edit-panel .buttons .monaco-button", { hasText: /^Apply$/ });
+  await waitFor(async () => {
+    if (await modal.isVisible()) {
+      reviews.push({ kind: "permission", text: await modal.innerText() });
+      await wb.screenshot(`${shot}-permission`);
+      await wb.clickModalButton("Allow");
+    } else if (await apply.isVisible()) {
+      reviews.push({ kind: "preview", text: await wb.page.locator(".bulk-edit-panel").innerText() });
+      await wb.screenshot(`${shot}-preview`);
+      await apply.click();
+      await apply.waitFor({ state: "hidden", timeout: 15000 });
+    }
+    return done();
+  }, `${shot}: the change on disk`, timeoutMs);
+  return reviews;
+}
+
+/** Fails unless a review showed the change (the modal's diff, or the preview). */
+function requireReview(reviews, text) {
+  const shown = reviews.some((r) => r.kind === "preview" || r.text.includes(text));
+  if (!shown) {
+    throw new Error(`the change was applied without a review showing it: ${JSON.stringify(reviews)}`);
+  }
+}
+
 /** Runs one tool through the "Run Tool…" command with `input`. */
 async function runTool(wb, name, input) {
   await wb.runCommand("toolhost: Run Tool…");
@@ -154,34 +188,23 @@ async function main() {
     await todoRow("Ship it").waitFor({ state: "visible", timeout: 20000 });
     await wb.screenshot("07-todos");
 
-    step("Write a new file, reviewed in the refactor preview");
+    step("Write a new file, reviewed and applied");
     const newFile = path.join(workspace, "notes", "hello.txt");
     await runTool(wb, "Write", { file_path: newFile, content: "Hello from toolhost\n" });
-    const preview = page.locator(".bulk-edit-panel .buttons .monaco-button", { hasText: /^Apply$/ });
-    const modal = page.locator(".monaco-dialog-box");
-    await preview.or(modal).first().waitFor({ state: "visible", timeout: 30000 });
-    if (await modal.isVisible()) {
-      await wb.screenshot("02-write-permission");
-      await wb.clickModalButton("Allow");
-      await preview.waitFor({ state: "visible", timeout: 30000 });
-    }
-    await wb.screenshot("02-refactor-preview");
-    await preview.click();
-    await waitFor(() => readOrNull(newFile) === "Hello from toolhost\n", "notes/hello.txt on disk");
+    const writeReviews = await approveUntil(wb, () => readOrNull(newFile) === "Hello from toolhost\n", "02-write");
+    requireReview(writeReviews, "Hello from toolhost");
 
     step("Edit the sample file, reviewed and applied");
     const sample = path.join(workspace, "sample.txt");
     await runTool(wb, "Read", { file_path: sample });
     await waitFor(async () => (await wb.activeEditorText()).includes("Read"), "the Read result");
     await runTool(wb, "Edit", { file_path: sample, old_string: "lazy dog", new_string: "sleepy cat" });
-    await preview.or(modal).first().waitFor({ state: "visible", timeout: 30000 });
-    if (await modal.isVisible()) {
-      await wb.clickModalButton("Allow");
-      await preview.waitFor({ state: "visible", timeout: 30000 });
-    }
-    await wb.screenshot("03-edit-preview");
-    await preview.click();
-    await waitFor(() => readOrNull(sample) === "The quick brown fox\njumps over the sleepy cat.\n", "the edit of sample.txt on disk");
+    const editReviews = await approveUntil(
+      wb,
+      () => readOrNull(sample) === "The quick brown fox\njumps over the sleepy cat.\n",
+      "03-edit",
+    );
+    requireReview(editReviews, "sleepy cat");
 
     step("allow a Bash command in the permission prompt");
     const marker = path.join(workspace, "bash-ran.txt");
