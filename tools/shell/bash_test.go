@@ -62,14 +62,15 @@ func TestBashTimeoutKillsGrandchildren(t *testing.T) {
 	pidFile := filepath.Join(dir, "grandchild.pid")
 	// The subshell's sleep is a grandchild of bash, in the same group.
 	cmd := "(sleep 1000 & echo $! > " + pidFile + "; wait) & echo started; wait"
-	res, err := execTool(context.Background(), b, map[string]any{"command": cmd, "timeout": 300}, nil)
+	// Generous, so that bash has started the subshell long before.
+	res, err := execTool(context.Background(), b, map[string]any{"command": cmd, "timeout": 1000}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.IsError || !strings.HasPrefix(res.Text(), "started\n") || !strings.Contains(res.Text(), "timed out after 300 ms") {
+	if !res.IsError || !strings.HasPrefix(res.Text(), "started\n") || !strings.Contains(res.Text(), "timed out after 1000 ms") {
 		t.Errorf("got %q", res.Text())
 	}
-	if out := res.Structured.(BashOutput); out.TimedOutAfterMs != 300 {
+	if out := res.Structured.(BashOutput); out.TimedOutAfterMs != 1000 {
 		t.Errorf("structured %+v", out)
 	}
 	pid := readPid(t, pidFile)
