@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -230,6 +232,11 @@ func (g *Grep) query(in *GrepInput) (*grepQuery, *tools.Result) {
 		multiline:    in.Multiline,
 		mode:         mode,
 		onlyMatching: in.OnlyMatching && mode == ModeContent,
+	}
+	for _, g := range q.globs {
+		if p := strings.Trim(strings.TrimPrefix(g, "!"), "/"); !doublestar.ValidatePattern(p) {
+			return nil, tools.ErrorResult("glob %q is not a valid glob pattern (check its brackets and braces).", g)
+		}
 	}
 	if in.Type != "" {
 		globs, ok := fileTypeGlobs(in.Type)

@@ -173,12 +173,16 @@ func compileQuery(q *grepQuery) (*compiledQuery, error) {
 		if strings.HasSuffix(fg.pattern, "/") {
 			fg.dirOnly, fg.pattern = true, strings.TrimSuffix(fg.pattern, "/")
 		}
-		if strings.HasPrefix(fg.pattern, "/") {
+		// As in .gitignore: a leading slash anchors the glob at the root, a
+		// glob without a slash (or only "**/" in front) matches names at
+		// any depth, any other is matched against the whole relative path.
+		if rest, ok := strings.CutPrefix(fg.pattern, "**/"); ok && !strings.Contains(rest, "/") {
+			fg.pattern, fg.basename = rest, true
+		} else if strings.HasPrefix(fg.pattern, "/") {
 			fg.pattern = fg.pattern[1:]
 		} else if !strings.Contains(fg.pattern, "/") {
 			fg.basename = true
 		}
-		fg.pattern = strings.TrimPrefix(fg.pattern, "**/")
 		if fg.pattern == "" {
 			continue
 		}

@@ -35,6 +35,10 @@ func TestGrepBackendsAgree(t *testing.T) {
 		{"pattern": "server", "glob": "*.{ts,js} *.md", "output_mode": "count"},
 		{"pattern": "server", "glob": "!*.txt", "head_limit": 0},
 		{"pattern": "TODO", "glob": "*.log"},
+		{"pattern": "server", "glob": "**/pkg001/*.go", "output_mode": "count"},
+		{"pattern": "server", "glob": "src/mod01/** !*.md", "output_mode": "count"},
+		{"pattern": "server", "glob": "/*.txt", "output_mode": "count"},
+		{"pattern": "server", "glob": "**/*.ts", "output_mode": "count"},
 		{"pattern": "ignored", "glob": "*.go", "output_mode": "content"},
 		{"pattern": "server", "type": "py", "output_mode": "count"},
 		{"pattern": "server", "type": "js", "output_mode": "count"},
@@ -159,6 +163,7 @@ func TestGrepErrors(t *testing.T) {
 		{"missing path", map[string]any{"pattern": "a", "path": "nope"}, "does not exist"},
 		{"bad mode", map[string]any{"pattern": "a", "output_mode": "lines"}, "output_mode"},
 		{"empty pattern", map[string]any{"pattern": ""}, "pattern is empty"},
+		{"bad glob", map[string]any{"pattern": "a", "glob": "*.{go"}, "not a valid glob"},
 	}
 	backends := map[string]*Grep{"go": NewGrep(ws, "")}
 	if rg := FindRipgrep(); rg != "" {
