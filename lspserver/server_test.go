@@ -1,10 +1,14 @@
 package lspserver
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/session"
+	"github.com/toolhost/toolhost/tools"
 )
 
 func TestFramingFaultsAreAnsweredAndReadingGoesOn(t *testing.T) {
@@ -301,6 +305,48 @@ func (c *fakeClock) advance(d time.Duration) {
 			tm.f()
 		} else {
 			c.timers = append(c.timers, tm)
+		}
+	}
+}
+
+func TestLogsReachTheClientByTraceLevel(t *testing.T) {
+	c := startServer(t, Options{OnSession: func(s *session.Session) {
+		log := s.Log
+		s.Registry.Register("test", &testTool{name: "Log", side: tools.SideEffectNone,
+			run: func(context.Context, *tools.Call) (*tools.Result, error) {
+				log.Info("info from a tool", "n", 1)
+				log.Warn("warning from a tool")
+				return tools.TextResult("logged"), nil
+			}})
+	}})
+	c.initialize(t.TempDir(), nil)
+	steps := []struct {
+		trace string
+		// want are the logMessage texts (type: text) expected before the reply.
+		want []string
+	}{
+		{trace: "off", want: []string{"2: warning from a tool"}},
+		{trace: "messages", want: []string{"3: info from a tool n=1", "2: warning from a tool"}},
+		{trace: "verbose", want: []string{"3: info from a tool n=1", "2: warning from a tool"}},
+	}
+	for i, st := range steps {
+		c.notify("$/setTrace", map[string]any{"value": st.trace})
+		c.request(10+i, "toolhost/callTool", map[string]any{"name": "Log", "input": map[string]any{}})
+		var got []string
+		for {
+			m := c.next()
+			if m["method"] == "window/logMessage" {
+				p := m["params"].(map[string]any)
+				got = append(got, fmt.Sprintf("%v: %v", p["type"], p["message"]))
+				continue
+			}
+			if m["id"] != float64(10+i) {
+				t.Fatalf("unexpected %v", m)
+			}
+			break
+		}
+		if strings.Join(got, "|") != strings.Join(st.want, "|") {
+			t.Errorf("trace %s: logMessages %q, want %q", st.trace, got, st.want)
 		}
 	}
 }
