@@ -158,6 +158,9 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if res := b.checkBlocked(in.Command, s); res != nil {
 		return res, nil
 	}
+	if fi, err := os.Stat(b.ws.Root()); err != nil || !fi.IsDir() {
+		return tools.ErrorResult("the workspace root %s is not an existing folder, so commands cannot run in it. Ask the user to open an existing folder.", b.ws.Root()), nil
+	}
 	env := commandEnv(os.Environ(), s)
 	if in.RunInBackground {
 		return b.startBackground(call, &in, env)

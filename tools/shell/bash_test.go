@@ -57,6 +57,14 @@ func TestBashResults(t *testing.T) {
 	}
 }
 
+func TestBashMissingRoot(t *testing.T) {
+	b := NewBash(workspace.New(filepath.Join(t.TempDir(), "gone")), nil, nil, nil)
+	res, err := execTool(context.Background(), b, map[string]any{"command": "echo hi"}, nil)
+	if err != nil || !res.IsError || !strings.Contains(res.Text(), "not an existing folder") {
+		t.Errorf("got %v %q", err, res.Text())
+	}
+}
+
 func TestBashTimeoutKillsGrandchildren(t *testing.T) {
 	b, _, dir := newBash(t, settings.Defaults)
 	pidFile := filepath.Join(dir, "grandchild.pid")
