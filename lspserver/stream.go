@@ -132,23 +132,25 @@ func (s *Stream) readFrame(resumed bool) (frame, error) {
 	var garbage []string
 	var lengthErr string
 	sawHeader := false
-	for first := true; ; first = false {
+	// prefix restores the header name the discard of an oversized body
+	// consumed.
+	prefix := ""
+	if resumed {
+		prefix = "Content-Length:"
+	}
+	for {
 		line, n, err := s.readLine()
 		fr.n += n
 		if err != nil {
-			if errors.Is(err, io.EOF) && n == 0 && !sawHeader && !resumed {
+			if errors.Is(err, io.EOF) && n == 0 && !sawHeader && prefix == "" {
 				return fr, io.EOF
 			}
 			return fr, fmt.Errorf("reading a message header: %w", err)
 		}
-		line = strings.TrimRight(line, "\r\n")
-		if first && resumed {
-			line = "Content-Length:" + line
-		}
+		line, prefix = prefix+strings.TrimRight(line, "\r\n"), ""
 		if strings.TrimSpace(line) == "" {
 			if !sawHeader && len(garbage) == 0 {
 				// Stray blank lines between messages are harmless.
-				first = true
 				continue
 			}
 			break
