@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -163,6 +164,11 @@ func (s *server) capabilities() clientCapabilities {
 func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	switch r := req.(type) {
 	case *jsonrpc2.Notification:
+		defer func() {
+			if p := recover(); p != nil {
+				s.opts.Log.Error("a notification panicked", "method", r.Method(), "panic", p, "stack", string(debug.Stack()))
+			}
+		}()
 		s.handleNotification(ctx, r)
 	case *jsonrpc2.Call:
 		s.dispatchCall(reply, r)
@@ -216,12 +222,24 @@ func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call) {
 			s.mu.Unlock()
 			cancel()
 		}()
-		res, err := s.handleCall(ctx, call, fl)
+		res, err := s.handleCallSafely(ctx, call, fl)
 		if fl.cancelled.Load() || (err != nil && ctx.Err() != nil) {
 			res, err = nil, jsonrpc2.NewError(RequestCancelled, fmt.Sprintf("%s: the request was cancelled", method))
 		}
 		s.reply(reply, res, err)
 	}()
+}
+
+// handleCallSafely runs handleCall and turns a panic into an internal
+// error: one broken request must not take the editor's server down.
+func (s *server) handleCallSafely(ctx context.Context, call *jsonrpc2.Call, fl *inflightCall) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.opts.Log.Error("a request panicked", "method", call.Method(), "panic", p, "stack", string(debug.Stack()))
+			res, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("%s failed inside the server: %v", call.Method(), p))
+		}
+	}()
+	return s.handleCall(ctx, call, fl)
 }
 
 // RequestCancelled is LSP's error code for a request the client cancelled.

@@ -350,3 +350,51 @@ func TestLogsReachTheClientByTraceLevel(t *testing.T) {
 		}
 	}
 }
+
+func TestAPanickingToolDoesNotStopTheServer(t *testing.T) {
+	c := startServer(t, Options{OnSession: func(s *session.Session) {
+		registerTestTools(s.Registry)
+		s.Registry.Register("test", &testTool{name: "Panic", side: tools.SideEffectNone,
+			run: func(context.Context, *tools.Call) (*tools.Result, error) { panic("broken tool") }})
+	}})
+	c.initialize(t.TempDir(), nil)
+	c.request(1, "toolhost/callTool", map[string]any{"name": "Panic", "input": map[string]any{}})
+	m := c.next()
+	for m["method"] == "window/logMessage" {
+		m = c.next()
+	}
+	if m["id"] != float64(1) {
+		t.Fatalf("got %v", m)
+	}
+	// The pipeline may turn the panic into a tool error itself; either way
+	// the request is answered and the next one is served.
+	if m["error"] == nil && !strings.Contains(resultText(t, m), "Error:") {
+		t.Fatalf("a panicking tool succeeded: %v", m)
+	}
+	c.request(2, "toolhost/callTool", map[string]any{"name": "Echo", "input": map[string]any{"text": "still here"}})
+	if m := c.next(); resultText(t, m) != "still here" {
+		t.Fatalf("after the panic: %v", m)
+	}
+}
+
+func TestARequestThatPanicsIsAnsweredAndServingGoesOn(t *testing.T) {
+	// A session without a pipeline makes callTool fail inside the server.
+	c := startServer(t, Options{OnSession: func(s *session.Session) { s.Pipeline = nil }})
+	c.initialize(t.TempDir(), nil)
+	c.request(1, "toolhost/callTool", map[string]any{"name": "Read", "input": map[string]any{}})
+	m := c.next()
+	for m["method"] == "window/logMessage" {
+		m = c.next()
+	}
+	if code, msg := errorCode(t, m); code != -32603 || !strings.Contains(msg, "toolhost/callTool") {
+		t.Fatalf("got %d %q, want -32603 naming the method", code, msg)
+	}
+	c.request(2, "toolhost/listTools", nil)
+	m = c.next()
+	for m["method"] == "window/logMessage" {
+		m = c.next()
+	}
+	if m["id"] != float64(2) || m["result"] == nil {
+		t.Fatalf("after the panic: %v", m)
+	}
+}
