@@ -110,6 +110,16 @@ func (c *testClient) next() map[string]any {
 	return m
 }
 
+// nextNotLog returns the server's next message that is not a log message.
+func (c *testClient) nextNotLog() map[string]any {
+	c.t.Helper()
+	for {
+		if m := c.next(); m["method"] != "window/logMessage" {
+			return m
+		}
+	}
+}
+
 // initialize sends initialize with capabilities and waits for the result.
 func (c *testClient) initialize(root string, caps map[string]any) map[string]any {
 	c.t.Helper()

@@ -359,10 +359,7 @@ func TestAPanickingToolDoesNotStopTheServer(t *testing.T) {
 	}})
 	c.initialize(t.TempDir(), nil)
 	c.request(1, "toolhost/callTool", map[string]any{"name": "Panic", "input": map[string]any{}})
-	m := c.next()
-	for m["method"] == "window/logMessage" {
-		m = c.next()
-	}
+	m := c.nextNotLog()
 	if m["id"] != float64(1) {
 		t.Fatalf("got %v", m)
 	}
@@ -382,18 +379,12 @@ func TestARequestThatPanicsIsAnsweredAndServingGoesOn(t *testing.T) {
 	c := startServer(t, Options{OnSession: func(s *session.Session) { s.Pipeline = nil }})
 	c.initialize(t.TempDir(), nil)
 	c.request(1, "toolhost/callTool", map[string]any{"name": "Read", "input": map[string]any{}})
-	m := c.next()
-	for m["method"] == "window/logMessage" {
-		m = c.next()
-	}
+	m := c.nextNotLog()
 	if code, msg := errorCode(t, m); code != -32603 || !strings.Contains(msg, "toolhost/callTool") {
 		t.Fatalf("got %d %q, want -32603 naming the method", code, msg)
 	}
 	c.request(2, "toolhost/listTools", nil)
-	m = c.next()
-	for m["method"] == "window/logMessage" {
-		m = c.next()
-	}
+	m = c.nextNotLog()
 	if m["id"] != float64(2) || m["result"] == nil {
 		t.Fatalf("after the panic: %v", m)
 	}
