@@ -131,17 +131,23 @@ func (h *editorHost) showMessageRequest(ctx context.Context, kind protocol.Messa
 }
 
 // AskUserQuestion asks through toolhost/askUserQuestion when the client
-// declares it, else one window/showMessageRequest per question.
+// declares it (an error reply or no answers means dismissed), else one
+// window/showMessageRequest per question, else not at all (ErrCannotAsk).
 func (h *editorHost) AskUserQuestion(ctx context.Context, questions []tools.Question) (map[string]string, error) {
 	caps := h.srv.capabilities()
 	if caps.Toolhost.AskUserQuestion {
 		var res *struct {
 			Answers map[string]string `json:"answers"`
 		}
-		if err := h.srv.callClient(ctx, "toolhost/askUserQuestion", map[string]any{"questions": questions}, &res); err != nil {
+		err := h.srv.callClient(ctx, "toolhost/askUserQuestion", map[string]any{"questions": questions}, &res)
+		var rpcErr *jsonrpc2.Error
+		switch {
+		case errors.As(err, &rpcErr):
+			// The client's way of saying the dialog was closed.
+			return nil, tools.ErrDismissed
+		case err != nil:
 			return nil, err
-		}
-		if res == nil || res.Answers == nil {
+		case res == nil || len(res.Answers) == 0:
 			return nil, tools.ErrDismissed
 		}
 		return res.Answers, nil

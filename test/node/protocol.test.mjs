@@ -2,16 +2,15 @@
 // JSON-RPC library under VS Code's language client: framing, lifecycle,
 // listTools/callTool, edits applied by the client, a permission prompt, a
 // question, and cancellation.
-'use strict';
-
-const { test } = require('node:test');
-const assert = require('node:assert/strict');
-const { spawn } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { pathToFileURL, fileURLToPath } = require('node:url');
-const rpc = require('vscode-jsonrpc/node');
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+// vscode-jsonrpc is CommonJS: its named exports come through the default.
+import rpc from 'vscode-jsonrpc/node.js';
 
 const bin = process.env.TOOLHOST_BIN;
 
