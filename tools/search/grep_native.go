@@ -15,6 +15,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"golang.org/x/sys/unix"
+	xunicode "golang.org/x/text/encoding/unicode"
 
 	"github.com/toolhost/toolhost/internal/ignore"
 )
@@ -23,7 +24,9 @@ import (
 // gitignore-aware walk (internal/ignore), Go's regexp, and a literal
 // prefilter that skips files and lines without the pattern's required
 // literal. It mirrors ripgrep's rules (globs override ignore files, types,
-// binary files skipped, line-at-a-time matching unless multiline).
+// binary files skipped, a UTF-8 byte-order mark ignored, line-at-a-time
+// matching unless multiline, Unicode \w \d \s). Known differences: \b is
+// ASCII-based, and invalid UTF-8 bytes can match a negated class.
 type nativeGrep struct{}
 
 func (nativeGrep) name() string { return "go" }
@@ -125,8 +128,27 @@ func (cq *compiledQuery) searchPath(path string) (h *fileHits) {
 	return cq.searchData(path, data[:n])
 }
 
-// searchData searches the bytes of a file unless they are binary.
+// Byte-order marks ripgrep acts on.
+var (
+	bomUTF8    = []byte{0xEF, 0xBB, 0xBF}
+	bomUTF16LE = []byte{0xFF, 0xFE}
+	bomUTF16BE = []byte{0xFE, 0xFF}
+)
+
+// searchData searches the bytes of a file unless they are binary. As
+// ripgrep does, a UTF-8 byte-order mark is skipped and a file with a UTF-16
+// one is searched as its UTF-8 transcoding.
 func (cq *compiledQuery) searchData(path string, data []byte) *fileHits {
+	switch {
+	case bytes.HasPrefix(data, bomUTF8):
+		data = data[len(bomUTF8):]
+	case bytes.HasPrefix(data, bomUTF16LE), bytes.HasPrefix(data, bomUTF16BE):
+		decoded, err := xunicode.UTF16(xunicode.LittleEndian, xunicode.ExpectBOM).NewDecoder().Bytes(data)
+		if err != nil {
+			return nil
+		}
+		data = decoded
+	}
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil
 	}
@@ -143,7 +165,7 @@ func compileQuery(q *grepQuery) (*compiledQuery, error) {
 	if q.ignoreCase {
 		flags = flags[:len(flags)-1] + "i)"
 	}
-	re, err := regexp.Compile(flags + q.pattern)
+	re, err := regexp.Compile(flags + unicodeClasses(q.pattern))
 	if err != nil {
 		return nil, errorf("the pattern is not a valid regular expression: %v. Fix the pattern (escape special characters such as ( [ { with a backslash to match them literally).", err)
 	}
@@ -192,6 +214,73 @@ func compileQuery(q *grepQuery) (*compiledQuery, error) {
 		cq.globs = append(cq.globs, fg)
 	}
 	return cq, nil
+}
+
+// Unicode meanings of Perl classes, as in ripgrep's regex engine (Go's
+// \w, \d and \s are ASCII-only). Inside brackets they are spliced in
+// without brackets; \W, \D and \S inside brackets keep Go's meaning.
+var (
+	wordClass   = `\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}`
+	spaceClass  = `\t\n\v\f\r\x{85}\p{Z}`
+	perlOutside = map[byte]string{
+		'w': "[" + wordClass + "]", 'W': "[^" + wordClass + "]",
+		'd': `\p{Nd}`, 'D': `\P{Nd}`,
+		's': "[" + spaceClass + "]", 'S': "[^" + spaceClass + "]",
+	}
+	perlInside = map[byte]string{'w': wordClass, 'd': `\p{Nd}`, 's': spaceClass}
+)
+
+// unicodeClasses rewrites \w, \d and \s (and their negations) in a
+// pattern to their Unicode meanings. \b stays ASCII-based.
+func unicodeClasses(pattern string) string {
+	if !strings.Contains(pattern, `\`) {
+		return pattern
+	}
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern):
+			next := pattern[i+1]
+			repl, ok := perlOutside[next]
+			if inClass {
+				repl, ok = perlInside[next]
+			}
+			if ok {
+				b.WriteString(repl)
+			} else {
+				b.WriteByte(c)
+				b.WriteByte(next)
+			}
+			i++
+			continue
+		case !inClass && c == '[':
+			inClass = true
+			b.WriteByte(c)
+			// A ] right after [ or [^ is a literal.
+			if i+1 < len(pattern) && pattern[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(pattern) && pattern[i+1] == ']' {
+				b.WriteByte(']')
+				i++
+			}
+			continue
+		case inClass && c == '[' && i+1 < len(pattern) && pattern[i+1] == ':':
+			// A POSIX class such as [:alpha:] is copied whole.
+			if end := strings.Index(pattern[i:], ":]"); end > 0 {
+				b.WriteString(pattern[i : i+end+2])
+				i += end + 1
+				continue
+			}
+		case inClass && c == ']':
+			inClass = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // hasNewlineLiteral reports whether the pattern spells out a newline.

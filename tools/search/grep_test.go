@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -52,6 +53,13 @@ func TestGrepBackendsAgree(t *testing.T) {
 		{"pattern": "TODO", "output_mode": "content", "path": "crlf"},
 		{"pattern": `client\r?$`, "output_mode": "content", "path": "crlf"},
 		{"pattern": "ünïcode", "output_mode": "content"},
+		{"pattern": `Gr\w+e|\w+code`, "output_mode": "content", "-o": true},
+		{"pattern": `[\w,]+\s\S+`, "output_mode": "content", "-o": true, "path": "unicode"},
+		{"pattern": `\d+`, "output_mode": "count", "path": "unicode"},
+		{"pattern": `[^\w\s]+`, "output_mode": "content", "-o": true, "path": "unicode"},
+		{"pattern": `[[:alpha:]]+üß`, "output_mode": "content"},
+		{"pattern": `^server|^TODO|beta`, "output_mode": "content", "path": "bom"},
+		{"pattern": `^\W|nothing-matches`, "output_mode": "count", "path": "bom"},
 		{"pattern": "errorhandler", "-i": true, "output_mode": "content", "path": "unicode"},
 		{"pattern": "kelvin", "-i": true, "output_mode": "content"},
 		{"pattern": "long sign", "-i": true, "output_mode": "content"},
@@ -259,6 +267,39 @@ func TestGrepStopsCollectingAtTheCap(t *testing.T) {
 		// A narrow search is unaffected.
 		if res := run(t, g, map[string]any{"pattern": "Retry int", "output_mode": "content"}); strings.Contains(res.Text(), "stopped early") {
 			t.Errorf("%s: a small search was cut", g.Backend())
+		}
+	}
+}
+
+func TestUnicodeClasses(t *testing.T) {
+	tests := []struct {
+		pattern string
+		matches []string
+		rejects []string
+	}{
+		{`^\w+$`, []string{"Grüße", "naïve_1", "١٢٣"}, []string{"a b", "a-b"}},
+		{`^\\w$`, []string{`\w`}, []string{"w", "é"}},
+		{`^[\w-]+$`, []string{"ü-ß"}, []string{"a b"}},
+		{`^[]\d]+$`, []string{"]١2"}, []string{"a"}},
+		{`^[^]\d]$`, []string{"a"}, []string{"]", "٣"}},
+		{`^[[:alpha:]\s]+$`, []string{"ab\u00a0cd"}, []string{"ab1"}},
+		{`^\S+\s\D$`, []string{"x\u2003y"}, []string{"x y1", "x\u20037"}},
+	}
+	for _, tc := range tests {
+		re, err := regexp.Compile(unicodeClasses(tc.pattern))
+		if err != nil {
+			t.Errorf("%s: %v", tc.pattern, err)
+			continue
+		}
+		for _, m := range tc.matches {
+			if !re.MatchString(m) {
+				t.Errorf("%s (as %s) does not match %q", tc.pattern, re, m)
+			}
+		}
+		for _, r := range tc.rejects {
+			if re.MatchString(r) {
+				t.Errorf("%s (as %s) matches %q", tc.pattern, re, r)
+			}
 		}
 	}
 }

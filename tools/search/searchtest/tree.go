@@ -58,7 +58,7 @@ func Generate(dir string, files int) ([]string, error) {
 		"crlf/windows.txt":       "alpha server\r\nbeta TODO client\r\ngamma\r\n",
 		"long/minified.js":       "var a=1;" + strings.Repeat("server(alpha);", 80) + "TODO\n",
 		"multi/struct.go":        "package multi\n\ntype Config struct {\n\tName string\n\tRetry int\n}\n\ntype Server struct {\n\tName string\n}\n",
-		"unicode/grüße.txt":      "Grüße, server ünïcode TODO\nalpha\n",
+		"unicode/grüße.txt":      "Grüße, server ünïcode TODO\nalpha\nnumbers \u0661\u0662\u0663 and 42\u00a0end\n",
 		"unicode/fold.txt":       "ErrorHandler\nERRORHANDLER\nerrorhandler\n\u212Aelvin sign\nthe long \u017Fign\n",
 		"space dir/file name.md": "a server with spaces TODO\n",
 		"empty.txt":              "",
@@ -71,6 +71,16 @@ func Generate(dir string, files int) ([]string, error) {
 		}
 	}
 	if err := write("bin/data.bin", "alpha\x00server TODO\n"); err != nil {
+		return nil, err
+	}
+	if err := write("bom/utf8.txt", "\xEF\xBB\xBFserver with a byte-order mark TODO\nalpha\n"); err != nil {
+		return nil, err
+	}
+	// "TODO server\nbeta\n" in UTF-16, little- and big-endian.
+	if err := write("bom/utf16le.txt", "\xFF\xFET\x00O\x00D\x00O\x00 \x00s\x00e\x00r\x00v\x00e\x00r\x00\n\x00b\x00e\x00t\x00a\x00\n\x00"); err != nil {
+		return nil, err
+	}
+	if err := write("bom/utf16be.txt", "\xFE\xFF\x00T\x00O\x00D\x00O\x00 \x00s\x00e\x00r\x00v\x00e\x00r\x00\n\x00b\x00e\x00t\x00a\x00\n"); err != nil {
 		return nil, err
 	}
 	perDir := 40
