@@ -162,6 +162,13 @@ func (s *server) capabilities() clientCapabilities {
 // handle is the jsonrpc2 handler; it runs in the read loop, so it never
 // blocks on the client.
 func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	select {
+	case <-s.exited:
+		// An input that cannot be closed may still deliver messages after
+		// exit; the session is over.
+		return nil
+	default:
+	}
 	switch r := req.(type) {
 	case *jsonrpc2.Notification:
 		defer func() {
