@@ -94,3 +94,21 @@ func TestResyncScannerIgnoresStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestTruncateKeepsRunesWhole(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdef", 3, "abc…"},
+		{"ééé", 3, "é…"}, // byte 3 is inside the second é
+		{"ééé", 4, "éé…"},
+	}
+	for _, tt := range tests {
+		if got := truncate(tt.in, tt.n); got != tt.want {
+			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
