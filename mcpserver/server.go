@@ -53,12 +53,25 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		}
 		roots = []string{wd}
 	}
-	sess, err := session.New(session.Options{Roots: roots, Log: opts.Log})
+	// The session starts its MCP servers before the server below exists;
+	// a project server's approval waits for it and then for the client.
+	var srv *Server
+	built := make(chan struct{})
+	approve := func(ctx context.Context, name string) bool {
+		select {
+		case <-built:
+		case <-ctx.Done():
+			return false
+		}
+		return srv.ApproveMCPServer(ctx, name)
+	}
+	sess, err := session.New(session.Options{Roots: roots, Log: opts.Log, ApproveMCPServer: approve})
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
-	srv := New(sess.Registry, sess.Pipeline, opts.Log)
+	srv = New(sess.Registry, sess.Pipeline, opts.Log)
+	close(built)
 	srv.FollowClientRoots(sess.Workspace.SetRoots)
 	return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
 }
@@ -76,6 +89,11 @@ type Server struct {
 
 	// ready is closed once the tools were first added to the MCP server.
 	ready chan struct{}
+	// client is the first client session, set once before clientReady is
+	// closed; project MCP servers are approved through it.
+	client      *sdk.ServerSession
+	clientReady chan struct{}
+	clientOnce  sync.Once
 	// onRoots, when set, receives the client's roots as paths.
 	onRoots atomic.Pointer[func([]string)]
 
@@ -94,7 +112,8 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{}}
+	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
+		clientReady: make(chan struct{})}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: Version}, &sdk.ServerOptions{
 		Logger:       s.log,
 		Instructions: "toolhost: Claude-Code-compatible coding tools (read, search, edit, run) over the working directory.",
@@ -103,6 +122,10 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 		// before it (the Go and TypeScript clients negotiate down).
 		SupportedProtocolVersions: handshakeVersions(),
 		InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) {
+			s.clientOnce.Do(func() {
+				s.client = req.Session
+				close(s.clientReady)
+			})
 			go s.fetchRoots(req.Session)
 		},
 		//lint:ignore SA1019 roots are deprecated only from protocol 2026-07-28 on, which this server does not speak
@@ -148,6 +171,29 @@ func handshakeVersions() []string {
 		}
 	}
 	return out
+}
+
+// ApproveMCPServer asks the first client, once it completed the handshake,
+// whether a server of the project's .mcp.json may start: an elicitation
+// form like a permission prompt. A client without elicitation cannot be
+// asked and the server stays unapproved.
+func (s *Server) ApproveMCPServer(ctx context.Context, name string) bool {
+	select {
+	case <-s.clientReady:
+	case <-ctx.Done():
+		return false
+	}
+	ans, err := newHost(s.client, nil, s.log).RequestPermission(ctx, tools.PermissionRequest{
+		ToolName: "mcp__" + name,
+		Title:    fmt.Sprintf("Start the MCP server %q from this project's .mcp.json?", name),
+		Input:    map[string]string{"server": name},
+		Risk:     tools.RiskHigh,
+	})
+	if err != nil {
+		s.log.Info("project MCP server not approved", "server", name, "err", err)
+		return false
+	}
+	return ans.Decision == tools.DecisionAllow || ans.Decision == tools.DecisionAllowAlways
 }
 
 // FollowClientRoots makes the server ask a client that declares roots for

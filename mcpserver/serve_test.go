@@ -1,0 +1,89 @@
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// testMCPDir is test/mcp, where `npm install` put the Node MCP SDK and the
+// servers. Without it the test is skipped, except under CI.
+func testMCPDir(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "test", "mcp")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the Node MCP SDK is not installed (%v): run `npm install` in test/mcp", err)
+		}
+		t.Skip("the Node MCP SDK is not installed: run `npm install` in test/mcp to run this test")
+	}
+	return dir
+}
+
+// TestServeApprovesProjectServersThroughTheClient runs Serve over pipes
+// in a workspace whose .mcp.json names server-everything: the server starts
+// only after the client allowed it in an elicitation form, and its tools
+// then appear in the tool list.
+func TestServeApprovesProjectServersThroughTheClient(t *testing.T) {
+	script := filepath.Join(testMCPDir(t), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	work := t.TempDir()
+	project := `{"mcpServers": {"everything": {"command": "node", "args": ["` + filepath.ToSlash(script) + `", "stdio"]}}}`
+	if err := os.WriteFile(filepath.Join(work, ".mcp.json"), []byte(project), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, serverIn, serverOut, Options{Roots: []string{work}}) }()
+	t.Cleanup(func() {
+		cancel()
+		_ = clientOut.Close()
+		<-served // Serve closes the session, ending server-everything
+	})
+
+	asked := make(chan string, 1)
+	changed := make(chan struct{}, 16)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			asked <- req.Params.Message
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow"}}, nil
+		},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	if msg := <-asked; !strings.Contains(msg, `"everything"`) || !strings.Contains(msg, ".mcp.json") {
+		t.Fatalf("the approval form does not name the server and its origin: %q", msg)
+	}
+	for {
+		res, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(res.Tools, func(tl *sdk.Tool) bool { return tl.Name == "mcp__everything__echo" }) {
+			break
+		}
+		<-changed
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "mcp__everything__echo", Arguments: map[string]any{"message": "through two servers"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "through two servers") {
+		t.Fatalf("echo through toolhost: %+v", res.Content)
+	}
+}
