@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Printer writes messages for a person to read: a heading per message with
@@ -171,9 +172,13 @@ func shorten(v any) any {
 	return v
 }
 
+// truncateText cuts s to at most n bytes, on a rune boundary.
 func truncateText(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }
