@@ -63,9 +63,24 @@ func (*Glob) Name() string                 { return "Glob" }
 func (*Glob) Description() string          { return globDescription }
 func (*Glob) InputSchema() json.RawMessage { return json.RawMessage(globSchema) }
 func (*Glob) SideEffect() tools.SideEffect { return tools.SideEffectNone }
+
+// Access names the folder the walk starts in: path, joined with the
+// pattern's fixed leading folders (an absolute pattern, or "../x/**", can
+// reach outside path, and the permission check must see that).
 func (*Glob) Access(in json.RawMessage) tools.Access {
 	var p GlobInput
 	_ = json.Unmarshal(in, &p)
+	dir, _ := doublestar.SplitPattern(filepath.ToSlash(strings.TrimSpace(p.Pattern)))
+	switch {
+	case filepath.IsAbs(dir):
+		return tools.Access{ReadPaths: []string{filepath.FromSlash(dir)}}
+	case dir != "." && dir != "":
+		base := p.Path
+		if strings.TrimSpace(base) == "" {
+			base = "."
+		}
+		return tools.Access{ReadPaths: []string{filepath.Join(base, filepath.FromSlash(dir))}}
+	}
 	return readPaths(p.Path)
 }
 

@@ -148,3 +148,23 @@ func TestPathMatcherAgreesWithDoublestar(t *testing.T) {
 		}
 	}
 }
+
+func TestGlobAccess(t *testing.T) {
+	g := NewGlob(workspace.New(t.TempDir()))
+	tests := []struct {
+		input string
+		want  string
+	}{
+		{`{"pattern":"**/*.go"}`, "."},
+		{`{"pattern":"**/*.go","path":"src"}`, "src"},
+		{`{"pattern":"cmd/**/*.go","path":"src"}`, "src/cmd"},
+		{`{"pattern":"../other/**/*.go"}`, "../other"},
+		{`{"pattern":"/etc/*.conf","path":"src"}`, "/etc"},
+	}
+	for _, tc := range tests {
+		a := g.Access([]byte(tc.input))
+		if len(a.ReadPaths) != 1 || a.ReadPaths[0] != tc.want {
+			t.Errorf("%s: %v, want [%s]", tc.input, a.ReadPaths, tc.want)
+		}
+	}
+}
