@@ -452,7 +452,15 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	data, err := json.Marshal(msg)
+	// jsonrpc2's messages encode themselves; calling that directly spares
+	// encoding/json a second pass over the output to validate it.
+	var data []byte
+	var err error
+	if m, ok := msg.(json.Marshaler); ok {
+		data, err = m.MarshalJSON()
+	} else {
+		data, err = json.Marshal(msg)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("encoding a message: %w", err)
 	}
