@@ -142,6 +142,20 @@ test('toolhost serve speaks LSP-framed JSON-RPC to vscode-jsonrpc', { skip: !bin
     assert.equal(typeof res.durationMs, 'number');
   });
 
+  await t.test('callTools answers a model turn in the order given', async () => {
+    const { results } = await editor.conn.sendRequest('toolhost/callTools', {
+      calls: [
+        { callId: 'toolu_a', name: 'Read', input: { file_path: 'hello.txt' } },
+        { callId: 'toolu_b', name: 'NoSuchTool', input: {} },
+        { callId: 'toolu_c', name: 'Glob', input: { pattern: '*.txt' } },
+      ],
+    });
+    assert.deepEqual(results.map((r) => r.callId), ['toolu_a', 'toolu_b', 'toolu_c']);
+    assert.equal(results[0].content[0].text, '     1\thello\n     2\tworld\n');
+    assert.equal(results[1].isError, true);
+    assert.match(results[2].content[0].text, /hello\.txt/);
+  });
+
   await t.test('a tool error is a result, a protocol fault a ResponseError', async () => {
     const res = await editor.conn.sendRequest('toolhost/callTool', { name: 'Read', input: {} });
     assert.equal(res.isError, true);
