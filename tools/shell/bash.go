@@ -165,22 +165,7 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if in.RunInBackground {
 		return b.startBackground(call, &in, env)
 	}
-	timeout := time.Duration(s.Bash.DefaultTimeoutMs) * time.Millisecond
-	maxTimeout := time.Duration(s.Bash.MaxTimeoutMs) * time.Millisecond
-	if timeout <= 0 {
-		timeout = time.Duration(settings.Defaults().Bash.DefaultTimeoutMs) * time.Millisecond
-	}
-	if maxTimeout <= 0 {
-		maxTimeout = time.Duration(settings.Defaults().Bash.MaxTimeoutMs) * time.Millisecond
-	}
-	if in.Timeout != nil && *in.Timeout > 0 {
-		timeout = time.Duration(*in.Timeout * float64(time.Millisecond))
-	}
-	timeout = min(timeout, maxTimeout)
-	maxOutput := s.Bash.MaxOutputChars
-	if maxOutput <= 0 {
-		maxOutput = settings.Defaults().Bash.MaxOutputChars
-	}
+	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
 	spec := runSpec{
 		name: "bash", args: []string{"-c", in.Command}, dir: b.ws.Root(), env: env,
 		timeout: timeout, maxOutput: maxOutput, progress: call.Progress,

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
@@ -285,5 +286,32 @@ func TestBashAccessRiskPreview(t *testing.T) {
 	}
 	if p := b.Preview(context.Background(), json.RawMessage(`{"command":"npm test"}`)); p == nil || p.Kind != "command" || p.Text != "npm test" {
 		t.Errorf("preview %+v", p)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	ms := func(v float64) *float64 { return &v }
+	tests := []struct {
+		name          string
+		change        func(*settings.Settings)
+		requested     *float64
+		timeout, most time.Duration
+		output        int
+	}{
+		{"defaults", func(*settings.Settings) {}, nil, 2 * time.Minute, 10 * time.Minute, 30_000},
+		{"requested", func(*settings.Settings) {}, ms(5000), 5 * time.Second, 10 * time.Minute, 30_000},
+		{"capped at the maximum", func(*settings.Settings) {}, ms(900_000), 10 * time.Minute, 10 * time.Minute, 30_000},
+		{"settings", func(s *settings.Settings) {
+			s.Bash.DefaultTimeoutMs, s.Bash.MaxTimeoutMs, s.Bash.MaxOutputChars = 1000, 2000, 500
+		}, nil, time.Second, 2 * time.Second, 500},
+		{"unset settings", func(s *settings.Settings) { s.Bash = settings.Bash{} }, nil, 2 * time.Minute, 10 * time.Minute, 30_000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			timeout, most, output := limits(with(tc.change)(), tc.requested)
+			if timeout != tc.timeout || most != tc.most || output != tc.output {
+				t.Errorf("got %v %v %d", timeout, most, output)
+			}
+		})
 	}
 }

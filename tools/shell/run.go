@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/tasks"
 )
@@ -23,6 +24,30 @@ const progressEvery = 200 * time.Millisecond
 
 // progressTailBytes is how much of the latest output a report carries.
 const progressTailBytes = 400
+
+// limits returns a foreground command's timeout (the requested one in
+// milliseconds, else bash.defaultTimeoutMs, never over bash.maxTimeoutMs)
+// and its output cap (bash.maxOutputChars); unset settings take the
+// built-in defaults.
+func limits(s *settings.Settings, requestedMs *float64) (timeout, maxTimeout time.Duration, maxOutput int) {
+	d := settings.Defaults().Bash
+	ms := func(v, def int) time.Duration {
+		if v <= 0 {
+			v = def
+		}
+		return time.Duration(v) * time.Millisecond
+	}
+	timeout = ms(s.Bash.DefaultTimeoutMs, d.DefaultTimeoutMs)
+	maxTimeout = ms(s.Bash.MaxTimeoutMs, d.MaxTimeoutMs)
+	if requestedMs != nil && *requestedMs > 0 {
+		timeout = time.Duration(*requestedMs * float64(time.Millisecond))
+	}
+	maxOutput = s.Bash.MaxOutputChars
+	if maxOutput <= 0 {
+		maxOutput = d.MaxOutputChars
+	}
+	return min(timeout, maxTimeout), maxTimeout, maxOutput
+}
 
 // runSpec is one foreground command.
 type runSpec struct {

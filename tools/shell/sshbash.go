@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
@@ -112,21 +111,7 @@ func (t *SSHBash) Execute(ctx context.Context, call *tools.Call) (*tools.Result,
 	if !ok || h.Host == "" {
 		return unknownHost(in.Host, s.SSH.Hosts), nil
 	}
-	timeout := time.Duration(s.Bash.DefaultTimeoutMs) * time.Millisecond
-	maxTimeout := time.Duration(s.Bash.MaxTimeoutMs) * time.Millisecond
-	if in.Timeout != nil && *in.Timeout > 0 {
-		timeout = time.Duration(*in.Timeout * float64(time.Millisecond))
-	}
-	if maxTimeout > 0 {
-		timeout = min(timeout, maxTimeout)
-	}
-	if timeout <= 0 {
-		timeout = 2 * time.Minute
-	}
-	maxOutput := s.Bash.MaxOutputChars
-	if maxOutput <= 0 {
-		maxOutput = settings.Defaults().Bash.MaxOutputChars
-	}
+	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
 	res, err := runForeground(ctx, runSpec{
 		name: t.ssh, args: sshArgs(h, in.Command), env: commandEnv(os.Environ(), s),
 		timeout: timeout, maxOutput: maxOutput, progress: call.Progress,
