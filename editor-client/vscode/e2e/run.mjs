@@ -64,6 +64,10 @@ async function approveUntil(wb, done, shot, timeoutMs = 30000) {
       await wb.clickModalButton("Allow");
     } else if (await apply.isVisible()) {
       reviews.push({ kind: "preview", text: await wb.page.locator(".bulk-edit-panel").innerText() });
+      // VS Code lists changes that need confirmation unchecked: tick the
+      // file (which ticks its edits), as a user would, then apply.
+      const fileBox = wb.page.locator(".bulk-edit-panel .monaco-list-row .edit-checkbox").first();
+      await fileBox.click();
       await wb.screenshot(`${shot}-preview`);
       await apply.click();
       await apply.waitFor({ state: "hidden", timeout: 15000 });
@@ -81,10 +85,29 @@ function requireReview(reviews, text) {
   }
 }
 
+/** Waits until the result document of `tool` is the active editor. */
+async function waitResult(wb, tool) {
+  await wb.page
+    .locator(".editor-group-container.active .tab.active", { hasText: `${tool}-result.md` })
+    .waitFor({ state: "visible", timeout: 30000 });
+}
+
 /** Runs one tool through the "Run Tool…" command with `input`. */
 async function runTool(wb, name, input) {
-  await wb.runCommand("toolhost: Run Tool…");
-  await wb.waitQuickInput();
+  // Focus coming back late (after a modal closes or a document opens) can
+  // close the command palette under the click; then open it again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await wb.runCommand("toolhost: Run Tool…", 5000);
+      await wb.quickInput().locator(".quick-input-title", { hasText: "toolhost: Run Tool" }).waitFor({ state: "visible", timeout: 5000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) {
+        throw err;
+      }
+      await wb.page.keyboard.press("Escape");
+    }
+  }
   await wb.quickInput().locator("input").fill(name);
   await wb.pickRow(name);
   await wb.waitQuickInput();
@@ -184,6 +207,7 @@ async function main() {
     // The badge of open todos covers part of the icon; a click on it reaches the same item.
     await page.locator(".activitybar .action-item a[aria-label^='toolhost']").first().click({ force: true });
     const todoRow = (label) => page.locator(".monaco-list-row", { hasText: label });
+    await waitResult(wb, "TodoWrite");
     await todoRow("Painting the button").waitFor({ state: "visible", timeout: 20000 });
     await todoRow("Ship it").waitFor({ state: "visible", timeout: 20000 });
     await wb.screenshot("07-todos");
@@ -193,11 +217,12 @@ async function main() {
     await runTool(wb, "Write", { file_path: newFile, content: "Hello from toolhost\n" });
     const writeReviews = await approveUntil(wb, () => readOrNull(newFile) === "Hello from toolhost\n", "02-write");
     requireReview(writeReviews, "Hello from toolhost");
+    await waitResult(wb, "Write");
 
     step("Edit the sample file, reviewed and applied");
     const sample = path.join(workspace, "sample.txt");
     await runTool(wb, "Read", { file_path: sample });
-    await waitFor(async () => (await wb.activeEditorText()).includes("Read"), "the Read result");
+    await waitResult(wb, "Read");
     await runTool(wb, "Edit", { file_path: sample, old_string: "lazy dog", new_string: "sleepy cat" });
     const editReviews = await approveUntil(
       wb,
@@ -205,6 +230,7 @@ async function main() {
       "03-edit",
     );
     requireReview(editReviews, "sleepy cat");
+    await waitResult(wb, "Edit");
 
     step("allow a Bash command in the permission prompt");
     const marker = path.join(workspace, "bash-ran.txt");
@@ -217,6 +243,7 @@ async function main() {
     await wb.screenshot("04-permission");
     await wb.clickModalButton("Allow");
     await waitFor(() => readOrNull(marker) === "allowed\n", "bash-ran.txt written by the allowed command");
+    await waitResult(wb, "Bash");
 
     console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(`${steps.length} passed, 0 failed`);

@@ -26,12 +26,12 @@ export class Workbench {
   }
 
   /** Runs a command by its palette title. */
-  async runCommand(title) {
+  async runCommand(title, timeout = 15000) {
     await this.page.keyboard.press("F1");
-    await this.waitQuickInput();
+    await this.waitQuickInput(timeout);
     const input = this.quickInput().locator("input");
-    await input.fill(`>${title}`);
-    await this.pickRow(title);
+    await input.fill(`>${title}`, { timeout });
+    await this.pickRow(title, timeout);
   }
 
   /** The quick pick row whose label is exactly `label`. */
@@ -45,7 +45,7 @@ export class Workbench {
   async pickRow(label, timeout = 15000) {
     const row = this.row(label).first();
     await row.waitFor({ state: "visible", timeout });
-    await row.click();
+    await row.click({ timeout });
   }
 
   /** Types into the quick input's box (replacing its value) and presses Enter. */
