@@ -24,7 +24,7 @@ function running(getClient: ClientGetter): LanguageClient | undefined {
  * tool's schema as you type), run it, and show the result in a read-only
  * document.
  */
-export async function runTool(getClient: ClientGetter, docs: ResultDocuments): Promise<void> {
+export async function runTool(getClient: ClientGetter, docs: ResultDocuments, afterCall?: () => void): Promise<void> {
   const client = running(getClient);
   if (!client) {
     return;
@@ -60,6 +60,8 @@ export async function runTool(getClient: ClientGetter, docs: ResultDocuments): P
     (_progress, token) =>
       client.sendRequest<CallToolResult>("toolhost/callTool", { name: choice.name, input: check.value }, token),
   );
+  // A call can change the permission mode (ExitPlanMode, Config).
+  afterCall?.();
   if (result) {
     await docs.show(`${choice.name}-result`, formatResult(choice.name, check.value, result));
   }

@@ -39,7 +39,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     todoView,
     statusItem,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
-    vscode.commands.registerCommand("toolhost.runTool", () => runTool(getClient, docs).catch(reportError)),
+    vscode.commands.registerCommand("toolhost.runTool", () => runTool(getClient, docs, refreshMode).catch(reportError)),
     vscode.commands.registerCommand("toolhost.showStatus", () => showStatus(getClient, docs).catch(reportError)),
     vscode.commands.registerCommand("toolhost.setPermissionMode", async () => {
       try {
@@ -116,6 +116,14 @@ async function stop(): Promise<void> {
 async function restart(): Promise<void> {
   await stop();
   await start();
+}
+
+/** Reads the mode from the server again; keeps the shown one on failure. */
+function refreshMode(): void {
+  client
+    ?.sendRequest("toolhost/status", {})
+    .then((status) => showMode(modeOf(status) ?? mode))
+    .catch(() => undefined);
 }
 
 function showMode(next: string | undefined): void {
