@@ -87,8 +87,9 @@ function requireReview(reviews, text) {
 
 /** Waits until the result document of `tool` is the active editor. */
 async function waitResult(wb, tool) {
+  const title = tool === "status" ? "status.md" : `${tool}-result.md`;
   await wb.page
-    .locator(".editor-group-container.active .tab.active", { hasText: `${tool}-result.md` })
+    .locator(".editor-group-container.active .tab.active", { hasText: title })
     .waitFor({ state: "visible", timeout: 30000 });
 }
 
@@ -244,6 +245,15 @@ async function main() {
     await wb.clickModalButton("Allow");
     await waitFor(() => readOrNull(marker) === "allowed\n", "bash-ran.txt written by the allowed command");
     await waitResult(wb, "Bash");
+
+    step("Show Status and change the mode from the status bar");
+    await wb.runCommand("toolhost: Show Status");
+    await waitResult(wb, "status");
+    await waitFor(async () => (await wb.activeEditorText()).includes("Permission mode: **default**"), "the status document");
+    await wb.statusItem("toolhost: default").click();
+    await wb.pickRow("acceptEdits");
+    await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
+    await wb.screenshot("08-mode");
 
     console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(`${steps.length} passed, 0 failed`);

@@ -76,7 +76,9 @@ export class Workbench {
 
   /** The text of the active editor's visible lines. */
   async activeEditorText() {
-    return this.page.locator(".editor-group-container.active .view-lines").first().innerText();
+    // The editor renders spaces as no-break spaces.
+    const text = await this.page.locator(".editor-group-container.active .view-lines").first().innerText();
+    return text.replace(/\u00a0/g, " ");
   }
 }
 

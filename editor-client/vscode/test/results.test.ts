@@ -27,3 +27,13 @@ test("formatStatus puts the mode first and every other key as JSON", () => {
   assert.match(text, /^# toolhost status\n\nPermission mode: \*\*plan\*\*\n\n## tasks\n/);
   assert.ok(text.includes('"id": "t1"'));
 });
+
+test("formatStatus shows the tools as a table", () => {
+  const text = formatStatus({
+    tools: [
+      { name: "Read", category: "core", enabled: true },
+      { name: "WebSearch", category: "network", enabled: false },
+    ],
+  });
+  assert.ok(text.includes("| tool | category | enabled |\n| --- | --- | --- |\n| Read | core | yes |\n| WebSearch | network | no |"), text);
+});

@@ -49,7 +49,12 @@ export function formatStatus(status: Record<string, unknown>): string {
     if (key === "permissionMode") {
       continue;
     }
-    lines.push(`## ${key}`, "", fence(JSON.stringify(value, null, 2), "json"), "");
+    lines.push(`## ${key}`, "");
+    if (key === "tools" && Array.isArray(value)) {
+      lines.push(...toolTable(value as Array<Record<string, unknown>>), "");
+    } else {
+      lines.push(fence(JSON.stringify(value, null, 2), "json"), "");
+    }
   }
   return lines.join("\n");
 }
@@ -61,4 +66,14 @@ export function fence(text: string, lang = ""): string {
     ticks += "`";
   }
   return `${ticks}${lang}\n${text}\n${ticks}`;
+}
+
+/** The tools of a status as a Markdown table. */
+function toolTable(tools: Array<Record<string, unknown>>): string[] {
+  const cell = (v: unknown) => String(v ?? "").replace(/\|/g, "\\|");
+  return [
+    "| tool | category | enabled |",
+    "| --- | --- | --- |",
+    ...tools.map((t) => `| ${cell(t.name)} | ${cell(t.category)} | ${t.enabled === false ? "no" : "yes"} |`),
+  ];
 }
