@@ -260,3 +260,27 @@ func TestCancelledContextEndsServers(t *testing.T) {
 	}
 	m.Close()
 }
+
+func TestReloadRetriesFailedServers(t *testing.T) {
+	dir := t.TempDir()
+	command := filepath.Join(dir, "server.sh")
+	s := settings.Defaults()
+	s.MCPServers = map[string]settings.MCPServer{"late": {Command: command}}
+	m, reg, log := startManager(t, t.TempDir(), nil, func(o *Options) {
+		o.Settings = func() *settings.Settings { return s }
+	})
+	_, i := log.waitFor(t, 0, "failed", func(st ServerStatus) bool { return st.State == StateFailed })
+
+	// The command is installed afterwards; the configuration is unchanged.
+	script := "#!/bin/sh\nexec node " + everythingServer(t).Args[0] + " stdio\n"
+	if err := os.WriteFile(command, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	log.waitFor(t, i+1, "connected after reload", connected("late"))
+	if _, ok := reg.Lookup("mcp__late__echo"); !ok {
+		t.Fatal("tools missing after the retry")
+	}
+}

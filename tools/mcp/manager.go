@@ -162,8 +162,9 @@ func (m *Manager) Start(ctx context.Context) error {
 
 // Reload brings the running servers in line with the configuration: servers
 // no longer configured stop, changed ones restart, new ones start, and
-// servers waiting for approval are asked again (an approval may have been
-// added to the settings). Call it when the settings change.
+// servers that failed or wait for approval are tried again (the command
+// may have been installed, an approval added to the settings). Call it
+// when the settings change.
 func (m *Manager) Reload() error {
 	project, perr := LoadProjectConfig(m.opts.Root)
 	if perr != nil {
@@ -183,8 +184,8 @@ func (m *Manager) Reload() error {
 	var stopping []*server
 	for name, s := range m.servers {
 		c, ok := want[name]
-		if ok && c.equal(s.cfg) && s.status().State != StateNeedsApproval {
-			delete(want, name) // unchanged and running (or given up): keep it
+		if st := s.status().State; ok && c.equal(s.cfg) && (st == StateConnected || st == StateStarting) {
+			delete(want, name) // unchanged and up: keep it
 			continue
 		}
 		stopping = append(stopping, s)
