@@ -11,9 +11,10 @@ if [ -z "${CODE_SERVER:-}" ] || [ -z "${PLAYWRIGHT_CORE:-}" ]; then
 fi
 export CODE_SERVER E2E_NODE CHROMIUM PLAYWRIGHT_CORE
 if [ -z "${TOOLHOST_BIN:-}" ]; then
-  mkdir -p "$here/artifacts"
-  (cd "$repo" && go build -o "$here/artifacts/toolhost" ./cmd/toolhost)
-  TOOLHOST_BIN=$here/artifacts/toolhost
+  bindir=$(mktemp -d)
+  trap 'rm -rf "$bindir"' EXIT
+  (cd "$repo" && go build -o "$bindir/toolhost" ./cmd/toolhost)
+  TOOLHOST_BIN=$bindir/toolhost
 fi
 export TOOLHOST_BIN
 cd "$ext"
