@@ -70,7 +70,7 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 	case "workspace/didChangeWorkspaceFolders":
 		var p protocol.DidChangeWorkspaceFoldersParams
 		if err = json.Unmarshal(params, &p); err == nil {
-			ws.SetRoots(changedRoots(ws.Roots(), p.Event))
+			sess.SetRoots(changedRoots(ws.Roots(), p.Event))
 		}
 	case "workspace/didChangeConfiguration":
 		var p struct {

@@ -12,29 +12,13 @@ import (
 
 	"github.com/toolhost/toolhost/internal/script"
 	"github.com/toolhost/toolhost/lspserver"
-	"github.com/toolhost/toolhost/session"
-	"github.com/toolhost/toolhost/tools"
-	"github.com/toolhost/toolhost/tools/permission"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected messages of testdata/sessions/*.txtar with the server's")
 
 // serve runs the real server as the editor sessions see it.
 func serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	return lspserver.Serve(ctx, in, out, lspserver.Options{Version: "test", OnSession: withPermissions})
-}
-
-// withPermissions gives a session a pipeline with the permission checker
-// when the session does not already have one, so the prompts of the
-// sessions go through the real checker either way.
-func withPermissions(s *session.Session) {
-	if s.Pipeline.Permissions != nil {
-		return
-	}
-	c := permission.New(permission.Options{Workspace: s.Workspace, Log: s.Log})
-	s.Pipeline = tools.NewPipeline(s.Registry, s.Log,
-		tools.WithPermissions(c), tools.WithModes(c),
-		tools.WithPathResolver(s.Workspace.Resolve), tools.WithWorkDir(s.Workspace.Root))
+	return lspserver.Serve(ctx, in, out, lspserver.Options{Version: "test"})
 }
 
 // TestSessions replays every scripted editor session in testdata/sessions

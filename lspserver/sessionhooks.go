@@ -7,41 +7,20 @@ import (
 	"github.com/toolhost/toolhost/tools"
 )
 
-// The session grows features (a live settings store, a permission checker,
-// background tasks) in packages of its own. The server reaches the optional
-// ones through these small interfaces, so a session without one of them
-// still serves everything else.
-
-// settingsUpdater takes the client's workspace/didChangeConfiguration
-// settings (the settings-file shape) as the top settings layer.
-type settingsUpdater interface {
-	UpdateSettings(raw json.RawMessage) error
-}
-
-// statusReporter adds the session's own state (MCP servers, background
-// tasks) to toolhost/status.
-type statusReporter interface {
-	Status() map[string]any
-}
-
-// permissionChecker exposes the session's permission checker, which decides
-// listTools' autoAllowed.
-type permissionChecker interface {
-	AutoAllowed(t tools.Tool) bool
-}
-
-// applyClientSettings forwards workspace/didChangeConfiguration settings.
+// applyClientSettings forwards workspace/didChangeConfiguration settings to
+// the session's settings store (null is ignored: LSP clients send it when
+// they have no settings section for us).
 func applyClientSettings(sess *session.Session, raw json.RawMessage) error {
-	if u, ok := any(sess).(settingsUpdater); ok && len(raw) > 0 && string(raw) != "null" {
-		return u.UpdateSettings(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
 	}
-	return nil
+	return sess.UpdateSettings(raw)
 }
 
 // modeController returns the session's mode controller (the pipeline's),
 // or nil.
 func modeController(sess *session.Session) tools.ModeController {
-	if sess.Pipeline != nil {
+	if sess.Pipeline != nil && sess.Pipeline.Modes != nil {
 		return sess.Pipeline.Modes
 	}
 	return nil
@@ -51,16 +30,16 @@ func modeController(sess *session.Session) tools.ModeController {
 // session's checker decides when it has one; otherwise tools that only read
 // are allowed.
 func autoAllowed(sess *session.Session, t tools.Tool) bool {
-	if c, ok := any(sess).(permissionChecker); ok {
-		return c.AutoAllowed(t)
+	if sess.Permissions != nil {
+		return sess.AutoAllowed(t)
 	}
 	return t.SideEffect() == tools.SideEffectNone
 }
 
-// sessionStatus returns the session's own status fields, or nil.
+// sessionStatus returns the session's own status fields.
 func sessionStatus(sess *session.Session) map[string]any {
-	if r, ok := any(sess).(statusReporter); ok {
-		return r.Status()
+	if sess.Settings == nil {
+		return nil
 	}
-	return nil
+	return sess.Status()
 }

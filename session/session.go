@@ -1,18 +1,27 @@
 // Package session is the composition root of toolhost: it builds, for one
-// client session, the workspace, the settings, the tool registry with every
-// built-in tool, and the pipeline. The editor server, the MCP server and the
-// CLI each create one Session.
+// client session, the workspace, the live settings, the permission checker,
+// the tool registry with every built-in tool, the background tasks, the MCP
+// servers and the pipeline. The editor server, the MCP server and the CLI
+// each create one Session.
 package session
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/builtin"
 	toolmcp "github.com/toolhost/toolhost/tools/mcp"
+	"github.com/toolhost/toolhost/tools/permission"
+	"github.com/toolhost/toolhost/tools/state"
+	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -27,8 +36,17 @@ type Options struct {
 	// Log receives the session's logs; nil discards them.
 	Log *slog.Logger
 	// ApproveMCPServer asks the user whether a server of the project's
-	// .mcp.json may start; nil leaves such servers waiting for approval.
+	// .mcp.json may start; nil leaves such servers waiting for approval. An
+	// approval is saved to enabledMcpjsonServers in the first root's
+	// .toolhost/settings.local.json, so the user is asked once.
 	ApproveMCPServer func(ctx context.Context, server string) bool
+	// UserConfigPath is the user settings file; empty means the default
+	// (~/.config/toolhost/settings.json). Tests point it elsewhere.
+	UserConfigPath string
+	// NoMCP leaves the configured MCP servers stopped (the CLI starts them
+	// only for a call of an MCP tool; the tool reference describes the
+	// built-in tools only).
+	NoMCP bool
 }
 
 // Session is everything one client session uses.
@@ -37,39 +55,208 @@ type Session struct {
 	Registry  *tools.Registry
 	Pipeline  *tools.Pipeline
 	Log       *slog.Logger
+	// Settings holds the merged settings of every layer; it reloads when the
+	// client sends new settings or a settings file is written.
+	Settings *settings.Store
+	// Permissions decides each call and holds the permission mode.
+	Permissions *permission.Checker
+	// Tasks runs background commands (Bash run_in_background).
+	Tasks *tasks.Manager
+	// Todos is the todo list TodoWrite keeps.
+	Todos *state.TodoStore
 	// MCP runs the configured MCP servers; their tools are in Registry.
 	MCP *toolmcp.Manager
+
+	// closeOnce makes Close idempotent (the server and a deferred call may
+	// both close).
+	closeOnce sync.Once
 }
 
-// New builds a session.
+// New builds a session. It never fails on bad settings: their problems are
+// in Settings.Problems and in Status.
 func New(opts Options) (*Session, error) {
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ws := workspace.New(opts.Roots...)
-	reg := tools.NewRegistry()
-	builtin.Register(reg, builtin.Deps{Workspace: ws, Log: log, Settings: settings.Defaults})
-	mcpOpts := toolmcp.Options{Root: ws.Root(), Settings: settings.Defaults, Log: log, Approve: opts.ApproveMCPServer}
-	if opts.Mode != "" {
-		mcpOpts.Mode = func() string { return opts.Mode }
+	store := settings.NewStore(settings.LoadOptions{Roots: ws.Roots(), UserConfigPath: opts.UserConfigPath, InitOptions: opts.InitOptions})
+	for _, p := range store.Problems() {
+		log.Warn("a setting was ignored", "file", p.File, "key", p.Key, "why", p.Message)
 	}
-	mcpServers := toolmcp.New(reg, mcpOpts)
-	// Servers start in the background; a bad .mcp.json is logged by Start
-	// and skipped, never fatal.
-	_ = mcpServers.Start(context.Background())
-	return &Session{
-		Workspace: ws,
-		Registry:  reg,
-		Pipeline:  tools.NewPipeline(reg, log),
-		Log:       log,
-		MCP:       mcpServers,
-	}, nil
+	checker := permission.New(permission.Options{Workspace: ws, Settings: store.Current, Saver: store, Mode: opts.Mode, Log: log})
+	s := &Session{
+		Workspace:   ws,
+		Registry:    tools.NewRegistry(),
+		Log:         log,
+		Settings:    store,
+		Permissions: checker,
+		Tasks:       tasks.NewManager(tasks.Options{Log: log}),
+		Todos:       state.NewTodoStore(),
+	}
+	s.applySettings(store.Current())
+	store.OnChange(s.applySettings)
+
+	builtin.Register(s.Registry, builtin.Deps{
+		Workspace:     ws,
+		Log:           log,
+		Settings:      store.Current,
+		SettingsStore: store,
+		Modes:         checker,
+		Todos:         s.Todos,
+		Tasks:         s.Tasks,
+	})
+	s.Pipeline = tools.NewPipeline(s.Registry, log,
+		tools.WithPermissions(checker),
+		tools.WithModes(checker),
+		tools.WithSettings(store.Current),
+		tools.WithWorkDir(ws.Root),
+		tools.WithPathResolver(ws.Resolve),
+		tools.WithSessionID(newSessionID()),
+	)
+
+	var approve func(context.Context, string) bool
+	if opts.ApproveMCPServer != nil {
+		approve = func(ctx context.Context, name string) bool {
+			if !opts.ApproveMCPServer(ctx, name) {
+				return false
+			}
+			if err := store.UpdateLocalList(ws.Root(), "enabledMcpjsonServers", []string{name}, nil); err != nil {
+				log.Warn("the MCP server was allowed for this session, but the approval could not be saved", "server", name, "err", err)
+			}
+			return true
+		}
+	}
+	// The manager registers ListMcpResources and ReadMcpResource even when
+	// no server starts, so every session lists the same built-in tools.
+	s.MCP = toolmcp.New(s.Registry, toolmcp.Options{Root: ws.Root(), Settings: store.Current, Mode: checker.Mode, Log: log, Approve: approve})
+	if !opts.NoMCP {
+		// Servers start in the background; a bad .mcp.json is logged by
+		// Start and skipped, never fatal.
+		_ = s.MCP.Start(context.Background())
+	}
+	return s, nil
 }
 
-// Close ends what the session started (background tasks, MCP servers).
-func (s *Session) Close() {
+// applySettings brings what depends on the settings up to date: the
+// additional directories that count as inside the workspace, the tools
+// enabled, and the MCP servers.
+func (s *Session) applySettings(st *settings.Settings) {
+	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
+	s.Registry.SetPolicy(toolPolicy(st.Tools))
 	if s.MCP != nil {
-		s.MCP.Close()
+		// Reload takes the MCP manager's own lock, never the store's, so it
+		// is safe from a store listener.
+		go func() {
+			if err := s.MCP.Reload(); err != nil {
+				s.Log.Warn("the MCP servers could not be reloaded", "err", err)
+			}
+		}()
 	}
+}
+
+// toolPolicy turns tools.enabled and tools.disabled into the registry's
+// policy: with a non-empty tools.enabled only the tools it names are enabled;
+// tools.disabled then turns tools off. Names are matched case-insensitively;
+// an entry ending in "*" matches a prefix (e.g. "mcp__github__*").
+func toolPolicy(t settings.ToolsSettings) func(string) bool {
+	if len(t.Enabled) == 0 && len(t.Disabled) == 0 {
+		return nil
+	}
+	matches := func(list []string, name string) bool {
+		return slices.ContainsFunc(list, func(p string) bool {
+			p = strings.TrimSpace(p)
+			if pre, ok := strings.CutSuffix(p, "*"); ok {
+				return strings.HasPrefix(strings.ToLower(name), strings.ToLower(pre))
+			}
+			return strings.EqualFold(p, name)
+		})
+	}
+	return func(name string) bool {
+		if len(t.Enabled) > 0 && !matches(t.Enabled, name) {
+			return false
+		}
+		return !matches(t.Disabled, name)
+	}
+}
+
+// UpdateSettings takes the client's workspace/didChangeConfiguration
+// settings as the top settings layer.
+func (s *Session) UpdateSettings(raw json.RawMessage) error {
+	s.Settings.ApplyConfigurationChange(raw)
+	for _, p := range s.Settings.Problems() {
+		s.Log.Warn("a setting was ignored", "file", p.File, "key", p.Key, "why", p.Message)
+	}
+	return nil
+}
+
+// SetRoots replaces the workspace folders (workspace/didChangeWorkspaceFolders);
+// the project settings files of the new folders are read.
+func (s *Session) SetRoots(roots []string) {
+	s.Workspace.SetRoots(roots)
+	s.Settings.SetRoots(s.Workspace.Roots())
+}
+
+// AutoAllowed reports whether a call of t would run without a prompt in the
+// current mode, before rules about its input are looked at (listTools'
+// autoAllowed).
+func (s *Session) AutoAllowed(t tools.Tool) bool {
+	switch s.Permissions.Mode() {
+	case tools.ModeBypassPermissions:
+		return true
+	case tools.ModePlan, tools.ModeDontAsk:
+		return t.SideEffect() == tools.SideEffectNone
+	case tools.ModeAcceptEdits:
+		return t.SideEffect() == tools.SideEffectNone || t.SideEffect() == tools.SideEffectMutating
+	}
+	if t.SideEffect() == tools.SideEffectNone {
+		return true
+	}
+	// A bare allow rule for the tool ("Bash", "mcp__github") allows every call.
+	for _, r := range s.Settings.Current().Permissions.Allow {
+		if strings.EqualFold(r, t.Name()) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(s.Permissions.SessionRules(), func(r string) bool { return strings.EqualFold(r, t.Name()) })
+}
+
+// Status is the session's part of toolhost/status: background tasks, the
+// todo list and the settings problems.
+func (s *Session) Status() map[string]any {
+	out := map[string]any{
+		"backgroundTasks":  nonNilSlice(s.Tasks.List()),
+		"todos":            nonNilSlice(s.Todos.Todos()),
+		"settingsProblems": nonNilSlice(s.Settings.Problems()),
+	}
+	return out
+}
+
+func nonNilSlice[T any](v []T) []T {
+	if v == nil {
+		return []T{}
+	}
+	return v
+}
+
+// Close ends what the session started: it kills every background task's
+// process group and stops the MCP servers. Safe to call more than once.
+func (s *Session) Close() {
+	s.closeOnce.Do(func() {
+		if s.MCP != nil {
+			s.MCP.Close()
+		}
+		if s.Tasks != nil {
+			if err := s.Tasks.Close(); err != nil {
+				s.Log.Warn("background tasks did not all stop", "err", err)
+			}
+		}
+	})
+}
+
+// newSessionID returns the session id hooks receive.
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

@@ -169,3 +169,59 @@ func deletePath(m map[string]any, parts []string) {
 	}
 	delete(m, parts[len(parts)-1])
 }
+
+// UpdateLocalList changes the string array at the dotted key in
+// <root>/.toolhost/settings.local.json: add items are appended unless present,
+// remove items are dropped. Every other key is kept; an empty result removes
+// the key. It reloads after writing.
+func (s *Store) UpdateLocalList(root, key string, add, remove []string) error {
+	if _, err := keyType(key); err != nil {
+		return err
+	}
+	parts := strings.Split(key, ".")
+	err := editLocal(root, func(doc map[string]any) error {
+		var cur []any
+		if v := getPath(doc, parts); v != nil {
+			list, ok := v.([]any)
+			if !ok {
+				return fmt.Errorf("%s: %s is %s, not an array; fix it first", LocalPath(root), key, describeJSON(v))
+			}
+			cur = list
+		}
+		var next []any
+		for _, v := range cur {
+			if str, ok := v.(string); ok && slices.Contains(remove, str) {
+				continue
+			}
+			next = append(next, v)
+		}
+		for _, a := range add {
+			if !slices.Contains(next, any(a)) {
+				next = append(next, a)
+			}
+		}
+		if len(next) == 0 {
+			deletePath(doc, parts)
+			return nil
+		}
+		return setPathStrict(doc, parts, next, LocalPath(root))
+	})
+	if err != nil {
+		return err
+	}
+	s.Reload()
+	return nil
+}
+
+// getPath returns m[parts...], or nil when a step is missing.
+func getPath(m map[string]any, parts []string) any {
+	var v any = m
+	for _, p := range parts {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = obj[p]
+	}
+	return v
+}

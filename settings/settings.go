@@ -97,6 +97,12 @@ type Edit struct {
 	// Fuzzy lets old_string match across CRLF, trailing-whitespace and
 	// indentation differences.
 	Fuzzy bool `json:"fuzzy,omitempty"`
+	// ReviewInEditor lets, in the default permission mode, an edit that would
+	// need a permission dialog go to the editor as a workspace/applyEdit marked
+	// needsConfirmation instead: the editor's own review (VS Code's refactor
+	// preview, the Neovim plugin's review tab) is the prompt, and rejecting it
+	// writes nothing. Only for clients that can apply edits.
+	ReviewInEditor bool `json:"reviewInEditor,omitempty"`
 }
 
 // Web configures WebFetch.

@@ -27,6 +27,9 @@ type PermissionOutcome struct {
 	Allow        bool
 	Message      string
 	UpdatedInput json.RawMessage
+	// Review asks for the call's edits to be confirmed in the editor
+	// (workspace/applyEdit with needsConfirmation) instead of a dialog.
+	Review bool
 }
 
 // Permission modes (design.md section 4).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools/hooks"
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // Request is one call as a client sends it.
@@ -209,6 +210,9 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 		}
 		if !out.Allow {
 			return denied(name, out.Message), nil
+		}
+		if out.Review {
+			ctx = workspace.WithConfirmation(ctx)
 		}
 		if len(out.UpdatedInput) > 0 {
 			if res := p.validate(c.tool, out.UpdatedInput, "the input as the user changed it"); res != nil {

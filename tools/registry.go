@@ -54,6 +54,9 @@ type Registry struct {
 	byKey map[string]*Entry
 	// onChange, when set, is called (outside the lock) after the set changes.
 	onChange func()
+	// policy, when set, says whether a tool starts enabled (the settings'
+	// tools.enabled and tools.disabled); nil enables every tool.
+	policy func(name string) bool
 }
 
 // NewRegistry returns an empty registry.
@@ -88,7 +91,8 @@ func (r *Registry) Register(category string, ts ...Tool) {
 			old.Tool, old.Category = t, category
 			continue
 		}
-		r.byKey[key] = &Entry{Tool: t, Category: category, Enabled: true}
+		enabled := r.policy == nil || r.policy(t.Name())
+		r.byKey[key] = &Entry{Tool: t, Category: category, Enabled: enabled}
 		r.order = append(r.order, t.Name())
 	}
 	r.mu.Unlock()
@@ -187,6 +191,26 @@ func (r *Registry) SetEnabled(names []string, enabled bool) error {
 	r.mu.Unlock()
 	r.changed()
 	return nil
+}
+
+// SetPolicy sets which tools are enabled: every registered tool is enabled
+// or disabled as policy says, and so are tools registered later (MCP tools).
+// Run-time SetEnabled calls last until the next SetPolicy. nil enables every
+// tool.
+func (r *Registry) SetPolicy(policy func(name string) bool) {
+	r.mu.Lock()
+	r.policy = policy
+	changed := false
+	for _, e := range r.byKey {
+		enabled := policy == nil || policy(e.Tool.Name())
+		if e.Enabled != enabled {
+			e.Enabled, changed = enabled, true
+		}
+	}
+	r.mu.Unlock()
+	if changed {
+		r.changed()
+	}
 }
 
 // EnabledNames returns the names of the enabled tools in registration order.

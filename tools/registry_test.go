@@ -99,6 +99,31 @@ func TestSetEnabled(t *testing.T) {
 	}
 }
 
+func TestSetPolicy(t *testing.T) {
+	r := newTestRegistry()
+	changes := 0
+	r.OnChange(func() { changes++ })
+	r.SetPolicy(func(name string) bool { return name != "Bash" && name != "mcp__x__run" })
+	if got := r.EnabledNames(); !reflect.DeepEqual(got, []string{"Read", "Write", "Edit", "Glob", "Grep", "Agent"}) {
+		t.Errorf("enabled = %v", got)
+	}
+	r.Register(CategoryMCP, namedTool{"mcp__x__run", SideEffectNetwork}, namedTool{"mcp__x__list", SideEffectNone})
+	if e, _ := r.Lookup("mcp__x__run"); e.Enabled {
+		t.Error("a tool registered after SetPolicy ignored the policy")
+	}
+	if e, _ := r.Lookup("mcp__x__list"); !e.Enabled {
+		t.Error("mcp__x__list should be enabled")
+	}
+	r.SetPolicy(func(name string) bool { return name != "mcp__x__run" })
+	if e, _ := r.Lookup("Bash"); !e.Enabled {
+		t.Error("Bash stayed disabled after the policy stopped disabling it")
+	}
+	r.SetPolicy(func(name string) bool { return name != "mcp__x__run" })
+	if changes != 3 {
+		t.Errorf("OnChange called %d times, want 3 (policy, register, policy; an unchanged policy is silent)", changes)
+	}
+}
+
 func TestSuggest(t *testing.T) {
 	r := newTestRegistry()
 	cases := []struct {

@@ -53,12 +53,22 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		input = json.RawMessage(raw)
 	}
-	sess, err := newCLISession(*root, *mode)
+	// MCP servers start only for a call that needs one: starting them costs
+	// processes and seconds.
+	lower := strings.ToLower(name)
+	withMCP := strings.HasPrefix(lower, "mcp__") || strings.HasSuffix(lower, "mcpresource")
+	sess, err := newCLISession(*root, *mode, withMCP)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost: %v\n", err)
 		return 1
 	}
 	defer sess.Close()
+	if withMCP {
+		if err := sess.MCP.WaitSettled(ctx); err != nil {
+			fmt.Fprintln(stderr, "toolhost: interrupted while the MCP servers started")
+			return 130
+		}
+	}
 	resp, err := sess.Pipeline.Call(ctx, newTerminalHost(stdin, stderr), tools.Request{Name: name, Input: input})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -82,8 +92,9 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 // newCLISession builds a session rooted at root (default: the current
-// directory) in the given permission mode.
-func newCLISession(root, mode string) (*session.Session, error) {
+// directory) in the given permission mode. The person at the terminal sees
+// what they ask for, so Write and Edit need no prior Read.
+func newCLISession(root, mode string, withMCP bool) (*session.Session, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -91,7 +102,12 @@ func newCLISession(root, mode string) (*session.Session, error) {
 		}
 		root = wd
 	}
-	return session.New(session.Options{Roots: []string{root}, Mode: mode})
+	sess, err := session.New(session.Options{Roots: []string{root}, Mode: mode, NoMCP: !withMCP})
+	if err != nil {
+		return nil, err
+	}
+	sess.Workspace.SetReadBeforeWrite(false)
+	return sess, nil
 }
 
 // printResult prints the text blocks of a result; images are summarised.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/settings"
 )
@@ -244,6 +245,21 @@ func readPIDs(t *testing.T, path string) []int {
 }
 
 // alive reports whether pid is a running (not zombie) process.
+// eventuallyGone waits until pid is gone. SIGKILL to a process group is
+// delivered asynchronously: a grandchild may still be on its way out when
+// the hook's own process has been reaped. The deadline only keeps a
+// surviving process from hanging the test.
+func eventuallyGone(pid int) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
+
 func alive(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
@@ -266,7 +282,7 @@ func TestHangingHookIsKilledAtItsTimeout(t *testing.T) {
 		t.Fatalf("outcome = %+v, want no decision and one timeout note", got)
 	}
 	for _, pid := range readPIDs(t, pids) {
-		if alive(pid) {
+		if !eventuallyGone(pid) {
 			t.Errorf("process %d of the hook's group still runs", pid)
 		}
 	}
@@ -301,7 +317,7 @@ func TestCancelKillsRunningHooks(t *testing.T) {
 		t.Errorf("an interrupted hook contributed %+v", got)
 	}
 	for _, pid := range readPIDs(t, pids) {
-		if alive(pid) {
+		if !eventuallyGone(pid) {
 			t.Errorf("process %d of the hook's group still runs", pid)
 		}
 	}

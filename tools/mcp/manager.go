@@ -135,13 +135,15 @@ type Manager struct {
 	servers map[string]*server
 	order   []string
 	closed  bool
+	// changed is closed and replaced at each state change, waking WaitSettled.
+	changed chan struct{}
 }
 
 // New returns a manager that registers server tools in reg, and registers
 // ListMcpResources and ReadMcpResource there. No server starts before Start.
 func New(reg *tools.Registry, opts Options) *Manager {
 	opts.setDefaults()
-	m := &Manager{opts: opts, reg: reg, log: opts.Log.With("component", "mcp"), servers: map[string]*server{}}
+	m := &Manager{opts: opts, reg: reg, log: opts.Log.With("component", "mcp"), servers: map[string]*server{}, changed: make(chan struct{})}
 	reg.Register(tools.CategoryMCP, NewListMcpResources(m), NewReadMcpResource(m))
 	return m
 }
@@ -247,6 +249,26 @@ func (m *Manager) Status() []ServerStatus {
 	return out
 }
 
+// WaitSettled waits until no server is starting (each is connected, failed,
+// waiting for approval or stopped), or until ctx ends. The CLI uses it before
+// a call of an MCP tool, which exists only once its server is connected.
+func (m *Manager) WaitSettled(ctx context.Context) error {
+	for {
+		m.mu.Lock()
+		changed := m.changed
+		m.mu.Unlock()
+		starting := slices.ContainsFunc(m.Status(), func(st ServerStatus) bool { return st.State == StateStarting })
+		if !starting {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // server returns the server of that name, or nil.
 func (m *Manager) server(name string) *server {
 	m.mu.Lock()
@@ -279,6 +301,10 @@ func (m *Manager) allowed(c ServerConfig) bool {
 
 // notify reports a state change.
 func (m *Manager) notify(st ServerStatus) {
+	m.mu.Lock()
+	close(m.changed)
+	m.changed = make(chan struct{})
+	m.mu.Unlock()
 	if m.opts.OnStateChange != nil {
 		m.opts.OnStateChange(st)
 	}

@@ -295,6 +295,11 @@ func (d *decision) decide(ctx context.Context) (tools.PermissionOutcome, error) 
 	if readOnly(d.call.Tool.SideEffect()) && d.risk() == tools.RiskLow {
 		return allow(), nil
 	}
+	if d.st.Edit.ReviewInEditor && editFamily(d.name) && len(d.sub.writes) > 0 && d.host.CanApplyEdit() {
+		// Every write is inside the workspace here: the editor's review of
+		// the edit is the prompt.
+		return tools.PermissionOutcome{Allow: true, Review: true}, nil
+	}
 	return d.ask(ctx, "no rule allows it")
 }
 

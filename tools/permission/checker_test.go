@@ -537,3 +537,50 @@ func TestConcurrentAllowAlways(t *testing.T) {
 		t.Errorf("%d saved rules, want %d: %q", got, n, e.store.Current().Permissions.Allow)
 	}
 }
+
+// editorHost is a fakeHost whose client applies edits.
+type editorHost struct{ fakeHost }
+
+func (*editorHost) CanApplyEdit() bool { return true }
+
+func TestReviewInEditorReplacesTheDialogForEdits(t *testing.T) {
+	e := newEnv(t, `{"edit": {"reviewInEditor": true}}`)
+	inside := filepath.Join(e.root, "src", "a.go")
+	cases := []struct {
+		name       string
+		host       tools.Host
+		mode       string
+		call       call
+		wantAllow  bool
+		wantReview bool
+		wantAsked  bool
+	}{
+		{"an edit goes to the editor's review", &editorHost{}, tools.ModeDefault, writes(editTool, inside), true, true, false},
+		{"so does a Write", &editorHost{}, tools.ModeDefault, writes(writeTool, filepath.Join(e.root, "new.go")), true, true, false},
+		{"a client that cannot apply edits gets the dialog", &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}, tools.ModeDefault, writes(editTool, inside), false, false, true},
+		{"acceptEdits needs no review", &editorHost{}, tools.ModeAcceptEdits, writes(editTool, inside), true, false, false},
+		{"Bash still asks", &editorHost{fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}}, tools.ModeDefault, bash("make"), false, false, true},
+		{"plan mode still refuses", &editorHost{}, tools.ModePlan, writes(editTool, inside), false, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := e.checker(c.mode).Check(context.Background(), c.host, tools.PermissionCall{Tool: c.call.tool, Access: c.call.access, Input: json.RawMessage(`{}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Allow != c.wantAllow || out.Review != c.wantReview {
+				t.Errorf("allow %v review %v (%s), want allow %v review %v", out.Allow, out.Review, out.Message, c.wantAllow, c.wantReview)
+			}
+			var asked int
+			switch h := c.host.(type) {
+			case *fakeHost:
+				asked = len(h.requests)
+			case *editorHost:
+				asked = len(h.requests)
+			}
+			if (asked > 0) != c.wantAsked {
+				t.Errorf("prompts sent: %d, want asked=%v", asked, c.wantAsked)
+			}
+		})
+	}
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs a command line in-process and returns its exit code and output.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(stdin), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestToolReferenceIsCurrent fails when docs/tools.md differs from what
+// `toolhost tools docs` writes: run `make docs` and commit the result.
+func TestToolReferenceIsCurrent(t *testing.T) {
+	want, err := referenceDoc()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join("..", "..", "docs", "tools.md"))
+	if err != nil {
+		t.Fatalf("%v: run `make docs` to write the tool reference", err)
+	}
+	if string(got) != want {
+		t.Fatal("docs/tools.md is stale: run `make docs` and commit docs/tools.md")
+	}
+	for _, name := range []string{"Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "WebFetch", "NotebookEdit"} {
+		if !strings.Contains(want, "\n## "+name+"\n") {
+			t.Errorf("the reference has no section for %s", name)
+		}
+	}
+}
+
+func TestCallPrintsAResultAndExitsNonZeroOnAnError(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("alpha\nbeta\ngamma\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "call", "--root", dir, "Read", `{"file_path":"notes.txt","offset":2,"limit":1}`)
+	if code != 0 || !strings.Contains(out, "beta") || strings.Contains(out, "gamma") {
+		t.Fatalf("Read: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// The CLI user asked for the write: no prior Read is needed.
+	code, out, errOut = runCLI(t, "", "call", "--root", dir, "Write", `{"file_path":"new/out.txt","content":"hi\n"}`)
+	if code != 0 {
+		t.Fatalf("Write: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "new", "out.txt")); err != nil || string(b) != "hi\n" {
+		t.Fatalf("the file written is %q, %v", b, err)
+	}
+	code, out, _ = runCLI(t, "", "call", "--root", dir, "Read", `{"file_path":"missing.txt"}`)
+	if code != 1 || !strings.Contains(out, "Error: ") {
+		t.Fatalf("Read of a missing file: code %d, stdout %q", code, out)
+	}
+	code, _, errOut = runCLI(t, "", "call", "--root", dir, "Read", `{not json`)
+	if code != 2 || !strings.Contains(errOut, "not valid JSON") {
+		t.Fatalf("bad JSON: code %d, stderr %q", code, errOut)
+	}
+	code, out, _ = runCLI(t, `{"file_path":"notes.txt"}`, "call", "--root", dir, "--json", "Read", "-")
+	var resp struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &resp) != nil || len(resp.Content) == 0 || !strings.Contains(resp.Content[0].Text, "alpha") {
+		t.Fatalf("--json with input on stdin: code %d, stdout %q", code, out)
+	}
+}
+
+func TestToolsEnableAndDisableWriteLocalSettings(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "", "tools", "disable", "--root", dir, "bash", "WebFetch")
+	if code != 0 {
+		t.Fatalf("disable: code %d, %s %s", code, out, errOut)
+	}
+	local := filepath.Join(dir, ".toolhost", "settings.local.json")
+	var doc struct {
+		Tools struct{ Disabled []string } `json:"tools"`
+	}
+	b, err := os.ReadFile(local)
+	if err != nil || json.Unmarshal(b, &doc) != nil {
+		t.Fatalf("reading %s: %v\n%s", local, err, b)
+	}
+	if strings.Join(doc.Tools.Disabled, ",") != "Bash,WebFetch" {
+		t.Fatalf("tools.disabled = %v, want the canonical names Bash, WebFetch", doc.Tools.Disabled)
+	}
+	// A session of that workspace no longer runs Bash.
+	code, out, _ = runCLI(t, "", "call", "--root", dir, "Bash", `{"command":"echo hi"}`)
+	if code != 1 || !strings.Contains(out, "disabled") {
+		t.Fatalf("Bash after disable: code %d, stdout %q", code, out)
+	}
+	if code, out, errOut = runCLI(t, "", "tools", "enable", "--root", dir, "Bash"); code != 0 {
+		t.Fatalf("enable: code %d, %s %s", code, out, errOut)
+	}
+	b, _ = os.ReadFile(local)
+	doc.Tools.Disabled = nil
+	if err := json.Unmarshal(b, &doc); err != nil || strings.Join(doc.Tools.Disabled, ",") != "WebFetch" {
+		t.Fatalf("after enable Bash: %s", b)
+	}
+	if code, _, errOut = runCLI(t, "", "tools", "disable", "--root", dir, "NoSuchTool"); code != 1 || !strings.Contains(errOut, "unknown tools: NoSuchTool") {
+		t.Fatalf("unknown tool: code %d, stderr %q", code, errOut)
+	}
+}
+
+func TestDemoReplaysTheSampleSession(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "sessions", "demo.txtar")
+	code, out, errOut := runCLI(t, "", "demo", file)
+	if code != 0 {
+		t.Fatalf("demo: code %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"initialize", "toolhost/listTools", "Grep", "Edit", "Every message matched"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the demo output lacks %q", want)
+		}
+	}
+}
+
+func TestUnknownCommandPrintsUsage(t *testing.T) {
+	code, _, errOut := runCLI(t, "", "frobnicate")
+	if code != 2 || !strings.Contains(errOut, "Usage:") {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/toolhost/toolhost/lspserver"
+	"github.com/toolhost/toolhost/mcpserver"
+)
+
+// runServe serves one editor session on stdin/stdout. Exit code 0 after
+// shutdown + exit, 1 when the client left without shutdown (LSP).
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	maxBytes := fs.Int64("max-message-bytes", 0, "refuse messages whose Content-Length is larger (default 64 MiB; server.maxMessageBytes)")
+	verbose := fs.Bool("v", false, "log debug messages to stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: toolhost serve [flags]\n\nServes JSON-RPC with LSP framing on stdin/stdout for an editor (see docs/protocol.md).\nLogs go to stderr.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	// A client that goes away must not kill the server while it cleans up
+	// (background tasks, MCP servers): writes fail with EPIPE instead.
+	signal.Ignore(syscall.SIGPIPE)
+	err := lspserver.Serve(ctx, stdin, stdout, lspserver.Options{
+		Version:         version,
+		Log:             stderrLogger(stderr, *verbose),
+		MaxMessageBytes: *maxBytes,
+	})
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, lspserver.ErrExitWithoutShutdown):
+		return 1
+	case errors.Is(err, context.Canceled):
+		return 130
+	}
+	fmt.Fprintf(stderr, "toolhost serve: %v\n", err)
+	return 1
+}
+
+// runMCP serves the tools as an MCP server on stdin/stdout.
+func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	root := fs.String("root", "", "workspace root (default: the current directory)")
+	verbose := fs.Bool("v", false, "log debug messages to stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: toolhost mcp [flags]\n\nServes the tools as an MCP server on stdin/stdout (see docs/mcp.md).\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	signal.Ignore(syscall.SIGPIPE)
+	var roots []string
+	if *root != "" {
+		roots = []string{*root}
+	}
+	err := mcpserver.Serve(ctx, stdin, stdout, mcpserver.Options{Roots: roots, Log: stderrLogger(stderr, *verbose)})
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		fmt.Fprintf(stderr, "toolhost mcp: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// stderrLogger logs warnings and errors (debug with -v) as text to w.
+func stderrLogger(w io.Writer, verbose bool) *slog.Logger {
+	level := slog.LevelWarn
+	if verbose || os.Getenv("TOOLHOST_DEBUG") != "" {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# make bench: Go benchmarks, then side-by-side runs against peers, each
+# printed with its ratio:
+#   1. go test -bench over the packages that have benchmarks (in-process);
+#   2. bench/stdio: a real `toolhost serve` over stdio (start, Read, Bash)
+#      against the latency targets;
+#   3. bench/search.sh: Grep and Glob against ripgrep (and fd);
+#   4. bench/mcp: `toolhost mcp` against `claude mcp serve` (Claude Code from
+#      npm, installed in test/mcp), when it is installed.
+# Set BENCH_QUICK=1 for fewer iterations.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${TOOLHOST_BIN:-bin/toolhost}
+say() { printf '\n== %s\n' "$*"; }
+
+benchtime=1s starts=20 calls=300 files=20000
+if [ -n "${BENCH_QUICK:-}" ]; then
+  benchtime=200ms starts=5 calls=50 files=3000
+fi
+
+say "Go benchmarks (in-process)"
+go test -run '^$' -bench . -benchmem -benchtime "$benchtime" ./...
+
+say "toolhost serve over stdio (bench/stdio)"
+go run ./bench/stdio -bin "$BIN" -starts "$starts" -calls "$calls"
+
+say "Grep and Glob against ripgrep and fd (bench/search.sh)"
+bash bench/search.sh -files "$files"
+
+say "toolhost mcp against claude mcp serve (bench/mcp)"
+if [ -x test/mcp/node_modules/.bin/claude ]; then
+  go run ./bench/mcp -toolhost "$BIN" -starts "$((starts / 2))" -calls "$calls"
+else
+  echo "skipped: Claude Code is not installed; run 'npm ci' in test/mcp (make deps) to compare with it"
+fi
