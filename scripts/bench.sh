@@ -10,7 +10,7 @@
 # Set BENCH_QUICK=1 for fewer iterations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=${TOOLHOST_BIN:-bin/toolhost}
+BIN=${TOOLHOST_BIN:-$PWD/bin/toolhost}
 say() { printf '\n== %s\n' "$*"; }
 
 benchtime=1s starts=20 calls=300 files=20000

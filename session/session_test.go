@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
@@ -121,4 +122,32 @@ func TestCloseStopsBackgroundTasks(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// BenchmarkPipelineRead is a Read of 50 lines of a 5,000-line file through
+// the whole pipeline of a real session (validation, permissions, hooks
+// settings), as toolhost serve and toolhost mcp run it.
+func BenchmarkPipelineRead(b *testing.B) {
+	dir := b.TempDir()
+	var text []byte
+	for i := range 5000 {
+		text = append(text, []byte("line "+strconv.Itoa(i)+" of a file that is long enough to be realistic, with some words\n")...)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), text, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Options{Roots: []string{dir}, UserConfigPath: filepath.Join(dir, "none.json"), NoMCP: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	input := json.RawMessage(`{"file_path":"big.txt","offset":2000,"limit":50}`)
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		resp, err := s.Pipeline.Call(ctx, tools.NoHost{}, tools.Request{Name: "Read", Input: input})
+		if err != nil || resp.IsError {
+			b.Fatal(err, resp)
+		}
+	}
 }

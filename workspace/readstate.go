@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"io/fs"
 	"os"
 	"sync"
@@ -58,6 +59,36 @@ func (w *Workspace) ReadFile(abs string) (data []byte, version *int32, err error
 	}
 	data, err = os.ReadFile(abs)
 	return data, nil, err
+}
+
+// ReadFileInto is ReadFile reading into buf's storage (grown when too small),
+// for callers that reuse buffers: the result aliases buf.
+func (w *Workspace) ReadFileInto(abs string, buf []byte) (data []byte, version *int32, err error) {
+	if text, v, open := w.Document(abs); open {
+		return append(buf[:0], text...), &v, nil
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	buf = buf[:0]
+	if st, err := f.Stat(); err == nil && int64(cap(buf)) < st.Size()+1 {
+		buf = make([]byte, 0, st.Size()+512)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
 }
 
 // MarkRead records that the agent has seen data (the content of abs, at the

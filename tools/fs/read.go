@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/tools"
@@ -166,7 +167,17 @@ func binaryRefusal(abs string) *tools.Result {
 
 // readText renders a text file (or open buffer) as numbered lines.
 func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
-	data, version, err := r.ws.ReadFile(abs)
+	// The file's bytes live only until the result is built (every line shown
+	// is copied into it), so the buffer is reused across calls: reading a
+	// large file again and again then costs no garbage.
+	bufp := readBuffers.Get().(*[]byte)
+	data, version, err := r.ws.ReadFileInto(abs, *bufp)
+	defer func() {
+		if cap(data) <= maxPooledReadBuffer {
+			*bufp = data[:0]
+			readBuffers.Put(bufp)
+		}
+	}()
 	if err != nil {
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
 	}
@@ -256,6 +267,12 @@ func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
 	}}
 	return res, nil
 }
+
+// readBuffers holds file buffers for readText; buffers above
+// maxPooledReadBuffer are left to the garbage collector.
+var readBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+const maxPooledReadBuffer = 8 << 20
 
 // writeNumbered writes one line as cat -n does: the number right-aligned in
 // six columns, a tab, the line.
