@@ -293,6 +293,13 @@ func invalidParams(format string, args ...any) *jsonrpc2.Error {
 // approveMCPServer asks the user whether a server of the project's .mcp.json
 // may start: a cloned repository must not run commands unasked.
 func (s *server) approveMCPServer(ctx context.Context, name string) bool {
+	// The session starts its MCP servers during initialize; the prompt waits
+	// until the client has the initialize result and sent initialized.
+	select {
+	case <-s.ready:
+	case <-ctx.Done():
+		return false
+	}
 	res, err := s.callHost(nil).RequestPermission(ctx, tools.PermissionRequest{
 		ToolName: "mcp__" + name,
 		Title:    fmt.Sprintf("Start the MCP server %q from this project's .mcp.json? It runs a command on this machine.", name),

@@ -38,6 +38,7 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 	var err error
 	switch method {
 	case "initialized":
+		s.readyOnce.Do(func() { close(s.ready) })
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams
 		if err = json.Unmarshal(params, &p); err == nil {

@@ -73,6 +73,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		conn:     conn,
 		ctx:      ctx,
 		exited:   make(chan struct{}),
+		ready:    make(chan struct{}),
 		inflight: map[jsonrpc2.ID]*inflightCall{},
 		progress: map[string]func(){},
 	}
@@ -122,6 +123,11 @@ type server struct {
 	shutdown atomic.Bool
 	// trace is the $/setTrace level ("off", "messages", "verbose").
 	trace atomic.Value
+
+	// ready is closed when the client sent initialized: LSP forbids
+	// requests to the client before it (MCP approvals wait for it).
+	ready     chan struct{}
+	readyOnce sync.Once
 
 	// requests counts running request goroutines.
 	requests sync.WaitGroup
