@@ -222,9 +222,15 @@ func (s *Session) AutoAllowed(t tools.Tool) bool {
 }
 
 // Status is the session's part of toolhost/status: background tasks, the
-// todo list and the settings problems.
+// todo list, the settings problems, and where edits that need approval are
+// reviewed ("dialog", or "editor" with edit.reviewInEditor).
 func (s *Session) Status() map[string]any {
+	editReview := "dialog"
+	if s.Settings.Current().Edit.ReviewInEditor {
+		editReview = "editor"
+	}
 	out := map[string]any{
+		"editReview":       editReview,
 		"backgroundTasks":  nonNilSlice(s.Tasks.List()),
 		"todos":            nonNilSlice(s.Todos.Todos()),
 		"settingsProblems": nonNilSlice(s.Settings.Problems()),

@@ -127,3 +127,13 @@ func TestUnknownCommandPrintsUsage(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, errOut)
 	}
 }
+
+// TestServeAcceptsTheFlagsLSPClientsAdd: vscode-languageclient starts a
+// stdio server with --stdio appended; refusing it kills every session.
+func TestServeAcceptsTheFlagsLSPClientsAdd(t *testing.T) {
+	code, _, errOut := runCLI(t, "", "serve", "--stdio", "--clientProcessId=42")
+	// Empty input: the client left without shutdown, exit code 1 as LSP says.
+	if code != 1 || strings.Contains(errOut, "flag provided but not defined") {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+}

@@ -22,6 +22,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.SetOutput(stderr)
 	maxBytes := fs.Int64("max-message-bytes", 0, "refuse messages whose Content-Length is larger (default 64 MiB; server.maxMessageBytes)")
 	verbose := fs.Bool("v", false, "log debug messages to stderr")
+	// LSP clients add these by convention (vscode-languageclient adds
+	// --stdio for its stdio transport); stdio is the only transport.
+	fs.Bool("stdio", true, "use stdin/stdout (the only transport; accepted for LSP clients that pass it)")
+	fs.Int("clientProcessId", 0, "the client's process id (accepted and ignored)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: toolhost serve [flags]\n\nServes JSON-RPC with LSP framing on stdin/stdout for an editor (see docs/protocol.md).\nLogs go to stderr.\n\nFlags:")
 		fs.PrintDefaults()

@@ -246,6 +246,30 @@ async function main() {
     await waitFor(() => readOrNull(marker) === "allowed\n", "bash-ran.txt written by the allowed command");
     await waitResult(wb, "Bash");
 
+    step("Edit reviewed in the Refactor Preview (toolhost.reviewEditsInPreview)");
+    await wb.runCommand("toolhost: Toggle Reviewing Edits in the Refactor Preview");
+    // The extension forwards the setting as workspace/didChangeConfiguration;
+    // toolhost/status says when the server has it.
+    await waitFor(
+      async () => {
+        await wb.runCommand("toolhost: Show Status");
+        await waitResult(wb, "status");
+        return /## editReview\s+```json\s+"editor"/.test(await wb.activeEditorText());
+      },
+      "the server reviewing edits in the editor",
+      30000,
+    );
+    await runTool(wb, "Edit", { file_path: sample, old_string: "sleepy cat", new_string: "cat in the sun" });
+    const previewReviews = await approveUntil(
+      wb,
+      () => readOrNull(sample) === "The quick brown fox\njumps over the cat in the sun.\n",
+      "09-edit",
+    );
+    if (previewReviews.length === 0 || previewReviews.some((r) => r.kind !== "preview")) {
+      throw new Error(`the edit was not reviewed in the Refactor Preview alone: ${JSON.stringify(previewReviews)}`);
+    }
+    await waitResult(wb, "Edit");
+
     step("Show Status and change the mode from the status bar");
     await wb.runCommand("toolhost: Show Status");
     await waitResult(wb, "status");

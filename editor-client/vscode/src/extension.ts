@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { createClient } from "./client";
 import { runTool, setPermissionMode, showStatus } from "./commands";
-import { initializationOptions, modeOf, statusBarText } from "./logic/modes";
+import { initializationOptions, modeOf, reviewSettings, statusBarText } from "./logic/modes";
 import { resolveServerPath } from "./logic/serverPath";
 import { ResultDocuments, SCHEME } from "./resultDocs";
 import { TodoTreeProvider } from "./todoView";
@@ -41,6 +41,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
     vscode.commands.registerCommand("toolhost.runTool", () => runTool(getClient, docs, refreshMode).catch(reportError)),
     vscode.commands.registerCommand("toolhost.showStatus", () => showStatus(getClient, docs).catch(reportError)),
+    vscode.commands.registerCommand("toolhost.toggleReviewInPreview", async () => {
+      const config = vscode.workspace.getConfiguration("toolhost");
+      const next = !(config.get<boolean>("reviewEditsInPreview") ?? false);
+      // The configuration change handler below tells the server.
+      await config.update("reviewEditsInPreview", next, vscode.ConfigurationTarget.Global);
+      vscode.window.setStatusBarMessage(
+        next ? "toolhost: edits are reviewed in the Refactor Preview" : "toolhost: edits are reviewed in a dialog",
+        5000,
+      );
+    }),
     vscode.commands.registerCommand("toolhost.setPermissionMode", async () => {
       try {
         const next = await setPermissionMode(getClient, mode);
@@ -54,6 +64,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration("toolhost.path")) {
         await restart();
+      } else if (e.affectsConfiguration("toolhost.reviewEditsInPreview") && client?.isRunning()) {
+        const review = vscode.workspace.getConfiguration("toolhost").get<boolean>("reviewEditsInPreview") ?? false;
+        await client.sendNotification("workspace/didChangeConfiguration", { settings: reviewSettings(review) });
       } else if (e.affectsConfiguration("toolhost.permissionMode") && client?.isRunning()) {
         const wanted = vscode.workspace.getConfiguration("toolhost").get<string>("permissionMode");
         const answer = await client.sendRequest<{ mode: string }>("toolhost/setPermissionMode", { mode: wanted });
@@ -82,7 +95,8 @@ async function start(): Promise<void> {
     return;
   }
   const configuredMode = config.get<string>("permissionMode");
-  client = createClient(resolved.path, output, initializationOptions(configuredMode), {
+  const reviewInPreview = config.get<boolean>("reviewEditsInPreview") ?? false;
+  client = createClient(resolved.path, output, initializationOptions(configuredMode, reviewInPreview), {
     todos: (list) => {
       todos.update(list);
       todoView.message = todos.summary() || undefined;

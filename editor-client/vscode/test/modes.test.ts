@@ -14,6 +14,8 @@ test("initializationOptions puts a known mode in the settings shape", () => {
   assert.deepEqual(initializationOptions("acceptEdits"), { permissions: { defaultMode: "acceptEdits" } });
   assert.deepEqual(initializationOptions("bogus"), {});
   assert.deepEqual(initializationOptions(undefined), {});
+  assert.deepEqual(initializationOptions("plan", true), { permissions: { defaultMode: "plan" }, edit: { reviewInEditor: true } });
+  assert.deepEqual(initializationOptions(undefined, true), { edit: { reviewInEditor: true } });
   assert.equal(isMode("bypassPermissions"), true);
 });
 

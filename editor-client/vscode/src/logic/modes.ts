@@ -35,7 +35,19 @@ export function modeOf(status: unknown): string | undefined {
   return undefined;
 }
 
-/** initializationOptions for a configured mode, in the settings file's shape. */
-export function initializationOptions(mode: string | undefined): object {
-  return mode && isMode(mode) ? { permissions: { defaultMode: mode } } : {};
+/**
+ * initializationOptions for a configured mode and preview choice, in the
+ * settings file's shape.
+ */
+export function initializationOptions(mode: string | undefined, reviewInPreview = false): object {
+  const opts: Record<string, unknown> = mode && isMode(mode) ? { permissions: { defaultMode: mode } } : {};
+  if (reviewInPreview) {
+    opts.edit = { reviewInEditor: true };
+  }
+  return opts;
+}
+
+/** The workspace/didChangeConfiguration settings for the preview choice. */
+export function reviewSettings(reviewInPreview: boolean): object {
+  return { edit: { reviewInEditor: reviewInPreview } };
 }
