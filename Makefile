@@ -4,7 +4,7 @@ BIN     := bin/toolhost
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build deps test test-go test-node test-nvim test-vscode demo bench lint docs e2e vscode clean
+.PHONY: all build deps test test-go test-node test-nvim test-vscode test-vscode-e2e demo bench lint docs e2e vscode clean
 
 all: build
 
@@ -17,8 +17,10 @@ deps:
 
 # test runs every test: Go (unit, scripted editor sessions, MCP against real
 # servers), the Node protocol test with vscode-jsonrpc, the Neovim plugin in
-# headless Neovim, and the VS Code extension's unit tests.
-test: deps build test-go test-node test-nvim test-vscode
+# headless Neovim, the VS Code extension's unit tests, and the extension end
+# to end in a real VS Code (code-server + headless Chromium; its first run
+# installs them, about three minutes).
+test: deps build test-go test-node test-nvim test-vscode test-vscode-e2e
 	@echo "all test suites passed"
 
 test-go:
@@ -34,6 +36,9 @@ test-nvim: build
 
 test-vscode:
 	@if [ -f editor-client/vscode/package.json ]; then cd editor-client/vscode && npm test; fi
+
+test-vscode-e2e: build
+	@if [ -f editor-client/vscode/package.json ]; then cd editor-client/vscode && TOOLHOST_BIN=$(CURDIR)/$(BIN) npm run e2e; fi
 
 # demo replays the sample editor session (testdata/sessions/demo.txtar)
 # against its sample workspace and prints the transcript.
