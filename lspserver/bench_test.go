@@ -49,7 +49,10 @@ func startBench(b *testing.B, root string) *benchConn {
 		<-done
 		_ = outR.Close()
 	})
-	c.call(b, "initialize", map[string]any{"rootPath": root, "capabilities": map[string]any{}})
+	// bypassPermissions: the benchmark client shows no prompts, and what is
+	// measured is the call, not the permission layer's refusal.
+	c.call(b, "initialize", map[string]any{"rootPath": root, "capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"permissions": map[string]any{"defaultMode": "bypassPermissions"}}})
 	c.sess = <-sessions
 	return c
 }
