@@ -137,3 +137,28 @@ func TestServeAcceptsTheFlagsLSPClientsAdd(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, errOut)
 	}
 }
+
+// TestCallRunsAnMCPTool: `toolhost call` starts the project's MCP servers
+// for a call of one of their tools and waits for them to connect.
+func TestCallRunsAnMCPTool(t *testing.T) {
+	script := filepath.Join("..", "..", "test", "mcp", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	abs, err := filepath.Abs(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the MCP test servers are not installed (%v): run `npm ci` in test/mcp", err)
+		}
+		t.Skip("the MCP test servers are not installed: run `npm ci` in test/mcp to run this test")
+	}
+	dir := t.TempDir()
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{"command": "node", "args": []string{abs, "stdio"}}}})
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "call", "--root", dir, "mcp__everything__echo", `{"message":"from the shell"}`)
+	if code != 0 || !strings.Contains(out, "from the shell") {
+		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
