@@ -8,8 +8,10 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 
 all: build
 
+# build makes a static binary (no cgo): it runs on any Linux the editor
+# extensions are installed on, and starts without the dynamic loader.
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/toolhost
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/toolhost
 
 # deps installs what a fresh machine lacks (Debian packages, npm packages, Go modules).
 deps:
