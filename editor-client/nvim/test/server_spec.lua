@@ -8,12 +8,18 @@ local format = require("toolhost.format")
 local bin = os.getenv("TOOLHOST_BIN")
 
 -- Starts a server on a fresh workspace; returns its folder.
-local function start(files, mode)
+local function start(files, mode, settings)
   toolhost.stop(3000)
   local dir = h.workspace(files)
   vim.cmd("cd " .. vim.fn.fnameescape(dir))
   vim.cmd("silent! %bwipeout!")
-  local ok, err = toolhost.setup({ cmd = { bin, "serve" }, root_dir = dir, permission_mode = mode, progress = false })
+  local ok, err = toolhost.setup({
+    cmd = { bin, "serve" },
+    root_dir = dir,
+    permission_mode = mode,
+    progress = false,
+    settings = settings or {},
+  })
   h.truthy(ok, err)
   h.wait_for(function()
     return toolhost.is_running() or toolhost.state.client_id == nil
@@ -97,6 +103,25 @@ h.test("server: an accepted edit is reviewed as a diff and written to disk", fun
   if review.kind == "toolhost.edit" then
     h.eq(review.diff, true, "edit asked from a diff view")
   end
+end)
+
+h.test("server: with edit.reviewInEditor the diff review replaces the permission prompt", function()
+  local dir = start({ ["a.txt"] = "hello world\n" }, "default", { edit = { reviewInEditor = true } })
+  local path = dir .. "/a.txt"
+  local log = h.script_ui({
+    ["toolhost.permission"] = h.pick(dialogs.DENY),
+    ["toolhost.edit"] = h.pick("Accept"),
+  })
+  h.eq(call("Read", { file_path = path }).isError, false, "Read")
+  local result = call("Edit", { file_path = path, old_string = "world", new_string = "there" })
+  h.eq(result.isError, false, format.result_text(result))
+  h.eq(h.read(path), "hello there\n", "disk")
+  local kinds = {}
+  for _, entry in ipairs(log) do
+    kinds[#kinds + 1] = entry.kind
+  end
+  h.truthy(vim.tbl_contains(kinds, "toolhost.edit"), "the edit was reviewed as a diff: " .. vim.inspect(kinds))
+  h.truthy(not vim.tbl_contains(kinds, "toolhost.permission"), "no permission prompt: " .. vim.inspect(kinds))
 end)
 
 h.test("server: a rejected edit leaves the file and fails the call", function()
