@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"sync"
 	"testing"
 	"time"
 
@@ -282,5 +283,55 @@ func TestReloadRetriesFailedServers(t *testing.T) {
 	log.waitFor(t, i+1, "connected after reload", connected("late"))
 	if _, ok := reg.Lookup("mcp__late__echo"); !ok {
 		t.Fatal("tools missing after the retry")
+	}
+}
+
+// TestApprovalSavedWhileAskingKeepsTheServer: saving an approval reloads
+// the settings, and so the MCP servers, while the server that asked still
+// waits for the answer. That reload must leave the asking server alone
+// rather than stop it and start a second copy.
+func TestApprovalSavedWhileAskingKeepsTheServer(t *testing.T) {
+	srv := everythingServer(t)
+	root := t.TempDir()
+	t.Setenv("TOOLHOST_TEST_SCRIPT", srv.Args[0])
+	project := `{"mcpServers": {"proj": {"command": "node", "args": ["${TOOLHOST_TEST_SCRIPT}", "stdio"]}}}`
+	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(project), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	s := settings.Defaults()
+	var m *Manager
+	m, _, log := startManager(t, root, nil, func(o *Options) {
+		o.Settings = func() *settings.Settings { mu.Lock(); defer mu.Unlock(); return s }
+		o.Approve = func(context.Context, string) bool {
+			// What the session does: save the approval, which reloads.
+			mu.Lock()
+			next := *s
+			next.EnabledMCPJSONServers = []string{"proj"}
+			s = &next
+			mu.Unlock()
+			reloaded := make(chan error, 1)
+			go func() { reloaded <- m.Reload() }()
+			// A reload that stops this server waits for this very call to
+			// return: it would never finish. The deadline turns that
+			// deadlock into a failure.
+			select {
+			case err := <-reloaded:
+				if err != nil {
+					t.Error(err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Error("the reload waited for the server that is asking for approval")
+			}
+			return true
+		}
+	})
+	_, i := log.waitFor(t, 0, "connected", func(st ServerStatus) bool { return st.State == StateConnected })
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	for _, st := range log.changes[:i] {
+		if st.State == StateStopped {
+			t.Fatalf("the asking server was stopped by the reload: %+v", log.changes)
+		}
 	}
 }

@@ -186,8 +186,9 @@ func (m *Manager) Reload() error {
 	var stopping []*server
 	for name, s := range m.servers {
 		c, ok := want[name]
-		if st := s.status().State; ok && c.equal(s.cfg) && (st == StateConnected || st == StateStarting) {
-			delete(want, name) // unchanged and up: keep it
+		if st := s.status().State; ok && c.equal(s.cfg) && (st == StateConnected || st == StateStarting || s.asking.Load()) {
+			// Unchanged and up, or waiting for the user's answer: keep it.
+			delete(want, name)
 			continue
 		}
 		stopping = append(stopping, s)

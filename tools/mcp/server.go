@@ -50,6 +50,9 @@ type server struct {
 	nextToken atomic.Int64
 	// refreshMu serialises tool list refreshes.
 	refreshMu sync.Mutex
+	// asking is set while the user is asked to approve the server; a
+	// reload then leaves it alone (saving the approval reloads the settings).
+	asking atomic.Bool
 
 	mu        sync.Mutex
 	state     State
@@ -180,7 +183,10 @@ func (s *server) approved() bool {
 		return true
 	}
 	s.setState(StateNeedsApproval, "")
-	if s.m.opts.Approve == nil || !s.m.opts.Approve(s.ctx, s.cfg.Name) {
+	s.asking.Store(true)
+	ok := s.m.opts.Approve != nil && s.m.opts.Approve(s.ctx, s.cfg.Name)
+	s.asking.Store(false)
+	if !ok {
 		s.setState(StateNeedsApproval, "this server of the project's .mcp.json was not allowed by the user")
 		return false
 	}
