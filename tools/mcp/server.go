@@ -182,14 +182,17 @@ func (s *server) approved() bool {
 	if s.m.allowed(s.cfg) {
 		return true
 	}
-	s.setState(StateNeedsApproval, "")
+	// asking covers the whole exchange, up to the state a reload keeps
+	// (starting): saving the approval reloads the servers, maybe only after
+	// the answer came back.
 	s.asking.Store(true)
-	ok := s.m.opts.Approve != nil && s.m.opts.Approve(s.ctx, s.cfg.Name)
-	s.asking.Store(false)
-	if !ok {
+	defer s.asking.Store(false)
+	s.setState(StateNeedsApproval, "")
+	if s.m.opts.Approve == nil || !s.m.opts.Approve(s.ctx, s.cfg.Name) {
 		s.setState(StateNeedsApproval, "this server of the project's .mcp.json was not allowed by the user")
 		return false
 	}
+	s.setState(StateStarting, "")
 	return true
 }
 
