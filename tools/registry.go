@@ -123,6 +123,41 @@ func (r *Registry) RemovePrefix(prefix string) []string {
 	return removed
 }
 
+// ReplacePrefix replaces, in one step, every tool whose name starts with
+// prefix (case-insensitive) by ts, registered under category: an MCP server's
+// re-listed tools. No lookup in between sees the server without tools, and
+// OnChange is called once. Tools kept keep their position and enabled state.
+func (r *Registry) ReplacePrefix(prefix, category string, ts ...Tool) {
+	p := strings.ToLower(prefix)
+	incoming := map[string]bool{}
+	for _, t := range ts {
+		incoming[strings.ToLower(t.Name())] = true
+	}
+	r.mu.Lock()
+	kept := r.order[:0]
+	for _, name := range r.order {
+		key := strings.ToLower(name)
+		if strings.HasPrefix(key, p) && !incoming[key] {
+			delete(r.byKey, key)
+			continue
+		}
+		kept = append(kept, name)
+	}
+	r.order = kept
+	for _, t := range ts {
+		key := strings.ToLower(t.Name())
+		if old, ok := r.byKey[key]; ok {
+			old.Tool, old.Category = t, category
+			continue
+		}
+		enabled := r.policy == nil || r.policy(t.Name())
+		r.byKey[key] = &Entry{Tool: t, Category: category, Enabled: enabled}
+		r.order = append(r.order, t.Name())
+	}
+	r.mu.Unlock()
+	r.changed()
+}
+
 // Lookup finds a tool by name or alias, case-insensitively, enabled or not.
 func (r *Registry) Lookup(name string) (Entry, bool) {
 	key := strings.ToLower(strings.TrimSpace(name))

@@ -190,3 +190,48 @@ func TestRegistryConcurrentUse(t *testing.T) {
 		t.Errorf("%d tools left, want the 7 built-ins", got)
 	}
 }
+
+func TestReplacePrefix(t *testing.T) {
+	r := newTestRegistry()
+	r.Register(CategoryMCP, namedTool{"mcp__gh__issues", SideEffectNetwork}, namedTool{"mcp__gh__prs", SideEffectNetwork})
+	if err := r.SetEnabled([]string{"mcp__gh__issues"}, false); err != nil {
+		t.Fatal(err)
+	}
+	changes := 0
+	r.OnChange(func() { changes++ })
+	r.ReplacePrefix("mcp__gh__", CategoryMCP, namedTool{"mcp__gh__issues", SideEffectNone}, namedTool{"mcp__gh__repos", SideEffectNone})
+	want := []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "Agent", "mcp__gh__issues", "mcp__gh__repos"}
+	if got := r.Names(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Names = %v, want %v", got, want)
+	}
+	if e, _ := r.Lookup("mcp__gh__issues"); e.Enabled || e.Tool.SideEffect() != SideEffectNone {
+		t.Errorf("a kept tool lost its enabled state or kept its old definition: %+v", e)
+	}
+	if changes != 1 {
+		t.Errorf("OnChange called %d times, want 1", changes)
+	}
+
+	// Lookups running during replacements always find a tool that stays.
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, ok := r.Lookup("mcp__gh__issues"); !ok {
+				t.Error("a lookup during a replacement missed the tool")
+				return
+			}
+		}
+	}()
+	for range 1000 {
+		r.ReplacePrefix("mcp__gh__", CategoryMCP, namedTool{"mcp__gh__issues", SideEffectNone})
+	}
+	close(stop)
+	wg.Wait()
+}

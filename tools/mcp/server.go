@@ -363,10 +363,8 @@ func (s *server) refreshTools(cs *sdk.ClientSession) error {
 	}
 	s.toolCount = len(list)
 	s.mu.Unlock()
-	s.m.reg.RemovePrefix(ToolPrefix(s.cfg.Name))
-	if len(list) > 0 {
-		s.m.reg.Register(tools.CategoryMCP, list...)
-	}
+	// One step: a call made while the list is refreshed finds the tool.
+	s.m.reg.ReplacePrefix(ToolPrefix(s.cfg.Name), tools.CategoryMCP, list...)
 	s.log.Info("MCP tools registered", "count", len(list))
 	return nil
 }
