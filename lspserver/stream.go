@@ -452,6 +452,23 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	// A successful response is framed from its result as it is: the
+	// result was encoded once already (jsonrpc2.NewResponse), and the
+	// message's own MarshalJSON would compact and HTML-escape all of it again.
+	if r, ok := msg.(*jsonrpc2.Response); ok && r.Err() == nil && len(r.Result()) > 0 {
+		rid := r.ID()
+		id, err := rid.MarshalJSON()
+		if err != nil {
+			return 0, fmt.Errorf("encoding a response id: %w", err)
+		}
+		data := make([]byte, 0, len(r.Result())+len(id)+40)
+		data = append(data, `{"jsonrpc":"2.0","result":`...)
+		data = append(data, r.Result()...)
+		data = append(data, `,"id":`...)
+		data = append(data, id...)
+		data = append(data, '}')
+		return s.writeFrame(data)
+	}
 	// jsonrpc2's messages encode themselves; calling that directly spares
 	// encoding/json a second pass over the output to validate it.
 	var data []byte
