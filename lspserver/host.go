@@ -2,6 +2,7 @@ package lspserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,7 +22,10 @@ type editorHost struct {
 	cancelCall func()
 }
 
-var _ tools.Host = (*editorHost)(nil)
+var (
+	_ tools.Host        = (*editorHost)(nil)
+	_ tools.AgentRunner = (*editorHost)(nil)
+)
 
 // callHost returns the Host for a request whose context cancel is given.
 func (s *server) callHost(cancel func()) *editorHost {
@@ -184,4 +188,29 @@ func (h *editorHost) AskUserQuestion(ctx context.Context, questions []tools.Ques
 // Notify sends a notification to the client.
 func (h *editorHost) Notify(_ context.Context, method string, params any) error {
 	return h.srv.notify(method, params)
+}
+
+// CanRunAgent reports experimental.toolhost.runAgent.
+func (h *editorHost) CanRunAgent() bool { return h.srv.capabilities().Toolhost.RunAgent }
+
+// RunAgent sends toolhost/runAgent: the Agent tool's input with the call's
+// callId. The answer is {content: [{type: "text", text}], isError?}; an
+// answer without content, or a null one, is an error result saying the
+// client gave no report.
+func (h *editorHost) RunAgent(ctx context.Context, callID string, input json.RawMessage) (*tools.Result, error) {
+	params := map[string]any{}
+	if err := json.Unmarshal(input, &params); err != nil {
+		return nil, fmt.Errorf("toolhost/runAgent: the Agent input is not an object: %w", err)
+	}
+	if callID != "" {
+		params["callId"] = callID
+	}
+	var res *tools.Result
+	if err := h.srv.callClient(ctx, "toolhost/runAgent", params, &res); err != nil {
+		return nil, err
+	}
+	if res == nil || len(res.Content) == 0 {
+		return tools.ErrorResult("the editor ran the sub-agent but sent no report back. Do the task yourself, or ask the user what the sub-agent found."), nil
+	}
+	return res, nil
 }

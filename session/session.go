@@ -60,7 +60,8 @@ type Session struct {
 	Settings *settings.Store
 	// Permissions decides each call and holds the permission mode.
 	Permissions *permission.Checker
-	// Tasks runs background commands (Bash run_in_background).
+	// Tasks runs background commands and agents (Bash and Agent
+	// run_in_background).
 	Tasks *tasks.Manager
 	// Todos is the todo list TodoWrite keeps.
 	Todos *state.TodoStore
@@ -105,6 +106,8 @@ func New(opts Options) (*Session, error) {
 		Modes:         checker,
 		Todos:         s.Todos,
 		Tasks:         s.Tasks,
+		// The pipeline is built below, before any call can run.
+		Pipeline: func() *tools.Pipeline { return s.Pipeline },
 	})
 	s.Pipeline = tools.NewPipeline(s.Registry, log,
 		tools.WithPermissions(checker),

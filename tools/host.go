@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/toolhost/toolhost/workspace"
@@ -34,6 +35,20 @@ type Host interface {
 	// toolhost/taskChanged, toolhost/toolsChanged). Hosts that have no such
 	// channel drop it.
 	Notify(ctx context.Context, method string, params any) error
+}
+
+// AgentRunner is implemented by hosts whose client can run a sub-agent with
+// its own model (toolhost/runAgent). It is optional: the Agent tool finds it
+// by a type assertion on the call's Host and falls back to its built-in
+// runner when the host lacks it or CanRunAgent is false.
+type AgentRunner interface {
+	// CanRunAgent reports whether the client declared that it runs agents.
+	CanRunAgent() bool
+	// RunAgent asks the client to run one sub-agent and returns its final
+	// report. callID is the Agent call's id and input the Agent tool's
+	// validated input. A failure the client reports comes back as a Result
+	// with IsError; a Go error means the request itself failed.
+	RunAgent(ctx context.Context, callID string, input json.RawMessage) (*Result, error)
 }
 
 // ErrCannotAsk means the host has no way to ask the user.

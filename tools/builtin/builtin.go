@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/agent"
 	"github.com/toolhost/toolhost/tools/extras"
 	"github.com/toolhost/toolhost/tools/fs"
 	"github.com/toolhost/toolhost/tools/search"
@@ -38,6 +39,10 @@ type Deps struct {
 	// and closes it at its end (killing every task's process group). nil
 	// gives Bash a manager of its own that nothing closes.
 	Tasks *tasks.Manager
+	// Pipeline returns the session's pipeline, which is built after the
+	// registry; Agent's built-in runner makes the sub-agent's calls through
+	// it. nil leaves Agent only the client's runner (toolhost/runAgent).
+	Pipeline func() *tools.Pipeline
 }
 
 // Register adds every built-in tool to reg.
@@ -64,5 +69,8 @@ func Register(reg *tools.Registry, d Deps) {
 	}
 	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
 	reg.Register(tools.CategoryNetwork, web.NewWebFetch(d.Settings), web.NewWebSearch(d.Settings))
+	reg.Register(tools.CategoryAgent, agent.New(agent.Options{
+		Settings: d.Settings, Pipeline: d.Pipeline, Tasks: taskManager, Root: d.Workspace.Root, Log: d.Log,
+	}))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
 }

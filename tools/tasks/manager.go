@@ -1,5 +1,7 @@
-// Package tasks runs commands in the background for the tools that start
-// them (Bash with run_in_background), keeps their output within a cap, tells
+// Package tasks runs work in the background for the tools that start it
+// (Bash and Agent with run_in_background): commands in their own process
+// group, or functions of this process (StartFunc). It keeps their output
+// within a cap, tells
 // the client when they start and end (toolhost/taskChanged), and stops them:
 // on request (TaskStop), on their timeout, and all at once when the session
 // closes. It also holds the TaskOutput and TaskStop tools and the process
@@ -10,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os/exec"
 	"slices"
@@ -122,16 +125,17 @@ type Spec struct {
 	Notify Notifier
 }
 
-// Task is one background command.
+// Task is one background command or function.
 type Task struct {
 	id      string
 	kind    string
 	command string
 	started time.Time
 	out     *Output
-	cmd     *exec.Cmd
-	cancel  context.CancelFunc
-	notify  Notifier
+	// cmd is nil for a function's task (StartFunc).
+	cmd    *exec.Cmd
+	cancel context.CancelFunc
+	notify Notifier
 	// done is closed once the task has ended and its state is final.
 	done chan struct{}
 
@@ -165,49 +169,120 @@ var ErrClosed = errors.New("the session is closing; no new background tasks star
 
 // Start runs spec in the background and returns its task at once.
 func (m *Manager) Start(spec Spec) (*Task, error) {
-	kind := spec.Kind
-	if kind == "" {
-		kind = "task"
+	id, kind, err := m.nextID(spec.Kind)
+	if err != nil {
+		return nil, err
 	}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return nil, ErrClosed
-	}
-	m.seq++
-	id := kind + "-" + strconv.Itoa(m.seq)
-	m.mu.Unlock()
-
-	ctx, cancel := context.WithCancel(context.Background())
-	if spec.Timeout > 0 {
-		ctx, cancel = context.WithTimeout(context.Background(), spec.Timeout)
-	}
+	ctx, cancel := taskContext(spec.Timeout)
 	cmd := Command(ctx, spec.Name, spec.Args...)
 	cmd.Dir, cmd.Env = spec.Dir, spec.Env
-	t := &Task{
-		id: id, kind: kind, command: spec.Command, started: time.Now(),
-		out: NewOutput(m.maxOutput), cmd: cmd, cancel: cancel, notify: spec.Notify,
-		done: make(chan struct{}), status: Running,
-	}
+	t := newTask(id, kind, spec, m.maxOutput, cancel)
+	t.cmd = cmd
 	cmd.Stdout, cmd.Stderr = t.out, t.out
 	if err := cmd.Start(); err != nil {
 		cancel()
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
+	if !m.add(t) {
 		cancel()
 		_ = cmd.Wait()
 		return nil, ErrClosed
 	}
-	m.tasks[id] = t
-	m.order = append(m.order, id)
-	m.mu.Unlock()
-
 	m.send(t, TaskChanged{TaskID: id, Status: Running, Command: spec.Command})
 	go m.wait(ctx, t)
 	return t, nil
+}
+
+// Func is the work of a task that runs in this process rather than as a
+// command (an Agent's sub-agent). It writes what it has to show to out and
+// returns when done: nil completes the task, an error fails it with the
+// error as the reason. It must return promptly once ctx is done (TaskStop,
+// the timeout, the session's end).
+type Func func(ctx context.Context, out io.Writer) error
+
+// StartFunc runs f in the background as a task and returns the task at once.
+// Of spec only Kind, Command, Timeout and Notify are used.
+func (m *Manager) StartFunc(spec Spec, f Func) (*Task, error) {
+	id, kind, err := m.nextID(spec.Kind)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := taskContext(spec.Timeout)
+	t := newTask(id, kind, spec, m.maxOutput, cancel)
+	if !m.add(t) {
+		cancel()
+		return nil, ErrClosed
+	}
+	m.send(t, TaskChanged{TaskID: id, Status: Running, Command: spec.Command})
+	go func() {
+		var err error
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("the task crashed: %v", r)
+				}
+			}()
+			err = f(ctx, t.out)
+		}()
+		t.mu.Lock()
+		t.ended = time.Now()
+		switch {
+		case t.stopRequested:
+			t.status = Stopped
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			t.status, t.failure = Failed, "timed out"
+		case err == nil:
+			t.status = Completed
+		default:
+			t.status, t.failure = Failed, err.Error()
+		}
+		t.mu.Unlock()
+		m.finish(t)
+	}()
+	return t, nil
+}
+
+// nextID numbers a new task of kind, unless the manager is closed.
+func (m *Manager) nextID(kind string) (id, k string, err error) {
+	if kind == "" {
+		kind = "task"
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return "", "", ErrClosed
+	}
+	m.seq++
+	return kind + "-" + strconv.Itoa(m.seq), kind, nil
+}
+
+// taskContext is the context a task runs under: its own, ended by stop and
+// by the timeout when there is one.
+func taskContext(timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(context.Background(), timeout)
+	}
+	return context.WithCancel(context.Background())
+}
+
+func newTask(id, kind string, spec Spec, maxOutput int, cancel context.CancelFunc) *Task {
+	return &Task{
+		id: id, kind: kind, command: spec.Command, started: time.Now(),
+		out: NewOutput(maxOutput), cancel: cancel, notify: spec.Notify,
+		done: make(chan struct{}), status: Running,
+	}
+}
+
+// add records a started task; false when the manager closed meanwhile.
+func (m *Manager) add(t *Task) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return false
+	}
+	m.tasks[t.id] = t
+	m.order = append(m.order, t.id)
+	return true
 }
 
 // wait records how the task ended and tells the client.
@@ -232,6 +307,13 @@ func (m *Manager) wait(ctx context.Context, t *Task) {
 	if !ran && err != nil {
 		t.failure = err.Error()
 	}
+	t.mu.Unlock()
+	m.finish(t)
+}
+
+// finish makes a task's end final and tells the client.
+func (m *Manager) finish(t *Task) {
+	t.mu.Lock()
 	changed := TaskChanged{TaskID: t.id, Status: t.status, Command: t.command, ExitCode: t.exitCode}
 	t.mu.Unlock()
 	t.cancel()
@@ -338,7 +420,7 @@ func (m *Manager) Close() error {
 	for _, t := range ts {
 		t.stop()
 		// Processes a finished task left behind share its group.
-		if t.cmd.Process != nil {
+		if t.cmd != nil && t.cmd.Process != nil {
 			errs = append(errs, KillGroup(t.cmd.Process.Pid))
 		}
 	}

@@ -1,0 +1,272 @@
+// Package agent holds the Agent tool: it hands one task to a sub-agent and
+// returns the sub-agent's final report. A SubagentSpawner runs the
+// sub-agent: the client's own model through toolhost/runAgent when the
+// editor hosts agents (tools.AgentRunner), else a built-in loop against the
+// OpenAI-compatible chat-completions endpoint of the agent.* settings, whose
+// tool calls go through the session's pipeline, so permissions, hooks and
+// dialogs apply to them as to any other call. With run_in_background the
+// sub-agent runs as a background task (TaskOutput, TaskStop).
+package agent
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/toolhost/toolhost/internal/chatapi"
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/tasks"
+)
+
+//go:embed agent.md
+var agentDescription string
+
+// Input is the input of Agent, in Claude Code's shape.
+type Input struct {
+	Description  string `json:"description"`
+	Prompt       string `json:"prompt"`
+	SubagentType string `json:"subagent_type,omitempty"`
+	Model        string `json:"model,omitempty"`
+	Effort       string `json:"effort,omitempty"`
+	// RunInBackground starts the sub-agent as a background task; omitted
+	// or false waits for its report.
+	RunInBackground bool   `json:"run_in_background,omitempty"`
+	Name            string `json:"name,omitempty"`
+	TeamName        string `json:"team_name,omitempty"`
+	Mode            string `json:"mode,omitempty"`
+	Isolation       string `json:"isolation,omitempty"`
+}
+
+var agentSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "description": {"type": "string", "description": "A title of three to five words for the task, shown to the user."},
+    "prompt": {"type": "string", "description": "The whole task for the sub-agent: what to do, what to look at, what to report. It sees nothing of your conversation, so include every detail it needs."},
+    "subagent_type": {"type": "string", "description": "The kind of agent to run, when the host defines kinds (e.g. general-purpose). Omit it for a general agent."},
+    "model": {"type": "string", "enum": ["sonnet", "opus", "haiku", "fable"], "description": "A model family for the sub-agent, when the host lets you choose; the built-in runner always uses its configured model."},
+    "effort": {"type": "string", "enum": ["low", "medium", "high", "xhigh", "max"], "description": "How hard the sub-agent should think. Set it only when the user asked for a particular effort."},
+    "run_in_background": {"type": "boolean", "description": "Start the sub-agent as a background task and get its task id at once; read its report later with TaskOutput. Omitted or false: wait for the report."},
+    "name": {"type": "string", "description": "A name for the sub-agent, passed to hosts that address agents by name."},
+    "team_name": {"type": "string", "description": "Deprecated and ignored."},
+    "mode": {"type": "string", "enum": ["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"], "description": "Deprecated and ignored: the sub-agent's calls follow this session's permission mode."},
+    "isolation": {"type": "string", "enum": ["worktree", "remote"], "description": "Run the sub-agent on an isolated copy of the repository; only hosts that run agents themselves support it."}
+  },
+  "required": ["description", "prompt"],
+  "additionalProperties": false
+}`)
+
+// DefaultMaxTurns is how many model replies the built-in runner waits for
+// before it gives up on a sub-agent.
+const DefaultMaxTurns = 25
+
+// BackgroundTimeout stops a background sub-agent that runs longer.
+const BackgroundTimeout = time.Hour
+
+// Options configure the Agent tool.
+type Options struct {
+	// Settings returns the current settings (agent.endpoint, agent.model,
+	// agent.apiKeyEnv), read on every call.
+	Settings func() *settings.Settings
+	// Pipeline returns the session's pipeline, through which the built-in
+	// runner makes the sub-agent's tool calls. It is a function because the
+	// pipeline is built after the registry the tool is registered in; nil,
+	// or a nil pipeline, leaves only the client's runner.
+	Pipeline func() *tools.Pipeline
+	// Tasks runs background sub-agents; nil refuses run_in_background.
+	Tasks *tasks.Manager
+	// Root returns the workspace root the sub-agent is told about.
+	Root func() string
+	// HTTP sends the built-in runner's requests; nil means a client of its own.
+	HTTP *http.Client
+	// MaxTurns caps the built-in runner's model replies (default DefaultMaxTurns).
+	MaxTurns int
+	Log      *slog.Logger
+}
+
+// Agent runs one task in a sub-agent and returns its report.
+type Agent struct {
+	opts Options
+}
+
+// New returns the Agent tool.
+func New(opts Options) *Agent {
+	if opts.Settings == nil {
+		opts.Settings = settings.Defaults
+	}
+	if opts.Pipeline == nil {
+		opts.Pipeline = func() *tools.Pipeline { return nil }
+	}
+	if opts.Root == nil {
+		opts.Root = func() string { return "" }
+	}
+	if opts.HTTP == nil {
+		opts.HTTP = &http.Client{}
+	}
+	if opts.MaxTurns <= 0 {
+		opts.MaxTurns = DefaultMaxTurns
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Agent{opts: opts}
+}
+
+func (*Agent) Name() string                 { return "Agent" }
+func (*Agent) Description() string          { return agentDescription }
+func (*Agent) InputSchema() json.RawMessage { return agentSchema }
+func (*Agent) SideEffect() tools.SideEffect { return tools.SideEffectSpawns }
+
+// Docs implements tools.Documented.
+func (*Agent) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Hand a self-contained task to a sub-agent and get its final report.",
+		Long: "Who runs the sub-agent: the editor, when it declares `capabilities.experimental.toolhost.runAgent` " +
+			"(toolhost sends `toolhost/runAgent` with the input and the callId, and returns the client's answer); " +
+			"else a built-in loop against the OpenAI-compatible chat-completions endpoint in `agent.endpoint` " +
+			"(with `agent.model`, and `agent.apiKeyEnv` naming the variable that holds the key); else the call " +
+			"fails saying how to enable it. The built-in loop sends the prompt with a system prompt asking for a " +
+			"final report, offers every enabled tool except Agent and AskUserQuestion, runs the calls the model " +
+			"asks for through the same pipeline as any other call (permission rules, prompts and hooks apply), " +
+			"and stops at the first reply without tool calls, whose text is the result, or after 25 replies " +
+			"(an error). It uses `subagent_type` only to name the sub-agent's role in its system prompt, ignores " +
+			"`model`, `effort`, `name`, `team_name` and `mode`, and refuses `isolation`. `run_in_background: true` starts the sub-agent as a background task " +
+			"(`agent-N`, stopped after an hour, by TaskStop or when the session ends) and returns its id; " +
+			"TaskOutput returns the report once it is done. Omitted, the call waits for the report. Agent " +
+			"calls in one toolhost/callTools batch run one after another; run them in the background to run " +
+			"several at once.",
+		Examples: []tools.Example{
+			{Title: "Research a question across the code", Input: json.RawMessage(`{"description":"Find config loading","prompt":"Find where the settings files are read and merged. Report the functions involved with file paths and line numbers, and the order in which layers override each other."}`)},
+			{Title: "Run in the background", Input: json.RawMessage(`{"description":"Audit error messages","prompt":"List every error message in tools/ that does not say what to do next, with its file and line.","run_in_background":true}`)},
+		},
+	}
+}
+
+// Execute picks a spawner and runs the sub-agent, or starts it in the
+// background.
+func (a *Agent) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var in Input
+	if err := json.Unmarshal(call.Input, &in); err != nil {
+		return tools.ErrorResult("the input of Agent is not valid (%v); send {\"description\": \"...\", \"prompt\": \"...\"}.", err), nil
+	}
+	if strings.TrimSpace(in.Prompt) == "" {
+		return tools.ErrorResult("prompt is empty. Write the whole task for the sub-agent in prompt."), nil
+	}
+	host := call.Host
+	if host == nil {
+		host = tools.NoHost{}
+	}
+	sp, res := a.spawner(host, in)
+	if res != nil {
+		return res, nil
+	}
+	req := SpawnRequest{CallID: call.ID, Input: in, Raw: call.Input, Host: host, Progress: call.Progress}
+	if in.RunInBackground {
+		return a.background(sp, req)
+	}
+	if req.Progress == nil {
+		req.Progress = tools.NoProgress{}
+	}
+	text, err := sp.Spawn(ctx, req)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		return spawnError(err), nil
+	}
+	r := tools.TextResult(text)
+	r.Structured = Output{
+		Status: "completed", AgentID: call.ID, Prompt: in.Prompt,
+		Content: []tools.Content{{Type: "text", Text: text}},
+	}
+	return r, nil
+}
+
+// Output is the structured result of Agent: the fields of Claude Code's
+// output that toolhost knows.
+type Output struct {
+	// Status is "completed", or "async_launched" for a background agent.
+	Status      string          `json:"status"`
+	AgentID     string          `json:"agentId,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Prompt      string          `json:"prompt"`
+	Content     []tools.Content `json:"content,omitempty"`
+}
+
+// spawner chooses who runs the sub-agent: the client when it hosts agents,
+// else the built-in loop when an endpoint is set. Without either it returns
+// the error result saying how to enable Agent.
+func (a *Agent) spawner(host tools.Host, in Input) (SubagentSpawner, *tools.Result) {
+	if r, ok := host.(tools.AgentRunner); ok && r.CanRunAgent() {
+		return ClientSpawner{}, nil
+	}
+	cfg := a.opts.Settings().Agent
+	p := a.opts.Pipeline()
+	if cfg.Endpoint == "" || p == nil {
+		return nil, tools.ErrorResult("no sub-agent runner is available: this editor does not run agents itself, and no model endpoint is configured. " +
+			"To enable Agent, set agent.endpoint (an OpenAI-compatible chat-completions URL) and agent.model in .toolhost/settings.json " +
+			"(agent.apiKeyEnv names the environment variable holding the API key), or use an editor that hosts agents " +
+			"(capabilities.experimental.toolhost.runAgent). Until then, do the task yourself with the other tools.")
+	}
+	if in.Isolation != "" {
+		return nil, tools.ErrorResult("isolation %q is not supported by toolhost's built-in sub-agent runner; call Agent again without isolation.", in.Isolation)
+	}
+	return &Loop{
+		Agent:    cfg,
+		Pipeline: p,
+		Client:   chatapi.Client{HTTP: a.opts.HTTP},
+		MaxTurns: a.opts.MaxTurns,
+		Root:     a.opts.Root(),
+		Log:      a.opts.Log,
+	}, nil
+}
+
+// background starts the sub-agent as a task and returns its id.
+func (a *Agent) background(sp SubagentSpawner, req SpawnRequest) (*tools.Result, error) {
+	if a.opts.Tasks == nil {
+		return tools.ErrorResult("background agents are not available in this session; call Agent again without run_in_background."), nil
+	}
+	// The call's progress ends when this call returns; the task reports
+	// nothing but its result.
+	req.Progress = tools.NoProgress{}
+	spec := tasks.Spec{Kind: "agent", Command: req.Input.Description, Timeout: BackgroundTimeout, Notify: req.Host.Notify}
+	t, err := a.opts.Tasks.StartFunc(spec, func(ctx context.Context, out io.Writer) error {
+		text, err := sp.Spawn(ctx, req)
+		if err != nil {
+			if ctx.Err() == nil {
+				_, _ = io.WriteString(out, spawnError(err).Text())
+			}
+			return err
+		}
+		_, err = io.WriteString(out, text)
+		return err
+	})
+	if err != nil {
+		return tools.ErrorResult("could not start the background agent: %v.", err), nil
+	}
+	r := tools.TextResult(fmt.Sprintf("Started the sub-agent %q as background task %s. Get its report with TaskOutput (task_id %q) once it is done, or stop it with TaskStop. It is stopped after %s or when the session ends.",
+		req.Input.Description, t.ID(), t.ID(), BackgroundTimeout))
+	r.Structured = Output{Status: "async_launched", AgentID: t.ID(), Description: req.Input.Description, Prompt: req.Input.Prompt}
+	return r, nil
+}
+
+// spawnError is the result of a sub-agent that did not report: the client's
+// own error text as it sent it, else the spawner's error.
+func spawnError(err error) *tools.Result {
+	var reported *ReportedError
+	if errors.As(err, &reported) {
+		text := strings.TrimSpace(reported.Text)
+		if !strings.HasPrefix(text, "Error: ") {
+			text = "Error: " + text
+		}
+		return &tools.Result{IsError: true, Content: []tools.Content{{Type: "text", Text: text}}}
+	}
+	return tools.ErrorResult("the sub-agent did not finish: %v", err)
+}
