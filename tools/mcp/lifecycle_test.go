@@ -300,7 +300,8 @@ func TestApprovalSavedWhileAskingKeepsTheServer(t *testing.T) {
 	}
 	var mu sync.Mutex
 	s := settings.Defaults()
-	var m *Manager
+	// The approval can be asked before startManager returns the manager.
+	manager := make(chan *Manager, 1)
 	m, _, log := startManager(t, root, nil, func(o *Options) {
 		o.Settings = func() *settings.Settings { mu.Lock(); defer mu.Unlock(); return s }
 		o.Approve = func(context.Context, string) bool {
@@ -311,7 +312,7 @@ func TestApprovalSavedWhileAskingKeepsTheServer(t *testing.T) {
 			s = &next
 			mu.Unlock()
 			reloaded := make(chan error, 1)
-			go func() { reloaded <- m.Reload() }()
+			go func() { reloaded <- (<-manager).Reload() }()
 			// A reload that stops this server waits for this very call to
 			// return: it would never finish. The deadline turns that
 			// deadlock into a failure.
@@ -326,6 +327,7 @@ func TestApprovalSavedWhileAskingKeepsTheServer(t *testing.T) {
 			return true
 		}
 	})
+	manager <- m
 	_, i := log.waitFor(t, 0, "connected", func(st ServerStatus) bool { return st.State == StateConnected })
 	log.mu.Lock()
 	defer log.mu.Unlock()
