@@ -85,6 +85,14 @@ func (r *Registry) changed() {
 // replaced in place (keeping its position).
 func (r *Registry) Register(category string, ts ...Tool) {
 	r.mu.Lock()
+	r.addLocked(category, ts)
+	r.mu.Unlock()
+	r.changed()
+}
+
+// addLocked adds or replaces tools; r.mu is held. A replaced tool keeps its
+// position and enabled state; a new one is enabled as the policy says.
+func (r *Registry) addLocked(category string, ts []Tool) {
 	for _, t := range ts {
 		key := strings.ToLower(t.Name())
 		if old, ok := r.byKey[key]; ok {
@@ -95,8 +103,6 @@ func (r *Registry) Register(category string, ts ...Tool) {
 		r.byKey[key] = &Entry{Tool: t, Category: category, Enabled: enabled}
 		r.order = append(r.order, t.Name())
 	}
-	r.mu.Unlock()
-	r.changed()
 }
 
 // RemovePrefix removes every tool whose name starts with prefix
@@ -144,16 +150,7 @@ func (r *Registry) ReplacePrefix(prefix, category string, ts ...Tool) {
 		kept = append(kept, name)
 	}
 	r.order = kept
-	for _, t := range ts {
-		key := strings.ToLower(t.Name())
-		if old, ok := r.byKey[key]; ok {
-			old.Tool, old.Category = t, category
-			continue
-		}
-		enabled := r.policy == nil || r.policy(t.Name())
-		r.byKey[key] = &Entry{Tool: t, Category: category, Enabled: enabled}
-		r.order = append(r.order, t.Name())
-	}
+	r.addLocked(category, ts)
 	r.mu.Unlock()
 	r.changed()
 }

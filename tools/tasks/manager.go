@@ -225,16 +225,9 @@ func (m *Manager) StartFunc(spec Spec, f Func) (*Task, error) {
 			err = f(ctx, t.out)
 		}()
 		t.mu.Lock()
-		t.ended = time.Now()
-		switch {
-		case t.stopRequested:
-			t.status = Stopped
-		case errors.Is(ctx.Err(), context.DeadlineExceeded):
-			t.status, t.failure = Failed, "timed out"
-		case err == nil:
-			t.status = Completed
-		default:
-			t.status, t.failure = Failed, err.Error()
+		t.endLocked(ctx, err == nil)
+		if t.status == Failed && t.failure == "" {
+			t.failure = err.Error()
 		}
 		t.mu.Unlock()
 		m.finish(t)
@@ -290,17 +283,7 @@ func (m *Manager) wait(ctx context.Context, t *Task) {
 	err := t.cmd.Wait()
 	code, ran := ExitCode(t.cmd, err)
 	t.mu.Lock()
-	t.ended = time.Now()
-	switch {
-	case t.stopRequested:
-		t.status = Stopped
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		t.status, t.failure = Failed, "timed out"
-	case ran && code == 0:
-		t.status = Completed
-	default:
-		t.status = Failed
-	}
+	t.endLocked(ctx, ran && code == 0)
 	if ran && code >= 0 {
 		t.exitCode = &code
 	}
@@ -309,6 +292,23 @@ func (m *Manager) wait(ctx context.Context, t *Task) {
 	}
 	t.mu.Unlock()
 	m.finish(t)
+}
+
+// endLocked records when and how the task ended: stopped on request,
+// failed on its timeout, else completed when the work succeeded. t.mu is
+// held.
+func (t *Task) endLocked(ctx context.Context, succeeded bool) {
+	t.ended = time.Now()
+	switch {
+	case t.stopRequested:
+		t.status = Stopped
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		t.status, t.failure = Failed, "timed out"
+	case succeeded:
+		t.status = Completed
+	default:
+		t.status = Failed
+	}
 }
 
 // finish makes a task's end final and tells the client.
