@@ -1,10 +1,11 @@
 package lspserver
 
 import (
+	"github.com/toolhost/toolhost/internal/testnpm"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -12,28 +13,12 @@ import (
 	"github.com/toolhost/toolhost/session"
 )
 
-// everythingScript returns server-everything's entry point from
-// test/mcp/node_modules (installed by make deps). Without it the test is
-// skipped, except under CI, where a missing install is a failure.
-func everythingScript(t *testing.T) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "test", "mcp", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the MCP test servers are not installed (%v): run `npm ci` in test/mcp", err)
-		}
-		t.Skip("the MCP test servers are not installed: run `npm ci` in test/mcp to run this test")
-	}
-	return p
-}
-
 // TestEditorUsesAProjectMCPServer is the MCP path as an editor user lives
 // it: a server in the project's .mcp.json is approved once in a dialog, its
 // tools appear in toolhost/toolsChanged and listTools, a call of one runs
 // on the real server, and the approval is saved.
 func TestEditorUsesAProjectMCPServer(t *testing.T) {
-	script := everythingScript(t)
+	script := testnpm.EverythingScript(t)
 	root := t.TempDir()
 	mcpJSON, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"everything": map[string]any{"command": "node", "args": []string{script, "stdio"}},

@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"github.com/toolhost/toolhost/internal/testnpm"
+
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -54,7 +56,8 @@ type nodeReport struct {
 // TestNodeClientAgainstBinary drives `toolhost mcp` from the TypeScript
 // SDK's client in a separate process.
 func TestNodeClientAgainstBinary(t *testing.T) {
-	mcpDir := testMCPDir(t)
+	testnpm.Package(t, "@modelcontextprotocol/sdk") // the Node client's SDK
+	mcpDir := testnpm.Dir()
 	bin := toolhostBinary(t)
 	work := t.TempDir()
 	if err := os.WriteFile(filepath.Join(work, "a.txt"), []byte("alpha\nbeta\n"), 0o644); err != nil {

@@ -1,11 +1,12 @@
 package mcpserver
 
 import (
+	"github.com/toolhost/toolhost/internal/testnpm"
+
 	"context"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -13,27 +14,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// testMCPDir is test/mcp, where `npm install` put the Node MCP SDK and the
-// servers. Without it the test is skipped, except under CI.
-func testMCPDir(t *testing.T) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "test", "mcp")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the Node MCP SDK is not installed (%v): run `npm install` in test/mcp", err)
-		}
-		t.Skip("the Node MCP SDK is not installed: run `npm install` in test/mcp to run this test")
-	}
-	return dir
-}
-
 // TestServeApprovesProjectServersThroughTheClient runs Serve over pipes
 // in a workspace whose .mcp.json names server-everything: the server starts
 // only after the client allowed it in an elicitation form, and its tools
 // then appear in the tool list.
 func TestServeApprovesProjectServersThroughTheClient(t *testing.T) {
-	script := filepath.Join(testMCPDir(t), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	script := testnpm.EverythingScript(t)
 	work := t.TempDir()
 	project := `{"mcpServers": {"everything": {"command": "node", "args": ["` + filepath.ToSlash(script) + `", "stdio"]}}}`
 	if err := os.WriteFile(filepath.Join(work, ".mcp.json"), []byte(project), 0o644); err != nil {

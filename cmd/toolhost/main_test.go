@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/toolhost/toolhost/internal/testnpm"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -141,16 +143,9 @@ func TestServeAcceptsTheFlagsLSPClientsAdd(t *testing.T) {
 // TestCallRunsAnMCPTool: `toolhost call` starts the project's MCP servers
 // for a call of one of their tools and waits for them to connect.
 func TestCallRunsAnMCPTool(t *testing.T) {
-	script := filepath.Join("..", "..", "test", "mcp", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	abs, err := filepath.Abs(script)
+	abs, err := filepath.Abs(testnpm.EverythingScript(t))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(abs); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the MCP test servers are not installed (%v): run `npm ci` in test/mcp", err)
-		}
-		t.Skip("the MCP test servers are not installed: run `npm ci` in test/mcp to run this test")
 	}
 	dir := t.TempDir()
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{"command": "node", "args": []string{abs, "stdio"}}}})

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"github.com/toolhost/toolhost/internal/testnpm"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -132,7 +134,7 @@ func TestServersThatCannotStart(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.server.Command == "node" {
-				nodeModules(t)
+				testnpm.EverythingScript(t) // skips or fails when node_modules is missing
 			}
 			m, reg, log := startManager(t, t.TempDir(), map[string]settings.MCPServer{"bad": tc.server}, func(o *Options) {
 				o.InitTimeout = 300 * time.Millisecond

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"github.com/toolhost/toolhost/internal/testnpm"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +17,7 @@ func TestReadMcpResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	fsServer := settings.MCPServer{Command: "node", Args: []string{
-		filepath.Join(nodeModules(t), "@modelcontextprotocol", "server-filesystem", "dist", "index.js"), files}}
+		filepath.Join(testnpm.Package(t, "@modelcontextprotocol/server-filesystem"), "dist", "index.js"), files}}
 	// server-filesystem serves the client's roots (the workspace) when it
 	// gets them, so the workspace is the folder it serves.
 	_, reg, log := startManager(t, files, map[string]settings.MCPServer{"everything": everythingServer(t), "files": fsServer}, nil)

@@ -3,37 +3,18 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/testnpm"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 )
 
-// nodeModules returns test/mcp/node_modules, where `npm install` put the
-// real MCP servers. Without it the test is skipped, except under CI, where
-// a missing install is a failure.
-func nodeModules(t *testing.T) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "test", "mcp", "node_modules")
-	if _, err := os.Stat(filepath.Join(dir, "@modelcontextprotocol", "server-everything")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the MCP test servers are not installed (%v): run `npm install` in test/mcp", err)
-		}
-		t.Skipf("the MCP test servers are not installed: run `npm install` in test/mcp to run this test")
-	}
-	return dir
-}
-
 // everythingServer is the configuration of server-everything on stdio.
 func everythingServer(t *testing.T) settings.MCPServer {
-	dir := nodeModules(t)
-	return settings.MCPServer{Command: "node", Args: []string{filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js"), "stdio"}}
+	return settings.MCPServer{Command: "node", Args: []string{testnpm.EverythingScript(t), "stdio"}}
 }
 
 // stateLog records every state change a manager reports, so tests wait for
