@@ -1,8 +1,6 @@
 package lspserver
 
 import (
-	"github.com/toolhost/toolhost/internal/testnpm"
-
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/testnpm"
 	"github.com/toolhost/toolhost/session"
 )
 

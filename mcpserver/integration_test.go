@@ -1,8 +1,6 @@
 package mcpserver
 
 import (
-	"github.com/toolhost/toolhost/internal/testnpm"
-
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testnpm"
 )
 
 // toolhostBinary builds cmd/toolhost, or takes TOOLHOST_BIN when set (to

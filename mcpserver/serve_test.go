@@ -1,8 +1,6 @@
 package mcpserver
 
 import (
-	"github.com/toolhost/toolhost/internal/testnpm"
-
 	"context"
 	"io"
 	"os"
@@ -12,6 +10,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/testnpm"
 )
 
 // TestServeApprovesProjectServersThroughTheClient runs Serve over pipes

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/toolhost/toolhost/internal/testnpm"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testnpm"
 )
 
 // runCLI runs a command line in-process and returns its exit code and output.

@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"github.com/toolhost/toolhost/internal/testnpm"
-
 	"context"
 	"os"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/testnpm"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 )

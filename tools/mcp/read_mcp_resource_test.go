@@ -1,13 +1,12 @@
 package mcp
 
 import (
-	"github.com/toolhost/toolhost/internal/testnpm"
-
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/testnpm"
 	"github.com/toolhost/toolhost/settings"
 )
 
