@@ -71,6 +71,11 @@ type Session struct {
 	// closeOnce makes Close idempotent (the server and a deferred call may
 	// both close).
 	closeOnce sync.Once
+
+	// mcpSettingsMu guards mcpSettings, what the MCP servers were last
+	// reloaded for (see mcpSettingsOf).
+	mcpSettingsMu sync.Mutex
+	mcpSettings   string
 }
 
 // New builds a session. It never fails on bad settings: their problems are
@@ -147,7 +152,12 @@ func New(opts Options) (*Session, error) {
 func (s *Session) applySettings(st *settings.Settings) {
 	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
 	s.Registry.SetPolicy(toolPolicy(st.Tools))
-	if s.MCP != nil {
+	key := mcpSettingsOf(st)
+	s.mcpSettingsMu.Lock()
+	changed := key != s.mcpSettings
+	s.mcpSettings = key
+	s.mcpSettingsMu.Unlock()
+	if s.MCP != nil && changed {
 		// Reload takes the MCP manager's own lock, never the store's, so it
 		// is safe from a store listener.
 		go func() {
@@ -156,6 +166,13 @@ func (s *Session) applySettings(st *settings.Settings) {
 			}
 		}()
 	}
+}
+
+// mcpSettingsOf is what of the settings the MCP servers depend on: an
+// unrelated change (an "Always allow" rule saved) does not reload them.
+func mcpSettingsOf(st *settings.Settings) string {
+	b, _ := json.Marshal([]any{st.MCPServers, st.EnabledMCPJSONServers, st.EnableAllProjectMCPServers, st.Permissions.DefaultMode})
+	return string(b)
 }
 
 // toolPolicy turns tools.enabled and tools.disabled into the registry's

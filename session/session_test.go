@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -148,6 +149,24 @@ func BenchmarkPipelineRead(b *testing.B) {
 		resp, err := s.Pipeline.Call(ctx, tools.NoHost{}, tools.Request{Name: "Read", Input: input})
 		if err != nil || resp.IsError {
 			b.Fatal(err, resp)
+		}
+	}
+}
+
+func TestOnlyMCPSettingsReloadTheServers(t *testing.T) {
+	base := settings.Defaults()
+	rule := *base
+	rule.Permissions.Allow = []string{"Bash(make:*)"}
+	server := *base
+	server.MCPServers = map[string]settings.MCPServer{"x": {Command: "x-server"}}
+	approved := *base
+	approved.EnabledMCPJSONServers = []string{"proj"}
+	if mcpSettingsOf(base) != mcpSettingsOf(&rule) {
+		t.Error("a new allow rule counts as an MCP change")
+	}
+	for name, st := range map[string]*settings.Settings{"a new server": &server, "an approval": &approved} {
+		if mcpSettingsOf(base) == mcpSettingsOf(st) {
+			t.Errorf("%s does not count as an MCP change", name)
 		}
 	}
 }
