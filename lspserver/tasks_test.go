@@ -1,14 +1,11 @@
 package lspserver
 
 import (
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/toolhost/toolhost/internal/testproc"
 	"github.com/toolhost/toolhost/session"
 )
 
@@ -73,7 +70,7 @@ func TestBackgroundTasksOverTheEditorConnection(t *testing.T) {
 			break
 		}
 	}
-	pid := waitPID(t, pidFile)
+	pid := testproc.ReadPID(t, pidFile)
 	c.request(5, "shutdown", nil)
 	for {
 		if m := c.nextNotLog(); m["id"] == float64(5) {
@@ -84,46 +81,7 @@ func TestBackgroundTasksOverTheEditorConnection(t *testing.T) {
 	if err := <-c.served; err != nil {
 		t.Fatalf("Serve after shutdown and exit: %v", err)
 	}
-	if !processGone(pid) {
+	if !testproc.EventuallyGone(pid) {
 		t.Errorf("the background task's process %d outlived the session", pid)
 	}
-}
-
-// waitPID waits for a file holding a pid (written by a background command)
-// and returns it; the deadline only keeps a broken task from hanging the test.
-func waitPID(t *testing.T, path string) int {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		data, err := os.ReadFile(path)
-		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil && pid > 0 {
-			return pid
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no pid in %s", path)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// processGone reports whether pid has ended (a zombie counts as ended).
-// The session kills the group before Serve returns, but the kernel may
-// still be tearing the process down, so it waits a little.
-func processGone(pid int) bool {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if syscall.Kill(pid, 0) != nil {
-			return true
-		}
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return true
-		}
-		s := string(stat)
-		if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X') {
-			return true
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return false
 }

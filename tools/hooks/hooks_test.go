@@ -11,8 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/toolhost/toolhost/internal/testproc"
 	"github.com/toolhost/toolhost/settings"
 )
 
@@ -244,33 +244,6 @@ func readPIDs(t *testing.T, path string) []int {
 	return pids
 }
 
-// alive reports whether pid is a running (not zombie) process.
-// eventuallyGone waits until pid is gone. SIGKILL to a process group is
-// delivered asynchronously: a grandchild may still be on its way out when
-// the hook's own process has been reaped. The deadline only keeps a
-// surviving process from hanging the test.
-func eventuallyGone(pid int) bool {
-	deadline := time.Now().Add(10 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
-}
-
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil
-	}
-	// The state follows the parenthesised command name.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
-
 func TestHangingHookIsKilledAtItsTimeout(t *testing.T) {
 	dir := t.TempDir()
 	pids := filepath.Join(dir, "pids")
@@ -282,7 +255,7 @@ func TestHangingHookIsKilledAtItsTimeout(t *testing.T) {
 		t.Fatalf("outcome = %+v, want no decision and one timeout note", got)
 	}
 	for _, pid := range readPIDs(t, pids) {
-		if !eventuallyGone(pid) {
+		if !testproc.EventuallyGone(pid) {
 			t.Errorf("process %d of the hook's group still runs", pid)
 		}
 	}
@@ -317,7 +290,7 @@ func TestCancelKillsRunningHooks(t *testing.T) {
 		t.Errorf("an interrupted hook contributed %+v", got)
 	}
 	for _, pid := range readPIDs(t, pids) {
-		if !eventuallyGone(pid) {
+		if !testproc.EventuallyGone(pid) {
 			t.Errorf("process %d of the hook's group still runs", pid)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/testproc"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/tasks"
@@ -82,8 +83,8 @@ func TestBashTimeoutKillsGrandchildren(t *testing.T) {
 	if out := res.Structured.(BashOutput); out.TimedOutAfterMs != 1000 {
 		t.Errorf("structured %+v", out)
 	}
-	pid := readPid(t, pidFile)
-	waitFor(t, "the grandchild to be killed", func() bool { return processGone(pid) })
+	pid := testproc.ReadPID(t, pidFile)
+	testproc.WaitFor(t, "the grandchild to be killed", func() bool { return testproc.Gone(pid) })
 }
 
 func TestBashCancelKillsProcessGroup(t *testing.T) {
@@ -95,12 +96,12 @@ func TestBashCancelKillsProcessGroup(t *testing.T) {
 		_, err := execTool(ctx, b, map[string]any{"command": "sleep 1000 & echo $! > " + pidFile + "; wait"}, nil)
 		errc <- err
 	}()
-	pid := readPid(t, pidFile)
+	pid := testproc.ReadPID(t, pidFile)
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
-	waitFor(t, "the child to be killed", func() bool { return processGone(pid) })
+	testproc.WaitFor(t, "the child to be killed", func() bool { return testproc.Gone(pid) })
 }
 
 func TestBashBackgroundChildDoesNotHang(t *testing.T) {
@@ -114,12 +115,12 @@ func TestBashBackgroundChildDoesNotHang(t *testing.T) {
 	if res.IsError || res.Text() != "done\n" {
 		t.Errorf("got (error %v) %q", res.IsError, res.Text())
 	}
-	pid := readPid(t, pidFile)
-	if processGone(pid) {
+	pid := testproc.ReadPID(t, pidFile)
+	if testproc.Gone(pid) {
 		t.Fatalf("the background sleep should still run until the session ends")
 	}
 	m.Close()
-	waitFor(t, "the session's close to end the leftover", func() bool { return processGone(pid) })
+	testproc.WaitFor(t, "the session's close to end the leftover", func() bool { return testproc.Gone(pid) })
 }
 
 func TestBashOutputCapKeepsHeadAndTail(t *testing.T) {
@@ -235,7 +236,7 @@ func TestBashReportsProgress(t *testing.T) {
 		res, _ := execTool(context.Background(), b, map[string]any{"command": "echo first-line; while [ ! -e " + gate + " ]; do sleep 0.02; done; echo finished"}, p)
 		done <- res
 	}()
-	waitFor(t, "a progress report with the output so far", func() bool { return p.has("first-line") })
+	testproc.WaitFor(t, "a progress report with the output so far", func() bool { return p.has("first-line") })
 	os.WriteFile(gate, nil, 0o644)
 	if res := <-done; res == nil || res.Text() != "first-line\nfinished\n" {
 		t.Errorf("result %v", res)

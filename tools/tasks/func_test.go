@@ -6,6 +6,8 @@ import (
 	"io"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testproc"
 )
 
 func TestStartFunc(t *testing.T) {
@@ -66,7 +68,7 @@ func TestStartFunc(t *testing.T) {
 			if got := task.Output().Render(1000); got != tc.output {
 				t.Errorf("output %q, want %q", got, tc.output)
 			}
-			waitFor(t, "two notifications", func() bool { return len(rec.all()) == 2 })
+			testproc.WaitFor(t, "two notifications", func() bool { return len(rec.all()) == 2 })
 			sent := rec.all()
 			if sent[0].Status != Running || sent[0].TaskID != "agent-1" || sent[1].Status != tc.status {
 				t.Errorf("notifications %+v", sent)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testproc"
 )
 
 func TestTaskLifecycle(t *testing.T) {
@@ -40,7 +42,7 @@ func TestTaskLifecycle(t *testing.T) {
 			if got := task.Output().Render(1000); got != tc.output {
 				t.Errorf("output %q, want %q", got, tc.output)
 			}
-			waitFor(t, "two notifications", func() bool { return len(rec.all()) == 2 })
+			testproc.WaitFor(t, "two notifications", func() bool { return len(rec.all()) == 2 })
 			sent := rec.all()
 			if sent[0].Status != Running || sent[0].TaskID != task.ID() || sent[0].Command != tc.script || sent[0].ExitCode != nil {
 				t.Errorf("start notification %+v", sent[0])
@@ -83,7 +85,7 @@ func TestTaskStopKillsProcessGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	child := readPid(t, pidFile)
+	child := testproc.ReadPID(t, pidFile)
 	snap, err := m.Stop(context.Background(), task.ID())
 	if err != nil {
 		t.Fatal(err)
@@ -91,8 +93,8 @@ func TestTaskStopKillsProcessGroup(t *testing.T) {
 	if snap.Status != Stopped {
 		t.Errorf("status %s", snap.Status)
 	}
-	waitFor(t, "the child to die", func() bool { return processGone(child) })
-	waitFor(t, "the stop notification", func() bool { return len(rec.all()) == 2 })
+	testproc.WaitFor(t, "the child to die", func() bool { return testproc.Gone(child) })
+	testproc.WaitFor(t, "the stop notification", func() bool { return len(rec.all()) == 2 })
 	if last := rec.all()[1]; last.Status != Stopped {
 		t.Errorf("notification %+v", last)
 	}
@@ -121,7 +123,7 @@ func TestTaskFloodStaysBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "8 MiB of output", func() bool { return task.Output().Total() > 8<<20 })
+	testproc.WaitFor(t, "8 MiB of output", func() bool { return task.Output().Total() > 8<<20 })
 	if _, err := m.Stop(context.Background(), task.ID()); err != nil {
 		t.Fatal(err)
 	}
@@ -150,14 +152,14 @@ func TestManagerCloseKillsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := readPid(t, filepath.Join(dir, "a.pid")), readPid(t, filepath.Join(dir, "b.pid"))
+	a, b := testproc.ReadPID(t, filepath.Join(dir, "a.pid")), testproc.ReadPID(t, filepath.Join(dir, "b.pid"))
 	leaver.Wait(context.Background())
 	// And a foreground command's leftover group, adopted.
 	fg := Command(context.Background(), "bash", "-c", "sleep 1000 & echo $! > "+filepath.Join(dir, "c.pid"))
 	if err := fg.Run(); err != nil {
 		t.Fatal(err)
 	}
-	c := readPid(t, filepath.Join(dir, "c.pid"))
+	c := testproc.ReadPID(t, filepath.Join(dir, "c.pid"))
 	m.AdoptGroup(fg.Process.Pid)
 
 	if err := m.Close(); err != nil {
@@ -167,7 +169,7 @@ func TestManagerCloseKillsEverything(t *testing.T) {
 		t.Errorf("running task ended as %s", s.Status)
 	}
 	for _, pid := range []int{a, b, c} {
-		waitFor(t, "leftover processes to die", func() bool { return processGone(pid) })
+		testproc.WaitFor(t, "leftover processes to die", func() bool { return testproc.Gone(pid) })
 	}
 	if _, err := m.Start(bash("true")); !errors.Is(err, ErrClosed) {
 		t.Errorf("start after close: %v", err)
@@ -183,7 +185,7 @@ func TestSessionNotifierWins(t *testing.T) {
 	spec.Notify = call.notify
 	task, _ := m.Start(spec)
 	task.Wait(context.Background())
-	waitFor(t, "notifications", func() bool { return len(session.all()) == 2 })
+	testproc.WaitFor(t, "notifications", func() bool { return len(session.all()) == 2 })
 	if len(call.all()) != 0 {
 		t.Errorf("the call's host was notified too: %v", call.all())
 	}

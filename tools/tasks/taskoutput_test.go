@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/testproc"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 )
@@ -21,7 +22,7 @@ func TestTaskOutput(t *testing.T) {
 	defer m.Close()
 	done, _ := m.Start(bash("echo one; echo two; exit 4"))
 	forever, _ := m.Start(bash("echo waiting; sleep 1000"))
-	waitFor(t, "output of the running task", func() bool { return forever.Output().Total() > 0 })
+	testproc.WaitFor(t, "output of the running task", func() bool { return forever.Output().Total() > 0 })
 	tool := NewTaskOutput(m, settings.Defaults)
 	tests := []struct {
 		name    string

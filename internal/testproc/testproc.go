@@ -1,0 +1,76 @@
+// Package testproc helps tests that watch the processes toolhost starts and
+// kills: whether a process is gone, pid files written by test commands, and
+// waiting for a condition with a deadline. The deadlines only keep a broken
+// test from hanging; no test waits for time to pass.
+package testproc
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// deadline bounds every wait of this package.
+const deadline = 10 * time.Second
+
+// WaitFor polls cond until it holds, failing t after the deadline.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	if !poll(cond) {
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// poll reports whether cond held before the deadline.
+func poll(cond func() bool) bool {
+	end := time.Now().Add(deadline)
+	for !cond() {
+		if time.Now().After(end) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
+
+// Gone reports whether pid no longer runs. A zombie counts as gone: it runs
+// nothing and only waits to be reaped, by a parent that may not be the test.
+func Gone(pid int) bool {
+	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+		return true
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	// The state follows the parenthesised command name.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
+}
+
+// EventuallyGone reports whether pid is gone before the deadline. A SIGKILL
+// to a process group is delivered asynchronously: a grandchild may still be
+// on its way out when the process the test waited for has been reaped.
+func EventuallyGone(pid int) bool {
+	return poll(func() bool { return Gone(pid) })
+}
+
+// ReadPID waits for path to hold a pid (written by a command under test)
+// and returns it.
+func ReadPID(t testing.TB, path string) int {
+	t.Helper()
+	var pid int
+	WaitFor(t, "a pid in "+path, func() bool {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(data)))
+		return err == nil && pid > 0
+	})
+	return pid
+}
