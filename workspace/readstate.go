@@ -54,11 +54,7 @@ func (w *Workspace) SetReadBeforeWrite(required bool) {
 // ReadFile returns a file's content as the user sees it: the editor's buffer
 // when the document is open (with its version), else the disk.
 func (w *Workspace) ReadFile(abs string) (data []byte, version *int32, err error) {
-	if text, v, open := w.Document(abs); open {
-		return []byte(text), &v, nil
-	}
-	data, err = os.ReadFile(abs)
-	return data, nil, err
+	return w.ReadFileInto(abs, nil)
 }
 
 // ReadFileInto is ReadFile reading into buf's storage (grown when too small),
