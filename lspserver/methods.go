@@ -61,7 +61,7 @@ func listTools(sess *session.Session, raw json.RawMessage) (any, error) {
 		def["sideEffect"] = e.Tool.SideEffect()
 		def["risk"] = tools.DefaultRisk(e.Tool.SideEffect())
 		def["enabled"] = e.Enabled
-		def["autoAllowed"] = autoAllowed(sess, e.Tool)
+		def["autoAllowed"] = sess.AutoAllowed(e.Tool)
 		def["docs"] = toolDocs(e.Tool)
 		list = append(list, def)
 	}
@@ -160,14 +160,10 @@ func setPermissionMode(sess *session.Session, raw json.RawMessage) (any, error) 
 	if p.Mode == nil {
 		return nil, invalidParams("missing required field \"mode\" (default, acceptEdits, plan, bypassPermissions or dontAsk)")
 	}
-	mc := modeController(sess)
-	if mc == nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "toolhost/setPermissionMode: this session has no permission checker")
-	}
-	if err := mc.SetMode(*p.Mode); err != nil {
+	if err := sess.Permissions.SetMode(*p.Mode); err != nil {
 		return nil, invalidParams("field \"mode\": %v", err)
 	}
-	return map[string]any{"mode": mc.Mode()}, nil
+	return map[string]any{"mode": sess.Permissions.Mode()}, nil
 }
 
 // toolStatus is one tool in toolhost/status.
@@ -186,25 +182,15 @@ func (s *server) status(sess *session.Session, raw json.RawMessage) (any, error)
 	for _, e := range sess.Registry.Entries(true) {
 		list = append(list, toolStatus{Name: e.Tool.Name(), Category: e.Category, Enabled: e.Enabled})
 	}
-	mode := tools.ModeDefault
-	if mc := modeController(sess); mc != nil {
-		mode = mc.Mode()
-	}
-	var mcpServers any = []any{}
-	if sess.MCP != nil {
-		if st := sess.MCP.Status(); len(st) > 0 {
-			mcpServers = st
-		}
-	}
 	out := map[string]any{
 		"tools":            list,
-		"mcpServers":       mcpServers,
-		"backgroundTasks":  []any{},
-		"permissionMode":   mode,
+		"permissionMode":   sess.Permissions.Mode(),
 		"roots":            nonNil(sess.Workspace.Roots()),
 		"positionEncoding": sess.Workspace.PositionEncoding(),
 	}
-	for k, v := range sessionStatus(sess) {
+	// The session adds its own state: MCP servers, background tasks, todos,
+	// settings problems, where edits are reviewed.
+	for k, v := range sess.Status() {
 		out[k] = v
 	}
 	return out, nil

@@ -78,7 +78,11 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 			Settings json.RawMessage `json:"settings"`
 		}
 		if err = json.Unmarshal(params, &p); err == nil {
-			err = applyClientSettings(sess, p.Settings)
+			// null is ignored: LSP clients send it when they have no
+			// settings section for this server.
+			if len(p.Settings) > 0 && string(p.Settings) != "null" {
+				err = sess.UpdateSettings(p.Settings)
+			}
 		}
 	case "window/workDoneProgress/cancel":
 		var p struct {

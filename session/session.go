@@ -241,8 +241,8 @@ func (s *Session) AutoAllowed(t tools.Tool) bool {
 	return slices.ContainsFunc(s.Permissions.SessionRules(), func(r string) bool { return strings.EqualFold(r, t.Name()) })
 }
 
-// Status is the session's part of toolhost/status: background tasks, the
-// todo list, the settings problems, and where edits that need approval are
+// Status is the session's part of toolhost/status: MCP servers, background
+// tasks, the todo list, the settings problems, and where edits that need approval are
 // reviewed ("dialog", or "editor" with edit.reviewInEditor).
 func (s *Session) Status() map[string]any {
 	editReview := "dialog"
@@ -251,6 +251,7 @@ func (s *Session) Status() map[string]any {
 	}
 	out := map[string]any{
 		"editReview":       editReview,
+		"mcpServers":       nonNilSlice(s.MCP.Status()),
 		"backgroundTasks":  nonNilSlice(s.Tasks.List()),
 		"todos":            nonNilSlice(s.Todos.Todos()),
 		"settingsProblems": nonNilSlice(s.Settings.Problems()),
