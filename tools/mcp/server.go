@@ -92,6 +92,12 @@ func (s *server) status() ServerStatus {
 
 func (s *server) setState(st State, lastErr string) {
 	s.mu.Lock()
+	if st == s.state && lastErr == "" {
+		// Nothing to report (an approved server is already starting when
+		// its supervisor's loop says so).
+		s.mu.Unlock()
+		return
+	}
 	s.state = st
 	if lastErr != "" {
 		s.lastErr = lastErr
