@@ -53,17 +53,20 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		input = json.RawMessage(raw)
 	}
-	// MCP servers start only for a call that needs one: starting them costs
-	// processes and seconds.
-	lower := strings.ToLower(name)
-	withMCP := strings.HasPrefix(lower, "mcp__") || strings.HasSuffix(lower, "mcpresource")
-	sess, err := newCLISession(*root, *mode, withMCP)
+	sess, err := newCLISession(*root, *mode)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost: %v\n", err)
 		return 1
 	}
 	defer sess.Close()
-	if withMCP {
+	// MCP servers start only for a call that needs one (a server's tool, or
+	// ListMcpResources / ReadMcpResource): starting them costs processes and
+	// seconds.
+	entry, known := sess.Registry.Lookup(name)
+	if (known && entry.Category == tools.CategoryMCP) || (!known && strings.HasPrefix(strings.ToLower(name), "mcp__")) {
+		if err := sess.MCP.Start(ctx); err != nil {
+			fmt.Fprintf(stderr, "toolhost: %v\n", err)
+		}
 		if err := sess.MCP.WaitSettled(ctx); err != nil {
 			fmt.Fprintln(stderr, "toolhost: interrupted while the MCP servers started")
 			return 130
@@ -93,8 +96,9 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 // newCLISession builds a session rooted at root (default: the current
 // directory) in the given permission mode. The person at the terminal sees
-// what they ask for, so Write and Edit need no prior Read.
-func newCLISession(root, mode string, withMCP bool) (*session.Session, error) {
+// what they ask for, so Write and Edit need no prior Read. Its MCP servers
+// stay stopped until a call needs them.
+func newCLISession(root, mode string) (*session.Session, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -102,7 +106,7 @@ func newCLISession(root, mode string, withMCP bool) (*session.Session, error) {
 		}
 		root = wd
 	}
-	sess, err := session.New(session.Options{Roots: []string{root}, Mode: mode, NoMCP: !withMCP})
+	sess, err := session.New(session.Options{Roots: []string{root}, Mode: mode, NoMCP: true})
 	if err != nil {
 		return nil, err
 	}

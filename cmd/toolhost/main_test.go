@@ -156,4 +156,9 @@ func TestCallRunsAnMCPTool(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "from the shell") {
 		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)
 	}
+	// ListMcpResources is an MCP tool too: it sees the started server.
+	code, out, errOut = runCLI(t, "", "call", "--root", dir, "ListMcpResources", `{"server":"everything"}`)
+	if code != 0 || !strings.Contains(out, `"server": "everything"`) {
+		t.Fatalf("ListMcpResources: code %d, stdout %.300q, stderr %q", code, out, errOut)
+	}
 }

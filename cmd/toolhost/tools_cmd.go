@@ -28,7 +28,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func toolsList(stdout, stderr io.Writer) int {
-	sess, err := newCLISession("", tools.ModeDefault, false)
+	sess, err := newCLISession("", tools.ModeDefault)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost: %v\n", err)
 		return 1

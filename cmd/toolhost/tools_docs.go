@@ -79,7 +79,7 @@ func toolsSetEnabled(enable bool, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Usage: toolhost tools %s [--root DIR] NAME...\n", verb)
 		return 2
 	}
-	sess, err := newCLISession(*root, tools.ModeDefault, false)
+	sess, err := newCLISession(*root, tools.ModeDefault)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost: %v\n", err)
 		return 1
