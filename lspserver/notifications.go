@@ -38,7 +38,14 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 	var err error
 	switch method {
 	case "initialized":
-		s.readyOnce.Do(func() { close(s.ready) })
+		s.readyOnce.Do(func() {
+			close(s.ready)
+			// Off the start-up path: the first calls find their schemas
+			// compiled.
+			if sess.Pipeline != nil {
+				go sess.Pipeline.PrepareSchemas()
+			}
+		})
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams
 		if err = json.Unmarshal(params, &p); err == nil {

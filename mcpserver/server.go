@@ -125,6 +125,9 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 			s.clientOnce.Do(func() {
 				s.client = req.Session
 				close(s.clientReady)
+				// Off the start-up path: the first calls find their
+				// schemas compiled.
+				go s.pipeline.PrepareSchemas()
 			})
 			go s.fetchRoots(req.Session)
 		},

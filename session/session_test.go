@@ -153,6 +153,32 @@ func BenchmarkPipelineRead(b *testing.B) {
 	}
 }
 
+// BenchmarkPipelineBash is a Bash `echo hi` through the whole pipeline of a
+// real session, allowed by a settings rule; compare it with the time bash
+// itself takes to start (`go test ./tools/shell -bench SpawnFloor`).
+func BenchmarkPipelineBash(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".toolhost"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".toolhost", "settings.json"), []byte(`{"permissions":{"allow":["Bash(echo hi)"]}}`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Options{Roots: []string{dir}, UserConfigPath: filepath.Join(dir, "none.json"), NoMCP: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	input := json.RawMessage(`{"command":"echo hi"}`)
+	ctx := context.Background()
+	for b.Loop() {
+		resp, err := s.Pipeline.Call(ctx, tools.NoHost{}, tools.Request{Name: "Bash", Input: input})
+		if err != nil || resp.IsError {
+			b.Fatal(err, resp)
+		}
+	}
+}
+
 func TestOnlyMCPSettingsReloadTheServers(t *testing.T) {
 	base := settings.Defaults()
 	rule := *base

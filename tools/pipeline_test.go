@@ -212,9 +212,40 @@ func TestValidatorDrafts(t *testing.T) {
 	}
 }
 
+// TestPrepareSchemas: the schemas are compiled ahead of the calls, while
+// calls run (go test -race), and a broken one is still reported on its call.
+func TestPrepareSchemas(t *testing.T) {
+	reg := NewRegistry()
+	broken := &fakeTool{name: "Broken", schema: `{"type": 5}`}
+	fine := &fakeTool{name: "Fine", schema: `{"type":"object","properties":{"n":{"type":"integer"}}}`}
+	reg.Register(CategoryExtras, broken, fine)
+	p := NewPipeline(reg, nil)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.PrepareSchemas()
+	}()
+	if resp := call(t, p, nil, "Fine", `{"n":"x"}`); !resp.IsError {
+		t.Errorf("invalid input accepted while preparing: %q", resp.Text())
+	}
+	<-done
+	p.validator.mu.Lock()
+	compiled := len(p.validator.compiled)
+	p.validator.mu.Unlock()
+	if compiled != 2 {
+		t.Errorf("%d schemas compiled, want 2", compiled)
+	}
+	if resp := call(t, p, nil, "Broken", `{}`); !resp.IsError || !strings.Contains(resp.Text(), "its own input schema is broken") {
+		t.Errorf("Broken: %q", resp.Text())
+	}
+}
+
 func TestBrokenSchemaFailsOnlyItsTool(t *testing.T) {
 	for _, schema := range []string{
 		`{"type": 5}`,
+		// Valid in 2020-12, not in draft-04, whose exclusiveMinimum is a
+		// boolean: the draft's own metaschema is used.
+		`{"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "exclusiveMinimum": 5}`,
 		`{"type": "object", "properties": {"a": {"$ref": "https://schemas.example.invalid/a.json"}}}`,
 		`{"type": "object"`,
 	} {

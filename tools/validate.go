@@ -47,6 +47,15 @@ func NewValidator() *Validator {
 	return &Validator{compiled: map[string]*compiledSchema{}}
 }
 
+// Prepare compiles the schemas of ts that are not compiled yet, so that
+// their first calls do not wait for it. A schema that does not compile is
+// remembered like on a call, and reported there.
+func (v *Validator) Prepare(ts []Tool) {
+	for _, t := range ts {
+		_, _ = v.schema(t, nil)
+	}
+}
+
 // SchemaError is returned by Validate when the tool's own schema is broken:
 // a fault of the tool, not of the input.
 type SchemaError struct {
