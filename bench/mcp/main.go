@@ -3,8 +3,9 @@
 // handshake, and the latency of Read (50 lines of a 5,000-line file) and
 // Bash (`echo hi`) calls. Both servers are driven by the same Go SDK client
 // over the same files, and their runs alternate so that drift of the
-// machine hits both alike. It prints p50/p90 per server and the ratio
-// claude/toolhost.
+// machine hits both alike; the calls are then repeated with a minimal
+// client (raw.go) that shows each server's own share of a round trip. It
+// prints p50/p90 per server and the ratio claude/toolhost.
 //
 // Usage (from the repository root, after `npm install` in test/mcp):
 //
@@ -158,6 +159,11 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 		}
 	}
 
+	rawPing, rawRead, rawBash, err := measureRaw(ctx, peers, calls, readArgs, bashArgs)
+	if err != nil {
+		return err
+	}
+
 	fmt.Printf("MCP servers side by side: %d starts, %d calls of each tool per server, runs alternating\n\n", starts, calls)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "measure\ttoolhost p50\ttoolhost p90\tclaude p50\tclaude p90\tclaude/toolhost p50\tp90\t")
@@ -170,13 +176,26 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 		{"ping (protocol floor)", pingTimes},
 		{"Read 50 of 5,000 lines", readTimes},
 		{"Bash echo hi", bashTimes},
+		{"minimal client: ping", rawPing},
+		{"minimal client: Read", rawRead},
+		{"minimal client: Bash", rawBash},
 	} {
 		t50, t90 := percentiles(row.times["toolhost"])
 		c50, c90 := percentiles(row.times["claude"])
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f×\t%.1f×\t\n", row.name, ms(t50), ms(t90), ms(c50), ms(c90),
 			float64(c50)/float64(t50), float64(c90)/float64(t90))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// What a ratio can reach: a call costs at least one protocol round
+	// trip, so no server can be faster than the other's call time divided
+	// by its own ping.
+	c50, _ := percentiles(rawRead["claude"])
+	p50, _ := percentiles(rawPing["toolhost"])
+	fmt.Printf("\nWith the minimal client a Read ratio above %.1f× would need toolhost to answer a Read faster than it answers a ping.\n",
+		float64(c50)/float64(p50))
+	return nil
 }
 
 // alternate returns the peers in turn order for round i: each goes first
