@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // Change is one file change a tool wants made.
@@ -100,11 +101,14 @@ func (w *Workspace) ApplyChange(ctx context.Context, ed Editor, ch Change) error
 		return &StaleError{Path: ch.Path, Kind: ErrStale, Why: why}
 	}
 
+	// The new content is what the agent has seen from here on; the file's
+	// time vouches for it only if nothing touches the file from now on.
+	written := time.Now()
 	if ed == nil || !ed.CanApplyEdit() {
 		if err := WriteFileAtomic(ch.Path, ch.New); err != nil {
 			return err
 		}
-		w.MarkRead(ch.Path, ch.New, nil)
+		w.MarkRead(ch.Path, ch.New, nil, written)
 		return nil
 	}
 
@@ -138,7 +142,7 @@ func (w *Workspace) ApplyChange(ctx context.Context, ed Editor, ch Change) error
 	if _, v, open := w.Document(ch.Path); open {
 		version = &v
 	}
-	w.MarkRead(ch.Path, ch.New, version)
+	w.MarkRead(ch.Path, ch.New, version, written)
 	return nil
 }
 

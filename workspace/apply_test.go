@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/workspace"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
@@ -270,7 +271,7 @@ func TestApplyChangeTwiceWithoutReread(t *testing.T) {
 	if err := fe.Open(path, "one\n"); err != nil {
 		t.Fatal(err)
 	}
-	w.MarkRead(path, []byte("one\n"), ptr(int32(1)))
+	w.MarkRead(path, []byte("one\n"), ptr(int32(1)), time.Now())
 	for i, next := range []string{"two\n", "three\n"} {
 		if err := w.CheckFresh(path); err != nil {
 			t.Fatalf("edit %d: CheckFresh: %v", i, err)

@@ -87,16 +87,29 @@ func (w *Workspace) ReadFileInto(abs string, buf []byte) (data []byte, version *
 	}
 }
 
+// racySlack is how far before a read a file's modification time must lie
+// for the time to vouch for the content read. File systems stamp times
+// from a coarse clock (a scheduler tick, up to 10 ms behind), so a change
+// made while the read ran can carry a time slightly before its start.
+const racySlack = 20 * time.Millisecond
+
 // MarkRead records that the agent has seen data (the content of abs, at the
-// editor's version when it came from an open buffer). Edit and Write check
-// against it with CheckFresh.
-func (w *Workspace) MarkRead(abs string, data []byte, version *int32) {
+// editor's version when it came from an open buffer), which was read (or
+// written) starting at readStart. Edit and Write check against it with
+// CheckFresh.
+//
+// The file's modification time and size are recorded as a shortcut for
+// CheckFresh only when the time lies clearly before readStart. A file
+// modified during or just before the read ("racily clean", as git calls
+// it) might hold other content than data under the same time and size, so
+// CheckFresh then compares content instead.
+func (w *Workspace) MarkRead(abs string, data []byte, version *int32, readStart time.Time) {
 	var rec readRecord
 	if version != nil {
 		v := *version
 		rec.version = &v
 	}
-	if st, err := os.Stat(abs); err == nil {
+	if st, err := os.Stat(abs); err == nil && st.ModTime().Before(readStart.Add(-racySlack)) {
 		rec.modTime, rec.size = st.ModTime(), st.Size()
 	}
 	w.reads.mu.Lock()

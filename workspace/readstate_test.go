@@ -54,11 +54,12 @@ func TestCheckFresh(t *testing.T) {
 			p := filepath.Join(dir, "f.txt")
 			writeFile(t, p, "v1\n")
 			if !tt.noRead {
+				start := time.Now()
 				data, v, err := w.ReadFile(p)
 				if err != nil {
 					t.Fatal(err)
 				}
-				w.MarkRead(p, data, v)
+				w.MarkRead(p, data, v, start)
 				tt.act(t, w, p)
 			}
 			err := w.CheckFresh(p)
@@ -76,6 +77,71 @@ func TestCheckFresh(t *testing.T) {
 				t.Fatalf("CheckFresh error %T does not name the path", err)
 			}
 		})
+	}
+}
+
+// TestChangeDuringRead: a save that lands between reading a file and
+// recording the read, with the same size, is caught by content: the file's
+// new time must not vouch for the old content.
+func TestChangeDuringRead(t *testing.T) {
+	dir := t.TempDir()
+	w := New(dir)
+	p := filepath.Join(dir, "f.txt")
+	writeFile(t, p, "v1\n")
+	setOld(t, p)
+	start := time.Now()
+	data, v, err := w.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, p, "v2\n") // the user's save, while the read is recorded
+	w.MarkRead(p, data, v, start)
+	if err := w.CheckFresh(p); !errors.Is(err, ErrStale) {
+		t.Fatalf("CheckFresh = %v, want ErrStale", err)
+	}
+}
+
+// TestReadRecordKeepsTheTimeOfAnOldFile: the time and size shortcut is
+// recorded for a file last changed well before the read, and not for one
+// changed just before it.
+func TestReadRecordKeepsTheTimeOfAnOldFile(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		old      bool
+		shortcut bool
+	}{{"changed an hour ago", true, true}, {"changed just now", false, false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w := New(dir)
+			p := filepath.Join(dir, "f.txt")
+			writeFile(t, p, "v1\n")
+			if tt.old {
+				setOld(t, p)
+			}
+			start := time.Now()
+			data, v, err := w.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.MarkRead(p, data, v, start)
+			w.reads.mu.Lock()
+			rec := w.reads.byPath[p]
+			w.reads.mu.Unlock()
+			if got := !rec.modTime.IsZero(); got != tt.shortcut {
+				t.Errorf("time recorded = %v, want %v", got, tt.shortcut)
+			}
+			if err := w.CheckFresh(p); err != nil {
+				t.Errorf("CheckFresh of the unchanged file = %v", err)
+			}
+		})
+	}
+}
+
+func setOld(t *testing.T, p string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -113,7 +179,7 @@ func TestSetReadBeforeWrite(t *testing.T) {
 	if err := w.CheckFresh(p); err != nil {
 		t.Errorf("unread file with the requirement off: %v", err)
 	}
-	w.MarkRead(p, []byte("v1\n"), nil)
+	w.MarkRead(p, []byte("v1\n"), nil, time.Now())
 	writeFile(t, p, "v2 from elsewhere\n")
 	if err := w.CheckFresh(p); !errors.Is(err, ErrStale) {
 		t.Errorf("a file changed since its read must still be stale, got %v", err)

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/tools"
@@ -171,6 +172,7 @@ func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
 	// is copied into it), so the buffer is reused across calls: reading a
 	// large file again and again then costs no garbage.
 	bufp := readBuffers.Get().(*[]byte)
+	readStart := time.Now()
 	data, version, err := r.ws.ReadFileInto(abs, *bufp)
 	defer func() {
 		if cap(data) <= maxPooledReadBuffer {
@@ -184,7 +186,7 @@ func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
 	if looksBinary(data) {
 		return binaryRefusal(abs), nil
 	}
-	r.ws.MarkRead(abs, data, version)
+	r.ws.MarkRead(abs, data, version, readStart)
 	if len(data) == 0 {
 		return tools.TextResult(fmt.Sprintf("(%s is empty: 0 lines.)", abs)), nil
 	}
@@ -314,6 +316,7 @@ func lineList(lines []int) string {
 
 // readImage returns an image as image content.
 func (r *Read) readImage(abs, mime string) (*tools.Result, error) {
+	start := time.Now()
 	data, err := os.ReadFile(abs)
 	if err != nil {
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
@@ -321,7 +324,7 @@ func (r *Read) readImage(abs, mime string) (*tools.Result, error) {
 	if len(data) > maxImageBytes {
 		return tools.ErrorResult("%s is %d bytes, over the %d bytes an image may have. Make a smaller copy (for example with ImageMagick: convert in.png -resize 50%% out.png) and Read that.", abs, len(data), maxImageBytes), nil
 	}
-	r.ws.MarkRead(abs, data, nil)
+	r.ws.MarkRead(abs, data, nil, start)
 	desc := fmt.Sprintf("Image %s (%s, %d bytes", abs, mime, len(data))
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
 		desc += fmt.Sprintf(", %dx%d pixels", cfg.Width, cfg.Height)
@@ -382,6 +385,10 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 		}
 		last = min(last, total)
 	}
+	// The bytes are read before the conversion, so that a change made while
+	// it runs shows up as one when the agent edits the file.
+	start := time.Now()
+	data, readErr := os.ReadFile(abs)
 	cmd := exec.CommandContext(ctx, bin, "-layout", "-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), abs, "-")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -391,9 +398,8 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 		}
 		return tools.ErrorResult("pdftotext could not read %s (%v: %s). The file may be damaged or encrypted.", abs, err, strings.TrimSpace(stderr.String())), nil
 	}
-	data, err := os.ReadFile(abs)
-	if err == nil {
-		r.ws.MarkRead(abs, data, nil)
+	if readErr == nil {
+		r.ws.MarkRead(abs, data, nil, start)
 	}
 	var out strings.Builder
 	texts := strings.Split(strings.TrimRight(stdout.String(), "\f"), "\f")
@@ -444,6 +450,7 @@ func pdfPageCount(ctx context.Context, abs string) int {
 
 // readNotebook shows a notebook cell by cell, with image outputs as images.
 func (r *Read) readNotebook(abs string, allowLarge bool) (*tools.Result, error) {
+	start := time.Now()
 	data, version, err := r.ws.ReadFile(abs)
 	if err != nil {
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
@@ -452,7 +459,7 @@ func (r *Read) readNotebook(abs string, allowLarge bool) (*tools.Result, error) 
 	if err != nil {
 		return tools.ErrorResult("%s: %v. Read it with offset/limit as text, or fix the JSON.", abs, err), nil
 	}
-	r.ws.MarkRead(abs, data, version)
+	r.ws.MarkRead(abs, data, version, start)
 	charCap := maxReadChars
 	if allowLarge {
 		charCap = maxLargeReadChars
