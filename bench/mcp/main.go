@@ -166,24 +166,35 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 
 	fmt.Printf("MCP servers side by side: %d starts, %d calls of each tool per server, runs alternating\n\n", starts, calls)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "measure\ttoolhost p50\ttoolhost p90\tclaude p50\tclaude p90\tclaude/toolhost p50\tp90\t")
+	fmt.Fprintln(tw, "measure\ttoolhost p50\ttoolhost p90\tclaude p50\tclaude p90\tclaude/toolhost p50\tp90\ttarget (p50)\t")
 	for _, row := range []struct {
 		name  string
 		times map[string][]time.Duration
+		// target is the ratio toolhost aims at; 0 for rows without one.
+		target float64
 	}{
-		{"start → initialized", startTimes},
-		{"start → tools listed", listedTimes},
-		{"ping (protocol floor)", pingTimes},
-		{"Read 50 of 5,000 lines", readTimes},
-		{"Bash echo hi", bashTimes},
-		{"minimal client: ping", rawPing},
-		{"minimal client: Read", rawRead},
-		{"minimal client: Bash", rawBash},
+		{"start → initialized", startTimes, 20},
+		{"start → tools listed", listedTimes, 0},
+		{"ping (protocol floor)", pingTimes, 0},
+		{"Read 50 of 5,000 lines", readTimes, 20},
+		{"Bash echo hi", bashTimes, 3},
+		{"minimal client: ping", rawPing, 0},
+		{"minimal client: Read", rawRead, 0},
+		{"minimal client: Bash", rawBash, 0},
 	} {
 		t50, t90 := percentiles(row.times["toolhost"])
 		c50, c90 := percentiles(row.times["claude"])
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f×\t%.1f×\t\n", row.name, ms(t50), ms(t90), ms(c50), ms(c90),
-			float64(c50)/float64(t50), float64(c90)/float64(t90))
+		ratio := float64(c50) / float64(t50)
+		verdict := ""
+		switch {
+		case row.target == 0:
+		case ratio >= row.target:
+			verdict = fmt.Sprintf("≥ %g× meets", row.target)
+		default:
+			verdict = fmt.Sprintf("≥ %g× MISSES", row.target)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f×\t%.1f×\t%s\t\n", row.name, ms(t50), ms(t90), ms(c50), ms(c90),
+			ratio, float64(c90)/float64(t90), verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
