@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/toolhost/toolhost/internal/jsonsyntax"
 	"go.lsp.dev/jsonrpc2"
 )
 
@@ -362,7 +363,7 @@ func decodeMessage(body []byte) (jsonrpc2.Message, *messageFault) {
 	body = bytes.TrimSpace(body)
 	if !json.Valid(body) {
 		return nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.ParseError,
-			"the message body is not valid JSON: "+jsonSyntaxDetail(body))}
+			"the message body is not valid JSON: "+jsonsyntax.Detail(body))}
 	}
 	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil {
@@ -405,20 +406,6 @@ func validID(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return nil
-}
-
-// jsonSyntaxDetail describes where a body stops being JSON.
-func jsonSyntaxDetail(body []byte) string {
-	var v any
-	err := json.Unmarshal(body, &v)
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("%s (at byte %d)", se.Error(), se.Offset)
-	}
-	if err != nil {
-		return err.Error()
-	}
-	return "unexpected content"
 }
 
 // faultResponse is an error response whose id may be null, which

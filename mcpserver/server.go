@@ -39,6 +39,10 @@ type Options struct {
 	// Log receives the server's logs; nil discards them. Never log to the
 	// output stream: it carries the protocol.
 	Log *slog.Logger
+	// MaxMessageBytes caps one input message; a longer one is answered
+	// with an error and skipped. 0 means the server.maxMessageBytes
+	// setting, whose default is DefaultMaxMessageBytes.
+	MaxMessageBytes int
 }
 
 // Serve builds a session over opts.Roots and serves it as an MCP server on
@@ -73,12 +77,16 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	srv = New(sess.Registry, sess.Pipeline, opts.Log)
 	close(built)
 	srv.FollowClientRoots(sess.Workspace.SetRoots)
-	return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	limit := opts.MaxMessageBytes
+	if limit <= 0 {
+		limit = int(sess.Settings.Current().Server.MaxMessageBytes)
+	}
+	w := &lockedWriter{w: out}
+	guard := newLineGuard(in, w, limit, srv.log)
+	// The guard enforces the size cap (and answers a line over it), so the
+	// SDK's own cap, which would end the session, is off.
+	return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(guard), Writer: w, MaxLineLength: -1})
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // Server is a tool registry served over MCP.
 type Server struct {

@@ -59,6 +59,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	root := fs.String("root", "", "workspace root (default: the current directory)")
+	maxBytes := fs.Int("max-message-bytes", 0, "answer longer input messages with an error and skip them (default 64 MiB; server.maxMessageBytes)")
 	verbose := fs.Bool("v", false, "log debug messages to stderr")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: toolhost mcp [flags]\n\nServes the tools as an MCP server on stdin/stdout (see docs/mcp.md).\n\nFlags:")
@@ -73,7 +74,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if *root != "" {
 		roots = []string{*root}
 	}
-	err := mcpserver.Serve(ctx, stdin, stdout, mcpserver.Options{Roots: roots, Log: stderrLogger(stderr, *verbose)})
+	err := mcpserver.Serve(ctx, stdin, stdout, mcpserver.Options{Roots: roots, Log: stderrLogger(stderr, *verbose), MaxMessageBytes: *maxBytes})
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "toolhost mcp: %v\n", err)
 		return 1

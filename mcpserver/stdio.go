@@ -1,0 +1,211 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/toolhost/toolhost/internal/jsonsyntax"
+)
+
+// DefaultMaxMessageBytes caps one message (one line) of toolhost mcp's
+// input unless Options.MaxMessageBytes says otherwise; the same default as
+// the editor connection's server.maxMessageBytes.
+const DefaultMaxMessageBytes = 64 << 20
+
+// JSON-RPC error codes of faults in the input.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
+// lineGuard stands between the client's input and the SDK's stdio
+// transport. The SDK ends the whole session on the first line it cannot
+// decode (not JSON, not a JSON-RPC message, or longer than its cap), and a
+// client's single bad line would take every later call with it. The guard
+// answers such a line with a JSON-RPC error, as JSON-RPC asks (id null
+// when the line has no usable id), and passes only lines the SDK decodes.
+// Batches are passed whole when the protocol version allows them
+// (2025-03-26 and before) and each element decodes, so the SDK answers
+// them as batches; from 2025-06-18 on the SDK would end the session on
+// one, so the guard refuses it.
+type lineGuard struct {
+	in  *bufio.Reader
+	out *lockedWriter
+	max int
+	log *slog.Logger
+	// pending is what is left to hand the SDK of the current good line.
+	pending []byte
+	// version is the protocol version the initialize request negotiates,
+	// by the SDK's rule; empty until one passed.
+	version string
+}
+
+func newLineGuard(in io.Reader, out *lockedWriter, maxBytes int, log *slog.Logger) *lineGuard {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxMessageBytes
+	}
+	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log}
+}
+
+// Read gives the SDK the input's good lines, newline-terminated.
+func (g *lineGuard) Read(p []byte) (int, error) {
+	for len(g.pending) == 0 {
+		line, tooLong, err := g.nextLine()
+		switch {
+		case tooLong:
+			g.reject(nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was skipped; send smaller messages (for large files, write them in parts), or start toolhost mcp with a larger -max-message-bytes", g.max))
+		case len(bytes.TrimSpace(line)) > 0:
+			if id, code, msg := g.check(line); code != 0 {
+				g.reject(id, code, msg)
+			} else {
+				if line[len(line)-1] != '\n' {
+					line = append(line, '\n')
+				}
+				g.pending = line
+			}
+		}
+		if err != nil && len(g.pending) == 0 {
+			return 0, err
+		}
+	}
+	n := copy(p, g.pending)
+	g.pending = g.pending[n:]
+	return n, nil
+}
+
+// nextLine reads up to and including the next newline (or to the end of
+// the input). A line longer than max is read past without being kept and
+// reported as tooLong.
+func (g *lineGuard) nextLine() (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := g.in.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > g.max {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return line, tooLong, err
+	}
+}
+
+// reject answers a bad line; id nil is sent as null.
+func (g *lineGuard) reject(id json.RawMessage, code int, message string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	g.log.Warn("bad message from the MCP client", "code", code, "err", message)
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, message}})
+	if err != nil {
+		return
+	}
+	if _, err := g.out.Write(append(data, '\n')); err != nil {
+		g.log.Debug("could not answer a bad message", "err", err)
+	}
+}
+
+// check reports what is wrong with a line the SDK could not take: a code
+// (0 when the line is fine), the message, and the request's id when one
+// can be read from it. It notes the protocol version an initialize request
+// negotiates.
+func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message string) {
+	line = bytes.TrimSpace(line)
+	if !json.Valid(line) {
+		return nil, codeParseError, "the message is not valid JSON: " + jsonsyntax.Detail(line) + "; send one JSON-RPC 2.0 message per line"
+	}
+	if line[0] == '[' {
+		if g.version >= firstVersionWithoutBatches {
+			return nil, codeInvalidRequest, fmt.Sprintf("JSON-RPC batches are not part of MCP %s; send one message per line", g.version)
+		}
+		var batch []json.RawMessage
+		if err := json.Unmarshal(line, &batch); err != nil || len(batch) == 0 {
+			return nil, codeInvalidRequest, "an empty batch; send one JSON-RPC 2.0 message per line"
+		}
+		for i, m := range batch {
+			if _, err := jsonrpc.DecodeMessage(m); err != nil {
+				return nil, codeInvalidRequest, fmt.Sprintf("message %d of the batch is not a JSON-RPC 2.0 message (%v); the batch was skipped", i+1, err)
+			}
+		}
+		return nil, 0, ""
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		var env struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(line, &env) == nil && validID(env.ID) {
+			id = env.ID
+		}
+		return id, codeInvalidRequest, fmt.Sprintf("not a JSON-RPC 2.0 message (%v); a message needs \"jsonrpc\": \"2.0\" and a \"method\" (with an \"id\" for a request) or a \"result\"/\"error\" with the \"id\" it answers", err)
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" {
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		g.version = negotiatedVersion(p.ProtocolVersion)
+	}
+	return nil, 0, ""
+}
+
+// firstVersionWithoutBatches is the MCP version that dropped JSON-RPC
+// batches.
+const firstVersionWithoutBatches = "2025-06-18"
+
+// negotiatedVersion is the version the server answers an initialize
+// request for requested with, by the SDK's rule: the requested one when
+// the server speaks it, else the newest it speaks.
+func negotiatedVersion(requested string) string {
+	versions := handshakeVersions()
+	if slices.Contains(versions, requested) {
+		return requested
+	}
+	return slices.Max(versions)
+}
+
+// validID reports whether raw is an id an error response can repeat: a
+// string or a number.
+func validID(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return false
+	}
+	return raw[0] == '"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9'
+}
+
+// lockedWriter makes each Write reach the output whole: the SDK writes one
+// message per call, and the guard's answers must not land inside one.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) Close() error { return nil }
