@@ -83,6 +83,15 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	w := &lockedWriter{w: out}
 	guard := newLineGuard(in, w, limit, srv.log)
+	// The client is served once the tools are in place: tools added after
+	// its session exists would be announced with a tools/list_changed that
+	// changes nothing for a client that has not listed them yet (and makes
+	// it list them twice). It costs under a millisecond of start.
+	select {
+	case <-srv.ready:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	// The guard enforces the size cap (and answers a line over it), so the
 	// SDK's own cap, which would end the session, is off.
 	return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(guard), Writer: w, MaxLineLength: -1})

@@ -207,3 +207,4 @@ func TestDecodableAgreesWithTheSDK(t *testing.T) {
 		}
 	}
 }
+
