@@ -207,4 +207,3 @@ func TestDecodableAgreesWithTheSDK(t *testing.T) {
 		}
 	}
 }
-
