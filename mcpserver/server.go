@@ -41,7 +41,7 @@ type Options struct {
 	Log *slog.Logger
 	// MaxMessageBytes caps one input message; a longer one is answered
 	// with an error and skipped. 0 means the server.maxMessageBytes
-	// setting, whose default is DefaultMaxMessageBytes.
+	// setting (64 MiB by default).
 	MaxMessageBytes int
 }
 

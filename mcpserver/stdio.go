@@ -12,12 +12,8 @@ import (
 	"sync"
 
 	"github.com/toolhost/toolhost/internal/jsonsyntax"
+	"github.com/toolhost/toolhost/settings"
 )
-
-// DefaultMaxMessageBytes caps one message (one line) of toolhost mcp's
-// input unless Options.MaxMessageBytes says otherwise; the same default as
-// the editor connection's server.maxMessageBytes.
-const DefaultMaxMessageBytes = 64 << 20
 
 // JSON-RPC error codes of faults in the input.
 const (
@@ -47,9 +43,11 @@ type lineGuard struct {
 	version string
 }
 
+// newLineGuard guards in; maxBytes caps a line (0: the default of the
+// server.maxMessageBytes setting).
 func newLineGuard(in io.Reader, out *lockedWriter, maxBytes int, log *slog.Logger) *lineGuard {
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxMessageBytes
+		maxBytes = int(settings.Defaults().Server.MaxMessageBytes)
 	}
 	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log}
 }
