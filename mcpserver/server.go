@@ -224,12 +224,18 @@ func (s *Server) FollowClientRoots(set func(paths []string)) {
 	s.onRoots.Store(&set)
 }
 
-// fetchRoots asks the client for its roots; a client without roots answers
-// with an error and the roots stay as they are. It runs aside from the
-// notification that triggered it: the answer arrives on the same stream.
+// fetchRoots asks the client for its roots, if it declared the roots
+// capability (MCP asks servers not to send roots/list to others); until
+// an answer, or when the client has none, the roots stay as they are. It
+// runs aside from the notification that triggered it: the answer arrives
+// on the same stream.
 func (s *Server) fetchRoots(ss *sdk.ServerSession) {
 	set := s.onRoots.Load()
 	if set == nil {
+		return
+	}
+	if p := ss.InitializeParams(); p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil {
+		s.log.Debug("the client does not offer roots; keeping the workspace roots")
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), rootsTimeout)
