@@ -456,7 +456,7 @@ func TestPrompt(t *testing.T) {
 		if err != nil || out.Allow {
 			t.Fatalf("outcome %+v, %v; want a denial", out, err)
 		}
-		for _, want := range []string{"cannot show permission prompts", `"Bash(npm run build:*)"`, ".toolhost/settings.json", "setPermissionMode"} {
+		for _, want := range []string{"cannot show permission prompts", `"Bash(npm run build:*)"`, ".toolhost/settings.json", "permissions.defaultMode"} {
 			if !strings.Contains(out.Message, want) {
 				t.Errorf("message %q lacks %q", out.Message, want)
 			}

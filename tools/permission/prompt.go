@@ -72,7 +72,9 @@ func howToAllow(suggestions []string) string {
 		}
 		rule = strings.Join(quoted, " and ")
 	}
-	return "To allow it, the user can add " + rule + ` to "permissions.allow" in .toolhost/settings.json (or .toolhost/settings.local.json), or switch the permission mode with toolhost/setPermissionMode (acceptEdits allows edits inside the workspace; bypassPermissions allows everything except writes outside the workspace). Tell the user what you need if you cannot go on without it.`
+	// The mode is named by its setting, which every client has; a method
+	// such as toolhost/setPermissionMode means nothing to an MCP client.
+	return "To allow it, the user can add " + rule + ` to "permissions.allow" in .toolhost/settings.json (or .toolhost/settings.local.json), or set "permissions.defaultMode" there to acceptEdits (edits inside the workspace) or bypassPermissions (everything except writes outside the workspace), which applies from the next start; an editor can also switch the mode for the session. Tell the user what you need if you cannot go on without it.`
 }
 
 // remember adds rules to the session and, when save is set and a saver is
