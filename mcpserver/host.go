@@ -83,15 +83,17 @@ func (h *host) RequestPermission(ctx context.Context, req tools.PermissionReques
 		}
 		return tools.PermissionResponse{}, fmt.Errorf("asking the MCP client for permission: %w", err)
 	}
+	// Declining or cancelling the form denies. Message stays empty: it is
+	// for words the user typed, and a form has none.
 	if res.Action != "accept" {
-		return tools.PermissionResponse{Decision: tools.DecisionDeny, Message: "the user " + res.Action + "d the permission request"}, nil
+		return tools.PermissionResponse{Decision: tools.DecisionDeny}, nil
 	}
 	decision, _ := res.Content[decisionField].(string)
 	switch decision {
 	case tools.DecisionAllow, tools.DecisionAllowAlways:
 		return tools.PermissionResponse{Decision: decision}, nil
 	}
-	return tools.PermissionResponse{Decision: tools.DecisionDeny, Message: "the user denied the call"}, nil
+	return tools.PermissionResponse{Decision: tools.DecisionDeny}, nil
 }
 
 // permissionMessage is the text of a permission form: what runs and what it

@@ -229,7 +229,7 @@ func TestPermissionThroughElicitation(t *testing.T) {
 			handler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "deny"}}, nil
 			}},
-		{name: "user declines the form", wantText: "declined",
+		{name: "user declines the form", wantText: "The user denied permission: write of",
 			handler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 				return &sdk.ElicitResult{Action: "decline"}, nil
 			}},

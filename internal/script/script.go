@@ -1,5 +1,6 @@
-// Package script replays scripted editor sessions against a JSON-RPC server
-// with LSP framing. A session is a txtar archive: files under ws/ make the
+// Package script replays scripted sessions against a JSON-RPC server, with
+// LSP framing (editor sessions) or newline-delimited JSON (MCP sessions,
+// Options.Lines). A session is a txtar archive: files under ws/ make the
 // workspace, and the file "transcript" is the conversation, one message a
 // line:
 //
@@ -64,6 +65,9 @@ const (
 type Options struct {
 	// Dir is where the workspace is created (Dir/ws is the root).
 	Dir string
+	// Lines frames messages as newline-delimited JSON (MCP's stdio
+	// transport) instead of LSP's Content-Length headers.
+	Lines bool
 	// Update rewrites the expected messages with the server's (normalised)
 	// messages instead of comparing them.
 	Update bool
@@ -206,7 +210,7 @@ func (r *replayer) run(ctx context.Context, serve ServeFunc) (*Result, error) {
 		case "->":
 			body := []byte(r.expand(st.text))
 			r.observe(ClientToServer, body)
-			if err := writeFrame(clientW, body); err != nil {
+			if err := r.write(clientW, body); err != nil {
 				r.fail(st, "sending: %v", err)
 				stopped = true
 			}
@@ -266,12 +270,27 @@ func (r *replayer) run(ctx context.Context, serve ServeFunc) (*Result, error) {
 	return r.res, nil
 }
 
+// write sends one message in the session's framing.
+func (r *replayer) write(w io.Writer, body []byte) error {
+	if r.opts.Lines {
+		_, err := w.Write(append(append([]byte(nil), body...), '\n'))
+		return err
+	}
+	return writeFrame(w, body)
+}
+
 // read collects the server's messages until its output ends.
 func (r *replayer) read(out io.Reader) {
 	br := bufio.NewReader(out)
 	defer close(r.msgs)
 	for {
-		body, err := ReadFrame(br)
+		var body []byte
+		var err error
+		if r.opts.Lines {
+			body, err = readLine(br)
+		} else {
+			body, err = ReadFrame(br)
+		}
 		if err != nil {
 			return
 		}
@@ -510,6 +529,19 @@ func (r *replayer) rewrite() []byte {
 		a.Files[i].Data = []byte(strings.Join(lines, "\n") + "\n")
 	}
 	return txtar.Format(&a)
+}
+
+// readLine reads one newline-delimited message, skipping blank lines.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	for {
+		line, err := br.ReadBytes('\n')
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			return trimmed, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // writeFrame sends one message with a Content-Length header.

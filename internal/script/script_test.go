@@ -227,3 +227,57 @@ func TestDemoPrintsReadably(t *testing.T) {
 		}
 	}
 }
+
+// lineEchoServer answers each newline-delimited request with its method, and
+// each line that is not JSON with an error, as an MCP stdio server would.
+func lineEchoServer(ctx context.Context, in io.Reader, out io.Writer) error {
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			fmt.Fprintln(out, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"not JSON"}}`)
+			continue
+		}
+		if len(m.ID) > 0 {
+			fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"echo\":%q}}\n", m.ID, m.Method)
+		}
+	}
+	return nil
+}
+
+// TestReplayLines replays a session framed as newline-delimited JSON.
+func TestReplayLines(t *testing.T) {
+	tests := []struct {
+		name       string
+		transcript string
+		fails      int
+	}{
+		{name: "requests and a bad line", transcript: `-> {"jsonrpc":"2.0","id":1,"method":"ping"}
+<- {"jsonrpc":"2.0","id":1,"result":{"echo":"ping"}}
+=> "not json\n"
+<~ {"error":{"code":-32700}}
+exit 0
+`},
+		{name: "a wrong expectation fails", transcript: `-> {"jsonrpc":"2.0","id":1,"method":"ping"}
+<- {"jsonrpc":"2.0","id":1,"result":{"echo":"pong"}}
+`, fails: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Parse(archive(tt.transcript))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Replay(context.Background(), lineEchoServer, Options{Dir: t.TempDir(), Lines: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Failures) != tt.fails {
+				t.Errorf("failures = %q, want %d", res.Failures, tt.fails)
+			}
+		})
+	}
+}

@@ -55,8 +55,11 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
 	}
 	msg := "The user denied permission: " + lowerFirst(d.what()) + " did not run."
-	if resp.Message != "" {
-		msg += " The user said: " + resp.Message
+	if said := strings.TrimSpace(resp.Message); said != "" {
+		if !strings.ContainsAny(said[len(said)-1:], ".!?") {
+			said += "."
+		}
+		msg += " The user said: " + said
 	}
 	return deny("%s Do not retry the same call; follow the user's guidance, or ask them what they want instead.", msg), nil
 }
