@@ -234,6 +234,7 @@ func (s *Server) fetchRoots(ss *sdk.ServerSession) {
 	if set == nil {
 		return
 	}
+	//lint:ignore SA1019 roots are deprecated from 2026-07-28 on, which this server does not speak
 	if p := ss.InitializeParams(); p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil {
 		s.log.Debug("the client does not offer roots; keeping the workspace roots")
 		return
