@@ -31,6 +31,9 @@ func TestSessions(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no sessions in testdata/sessions")
 	}
+	// The developer's own user settings (MCP servers, rules) must not
+	// change what the sessions see.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(name, func(t *testing.T) {
