@@ -81,7 +81,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if limit <= 0 {
 		limit = int(sess.Settings.Current().Server.MaxMessageBytes)
 	}
-	w := &lockedWriter{w: out}
+	w := newLockedWriter(out)
 	guard := newLineGuard(in, w, limit, srv.log)
 	// The client is served once the tools are in place: tools added after
 	// its session exists would be announced with a tools/list_changed that

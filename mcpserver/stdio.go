@@ -9,7 +9,9 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/toolhost/toolhost/internal/jsonsyntax"
 	"github.com/toolhost/toolhost/settings"
@@ -41,6 +43,8 @@ type lineGuard struct {
 	// version is the protocol version the initialize request negotiates,
 	// by the SDK's rule; empty until one passed.
 	version string
+	// asked holds the requests passed to the SDK and not answered yet.
+	asked *unanswered
 }
 
 // newLineGuard guards in; maxBytes caps a line (0: the default of the
@@ -49,7 +53,7 @@ func newLineGuard(in io.Reader, out *lockedWriter, maxBytes int, log *slog.Logge
 	if maxBytes <= 0 {
 		maxBytes = int(settings.Defaults().Server.MaxMessageBytes)
 	}
-	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log}
+	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log, asked: out.asked}
 }
 
 // Read gives the SDK the input's good lines, newline-terminated.
@@ -70,6 +74,9 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 			}
 		}
 		if err != nil && len(g.pending) == 0 {
+			if errors.Is(err, io.EOF) && !g.asked.wait(drainTimeout) {
+				g.log.Warn("the input ended and some requests were still unanswered after the wait; ending anyway", "wait", drainTimeout)
+			}
 			return 0, err
 		}
 	}
@@ -140,10 +147,17 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 		if err := json.Unmarshal(line, &batch); err != nil || len(batch) == 0 {
 			return nil, codeInvalidRequest, "an empty batch; send one JSON-RPC 2.0 message per line"
 		}
+		fieldsOf := make([]map[string]json.RawMessage, len(batch))
+		methods := make([]string, len(batch))
 		for i, m := range batch {
-			if _, _, err := decodable(m); err != nil {
+			f, method, err := decodable(m)
+			if err != nil {
 				return nil, codeInvalidRequest, fmt.Sprintf("message %d of the batch is not a JSON-RPC 2.0 message (%v); the batch was skipped", i+1, err)
 			}
+			fieldsOf[i], methods[i] = f, method
+		}
+		for i := range batch {
+			g.track(fieldsOf[i], methods[i])
 		}
 		return nil, 0, ""
 	}
@@ -154,6 +168,7 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 		}
 		return id, codeInvalidRequest, fmt.Sprintf("not a JSON-RPC 2.0 message (%v); a message needs \"jsonrpc\": \"2.0\" and a \"method\" (with an \"id\" for a request) or a \"result\"/\"error\" with the \"id\" it answers", err)
 	}
+	g.track(fields, method)
 	if method == "initialize" {
 		var p struct {
 			ProtocolVersion string `json:"protocolVersion"`
@@ -236,17 +251,171 @@ func validID(raw json.RawMessage) bool {
 	return (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') && json.Unmarshal(raw, &f) == nil
 }
 
-// lockedWriter makes each Write reach the output whole: the SDK writes one
-// message per call, and the guard's answers must not land inside one.
+// track notes a request the SDK will answer, and forgets one the client
+// cancelled (MCP answers no cancelled request).
+func (g *lineGuard) track(fields map[string]json.RawMessage, method string) {
+	switch {
+	case method == "notifications/cancelled":
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(fields["params"], &p) == nil {
+			if key, ok := idKey(p.RequestID); ok {
+				g.asked.remove(key)
+			}
+		}
+	case method != "":
+		if key, ok := idKey(fields["id"]); ok {
+			g.asked.add(key)
+		}
+	}
+}
+
+// drainTimeout bounds how long the end of the input waits for the answers
+// to requests already made: a client that closes its input after its last
+// request (echo '{...}' | toolhost mcp) still gets the answer, and one that
+// closes it to stop the server does not wait long for a slow call.
+const drainTimeout = 10 * time.Second
+
+// unanswered is the set of requests passed to the SDK that have no answer
+// yet, by idKey.
+type unanswered struct {
+	mu  sync.Mutex
+	ids map[string]struct{}
+	// changed is closed, and replaced, whenever an id leaves ids.
+	changed chan struct{}
+}
+
+func newUnanswered() *unanswered {
+	return &unanswered{ids: map[string]struct{}{}, changed: make(chan struct{})}
+}
+
+func (u *unanswered) add(key string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.ids[key] = struct{}{}
+}
+
+func (u *unanswered) remove(key string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if _, ok := u.ids[key]; ok {
+		delete(u.ids, key)
+		close(u.changed)
+		u.changed = make(chan struct{})
+	}
+}
+
+// wait returns true once no request is unanswered, false if timeout
+// passed first.
+func (u *unanswered) wait(timeout time.Duration) bool {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		u.mu.Lock()
+		left, changed := len(u.ids), u.changed
+		u.mu.Unlock()
+		if left == 0 {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			return false
+		}
+	}
+}
+
+// idKey is a request id as the SDK answers it: a string, or a number,
+// which it carries as an int64. Null and other values have no key.
+func idKey(raw json.RawMessage) (string, bool) {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	switch v := v.(type) {
+	case string:
+		return "s:" + v, true
+	case float64:
+		return "n:" + strconv.FormatInt(int64(v), 10), true
+	}
+	return "", false
+}
+
+// answeredIDs are the ids of the responses in one line the SDK writes:
+// one for a response, several for a batch, none for a request or a
+// notification. The SDK writes "jsonrpc" and "id" before "result" or
+// "error", so a response's result is not decoded to find its id.
+func answeredIDs(line []byte) []string {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return nil
+	}
+	if line[0] == '[' {
+		var batch []struct {
+			ID     json.RawMessage `json:"id"`
+			Method *string         `json:"method"`
+		}
+		_ = json.Unmarshal(line, &batch)
+		var keys []string
+		for _, m := range batch {
+			if key, ok := idKey(m.ID); ok && m.Method == nil {
+				keys = append(keys, key)
+			}
+		}
+		return keys
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var id json.RawMessage
+	response := false
+	for dec.More() && (id == nil || !response) {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil
+		}
+		switch tok {
+		case "method":
+			return nil
+		case "id":
+			id = value
+		case "result", "error":
+			response = true
+		}
+	}
+	if key, ok := idKey(id); ok && response {
+		return []string{key}
+	}
+	return nil
+}
+
+// lockedWriter makes each Write reach the output whole (the SDK writes one
+// message per call, and the guard's answers must not land inside one), and
+// crosses off the requests each write answers.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	asked *unanswered
+}
+
+func newLockedWriter(w io.Writer) *lockedWriter {
+	return &lockedWriter{w: w, asked: newUnanswered()}
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	l.mu.Unlock()
+	for _, key := range answeredIDs(p) {
+		l.asked.remove(key)
+	}
+	return n, err
 }
 
 func (l *lockedWriter) Close() error { return nil }

@@ -1,7 +1,12 @@
 package mcpserver
 
 import (
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -68,6 +73,75 @@ func TestDecodableAgreesWithTheSDK(t *testing.T) {
 		_, sdkErr := jsonrpc.DecodeMessage([]byte(msg))
 		if (ours == nil) != (sdkErr == nil) {
 			t.Errorf("%s: guard says %v, SDK says %v", msg, ours, sdkErr)
+		}
+	}
+}
+
+// TestUnansweredRequests: the guard notes each request it passes, a
+// response written for it crosses it off, and a cancelled request (which
+// MCP never answers) is forgotten, so the end of the input waits only for
+// real answers.
+func TestUnansweredRequests(t *testing.T) {
+	w := newLockedWriter(io.Discard)
+	g := newLineGuard(strings.NewReader(""), w, 0, slog.New(slog.DiscardHandler))
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"Bash"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"Read"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":9,"result":{}}`, // the client answering the server
+	} {
+		if _, code, msg := g.check([]byte(line)); code != 0 {
+			t.Fatalf("%s refused: %s", line, msg)
+		}
+	}
+	left := func() int {
+		w.asked.mu.Lock()
+		defer w.asked.mu.Unlock()
+		return len(w.asked.ids)
+	}
+	if n := left(); n != 3 {
+		t.Fatalf("%d requests noted, want 3", n)
+	}
+	for _, out := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"roots/list"}`,                            // a request of the server: answers nothing
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"id":"two"}}`, // a notification
+		`{"jsonrpc":"2.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":"two","error":{"code":-1,"message":"x"}}`,
+	} {
+		if _, err := w.Write([]byte(out + "\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := left(); n != 1 || w.asked.wait(0) {
+		t.Fatalf("%d requests left after two answers, want 1 (and wait must not report none)", n)
+	}
+	if _, code, _ := g.check([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)); code != 0 {
+		t.Fatal("the cancellation was refused")
+	}
+	if !w.asked.wait(time.Second) {
+		t.Fatalf("%d requests left after the cancellation, want none", left())
+	}
+}
+
+// TestAnsweredIDs reads the ids a written line answers.
+func TestAnsweredIDs(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"{\"id\":8}"}]}}`, []string{"n:7"}},
+		{`{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"no"}}`, []string{"s:a"}},
+		{`{"result":{},"id":5,"jsonrpc":"2.0"}`, []string{"n:5"}},
+		{`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]`, []string{"n:1", "n:2"}},
+		{`{"jsonrpc":"2.0","id":4,"method":"elicitation/create","params":{}}`, nil},
+		{`{"jsonrpc":"2.0","method":"notifications/message","params":{"id":3}}`, nil},
+		{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"not JSON"}}`, nil},
+		{`not json`, nil},
+	}
+	for _, tt := range tests {
+		if got := answeredIDs([]byte(tt.line)); !slices.Equal(got, tt.want) {
+			t.Errorf("answeredIDs(%s) = %v, want %v", tt.line, got, tt.want)
 		}
 	}
 }

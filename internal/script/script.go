@@ -10,6 +10,7 @@
 //	=> "Content-Length: 2147483648\r\n\r\n{}"
 //	== file src/main.go want/main.go
 //	== nofile notes.txt
+//	eof
 //	exit 0
 //
 // "->" sends the rest of the line as one message (framed, sent as is, so it
@@ -21,7 +22,9 @@
 // listTools, so a new tool does not break every session). A server request ("<-" with a method and an id) is answered
 // by the script's next "->" line. "== file" checks a workspace file against
 // an archive file, "== nofile" that a file does not exist, and "exit N" the
-// server's result (0: nil error, 1: an error).
+// server's result (0: nil error, 1: an error). "eof" closes the input: the
+// server sees the client's end, and the steps after it match what it still
+// sends.
 //
 // $WORK in a line stands for the workspace root. Server messages are
 // normalised before matching: the root becomes $WORK, every "durationMs"
@@ -125,8 +128,10 @@ func Parse(data []byte) (*Session, error) {
 			st.kind, st.text = trimmed[:2], strings.TrimSpace(trimmed[2:])
 		case strings.HasPrefix(trimmed, "exit "):
 			st.kind, st.text = "exit", strings.TrimSpace(strings.TrimPrefix(trimmed, "exit "))
+		case trimmed == "eof":
+			st.kind = "eof"
 		default:
-			return nil, fmt.Errorf("transcript line %d: %q is not a step (->, =>, <-, <~, ==, exit, #)", i+1, raw)
+			return nil, fmt.Errorf("transcript line %d: %q is not a step (->, =>, <-, <~, ==, eof, exit, #)", i+1, raw)
 		}
 		s.steps = append(s.steps, st)
 	}
@@ -235,6 +240,10 @@ func (r *replayer) run(ctx context.Context, serve ServeFunc) (*Result, error) {
 			i = j - 1
 		case "==":
 			r.checkFile(st)
+		case "eof":
+			// The client closes its side; what the server still sends
+			// is matched by the steps after it.
+			_ = clientW.Close()
 		}
 	}
 	// The script is over: end the input so a server that was not told to
