@@ -70,6 +70,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	signal.Ignore(syscall.SIGPIPE)
 	tuneGC()
+	stdin, restore := pollableStdin(stdin)
+	defer restore()
 	var roots []string
 	if *root != "" {
 		roots = []string{*root}
