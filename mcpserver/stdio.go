@@ -45,6 +45,8 @@ type lineGuard struct {
 	version string
 	// asked holds the requests passed to the SDK and not answered yet.
 	asked *unanswered
+	// drain is how long the end of the input waits for their answers.
+	drain time.Duration
 }
 
 // newLineGuard guards in; maxBytes caps a line (0: the default of the
@@ -53,7 +55,7 @@ func newLineGuard(in io.Reader, out *lockedWriter, maxBytes int, log *slog.Logge
 	if maxBytes <= 0 {
 		maxBytes = int(settings.Defaults().Server.MaxMessageBytes)
 	}
-	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log, asked: out.asked}
+	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log, asked: out.asked, drain: drainTimeout}
 }
 
 // Read gives the SDK the input's good lines, newline-terminated.
@@ -74,8 +76,8 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 			}
 		}
 		if err != nil && len(g.pending) == 0 {
-			if errors.Is(err, io.EOF) && !g.asked.wait(drainTimeout) {
-				g.log.Warn("the input ended and some requests were still unanswered after the wait; ending anyway", "wait", drainTimeout)
+			if errors.Is(err, io.EOF) && !g.asked.wait(g.drain) {
+				g.log.Warn("the input ended and some requests were still unanswered after the wait; ending anyway", "wait", g.drain)
 			}
 			return 0, err
 		}

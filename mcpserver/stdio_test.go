@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -143,5 +144,37 @@ func TestAnsweredIDs(t *testing.T) {
 		if got := answeredIDs([]byte(tt.line)); !slices.Equal(got, tt.want) {
 			t.Errorf("answeredIDs(%s) = %v, want %v", tt.line, got, tt.want)
 		}
+	}
+}
+
+// TestGuardPassesGoodLinesWhole: however the input arrives (here a byte at
+// a time), the SDK gets the good lines whole and in order, a last line
+// without a newline included, and nothing of the bad ones.
+func TestGuardPassesGoodLinesWhole(t *testing.T) {
+	good := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":"/x"}}}`,
+	}
+	input := good[0] + "\n" +
+		"garbage\n" +
+		"\n" +
+		`{"jsonrpc":"2.0","id":"long","method":"ping","params":{"pad":"` + strings.Repeat("x", 200) + `"}}` + "\n" +
+		good[1] + "\r\n" +
+		good[2] // no newline at the end
+	var answers strings.Builder
+	w := newLockedWriter(&answers)
+	g := newLineGuard(iotest.OneByteReader(strings.NewReader(input)), w, 128, slog.New(slog.DiscardHandler))
+	g.drain = 0 // nothing answers the requests here
+	got, err := io.ReadAll(iotest.OneByteReader(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := good[0] + "\n" + good[1] + "\r\n" + good[2] + "\n"
+	if string(got) != want {
+		t.Errorf("passed to the SDK:\n%q\nwant\n%q", got, want)
+	}
+	if n := strings.Count(answers.String(), "\n"); n != 2 || !strings.Contains(answers.String(), "-32700") || !strings.Contains(answers.String(), "longer than 128 bytes") {
+		t.Errorf("answers to the bad lines:\n%s", answers.String())
 	}
 }
