@@ -4,13 +4,12 @@ import (
 	"context"
 	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/toolhost/toolhost/internal/script"
+	"github.com/toolhost/toolhost/internal/script/scripttest"
 	"github.com/toolhost/toolhost/lspserver"
 )
 
@@ -24,44 +23,7 @@ func serve(ctx context.Context, in io.Reader, out io.Writer) error {
 // TestSessions replays every scripted editor session in testdata/sessions
 // through Serve over in-memory pipes.
 func TestSessions(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no sessions in testdata/sessions")
-	}
-	// The developer's own user settings (MCP servers, rules) must not
-	// change what the sessions see.
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := script.Parse(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The deadline only keeps a broken session from hanging the run.
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			res, err := s.Replay(ctx, serve, script.Options{Dir: t.TempDir(), Update: *update})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range res.Failures {
-				t.Error(f)
-			}
-			if *update && len(res.Failures) == 0 {
-				if err := os.WriteFile(file, res.Archive, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
-	}
+	scripttest.Run(t, filepath.Join("..", "testdata", "sessions"), script.Options{}, *update, func(string) script.ServeFunc { return serve })
 }
 
 // TestDemoPrintsTheSession runs the demo as `toolhost demo` does and checks
