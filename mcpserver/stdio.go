@@ -33,6 +33,10 @@ const (
 // (2025-03-26 and before) and each element decodes, so the SDK answers
 // them as batches; from 2025-06-18 on the SDK would end the session on
 // one, so the guard refuses it.
+//
+// The guard also notes the requests it passes (the writer crosses off
+// their answers), so that the end of the input, which ends the SDK's
+// session at once, is passed on only once they are answered.
 type lineGuard struct {
 	in  *bufio.Reader
 	out *lockedWriter
@@ -64,7 +68,7 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 		line, tooLong, err := g.nextLine()
 		switch {
 		case tooLong:
-			g.reject(nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was skipped; send smaller messages (for large files, write them in parts), or start toolhost mcp with a larger -max-message-bytes", g.max))
+			g.reject(nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was skipped; send smaller messages (for large files, write them in parts), or start toolhost mcp with a larger -max-message-bytes (or server.maxMessageBytes)", g.max))
 		case len(bytes.TrimSpace(line)) > 0:
 			if id, code, msg := g.check(line); code != 0 {
 				g.reject(id, code, msg)
@@ -107,23 +111,25 @@ func (g *lineGuard) nextLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
+// fault is the error answer to a bad line.
+type fault struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   faultError      `json:"error"`
+}
+
+type faultError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
 // reject answers a bad line; id nil is sent as null.
 func (g *lineGuard) reject(id json.RawMessage, code int, message string) {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
 	g.log.Warn("bad message from the MCP client", "code", code, "err", message)
-	data, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}{code, message}})
+	data, err := json.Marshal(fault{JSONRPC: "2.0", ID: id, Error: faultError{Code: code, Message: message}})
 	if err != nil {
 		return
 	}
