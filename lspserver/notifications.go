@@ -42,9 +42,7 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 			close(s.ready)
 			// Off the start-up path: the first calls find their schemas
 			// compiled.
-			if sess.Pipeline != nil {
-				go sess.Pipeline.PrepareSchemas()
-			}
+			s.goSafely("preparing the tools' schemas", sess.Pipeline.PrepareSchemas)
 		})
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams

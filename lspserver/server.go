@@ -255,6 +255,19 @@ func (s *server) handleCallSafely(ctx context.Context, call *jsonrpc2.Call, fl *
 	return s.handleCall(ctx, call, fl)
 }
 
+// goSafely runs f in its own goroutine and logs a panic instead of taking
+// the server down, as requests and notifications are handled.
+func (s *server) goSafely(what string, f func()) {
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				s.opts.Log.Error("background work panicked", "what", what, "panic", p, "stack", string(debug.Stack()))
+			}
+		}()
+		f()
+	}()
+}
+
 // RequestCancelled is LSP's error code for a request the client cancelled.
 const RequestCancelled jsonrpc2.Code = -32800
 
