@@ -137,20 +137,7 @@ func BenchmarkPipelineRead(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), text, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	s, err := New(Options{Roots: []string{dir}, UserConfigPath: filepath.Join(dir, "none.json"), NoMCP: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	input := json.RawMessage(`{"file_path":"big.txt","offset":2000,"limit":50}`)
-	ctx := context.Background()
-	b.ResetTimer()
-	for b.Loop() {
-		resp, err := s.Pipeline.Call(ctx, tools.NoHost{}, tools.Request{Name: "Read", Input: input})
-		if err != nil || resp.IsError {
-			b.Fatal(err, resp)
-		}
-	}
+	benchmarkCall(b, dir, "Read", `{"file_path":"big.txt","offset":2000,"limit":50}`)
 }
 
 // BenchmarkPipelineBash is a Bash `echo hi` through the whole pipeline of a
@@ -164,15 +151,22 @@ func BenchmarkPipelineBash(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, ".toolhost", "settings.json"), []byte(`{"permissions":{"allow":["Bash(echo hi)"]}}`), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	benchmarkCall(b, dir, "Bash", `{"command":"echo hi"}`)
+}
+
+// benchmarkCall times calls of one tool through the pipeline of a real
+// session over dir (no MCP servers, no user settings).
+func benchmarkCall(b *testing.B, dir, tool, input string) {
+	b.Helper()
 	s, err := New(Options{Roots: []string{dir}, UserConfigPath: filepath.Join(dir, "none.json"), NoMCP: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	input := json.RawMessage(`{"command":"echo hi"}`)
+	req := tools.Request{Name: tool, Input: json.RawMessage(input)}
 	ctx := context.Background()
 	for b.Loop() {
-		resp, err := s.Pipeline.Call(ctx, tools.NoHost{}, tools.Request{Name: "Bash", Input: input})
+		resp, err := s.Pipeline.Call(ctx, tools.NoHost{}, req)
 		if err != nil || resp.IsError {
 			b.Fatal(err, resp)
 		}
