@@ -144,15 +144,20 @@ func (g *lineGuard) reject(id json.RawMessage, code int, message string) {
 // negotiates.
 func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message string) {
 	line = bytes.TrimSpace(line)
-	if !json.Valid(line) {
+	// Unmarshal checks the whole line's syntax before decoding anything, so
+	// a syntax error means the line is not JSON at all.
+	notJSON := func() (json.RawMessage, int, string) {
 		return nil, codeParseError, "the message is not valid JSON: " + jsonsyntax.Detail(line) + "; send one JSON-RPC 2.0 message per line"
 	}
 	if line[0] == '[' {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(line, &batch); err != nil {
+			return notJSON()
+		}
 		if g.version >= firstVersionWithoutBatches {
 			return nil, codeInvalidRequest, fmt.Sprintf("JSON-RPC batches are not part of MCP %s; send one message per line", g.version)
 		}
-		var batch []json.RawMessage
-		if err := json.Unmarshal(line, &batch); err != nil || len(batch) == 0 {
+		if len(batch) == 0 {
 			return nil, codeInvalidRequest, "an empty batch; send one JSON-RPC 2.0 message per line"
 		}
 		fieldsOf := make([]map[string]json.RawMessage, len(batch))
@@ -170,6 +175,9 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 		return nil, 0, ""
 	}
 	fields, method, err := decodable(line)
+	if errors.Is(err, errNotJSON) {
+		return notJSON()
+	}
 	if err != nil {
 		if validID(fields["id"]) {
 			id = fields["id"]
@@ -187,6 +195,9 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 	return nil, 0, ""
 }
 
+// errNotJSON is decodable's error for text that is not JSON.
+var errNotJSON = errors.New("not JSON")
+
 // decodable reports whether the SDK's jsonrpc.DecodeMessage accepts msg (a
 // JSON value), by its rules, and returns msg's fields and method. It
 // stands in for DecodeMessage, which costs 20 µs and 64 KB per message
@@ -199,6 +210,10 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 //   - a message without "method" has a non-null "id".
 func decodable(msg []byte) (fields map[string]json.RawMessage, method string, err error) {
 	if err := json.Unmarshal(msg, &fields); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, "", errNotJSON
+		}
 		return nil, "", errors.New("a message must be a JSON object")
 	}
 	if v, ok := fields["jsonrpc"]; !ok || string(v) != `"2.0"` {

@@ -178,3 +178,22 @@ func TestGuardPassesGoodLinesWhole(t *testing.T) {
 		t.Errorf("answers to the bad lines:\n%s", answers.String())
 	}
 }
+
+// TestCheckClassifiesLines: text that is not JSON, array or not, is a parse
+// error; JSON that is not a JSON-RPC message an invalid request.
+func TestCheckClassifiesLines(t *testing.T) {
+	g := newLineGuard(strings.NewReader(""), newLockedWriter(io.Discard), 0, slog.New(slog.DiscardHandler))
+	for line, want := range map[string]int{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`: 0,
+		`{"jsonrpc":"2.0","id":1,"method":`:        codeParseError,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"`: codeParseError,
+		`nope`:            codeParseError,
+		`"just a string"`: codeInvalidRequest,
+		`{"id":1}`:        codeInvalidRequest,
+		`[]`:              codeInvalidRequest,
+	} {
+		if _, code, msg := g.check([]byte(line)); code != want {
+			t.Errorf("check(%s) = %d (%s), want %d", line, code, msg, want)
+		}
+	}
+}
