@@ -7,7 +7,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 ext=$(dirname "$here")
 repo=$(cd "$ext/../.." && pwd)
 if [ -z "${CODE_SERVER:-}" ] || [ -z "${PLAYWRIGHT_CORE:-}" ]; then
-  eval "$(bash "$here/env.sh")"
+  # A failed setup must stop the run here, not leave the variables unset.
+  assignments=$(bash "$here/env.sh") || { echo "e2e: the VS Code setup (e2e/env.sh) failed; see its message above" >&2; exit 1; }
+  eval "$assignments"
 fi
 export CODE_SERVER E2E_NODE CHROMIUM PLAYWRIGHT_CORE
 if [ -z "${TOOLHOST_BIN:-}" ]; then
