@@ -151,6 +151,7 @@ func New(opts Options) (*Session, error) {
 // enabled, and the MCP servers.
 func (s *Session) applySettings(st *settings.Settings) {
 	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
+	s.Workspace.SetWritesOutsideAllowed(st.Permissions.AllowWritesOutsideWorkspace)
 	s.Registry.SetPolicy(toolPolicy(st.Tools))
 	key := mcpSettingsOf(st)
 	s.mcpSettingsMu.Lock()

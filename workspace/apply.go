@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Change is one file change a tool wants made.
@@ -43,6 +44,33 @@ func (e *RejectedError) Error() string {
 		reason = "no reason given"
 	}
 	return fmt.Sprintf("the editor did not apply the change to %s (%s); the file is unchanged", e.Path, reason)
+}
+
+// EncodingError refuses to send the editor a change of text that is not
+// UTF-8 (latin-1, UTF-16, ...): LSP positions address UTF-8 text, and the
+// editor holds the file decoded in its own way.
+type EncodingError struct {
+	Path string
+}
+
+func (e *EncodingError) Error() string {
+	return fmt.Sprintf("%s is not UTF-8 text (it may be latin-1 or UTF-16), and changes go through the editor, which addresses text as UTF-8, so it was not changed. Convert the file to UTF-8 first (e.g. with iconv in Bash), or change it with a command", e.Path)
+}
+
+// Refused reports an error that refuses a change for a reason the caller
+// can act on — outside the workspace, not a regular file, read-only, an
+// encoding the editor cannot address — as opposed to a failure of the
+// machinery. Nothing was written.
+func Refused(err error) bool {
+	var (
+		outside  *OutsideError
+		special  *NotRegularError
+		readOnly *ReadOnlyError
+		encoding *EncodingError
+		isDir    *IsDirError
+	)
+	return errors.As(err, &outside) || errors.As(err, &special) || errors.As(err, &readOnly) ||
+		errors.As(err, &encoding) || errors.As(err, &isDir)
 }
 
 // annotationID is the id of the one change annotation of a change.
@@ -105,13 +133,22 @@ func (w *Workspace) ApplyChange(ctx context.Context, ed Editor, ch Change) error
 	// time vouches for it only if nothing touches the file from now on.
 	written := time.Now()
 	if ed == nil || !ed.CanApplyEdit() {
-		if err := WriteFileAtomic(ch.Path, ch.New); err != nil {
+		if err := w.WriteFile(ch.Path, ch.New); err != nil {
 			return err
 		}
 		w.MarkRead(ch.Path, ch.New, nil, written)
 		return nil
 	}
 
+	// The editor would write the file where its path leads: refuse here
+	// what the server would refuse to write itself, and text the editor's
+	// positions cannot address.
+	if err := w.CheckWritable(ch.Path); err != nil {
+		return err
+	}
+	if !utf8.Valid(ch.Old) || !utf8.Valid(ch.New) {
+		return &EncodingError{Path: ch.Path}
+	}
 	var created []string
 	if ch.Old == nil {
 		if created, err = mkdirParents(filepath.Dir(ch.Path)); err != nil {
@@ -187,7 +224,7 @@ func (w *Workspace) ensureOnDisk(ed Editor, ch Change) error {
 			return nil
 		}
 	}
-	return WriteFileAtomic(ch.Path, ch.New)
+	return w.WriteFile(ch.Path, ch.New)
 }
 
 // mkdirParents creates dir and its missing parents and returns the folders

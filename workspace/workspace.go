@@ -23,6 +23,8 @@ type Workspace struct {
 	// extra are permissions.additionalDirectories: inside the workspace for
 	// permission purposes, never a base for relative paths.
 	extra []string
+	// outsideWrites is permissions.allowWritesOutsideWorkspace.
+	outsideWrites bool
 
 	// docs is the overlay of documents open in the editor.
 	docs documents
@@ -117,37 +119,20 @@ func (w *Workspace) Resolve(p string) (string, error) {
 }
 
 // Inside reports whether an absolute path lies inside a root or an
-// additional directory once symlinks are resolved (for a path that does not
-// exist yet, its nearest existing parent is resolved).
+// additional directory once symlinks are resolved (RealPath: a dangling
+// link counts where it points).
 func (w *Workspace) Inside(abs string) bool {
-	real := realPath(abs)
+	real := RealPath(abs)
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	for _, group := range [][]string{w.roots, w.extra} {
 		for _, r := range group {
-			if within(realPath(r), real) {
+			if within(RealPath(r), real) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// realPath resolves symlinks in the longest existing prefix of p.
-func realPath(p string) string {
-	rest := ""
-	cur := p
-	for {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
 }
 
 // within reports whether p is root or below it.

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -33,6 +35,8 @@ Run 'toolhost COMMAND -h' for a command's flags.
 `
 
 func main() {
+	// Temporary files of writes a killed toolhost could not finish.
+	workspace.CleanStaleTemps()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -66,6 +66,8 @@ func changeResult(err error) (*tools.Result, error) {
 		return tools.ErrorResult("%v", stale), nil
 	case errors.As(err, &rejected):
 		return tools.ErrorResult("%v. Ask the user what they want changed, or try a different change.", rejected), nil
+	case workspace.Refused(err):
+		return tools.ErrorResult("%v.", err), nil
 	}
 	return nil, err
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // resolvedPath is one path of a call, resolved for permission checks.
@@ -107,23 +108,10 @@ func (pp *pathPattern) matchUnder(base, abs string, isDir bool) bool {
 	return pp.pattern.Match(strings.Split(filepath.ToSlash(rel), "/"), isDir) == gitignore.Exclude
 }
 
-// realPath resolves symlinks in the longest existing prefix of p, so a
-// path that does not exist yet is judged by the folder it would land in.
-func realPath(p string) string {
-	rest := ""
-	cur := p
-	for {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
+// realPath is where p really leads (workspace.RealPath: every link
+// followed, a dangling one to its target), so a path is judged by the place
+// a write through it would land in.
+func realPath(p string) string { return workspace.RealPath(p) }
 
 // within reports whether p is root or below it (both cleaned).
 func within(root, p string) bool {
