@@ -220,7 +220,7 @@ func (w *Workspace) editParams(ch Change) *ApplyWorkspaceEditParams {
 // when missing) for clients that do.
 func (w *Workspace) ensureOnDisk(ed Editor, ch Change) error {
 	if ed.SavesAppliedEdits() {
-		if cur, err := os.ReadFile(ch.Path); err == nil && bytes.Equal(cur, ch.New) {
+		if cur, err := ReadRegular(context.Background(), ch.Path, nil, ReadFileMax); err == nil && bytes.Equal(cur, ch.New) {
 			return nil
 		}
 	}

@@ -2,10 +2,10 @@ package workspace
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"io"
 	"io/fs"
 	"os"
 	"sync"
@@ -58,33 +58,20 @@ func (w *Workspace) ReadFile(abs string) (data []byte, version *int32, err error
 }
 
 // ReadFileInto is ReadFile reading into buf's storage (grown when too small),
-// for callers that reuse buffers: the result aliases buf.
+// for callers that reuse buffers: the result aliases buf. Only regular files
+// are read, at most ReadFileMax bytes (see ReadRegular).
 func (w *Workspace) ReadFileInto(abs string, buf []byte) (data []byte, version *int32, err error) {
+	return w.ReadFileLimit(context.Background(), abs, buf, ReadFileMax)
+}
+
+// ReadFileLimit is ReadFileInto with a context that ends the read and a
+// limit on the bytes a file on disk may hold.
+func (w *Workspace) ReadFileLimit(ctx context.Context, abs string, buf []byte, limit int64) (data []byte, version *int32, err error) {
 	if text, v, open := w.Document(abs); open {
 		return append(buf[:0], text...), &v, nil
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	buf = buf[:0]
-	if st, err := f.Stat(); err == nil && int64(cap(buf)) < st.Size()+1 {
-		buf = make([]byte, 0, st.Size()+512)
-	}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil, nil
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-	}
+	data, err = ReadRegular(ctx, abs, buf, limit)
+	return data, nil, err
 }
 
 // racySlack is how far before a read a file's modification time must lie
@@ -199,7 +186,7 @@ func (w *Workspace) CheckFresh(abs string) error {
 	if st.ModTime().Equal(rec.modTime) && st.Size() == rec.size && !rec.modTime.IsZero() {
 		return nil
 	}
-	data, err := os.ReadFile(abs)
+	data, err := ReadRegular(context.Background(), abs, nil, ReadFileMax)
 	if err != nil {
 		return err
 	}
