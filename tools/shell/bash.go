@@ -171,7 +171,7 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		timeout: timeout, maxOutput: maxOutput, progress: call.Progress,
 	}
 	if b.tasks != nil {
-		spec.adopt = b.tasks.AdoptGroup
+		spec.adopt = b.tasks.Adopt
 	}
 	res, err := runForeground(ctx, spec)
 	if err != nil {
