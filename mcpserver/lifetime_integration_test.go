@@ -15,27 +15,6 @@ import (
 	"github.com/toolhost/toolhost/internal/testproc"
 )
 
-// leaveProcesses is a Bash command whose processes leave its process group
-// every way a shell can (a new session, a double fork, a plain background
-// child), writes their pids to dir, and then waits.
-func leaveProcesses(dir string) string {
-	return strings.Join([]string{
-		"setsid sleep 1000 & echo $! > " + filepath.Join(dir, "setsid.pid"),
-		"( setsid sh -c 'echo $$ > " + filepath.Join(dir, "double.pid") + "; exec sleep 1000' & ) &",
-		"sleep 1000 & echo $! > " + filepath.Join(dir, "child.pid"),
-		"wait",
-	}, "\n")
-}
-
-func leftPIDs(t *testing.T, dir string) map[string]int {
-	t.Helper()
-	pids := map[string]int{}
-	for _, name := range []string{"setsid", "double", "child"} {
-		pids[name] = testproc.ReadPID(t, filepath.Join(dir, name+".pid"))
-	}
-	return pids
-}
-
 // isolatedEnv keeps the user's settings and caches out of a toolhost run,
 // with bypassPermissions chosen in the user's own settings.
 func isolatedEnv(t *testing.T) []string {
@@ -68,13 +47,13 @@ func TestNoProcessOutlivesTheServer(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
-			input, _ := json.Marshal(map[string]any{"command": leaveProcesses(dir), "timeout": 600000})
+			input, _ := json.Marshal(map[string]any{"command": testproc.EscapingScript(dir), "timeout": 600000})
 			cmd := exec.Command(bin, "call", "Bash", string(input))
 			cmd.Dir, cmd.Env = dir, env
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			pids := leftPIDs(t, dir)
+			pids := testproc.EscapedPIDs(t, dir)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +81,7 @@ func TestBackgroundTasksEndWithAKilledServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Wait()
-	args, _ := json.Marshal(map[string]any{"command": leaveProcesses(dir), "run_in_background": true})
+	args, _ := json.Marshal(map[string]any{"command": testproc.EscapingScript(dir), "run_in_background": true})
 	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
 	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Bash","arguments":%s}}`+"\n", args)
@@ -115,7 +94,7 @@ func TestBackgroundTasksEndWithAKilledServer(t *testing.T) {
 			break
 		}
 	}
-	pids := leftPIDs(t, dir)
+	pids := testproc.EscapedPIDs(t, dir)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}

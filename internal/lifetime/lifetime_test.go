@@ -3,44 +3,22 @@ package lifetime
 import (
 	"context"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/testproc"
 )
 
-// escapers is a shell script whose processes leave the command's process
-// group every way a shell can: a new session (setsid), a double fork into
-// a new session, and a plain background child. Each writes its pid.
-func escapers(dir string) string {
-	return strings.Join([]string{
-		"setsid sleep 1000 & echo $! > " + filepath.Join(dir, "setsid.pid"),
-		"( setsid sh -c 'echo $$ > " + filepath.Join(dir, "double.pid") + "; exec sleep 1000' & ) &",
-		"sleep 1000 & echo $! > " + filepath.Join(dir, "child.pid"),
-		"wait",
-	}, "\n")
-}
-
-func pidsOf(t *testing.T, dir string) map[string]int {
-	t.Helper()
-	out := map[string]int{}
-	for _, name := range []string{"setsid", "double", "child"} {
-		out[name] = testproc.ReadPID(t, filepath.Join(dir, name+".pid"))
-	}
-	return out
-}
-
 // Cancelling a command ends every process it started, those that left its
 // process group and session included.
 func TestCancelEndsEscapedDescendants(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := Command(ctx, nil, "bash", "-c", escapers(dir))
+	cmd := Command(ctx, nil, "bash", "-c", testproc.EscapingScript(dir))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	pids := pidsOf(t, dir)
+	pids := testproc.EscapedPIDs(t, dir)
 	cancel()
 	_ = cmd.Wait()
 	for name, pid := range pids {
@@ -54,14 +32,14 @@ func TestCancelEndsEscapedDescendants(t *testing.T) {
 // leaves other scopes alone.
 func TestKillScopesLeavesOthers(t *testing.T) {
 	dirA, dirB := t.TempDir(), t.TempDir()
-	a := Command(context.Background(), nil, "bash", "-c", escapers(dirA))
-	b := Command(context.Background(), nil, "bash", "-c", escapers(dirB))
+	a := Command(context.Background(), nil, "bash", "-c", testproc.EscapingScript(dirA))
+	b := Command(context.Background(), nil, "bash", "-c", testproc.EscapingScript(dirB))
 	for _, c := range []*exec.Cmd{a, b} {
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	pa, pb := pidsOf(t, dirA), pidsOf(t, dirB)
+	pa, pb := testproc.EscapedPIDs(t, dirA), testproc.EscapedPIDs(t, dirB)
 	if n := KillScopes([]Scope{ScopeOf(a)}); n < 3 {
 		t.Errorf("KillScopes killed %d processes, want at least 3", n)
 	}
