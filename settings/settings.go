@@ -90,6 +90,12 @@ type Bash struct {
 	// AllowedSecrets are variable names kept even when they look secret:
 	// the allow-list for false positives.
 	AllowedSecrets []string `json:"allowedSecrets,omitempty"`
+	// Sandbox runs Bash commands under bubblewrap: the workspace folders
+	// and a private /tmp writable, the rest of the file system read-only,
+	// no network unless SandboxNetwork (docs/settings.md).
+	Sandbox bool `json:"sandbox,omitempty"`
+	// SandboxNetwork lets sandboxed commands use the network.
+	SandboxNetwork bool `json:"sandboxNetwork,omitempty"`
 	// CompressOutput shortens the output of common commands (git status,
 	// git log, git diff, ls -la, go test).
 	CompressOutput bool `json:"compressOutput,omitempty"`

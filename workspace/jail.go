@@ -246,3 +246,11 @@ func (w *Workspace) WriteFile(abs string, data []byte) error {
 func isEscape(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
 }
+
+// Folders returns every folder inside the workspace: the roots, then
+// permissions.additionalDirectories.
+func (w *Workspace) Folders() []string {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return append(append([]string(nil), w.roots...), w.extra...)
+}
