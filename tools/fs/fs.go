@@ -42,12 +42,23 @@ func displayName(ws *workspace.Workspace, abs string) string {
 
 // unifiedDiff is the diff of a change, cut at maxDiffChars with a note.
 func unifiedDiff(ws *workspace.Workspace, abs string, old, new []byte) string {
+	return renderDiff(ws, abs, old == nil, udiff.Hunks(string(old), string(new)))
+}
+
+// changeDiff is the diff of a change as text (cut as unifiedDiff cuts it)
+// and as hunks (a result's structuredPatch), diffed once.
+func changeDiff(ws *workspace.Workspace, abs string, old, new []byte) (string, []udiff.Hunk) {
+	hunks := udiff.Hunks(string(old), string(new))
+	return renderDiff(ws, abs, old == nil, hunks), hunks
+}
+
+func renderDiff(ws *workspace.Workspace, abs string, created bool, hunks []udiff.Hunk) string {
 	name := displayName(ws, abs)
 	oldName := "a/" + name
-	if old == nil {
+	if created {
 		oldName = "/dev/null"
 	}
-	d := udiff.Unified(oldName, "b/"+name, string(old), string(new))
+	d := udiff.Render(oldName, "b/"+name, hunks)
 	if len(d) > maxDiffChars {
 		cut := strings.LastIndexByte(d[:maxDiffChars], '\n') + 1
 		d = d[:cut] + fmt.Sprintf("[diff cut at %d of %d characters]\n", cut, len(d))
