@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"io/fs"
 	"os"
 	"sync"
@@ -186,11 +187,11 @@ func (w *Workspace) CheckFresh(abs string) error {
 	if st.ModTime().Equal(rec.modTime) && st.Size() == rec.size && !rec.modTime.IsZero() {
 		return nil
 	}
-	data, err := ReadRegular(context.Background(), abs, nil, ReadFileMax)
+	sum, err := hashFile(abs)
 	if err != nil {
 		return err
 	}
-	if contentHash(data) != rec.hash {
+	if sum != rec.hash {
 		return &StaleError{Path: abs, Kind: ErrStale, Why: "was changed on disk"}
 	}
 	return nil
@@ -199,24 +200,69 @@ func (w *Workspace) CheckFresh(abs string) error {
 // sameContent reports whether the user's current view of abs (buffer or
 // disk) is exactly want; for want == nil, whether the file is absent.
 func (w *Workspace) sameContent(abs string, want []byte) (bool, string, error) {
-	cur, _, err := w.ReadFile(abs)
-	if errors.Is(err, fs.ErrNotExist) {
+	if text, _, open := w.Document(abs); open {
+		switch {
+		case want == nil:
+			return false, "was created by someone else", nil
+		case text != string(want):
+			return false, "was changed in the editor", nil
+		}
+		return true, "", nil
+	}
+	// The disk is compared as it is read: a large file is not held twice.
+	same, err := fileEquals(abs, want)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		if want == nil {
 			return true, "", nil
 		}
 		return false, "was deleted or moved", nil
-	}
-	if err != nil {
+	case err != nil:
 		return false, "", err
-	}
-	if want == nil {
+	case want == nil:
 		return false, "was created by someone else", nil
-	}
-	if !bytes.Equal(cur, want) {
-		if _, _, open := w.Document(abs); open {
-			return false, "was changed in the editor", nil
-		}
+	case !same:
 		return false, "was changed on disk", nil
 	}
 	return true, "", nil
+}
+
+// hashFile is contentHash of a regular file's content, read in pieces.
+func hashFile(abs string) (uint64, error) {
+	f, _, err := OpenRegular(abs)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var h maphash.Hash
+	h.SetSeed(contentSeed)
+	if _, err := io.Copy(&h, f); err != nil {
+		return 0, err
+	}
+	return h.Sum64(), nil
+}
+
+// fileEquals reports whether the regular file abs holds exactly want,
+// reading it in pieces.
+func fileEquals(abs string, want []byte) (bool, error) {
+	f, _, err := OpenRegular(abs)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	rest := want
+	for {
+		n, err := f.Read(buf)
+		if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+			return false, nil
+		}
+		rest = rest[n:]
+		if err == io.EOF {
+			return len(rest) == 0, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
 }

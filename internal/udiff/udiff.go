@@ -45,22 +45,42 @@ func Unified(oldName, newName, old, new string) string {
 // Render writes hunks as a unified diff under the given names ("" for no
 // hunks).
 func Render(oldName, newName string, hunks []Hunk) string {
+	d, _ := RenderCut(oldName, newName, hunks, -1)
+	return d
+}
+
+// RenderCut is Render keeping at most max bytes of whole lines (max < 0:
+// all of them), and the length the whole diff has: a diff of megabytes cut
+// for display is not built whole.
+func RenderCut(oldName, newName string, hunks []Hunk, max int) (diff string, total int) {
 	if len(hunks) == 0 {
-		return ""
+		return "", 0
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "--- %s\n+++ %s\n", oldName, newName)
+	full := true
+	add := func(s string) {
+		total += len(s)
+		if full && (max < 0 || b.Len()+len(s) <= max) {
+			b.WriteString(s)
+		} else {
+			full = false
+		}
+	}
+	add(fmt.Sprintf("--- %s\n+++ %s\n", oldName, newName))
 	for _, h := range hunks {
-		fmt.Fprintf(&b, "@@ -%s +%s @@\n", span(h.OldStart, h.OldLines), span(h.NewStart, h.NewLines))
+		add(fmt.Sprintf("@@ -%s +%s @@\n", span(h.OldStart, h.OldLines), span(h.NewStart, h.NewLines)))
 		for i, l := range h.Lines {
-			b.WriteString(l)
-			b.WriteByte('\n')
+			if full {
+				add(l + "\n")
+			} else {
+				total += len(l) + 1
+			}
 			if h.noEOL[i] {
-				b.WriteString("\\ No newline at end of file\n")
+				add("\\ No newline at end of file\n")
 			}
 		}
 	}
-	return b.String()
+	return b.String(), total
 }
 
 // span formats a hunk range as diff does: "start,count", "start" for one

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/settings"
@@ -47,8 +48,12 @@ func unifiedDiff(ws *workspace.Workspace, abs string, old, new []byte) string {
 
 // changeDiff is the diff of a change as text (cut as unifiedDiff cuts it)
 // and as hunks (a result's structuredPatch), diffed once.
+//
+// The contents are viewed as strings without copies (a large file would be
+// copied twice more): callers never change old and new afterwards, and the
+// hunks, whose lines point into them, live no longer than the result.
 func changeDiff(ws *workspace.Workspace, abs string, old, new []byte) (string, []udiff.Hunk) {
-	hunks := udiff.Hunks(string(old), string(new))
+	hunks := udiff.Hunks(unsafe.String(unsafe.SliceData(old), len(old)), unsafe.String(unsafe.SliceData(new), len(new)))
 	return renderDiff(ws, abs, old == nil, hunks), hunks
 }
 
@@ -58,10 +63,9 @@ func renderDiff(ws *workspace.Workspace, abs string, created bool, hunks []udiff
 	if created {
 		oldName = "/dev/null"
 	}
-	d := udiff.Render(oldName, "b/"+name, hunks)
-	if len(d) > maxDiffChars {
-		cut := strings.LastIndexByte(d[:maxDiffChars], '\n') + 1
-		d = d[:cut] + fmt.Sprintf("[diff cut at %d of %d characters]\n", cut, len(d))
+	d, total := udiff.RenderCut(oldName, "b/"+name, hunks, maxDiffChars)
+	if total > len(d) {
+		d += fmt.Sprintf("[diff cut at %d of %d characters]\n", len(d), total)
 	}
 	return d
 }
