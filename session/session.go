@@ -152,6 +152,7 @@ func New(opts Options) (*Session, error) {
 func (s *Session) applySettings(st *settings.Settings) {
 	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
 	s.Registry.SetPolicy(toolPolicy(st.Tools))
+	s.Registry.SetOptInPolicy(optInPolicy(st.Tools))
 	key := mcpSettingsOf(st)
 	s.mcpSettingsMu.Lock()
 	changed := key != s.mcpSettings
@@ -183,20 +184,38 @@ func toolPolicy(t settings.ToolsSettings) func(string) bool {
 	if len(t.Enabled) == 0 && len(t.Disabled) == 0 {
 		return nil
 	}
-	matches := func(list []string, name string) bool {
-		return slices.ContainsFunc(list, func(p string) bool {
-			p = strings.TrimSpace(p)
-			if pre, ok := strings.CutSuffix(p, "*"); ok {
-				return strings.HasPrefix(strings.ToLower(name), strings.ToLower(pre))
-			}
-			return strings.EqualFold(p, name)
-		})
-	}
 	return func(name string) bool {
-		if len(t.Enabled) > 0 && !matches(t.Enabled, name) {
+		if len(t.Enabled) > 0 && !namesMatch(t.Enabled, name) {
 			return false
 		}
-		return !matches(t.Disabled, name)
+		return !namesMatch(t.Disabled, name)
+	}
+}
+
+// namesMatch reports whether a list of tool names names name,
+// case-insensitively; an entry ending in "*" matches a prefix.
+func namesMatch(list []string, name string) bool {
+	return slices.ContainsFunc(list, func(p string) bool {
+		p = strings.TrimSpace(p)
+		if pre, ok := strings.CutSuffix(p, "*"); ok {
+			return strings.HasPrefix(strings.ToLower(name), strings.ToLower(pre))
+		}
+		return strings.EqualFold(p, name)
+	})
+}
+
+// optInPolicy says which opt-in tools are on: those tools.optIn names, those
+// tools.enabled names exactly (a prefix there is no opt-in), and the teams
+// category when tools.teams is set.
+func optInPolicy(t settings.ToolsSettings) func(name, category string) bool {
+	return func(name, category string) bool {
+		if category == tools.CategoryTeams && t.Teams {
+			return true
+		}
+		if namesMatch(t.OptIn, name) {
+			return true
+		}
+		return slices.ContainsFunc(t.Enabled, func(p string) bool { return strings.EqualFold(strings.TrimSpace(p), name) })
 	}
 }
 

@@ -73,6 +73,13 @@ type HookCommand struct {
 type ToolsSettings struct {
 	Enabled  []string `json:"enabled,omitempty"`
 	Disabled []string `json:"disabled,omitempty"`
+	// OptIn turns on tools that are off by default because Claude Code has
+	// no such tool (QueryJSON, HTTPRequest, GetEnv, ListProcesses); "*" at
+	// the end of an entry matches a prefix.
+	OptIn []string `json:"optIn,omitempty"`
+	// Teams turns on the team tools (TeamCreate, TeamDelete and SendMessage's
+	// team messages).
+	Teams bool `json:"teams,omitempty"`
 }
 
 // Bash configures the Bash tool.

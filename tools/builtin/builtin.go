@@ -8,6 +8,7 @@ import (
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/agent"
+	"github.com/toolhost/toolhost/tools/data"
 	"github.com/toolhost/toolhost/tools/extras"
 	"github.com/toolhost/toolhost/tools/fs"
 	"github.com/toolhost/toolhost/tools/search"
@@ -73,4 +74,12 @@ func Register(reg *tools.Registry, d Deps) {
 		Settings: d.Settings, Pipeline: d.Pipeline, Tasks: taskManager, Root: d.Workspace.Root, Log: d.Log,
 	}))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
+	registerOptIn(reg, d)
+}
+
+// registerOptIn adds the tools of the other seed systems that Claude Code
+// lacks. They are off until tools.optIn (or tools.enabled) names them, so a
+// default session lists what a Claude-Code-trained model expects.
+func registerOptIn(reg *tools.Registry, d Deps) {
+	reg.RegisterOptIn(tools.CategoryExtras, data.NewQueryJSON(d.Workspace))
 }
