@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/tools/search"
 	"github.com/toolhost/toolhost/tools/shell"
 	"github.com/toolhost/toolhost/tools/state"
+	"github.com/toolhost/toolhost/tools/sys"
 	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/tools/web"
 	"github.com/toolhost/toolhost/workspace"
@@ -81,5 +82,6 @@ func Register(reg *tools.Registry, d Deps) {
 // lacks. They are off until tools.optIn (or tools.enabled) names them, so a
 // default session lists what a Claude-Code-trained model expects.
 func registerOptIn(reg *tools.Registry, d Deps) {
-	reg.RegisterOptIn(tools.CategoryExtras, data.NewQueryJSON(d.Workspace))
+	reg.RegisterOptIn(tools.CategoryExtras, data.NewQueryJSON(d.Workspace),
+		sys.NewGetEnv(d.Settings), sys.NewListProcesses())
 }
