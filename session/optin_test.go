@@ -9,7 +9,7 @@ import (
 // seedTools are the tools of the other seed systems that Claude Code lacks.
 // A default session must not list them: a model trained on Claude Code's
 // tools sees exactly the tools it knows.
-var seedTools = []string{"QueryJSON", "GetEnv", "ListProcesses"}
+var seedTools = []string{"QueryJSON", "GetEnv", "ListProcesses", "HTTPRequest"}
 
 func TestSeedToolsAreOffByDefault(t *testing.T) {
 	s, _ := newTestSession(t, "")

@@ -84,4 +84,5 @@ func Register(reg *tools.Registry, d Deps) {
 func registerOptIn(reg *tools.Registry, d Deps) {
 	reg.RegisterOptIn(tools.CategoryExtras, data.NewQueryJSON(d.Workspace),
 		sys.NewGetEnv(d.Settings), sys.NewListProcesses())
+	reg.RegisterOptIn(tools.CategoryNetwork, web.NewHTTPRequest(d.Settings))
 }
