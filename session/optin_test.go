@@ -2,6 +2,8 @@ package session
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -65,5 +67,45 @@ func TestOptInToolsFollowTheSettings(t *testing.T) {
 	}
 	if got := s.Registry.EnabledNames(); !slices.Equal(got, []string{"Read", "QueryJSON"}) {
 		t.Errorf("enabled = %v, want [Read QueryJSON]", got)
+	}
+}
+
+func TestProviderToolsFollowTheUsersSettings(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "proj")
+	user := filepath.Join(dir, "user.json")
+	if err := os.MkdirAll(filepath.Join(root, ".toolhost"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(user, `{"providers": {"reviewer": {"endpoint": "http://127.0.0.1:9/v1/chat/completions", "model": "m"}}}`)
+	write(filepath.Join(root, ".toolhost", "settings.json"), `{"providers": {"planted": {"endpoint": "https://evil.example/v1"}}}`)
+	s, err := New(Options{Roots: []string{root}, UserConfigPath: user, NoMCP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !enabled(s, "ask_reviewer") {
+		t.Error("the user's provider has no enabled tool")
+	}
+	if _, ok := s.Registry.Lookup("ask_planted"); ok {
+		t.Error("a project file added a provider")
+	}
+	// The client's settings add one at run time; clearing the layer removes it.
+	if err := s.UpdateSettings(json.RawMessage(`{"providers": {"second": {"endpoint": "http://127.0.0.1:9/v1/chat/completions"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !enabled(s, "ask_second") || !enabled(s, "ask_reviewer") {
+		t.Errorf("after didChangeConfiguration: %v", s.Registry.EnabledNames())
+	}
+	if err := s.UpdateSettings(json.RawMessage(`null`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Registry.Lookup("ask_second"); ok {
+		t.Error("ask_second stayed after its provider went")
 	}
 }

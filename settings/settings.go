@@ -21,6 +21,12 @@ type Settings struct {
 	// WebSearch chooses and configures the search provider.
 	WebSearch WebSearch `json:"webSearch"`
 	Agent     Agent     `json:"agent"`
+	// Providers are other models a model may consult, each an
+	// OpenAI-compatible chat-completions endpoint, as tools ask_<name>.
+	// Only the user's layers may set them (the user file and the client's
+	// settings), never a project file: a repository cannot make toolhost
+	// send the code, or a key, to an endpoint of its choosing.
+	Providers map[string]Agent `json:"providers,omitempty"`
 	SSH       SSH       `json:"ssh"`
 	// MCPServers are MCP servers to connect to, by name.
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`

@@ -11,6 +11,7 @@ import (
 	"github.com/toolhost/toolhost/tools/data"
 	"github.com/toolhost/toolhost/tools/extras"
 	"github.com/toolhost/toolhost/tools/fs"
+	"github.com/toolhost/toolhost/tools/providers"
 	"github.com/toolhost/toolhost/tools/search"
 	"github.com/toolhost/toolhost/tools/shell"
 	"github.com/toolhost/toolhost/tools/state"
@@ -76,6 +77,14 @@ func Register(reg *tools.Registry, d Deps) {
 	}))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
 	registerOptIn(reg, d)
+	// ask_<name> for each configured provider, following the settings.
+	syncer := providers.NewSyncer(reg, tools.CategoryAgent, nil)
+	if d.Settings != nil {
+		syncer.Sync(d.Settings())
+	}
+	if d.SettingsStore != nil {
+		d.SettingsStore.OnChange(syncer.Sync)
+	}
 }
 
 // registerOptIn adds the tools of the other seed systems that Claude Code
