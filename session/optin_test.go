@@ -5,13 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // seedTools are the tools of the other seed systems that Claude Code lacks.
 // A default session must not list them: a model trained on Claude Code's
 // tools sees exactly the tools it knows.
-var seedTools = []string{"QueryJSON", "GetEnv", "ListProcesses", "HTTPRequest"}
+var seedTools = []string{"QueryJSON", "GetEnv", "ListProcesses", "HTTPRequest", "TeamCreate", "TeamDelete"}
 
 func TestSeedToolsAreOffByDefault(t *testing.T) {
 	s, _ := newTestSession(t, "")
@@ -107,5 +108,28 @@ func TestProviderToolsFollowTheUsersSettings(t *testing.T) {
 	}
 	if _, ok := s.Registry.Lookup("ask_second"); ok {
 		t.Error("ask_second stayed after its provider went")
+	}
+}
+
+func TestTeamsSettingTurnsOnTheTeamTools(t *testing.T) {
+	s, _ := newTestSession(t, `{"tools": {"teams": true}}`)
+	for _, name := range []string{"TeamCreate", "TeamDelete", "SendMessage"} {
+		if !enabled(s, name) {
+			t.Errorf("%s is off with tools.teams", name)
+		}
+	}
+	if enabled(s, "QueryJSON") {
+		t.Error("tools.teams turned on a tool outside the teams category")
+	}
+	// SendMessage is a default tool, as in Claude Code; its schema gains the
+	// message type only with teams.
+	plain, _ := newTestSession(t, "")
+	e, _ := plain.Registry.Lookup("SendMessage")
+	if !e.Enabled || e.OptIn || strings.Contains(string(e.Tool.InputSchema()), `"type": {`) {
+		t.Errorf("default SendMessage: enabled=%v optIn=%v schema=%s", e.Enabled, e.OptIn, e.Tool.InputSchema())
+	}
+	e, _ = s.Registry.Lookup("SendMessage")
+	if !strings.Contains(string(e.Tool.InputSchema()), `"shutdown"`) {
+		t.Errorf("SendMessage with teams lacks the message type: %s", e.Tool.InputSchema())
 	}
 }

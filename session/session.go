@@ -22,6 +22,7 @@ import (
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/state"
 	"github.com/toolhost/toolhost/tools/tasks"
+	"github.com/toolhost/toolhost/tools/team"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -67,6 +68,8 @@ type Session struct {
 	Todos *state.TodoStore
 	// MCP runs the configured MCP servers; their tools are in Registry.
 	MCP *toolmcp.Manager
+	// Teams keeps named background agents' mailboxes and the teams.
+	Teams *team.Hub
 
 	// closeOnce makes Close idempotent (the server and a deferred call may
 	// both close).
@@ -99,6 +102,7 @@ func New(opts Options) (*Session, error) {
 		Permissions: checker,
 		Tasks:       tasks.NewManager(tasks.Options{Log: log}),
 		Todos:       state.NewTodoStore(),
+		Teams:       team.NewHub(),
 	}
 	s.applySettings(store.Current())
 	store.OnChange(s.applySettings)
@@ -111,6 +115,7 @@ func New(opts Options) (*Session, error) {
 		Modes:         checker,
 		Todos:         s.Todos,
 		Tasks:         s.Tasks,
+		Teams:         s.Teams,
 		// The pipeline is built below, before any call can run.
 		Pipeline: func() *tools.Pipeline { return s.Pipeline },
 	})
@@ -274,6 +279,7 @@ func (s *Session) Status() map[string]any {
 		"backgroundTasks":  nonNilSlice(s.Tasks.List()),
 		"todos":            nonNilSlice(s.Todos.Todos()),
 		"settingsProblems": nonNilSlice(s.Settings.Problems()),
+		"teams":            s.Teams.Status(),
 	}
 	return out
 }

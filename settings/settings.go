@@ -27,7 +27,7 @@ type Settings struct {
 	// settings), never a project file: a repository cannot make toolhost
 	// send the code, or a key, to an endpoint of its choosing.
 	Providers map[string]Agent `json:"providers,omitempty"`
-	SSH       SSH       `json:"ssh"`
+	SSH       SSH              `json:"ssh"`
 	// MCPServers are MCP servers to connect to, by name.
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 	// EnableAllProjectMCPServers starts the servers of <root>/.mcp.json

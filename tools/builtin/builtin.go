@@ -17,6 +17,7 @@ import (
 	"github.com/toolhost/toolhost/tools/state"
 	"github.com/toolhost/toolhost/tools/sys"
 	"github.com/toolhost/toolhost/tools/tasks"
+	"github.com/toolhost/toolhost/tools/team"
 	"github.com/toolhost/toolhost/tools/web"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -46,6 +47,10 @@ type Deps struct {
 	// registry; Agent's built-in runner makes the sub-agent's calls through
 	// it. nil leaves Agent only the client's runner (toolhost/runAgent).
 	Pipeline func() *tools.Pipeline
+	// Teams keeps the mailboxes of named background agents and the teams
+	// (SendMessage, TeamCreate); the session reports it in toolhost/status.
+	// nil gives the tools a hub of their own.
+	Teams *team.Hub
 }
 
 // Register adds every built-in tool to reg.
@@ -72,9 +77,19 @@ func Register(reg *tools.Registry, d Deps) {
 	}
 	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
 	reg.Register(tools.CategoryNetwork, web.NewWebFetch(d.Settings), web.NewWebSearch(d.Settings))
-	reg.Register(tools.CategoryAgent, agent.New(agent.Options{
+	hub := d.Teams
+	if hub == nil {
+		hub = team.NewHub()
+	}
+	agentTool := agent.New(agent.Options{
 		Settings: d.Settings, Pipeline: d.Pipeline, Tasks: taskManager, Root: d.Workspace.Root, Log: d.Log,
-	}))
+		PostOffice: hub,
+	})
+	reg.Register(tools.CategoryAgent, agentTool)
+	// SendMessage is one of Claude Code's default tools; the team tools are
+	// opt-in (tools.teams).
+	reg.Register(tools.CategoryTeams, team.NewSendMessage(hub, d.Settings))
+	reg.RegisterOptIn(tools.CategoryTeams, team.NewTeamCreate(hub, agentTool, taskManager), team.NewTeamDelete(hub, taskManager))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
 	registerOptIn(reg, d)
 	// ask_<name> for each configured provider, following the settings.
