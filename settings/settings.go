@@ -101,7 +101,8 @@ type Bash struct {
 	// AllowedSecrets are variable names kept even when they look secret.
 	AllowedSecrets []string `json:"allowedSecrets,omitempty"`
 	// CompressOutput shortens the output of common commands (git status,
-	// git log, git diff, ls -la, go test).
+	// git log, git diff, ls -la, go test, grep/rg grouped by file) and
+	// numbers the lines cat and head print.
 	CompressOutput bool `json:"compressOutput,omitempty"`
 }
 
