@@ -17,7 +17,10 @@ type Settings struct {
 	Tools ToolsSettings     `json:"tools"`
 	Bash  Bash              `json:"bash"`
 	Edit  Edit              `json:"edit"`
-	Web   Web               `json:"webFetch"`
+	// Paths changes how tool paths are read (both off by default, as in
+	// Claude Code).
+	Paths Paths `json:"paths"`
+	Web   Web   `json:"webFetch"`
 	// WebSearch chooses and configures the search provider.
 	WebSearch WebSearch `json:"webSearch"`
 	Agent     Agent     `json:"agent"`
@@ -104,6 +107,16 @@ type Bash struct {
 	// git log, git diff, ls -la, go test, grep/rg grouped by file) and
 	// numbers the lines cat and head print.
 	CompressOutput bool `json:"compressOutput,omitempty"`
+}
+
+// Paths are conveniences of path resolution.
+type Paths struct {
+	// AtRoot makes a leading "@" in a path mean the first workspace root
+	// ("@src/a.go", "@/src/a.go").
+	AtRoot bool `json:"atRoot,omitempty"`
+	// Fuzzy lets Read open the single closest existing file when the path
+	// given does not exist, with a note saying so.
+	Fuzzy bool `json:"fuzzy,omitempty"`
 }
 
 // Edit configures Edit.
