@@ -107,6 +107,9 @@ type Bash struct {
 	// git log, git diff, ls -la, go test, grep/rg grouped by file) and
 	// numbers the lines cat and head print.
 	CompressOutput bool `json:"compressOutput,omitempty"`
+	// BackgroundStdin adds stdin to Bash's input: text fed to a background
+	// command. Off, Bash's schema is Claude Code's.
+	BackgroundStdin bool `json:"backgroundStdin,omitempty"`
 }
 
 // Paths are conveniences of path resolution.

@@ -35,6 +35,9 @@ type BashInput struct {
 	// DangerouslyDisableSandbox is accepted for compatibility; toolhost
 	// runs no sandbox, so it changes nothing.
 	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
+	// Stdin is text fed to a background command (bash.backgroundStdin;
+	// not in Claude Code's schema, so off by default).
+	Stdin *string `json:"stdin,omitempty"`
 }
 
 // BashOutput is the structured result of Bash, in Claude Code's shape
@@ -61,6 +64,11 @@ const bashSchema = `{
   "additionalProperties": false
 }`
 
+// bashStdinSchema is bashSchema with stdin, for bash.backgroundStdin.
+var bashStdinSchema = strings.Replace(bashSchema, `"dangerouslyDisableSandbox": {`,
+	`"stdin": {"type": "string", "description": "Text fed to the standard input of a background command (with run_in_background), which then sees end of input."},
+    "dangerouslyDisableSandbox": {`, 1)
+
 // Bash runs shell commands in the workspace root.
 type Bash struct {
 	ws       *workspace.Workspace
@@ -82,9 +90,17 @@ func NewBash(ws *workspace.Workspace, s func() *settings.Settings, m *tasks.Mana
 	return &Bash{ws: ws, settings: s, tasks: m, log: log}
 }
 
-func (*Bash) Name() string                 { return "Bash" }
-func (*Bash) Description() string          { return bashDescription }
-func (*Bash) InputSchema() json.RawMessage { return json.RawMessage(bashSchema) }
+func (*Bash) Name() string        { return "Bash" }
+func (*Bash) Description() string { return bashDescription }
+
+// InputSchema is Claude Code's; with bash.backgroundStdin it also lists
+// stdin.
+func (b *Bash) InputSchema() json.RawMessage {
+	if s := b.settings(); s != nil && s.Bash.BackgroundStdin {
+		return json.RawMessage(bashStdinSchema)
+	}
+	return json.RawMessage(bashSchema)
+}
 func (*Bash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
 // Docs documents Bash.
@@ -162,6 +178,9 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("the workspace root %s is not an existing folder, so commands cannot run in it. Ask the user to open an existing folder.", b.ws.Root()), nil
 	}
 	env := commandEnv(os.Environ(), s)
+	if in.Stdin != nil && !in.RunInBackground {
+		return tools.ErrorResult("stdin is for background commands: add run_in_background: true, or pipe the text in the command itself (printf '...' | cmd)."), nil
+	}
 	if in.RunInBackground {
 		return b.startBackground(call, &in, env)
 	}
@@ -247,6 +266,9 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, env []string) (*
 	spec := tasks.Spec{
 		Kind: "bash", Command: in.Command, Name: "bash", Args: []string{"-c", in.Command},
 		Dir: b.ws.Root(), Env: env, Timeout: timeout,
+	}
+	if in.Stdin != nil {
+		spec.Stdin = *in.Stdin
 	}
 	if call.Host != nil {
 		spec.Notify = call.Host.Notify
