@@ -20,7 +20,9 @@ type Settings struct {
 	// Paths changes how tool paths are read (both off by default, as in
 	// Claude Code).
 	Paths Paths `json:"paths"`
-	Web   Web   `json:"webFetch"`
+	// Grep changes the order and fallbacks of Grep (off by default).
+	Grep Grep `json:"grep"`
+	Web  Web  `json:"webFetch"`
 	// WebSearch chooses and configures the search provider.
 	WebSearch WebSearch `json:"webSearch"`
 	Agent     Agent     `json:"agent"`
@@ -120,6 +122,20 @@ type Paths struct {
 	// Fuzzy lets Read open the single closest existing file when the path
 	// given does not exist, with a note saying so.
 	Fuzzy bool `json:"fuzzy,omitempty"`
+}
+
+// Grep are conveniences of the Grep tool.
+type Grep struct {
+	// Priority orders results by file kind: source, then configuration,
+	// then documentation and data, then the rest (then as usual within a
+	// kind).
+	Priority bool `json:"priority,omitempty"`
+	// PriorityTable overrides the built-in kind of file extensions
+	// (".proto": 0): 0 source, 1 configuration, 2 docs and data, 3 last.
+	PriorityTable map[string]int `json:"priorityTable,omitempty"`
+	// SplitAlternatives retries a pattern with alternatives ("a\\|b",
+	// "a|b") that finds nothing as the alternation of its parts.
+	SplitAlternatives bool `json:"splitAlternatives,omitempty"`
 }
 
 // Edit configures Edit.
