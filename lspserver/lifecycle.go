@@ -309,5 +309,5 @@ func (s *server) approveMCPServer(ctx context.Context, name string) bool {
 		s.opts.Log.Warn("could not ask whether an MCP server may start; it stays stopped", "server", name, "err", err)
 		return false
 	}
-	return res.Decision == tools.DecisionAllow || res.Decision == tools.DecisionAllowAlways
+	return res.Consented()
 }

@@ -213,7 +213,7 @@ func (s *Server) ApproveMCPServer(ctx context.Context, name string) bool {
 		s.log.Info("project MCP server not approved", "server", name, "err", err)
 		return false
 	}
-	return ans.Decision == tools.DecisionAllow || ans.Decision == tools.DecisionAllowAlways
+	return ans.Consented()
 }
 
 // FollowClientRoots makes the server ask a client that declares roots for

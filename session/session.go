@@ -217,28 +217,11 @@ func (s *Session) SetRoots(roots []string) {
 	s.Settings.SetRoots(s.Workspace.Roots())
 }
 
-// AutoAllowed reports whether a call of t would run without a prompt in the
-// current mode, before rules about its input are looked at (listTools'
-// autoAllowed).
-func (s *Session) AutoAllowed(t tools.Tool) bool {
-	switch s.Permissions.Mode() {
-	case tools.ModeBypassPermissions:
-		return true
-	case tools.ModePlan, tools.ModeDontAsk:
-		return t.SideEffect() == tools.SideEffectNone
-	case tools.ModeAcceptEdits:
-		return t.SideEffect() == tools.SideEffectNone || t.SideEffect() == tools.SideEffectMutating
-	}
-	if t.SideEffect() == tools.SideEffectNone {
-		return true
-	}
-	// A bare allow rule for the tool ("Bash", "mcp__github") allows every call.
-	for _, r := range s.Settings.Current().Permissions.Allow {
-		if strings.EqualFold(r, t.Name()) {
-			return true
-		}
-	}
-	return slices.ContainsFunc(s.Permissions.SessionRules(), func(r string) bool { return strings.EqualFold(r, t.Name()) })
+// AutoAllowed reports whether a call of t would run without a prompt for
+// host, before rules about its input are looked at (listTools'
+// autoAllowed). The permission checker decides; see Checker.AutoAllowed.
+func (s *Session) AutoAllowed(host tools.Host, t tools.Tool) bool {
+	return s.Permissions.AutoAllowed(host, t)
 }
 
 // Status is the session's part of toolhost/status: MCP servers, background

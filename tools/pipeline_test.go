@@ -328,6 +328,13 @@ type fakeChecker struct {
 	seen    []PermissionCall
 }
 
+func (c *fakeChecker) Decide(Host, PermissionCall) PermissionDecision {
+	if c.outcome.Allow {
+		return PermissionDecision{Verdict: VerdictAllow}
+	}
+	return PermissionDecision{Verdict: VerdictDeny, Reason: c.outcome.Message}
+}
+
 func (c *fakeChecker) Check(_ context.Context, _ Host, call PermissionCall) (PermissionOutcome, error) {
 	c.mu.Lock()
 	c.seen = append(c.seen, call)

@@ -131,7 +131,7 @@ func (t *ExitPlanMode) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	case err != nil:
 		return nil, fmt.Errorf("ask the user to approve the plan: %w", err)
 	}
-	if resp.Decision != tools.DecisionAllow && resp.Decision != tools.DecisionAllowAlways {
+	if !resp.Consented() {
 		msg := "the user did not approve the plan, so the session stays in plan mode. Keep planning: revise the plan"
 		if resp.Message != "" {
 			msg += " according to the user's feedback: " + resp.Message
