@@ -14,7 +14,6 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools/hooks"
-	"github.com/toolhost/toolhost/workspace"
 )
 
 // Request is one call as a client sends it.
@@ -167,6 +166,9 @@ type callState struct {
 	// access and risk are the call's, from the tool (paths absolute).
 	access Access
 	risk   Risk
+	// reviewEdits is the checker's answer that the editor's review of the
+	// call's edits is the prompt.
+	reviewEdits bool
 	// context is hooks' additionalContext, appended to the result.
 	context []contextNote
 	// messages and stopReason go to the Response.
@@ -261,9 +263,7 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 		if !out.Allow {
 			return denied(name, out.Message), nil
 		}
-		if out.Review {
-			ctx = workspace.WithConfirmation(ctx)
-		}
+		c.reviewEdits = out.Review
 		if len(out.UpdatedInput) > 0 {
 			if res := p.validate(c.tool, out.UpdatedInput, "the input as the user changed it"); res != nil {
 				return res, nil
@@ -416,7 +416,7 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 				err = fmt.Errorf("the tool crashed: %v", r)
 			}
 		}()
-		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: c.host, Progress: progress})
+		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: c.host, Progress: progress, ReviewEdits: c.reviewEdits})
 	}()
 	elapsed := time.Since(start).Round(time.Millisecond)
 

@@ -86,6 +86,11 @@ type Call struct {
 	// Progress reports intermediate status of this call. Never nil when the
 	// pipeline runs the call.
 	Progress Progress
+	// ReviewEdits asks for the call's file changes to be shown in the
+	// editor for confirmation (workspace/applyEdit with needsConfirmation):
+	// the permission checker allowed the call because the editor's review
+	// is the prompt (edit.reviewInEditor).
+	ReviewEdits bool
 }
 
 // Documented is implemented by tools that carry reference documentation
