@@ -82,15 +82,14 @@ func (p *workDoneProgress) sendReport(message string) {
 	_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "report", Message: message}})
 }
 
-// End flushes a pending report and ends the progress with the elapsed time.
+// End flushes a pending report and ends the progress with message, which
+// says how it ended and how long it took (the pipeline writes it); an empty
+// message becomes "done in" the elapsed time.
 func (p *workDoneProgress) End(message string) {
 	p.endOnce.Do(func() {
 		p.limiter.Stop()
-		elapsed := time.Since(p.start).Round(time.Millisecond)
 		if message == "" {
-			message = "done in " + elapsed.String()
-		} else {
-			message += " (" + elapsed.String() + ")"
+			message = "done in " + time.Since(p.start).Round(time.Millisecond).String()
 		}
 		p.srv.mu.Lock()
 		delete(p.srv.progress, p.token)

@@ -23,12 +23,14 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/session"
 )
 
 // Options configure Serve.
 type Options struct {
-	// Version is reported as serverInfo.version.
+	// Version is reported as serverInfo.version; empty means toolhost's
+	// own (internal/version).
 	Version string
 	// Log receives the server's own logs (e.g. stderr); nil discards them.
 	// The session's logs go there and, by $/setTrace level, to the client as
@@ -57,7 +59,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	if opts.Version == "" {
-		opts.Version = "dev"
+		opts.Version = version.String()
 	}
 	if opts.NewSession == nil {
 		opts.NewSession = session.New

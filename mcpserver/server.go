@@ -24,12 +24,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 )
-
-// Version is reported as the server's version in the MCP handshake.
-var Version = "0.1.0"
 
 // Options configure Serve.
 type Options struct {
@@ -131,7 +129,7 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 	}
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
 		clientReady: make(chan struct{})}
-	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: Version}, &sdk.ServerOptions{
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
 		Logger:       s.log,
 		Instructions: "toolhost: Claude-Code-compatible coding tools (read, search, edit, run) over the working directory.",
 		// Protocol 2026-07-28 forbids server-initiated elicitation; prompts
