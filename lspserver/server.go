@@ -134,13 +134,17 @@ type server struct {
 	// requests counts running request goroutines.
 	requests sync.WaitGroup
 
-	mu sync.Mutex
-	// sess is set by initialize.
-	sess *session.Session
-	// caps are the client's capabilities from initialize.
-	caps clientCapabilities
+	// caps are the client's capabilities and sess the session; initialize
+	// sets each once (caps first: the session may ask the user while it
+	// starts) and nothing changes them after.
+	caps atomic.Pointer[clientCapabilities]
+	sess atomic.Pointer[session.Session]
+
+	inflightMu sync.Mutex
 	// inflight are the running requests by id, for $/cancelRequest.
 	inflight map[jsonrpc2.ID]*inflightCall
+
+	progressMu sync.Mutex
 	// progress maps a work-done token to the cancel of its call, for
 	// window/workDoneProgress/cancel.
 	progress map[string]func()
@@ -155,16 +159,15 @@ type inflightCall struct {
 	cancelled atomic.Bool
 }
 
-func (s *server) session() *session.Session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sess
-}
+// session is the session initialize built; nil before.
+func (s *server) session() *session.Session { return s.sess.Load() }
 
+// capabilities are the client's capabilities; zero before initialize.
 func (s *server) capabilities() clientCapabilities {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.caps
+	if c := s.caps.Load(); c != nil {
+		return *c
+	}
+	return clientCapabilities{}
 }
 
 // handle is the jsonrpc2 handler; it runs in the read loop, so it never
@@ -223,18 +226,18 @@ func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	fl := &inflightCall{cancel: cancel}
 	id := call.ID()
-	s.mu.Lock()
+	s.inflightMu.Lock()
 	s.inflight[id] = fl
-	s.mu.Unlock()
+	s.inflightMu.Unlock()
 	s.requests.Add(1)
 	go func() {
 		defer s.requests.Done()
 		defer func() {
-			s.mu.Lock()
+			s.inflightMu.Lock()
 			if s.inflight[id] == fl {
 				delete(s.inflight, id)
 			}
-			s.mu.Unlock()
+			s.inflightMu.Unlock()
 			cancel()
 		}()
 		res, err := s.handleCallSafely(ctx, call, fl)
@@ -298,8 +301,8 @@ func (s *server) reply(reply jsonrpc2.Replier, result any, err error) {
 
 // cancelAll cancels every running request.
 func (s *server) cancelAll() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.inflightMu.Lock()
+	defer s.inflightMu.Unlock()
 	for _, fl := range s.inflight {
 		fl.cancel()
 	}
@@ -314,9 +317,9 @@ func (s *server) cancelRequest(params json.RawMessage) {
 		s.opts.Log.Warn("ignored $/cancelRequest without a valid id", "params", string(params))
 		return
 	}
-	s.mu.Lock()
+	s.inflightMu.Lock()
 	fl := s.inflight[*p.ID]
-	s.mu.Unlock()
+	s.inflightMu.Unlock()
 	if fl == nil {
 		return // already answered
 	}
