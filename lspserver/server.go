@@ -23,6 +23,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/toolhost/toolhost/internal/background"
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/session"
 )
@@ -78,6 +79,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		ready:    make(chan struct{}),
 		inflight: map[jsonrpc2.ID]*inflightCall{},
 		progress: map[string]func(){},
+		bg:       background.New(opts.Log),
 	}
 	s.trace.Store(traceOff)
 	conn.Go(ctx, s.handle)
@@ -103,6 +105,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	cancel()
 	s.cancelAll()
 	s.requests.Wait()
+	s.bg.Close()
 	if sess := s.session(); sess != nil {
 		sess.Close()
 	}
@@ -133,6 +136,9 @@ type server struct {
 
 	// requests counts running request goroutines.
 	requests sync.WaitGroup
+	// bg owns the other work the server starts aside (compiling schemas);
+	// Serve ends it and waits for it before closing the session.
+	bg *background.Group
 
 	// caps are the client's capabilities and sess the session; initialize
 	// sets each once (caps first: the session may ask the user while it
@@ -258,19 +264,6 @@ func (s *server) handleCallSafely(ctx context.Context, call *jsonrpc2.Call, fl *
 		}
 	}()
 	return s.handleCall(ctx, call, fl)
-}
-
-// goSafely runs f in its own goroutine and logs a panic instead of taking
-// the server down, as requests and notifications are handled.
-func (s *server) goSafely(what string, f func()) {
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.opts.Log.Error("background work panicked", "what", what, "panic", p, "stack", string(debug.Stack()))
-			}
-		}()
-		f()
-	}()
 }
 
 // RequestCancelled is LSP's error code for a request the client cancelled.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/background"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/builtin"
@@ -68,6 +69,10 @@ type Session struct {
 	// MCP runs the configured MCP servers; their tools are in Registry.
 	MCP *toolmcp.Manager
 
+	// bg owns the goroutines the session starts (reloading the MCP
+	// servers); Close waits for them.
+	bg *background.Group
+
 	// closeOnce makes Close idempotent (the server and a deferred call may
 	// both close).
 	closeOnce sync.Once
@@ -99,6 +104,7 @@ func New(opts Options) (*Session, error) {
 		Permissions: checker,
 		Tasks:       tasks.NewManager(tasks.Options{Log: log}),
 		Todos:       state.NewTodoStore(),
+		bg:          background.New(log),
 	}
 	s.applySettings(store.Current())
 	store.OnChange(s.applySettings)
@@ -160,11 +166,11 @@ func (s *Session) applySettings(st *settings.Settings) {
 	if s.MCP != nil && changed {
 		// Reload takes the MCP manager's own lock, never the store's, so it
 		// is safe from a store listener.
-		go func() {
+		s.bg.Go("reloading the MCP servers", func(context.Context) {
 			if err := s.MCP.Reload(); err != nil {
 				s.Log.Warn("the MCP servers could not be reloaded", "err", err)
 			}
-		}()
+		})
 	}
 }
 
@@ -253,6 +259,9 @@ func nonNilSlice[T any](v []T) []T {
 // process group and stops the MCP servers. Safe to call more than once.
 func (s *Session) Close() {
 	s.closeOnce.Do(func() {
+		// A reload under way finishes first, so it cannot start servers
+		// after they were stopped.
+		s.bg.Close()
 		if s.MCP != nil {
 			s.MCP.Close()
 		}
