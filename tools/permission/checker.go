@@ -38,6 +38,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 )
@@ -254,7 +255,7 @@ func (d *decision) additionalDirectories() []string {
 	var out []string
 	for _, dir := range d.st.Permissions.AdditionalDirectories {
 		if abs, err := d.c.ws.Resolve(dir); err == nil {
-			out = append(out, realPath(abs))
+			out = append(out, pathutil.RealPath(abs))
 		}
 	}
 	return out
@@ -267,10 +268,10 @@ func (d *decision) resolve(paths []string, extra []string) []resolvedPath {
 		if err != nil {
 			continue
 		}
-		rp := resolvedPath{given: p, abs: abs, real: realPath(abs), isDir: isDir(abs)}
+		rp := resolvedPath{given: p, abs: abs, real: pathutil.RealPath(abs), isDir: isDir(abs)}
 		rp.inside = d.c.ws.Inside(abs)
 		for _, e := range extra {
-			rp.inside = rp.inside || within(e, rp.real)
+			rp.inside = rp.inside || pathutil.Within(e, rp.real)
 		}
 		out = append(out, rp)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -266,7 +267,7 @@ func TestDenyBeatsAskBeatsAllow(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			probe := newEnv(t, "")
-			e := newEnv(t, strings.ReplaceAll(tc.settings, "//OUTSIDE", "/"+realPath(probe.outside)))
+			e := newEnv(t, strings.ReplaceAll(tc.settings, "//OUTSIDE", "/"+pathutil.RealPath(probe.outside)))
 			cl := tc.call
 			if tc.name == "deny through a symlink" {
 				// The link inside e's root must point at the folder the rule names.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -137,7 +138,7 @@ func (d *decision) describePaths(ps []resolvedPath) string {
 func (d *decision) display(p resolvedPath) string {
 	if p.inside {
 		for _, r := range d.c.ws.Roots() {
-			if rel, err := filepath.Rel(r, p.abs); err == nil && within(r, p.abs) {
+			if rel, err := filepath.Rel(r, p.abs); err == nil && pathutil.Within(r, p.abs) {
 				return filepath.ToSlash(rel)
 			}
 		}
@@ -223,7 +224,7 @@ func prefixPattern(part string) string {
 func (d *decision) pathPattern(p resolvedPath) string {
 	if p.inside {
 		for _, r := range d.c.ws.Roots() {
-			if !within(r, p.abs) {
+			if !pathutil.Within(r, p.abs) {
 				continue
 			}
 			rel, _ := filepath.Rel(r, p.abs)
