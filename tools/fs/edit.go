@@ -57,6 +57,9 @@ func (*Edit) Description() string          { return editDescription }
 func (*Edit) InputSchema() json.RawMessage { return editSchema }
 func (*Edit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Edit) NewInput() any { return new(editParams) }
+
 // Docs implements tools.Documented.
 func (*Edit) Docs() tools.Docs {
 	return tools.Docs{

@@ -50,6 +50,9 @@ func (*NotebookEdit) Description() string          { return notebookEditDescript
 func (*NotebookEdit) InputSchema() json.RawMessage { return notebookEditSchema }
 func (*NotebookEdit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*NotebookEdit) NewInput() any { return new(notebookEditParams) }
+
 // Docs implements tools.Documented.
 func (*NotebookEdit) Docs() tools.Docs {
 	return tools.Docs{

@@ -45,6 +45,9 @@ func (*Write) Description() string          { return writeDescription }
 func (*Write) InputSchema() json.RawMessage { return writeSchema }
 func (*Write) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Write) NewInput() any { return new(writeParams) }
+
 // Docs implements tools.Documented.
 func (*Write) Docs() tools.Docs {
 	return tools.Docs{
