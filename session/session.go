@@ -56,8 +56,11 @@ type Session struct {
 	Registry  *tools.Registry
 	Pipeline  *tools.Pipeline
 	Log       *slog.Logger
-	// Settings holds the merged settings of every layer; it reloads when the
-	// client sends new settings or a settings file is written.
+	// Settings holds the merged settings of every layer. It reloads when
+	// the client sends settings (workspace/didChangeConfiguration, which
+	// also re-reads the files), when the workspace folders change, and when
+	// toolhost writes a local settings file itself; nothing watches the
+	// files for other changes.
 	Settings *settings.Store
 	// Permissions decides each call and holds the permission mode.
 	Permissions *permission.Checker
