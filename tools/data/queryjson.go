@@ -58,6 +58,7 @@ type QueryJSON struct {
 func NewQueryJSON(ws *workspace.Workspace) *QueryJSON { return &QueryJSON{ws: ws} }
 
 func (*QueryJSON) Name() string                 { return "QueryJSON" }
+func (*QueryJSON) NewInput() any                { return new(queryJSONParams) }
 func (*QueryJSON) Description() string          { return queryJSONDescription }
 func (*QueryJSON) InputSchema() json.RawMessage { return queryJSONSchema }
 func (*QueryJSON) SideEffect() tools.SideEffect { return tools.SideEffectNone }

@@ -81,6 +81,7 @@ func (a *Ask) Description() string {
 	return fmt.Sprintf("Consult %s (%s, the provider %q). %s", model, hostOf(a.provider.Endpoint), a.name, askDescription)
 }
 func (*Ask) InputSchema() json.RawMessage { return askSchema }
+func (*Ask) NewInput() any                { return new(askParams) }
 func (*Ask) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
 // Docs implements tools.Documented.

@@ -35,9 +35,13 @@ type BashInput struct {
 	// DangerouslyDisableSandbox is accepted for compatibility; toolhost
 	// runs no sandbox, so it changes nothing.
 	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
-	// Stdin is text fed to a background command (bash.backgroundStdin;
-	// not in Claude Code's schema, so off by default).
-	Stdin *string `json:"stdin,omitempty"`
+}
+
+// bashStdin is the input field bash.backgroundStdin adds to BashInput:
+// text fed to a background command. It is kept apart so that BashInput
+// stays Claude Code's shape.
+type bashStdin struct {
+	Stdin *string `json:"stdin"`
 }
 
 // BashOutput is the structured result of Bash, in Claude Code's shape
@@ -102,6 +106,9 @@ func (b *Bash) InputSchema() json.RawMessage {
 	return json.RawMessage(bashSchema)
 }
 func (*Bash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
+
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Bash) NewInput() any { return new(BashInput) }
 
 // Docs documents Bash.
 func (*Bash) Docs() tools.Docs {
@@ -178,11 +185,13 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("the workspace root %s is not an existing folder, so commands cannot run in it. Ask the user to open an existing folder.", b.ws.Root()), nil
 	}
 	env := commandEnv(os.Environ(), s)
-	if in.Stdin != nil && !in.RunInBackground {
+	var stdin bashStdin
+	_ = json.Unmarshal(call.Input, &stdin)
+	if stdin.Stdin != nil && !in.RunInBackground {
 		return tools.ErrorResult("stdin is for background commands: add run_in_background: true, or pipe the text in the command itself (printf '...' | cmd)."), nil
 	}
 	if in.RunInBackground {
-		return b.startBackground(call, &in, env)
+		return b.startBackground(call, &in, stdin.Stdin, env)
 	}
 	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
 	spec := runSpec{
@@ -255,7 +264,7 @@ func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result 
 }
 
 // startBackground starts the command as a task and returns its id.
-func (b *Bash) startBackground(call *tools.Call, in *BashInput, env []string) (*tools.Result, error) {
+func (b *Bash) startBackground(call *tools.Call, in *BashInput, stdin *string, env []string) (*tools.Result, error) {
 	if b.tasks == nil {
 		return tools.ErrorResult("background commands are not available in this session; run the command without run_in_background."), nil
 	}
@@ -267,8 +276,8 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, env []string) (*
 		Kind: "bash", Command: in.Command, Name: "bash", Args: []string{"-c", in.Command},
 		Dir: b.ws.Root(), Env: env, Timeout: timeout,
 	}
-	if in.Stdin != nil {
-		spec.Stdin = *in.Stdin
+	if stdin != nil {
+		spec.Stdin = *stdin
 	}
 	if call.Host != nil {
 		spec.Notify = call.Host.Notify

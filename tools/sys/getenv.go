@@ -43,6 +43,7 @@ func NewGetEnv(cfg func() *settings.Settings) *GetEnv {
 }
 
 func (*GetEnv) Name() string                 { return "GetEnv" }
+func (*GetEnv) NewInput() any                { return new(getEnvParams) }
 func (*GetEnv) Description() string          { return getEnvDescription }
 func (*GetEnv) InputSchema() json.RawMessage { return getEnvSchema }
 func (*GetEnv) SideEffect() tools.SideEffect { return tools.SideEffectNone }

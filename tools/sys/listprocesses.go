@@ -66,6 +66,7 @@ func NewListProcesses() *ListProcesses {
 }
 
 func (*ListProcesses) Name() string                 { return "ListProcesses" }
+func (*ListProcesses) NewInput() any                { return new(listProcessesParams) }
 func (*ListProcesses) Description() string          { return listProcessesDescription }
 func (*ListProcesses) InputSchema() json.RawMessage { return listProcessesSchema }
 func (*ListProcesses) SideEffect() tools.SideEffect { return tools.SideEffectNone }

@@ -48,11 +48,16 @@ var (
 }`)
 )
 
+// sendMessageParams is Claude Code's input of SendMessage.
 type sendMessageParams struct {
 	To      string `json:"to"`
 	Summary string `json:"summary"`
 	Message string `json:"message"`
-	Type    string `json:"type"`
+}
+
+// messageType is the field tools.teams adds to the input.
+type messageType struct {
+	Type string `json:"type"`
 }
 
 // SendMessage delivers a message to running agents' mailboxes.
@@ -68,6 +73,7 @@ func NewSendMessage(hub *Hub, cfg func() *settings.Settings) *SendMessage {
 }
 
 func (*SendMessage) Name() string        { return "SendMessage" }
+func (*SendMessage) NewInput() any       { return new(sendMessageParams) }
 func (*SendMessage) Description() string { return sendMessageDescription }
 
 // InputSchema is Claude Code's, with the message type added when teams
@@ -120,7 +126,9 @@ func (s *SendMessage) Execute(ctx context.Context, call *tools.Call) (*tools.Res
 	if from == "" {
 		from = Lead
 	}
-	kind := p.Type
+	var mt messageType
+	_ = json.Unmarshal(call.Input, &mt)
+	kind := mt.Type
 	if kind == "" {
 		kind = TypeDirect
 	}

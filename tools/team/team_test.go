@@ -185,6 +185,27 @@ func await(t *testing.T, events chan string, want ...string) {
 	}
 }
 
+// waitState waits until member is in state in the session's status,
+// looking again after each team notification.
+func waitState(t *testing.T, s *session.Session, host *notifyHost, member, state string) {
+	t.Helper()
+	deadline := time.After(waitLimit)
+	for {
+		for _, tm := range s.Teams.Status()["teams"].([]team.TeamStatus) {
+			for _, m := range tm.Members {
+				if m.Name == member && m.State == state {
+					return
+				}
+			}
+		}
+		select {
+		case <-host.changed:
+		case <-deadline:
+			t.Fatalf("%s never became %s", member, state)
+		}
+	}
+}
+
 func awaitDone(t *testing.T, task *tasks.Task) {
 	t.Helper()
 	select {
@@ -247,7 +268,7 @@ func TestTeamMembersExchangeMessagesShutDownAndAreDeleted(t *testing.T) {
 		t.Fatalf("TeamCreate: %s", res.Text())
 	}
 	// alice pings bob, bob answers, alice reports the pong to the lead.
-	await(t, sc.events, "alice:ping", "bob:pong", "alice:got pong", "carol:waiting")
+	await(t, sc.events, "alice:ping", "bob:pong", "bob:replied", "alice:got pong", "carol:waiting")
 	alice, bob, carol := taskOf(t, s, "alice"), taskOf(t, s, "bob"), taskOf(t, s, "carol")
 	waitOutput(t, host, alice, "[alice → lead] got pong")
 
@@ -256,7 +277,8 @@ func TestTeamMembersExchangeMessagesShutDownAndAreDeleted(t *testing.T) {
 		t.Errorf("duplicate member name: %s", res.Text())
 	}
 
-	// Shutdown: bob finishes with a last reply and ends.
+	// Shutdown: bob, idle, reads it, finishes with a last reply and ends.
+	waitState(t, s, host, "bob", team.StateIdle)
 	if res := call(t, s, host, "SendMessage", `{"to":"bob","type":"shutdown","message":"that is all"}`); res.IsError || !strings.Contains(res.Text(), "Asked to finish: bob") {
 		t.Fatalf("shutdown: %s", res.Text())
 	}

@@ -87,6 +87,7 @@ func NewTeamCreate(hub *Hub, starter Starter, taskManager *tasks.Manager) *TeamC
 }
 
 func (*TeamCreate) Name() string                 { return "TeamCreate" }
+func (*TeamCreate) NewInput() any                { return new(teamCreateParams) }
 func (*TeamCreate) Description() string          { return teamCreateDescription }
 func (*TeamCreate) InputSchema() json.RawMessage { return teamCreateSchema }
 func (*TeamCreate) SideEffect() tools.SideEffect { return tools.SideEffectSpawns }
@@ -290,7 +291,12 @@ func NewTeamDelete(hub *Hub, taskManager *tasks.Manager) *TeamDelete {
 	return &TeamDelete{hub: hub, tasks: taskManager}
 }
 
+type teamDeleteParams struct {
+	TeamName string `json:"team_name"`
+}
+
 func (*TeamDelete) Name() string                 { return "TeamDelete" }
+func (*TeamDelete) NewInput() any                { return new(teamDeleteParams) }
 func (*TeamDelete) Description() string          { return teamDeleteDescription }
 func (*TeamDelete) InputSchema() json.RawMessage { return teamDeleteSchema }
 func (*TeamDelete) SideEffect() tools.SideEffect { return tools.SideEffectSpawns }
@@ -308,9 +314,7 @@ func (*TeamDelete) Docs() tools.Docs {
 
 // Execute stops the members and reports what each was doing.
 func (td *TeamDelete) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
-	var p struct {
-		TeamName string `json:"team_name"`
-	}
+	var p teamDeleteParams
 	if err := json.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("the input is not a valid TeamDelete input (%v).", err), nil
 	}

@@ -93,6 +93,7 @@ func NewHTTPRequest(cfg func() *settings.Settings, opts ...Option) *HTTPRequest 
 }
 
 func (*HTTPRequest) Name() string                 { return "HTTPRequest" }
+func (*HTTPRequest) NewInput() any                { return new(httpRequestParams) }
 func (*HTTPRequest) Description() string          { return httpRequestDescription }
 func (*HTTPRequest) InputSchema() json.RawMessage { return httpRequestSchema }
 func (*HTTPRequest) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
