@@ -74,7 +74,6 @@ type mailbox struct {
 	state    string
 	taskID   string
 	pending  int // messages delivered and not yet taken
-	lastSaid string
 }
 
 // Open implements agent.PostOffice for a named agent outside a team.
