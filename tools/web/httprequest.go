@@ -208,6 +208,9 @@ func (t *HTTPRequest) Execute(ctx context.Context, call *tools.Call) (*tools.Res
 	if p.Timeout > 0 {
 		lim.total = time.Duration(min(p.Timeout, maxTimeoutMs)) * time.Millisecond
 	}
+	if call.Progress != nil {
+		call.Progress.Report(method + " " + u.String())
+	}
 	start := time.Now()
 	resp, off, err := send(ctx, t.clients.get(lim.connect), method, u, header, body, lim)
 	if err != nil {
