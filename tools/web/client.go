@@ -96,6 +96,9 @@ func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastR
 type limits struct {
 	connect  time.Duration
 	total    time.Duration
+	// totalFrom names where total came from, for timeout errors; empty
+	// means the webFetch.totalTimeoutMs setting.
+	totalFrom string
 	maxBytes int64
 }
 

@@ -261,8 +261,12 @@ func describeFailure(callCtx, ctx context.Context, u *url.URL, err error, lim li
 		return callCtx.Err()
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return failf("%s did not send the whole page within %s (the webFetch.totalTimeoutMs setting); the server is slow or not answering. Try again later or another source.",
-			u, lim.total.Round(time.Millisecond))
+		from := lim.totalFrom
+		if from == "" {
+			from = "the webFetch.totalTimeoutMs setting"
+		}
+		return failf("%s did not send the whole page within %s (%s); the server is slow or not answering. Try again later or another source.",
+			u, lim.total.Round(time.Millisecond), from)
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {

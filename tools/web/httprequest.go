@@ -207,6 +207,7 @@ func (t *HTTPRequest) Execute(ctx context.Context, call *tools.Call) (*tools.Res
 	lim := limitsOf(t.cfg)
 	if p.Timeout > 0 {
 		lim.total = time.Duration(min(p.Timeout, maxTimeoutMs)) * time.Millisecond
+		lim.totalFrom = "the timeout of the call"
 	}
 	if call.Progress != nil {
 		call.Progress.Report(method + " " + u.String())

@@ -179,7 +179,7 @@ func TestHTTPRequestTimeout(t *testing.T) {
 	defer srv.Close()
 	defer close(release)
 	res := call(t, NewHTTPRequest(testSettings(func(s *settings.Settings) {})), map[string]any{"url": srv.URL, "timeout": 50})
-	if !res.IsError || !strings.Contains(res.Text(), "did not send the whole page within 50ms") {
+	if !res.IsError || !strings.Contains(res.Text(), "did not send the whole page within 50ms (the timeout of the call)") {
 		t.Errorf("%v %q", res.IsError, res.Text())
 	}
 }
