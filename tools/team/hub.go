@@ -140,6 +140,25 @@ func (h *Hub) team(name string) (*Team, bool) {
 	return t, ok
 }
 
+// member finds a team member by name, running or not, with or without a
+// mailbox.
+func (h *Hub) member(name string) *mailbox {
+	h.mu.Lock()
+	teams := make([]*Team, 0, len(h.teams))
+	for _, t := range h.teams {
+		teams = append(teams, t)
+	}
+	h.mu.Unlock()
+	for _, t := range teams {
+		for _, mb := range t.memberList() {
+			if strings.EqualFold(mb.name, strings.TrimSpace(name)) {
+				return mb
+			}
+		}
+	}
+	return nil
+}
+
 // Take implements agent.Mailbox.
 func (mb *mailbox) Take() []string {
 	mb.mu.Lock()

@@ -202,6 +202,9 @@ func (s *SendMessage) targets(from, to, kind string) ([]*mailbox, *tools.Result)
 	}
 	mb, ok := s.hub.lookup(to)
 	if !ok {
+		if m := s.hub.member(to); m != nil && m.running() {
+			return nil, tools.ErrorResult("%s is run by the editor, which cannot pass messages to its agents; read its work with TaskOutput (task %s) instead.", m.name, m.taskID)
+		}
 		return nil, tools.ErrorResult("no running agent is named %q. %s", to, s.running())
 	}
 	return []*mailbox{mb}, nil

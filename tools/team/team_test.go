@@ -354,3 +354,46 @@ func TestSendMessageReachesANamedBackgroundAgent(t *testing.T) {
 		t.Errorf("named agents after the end: %v", names)
 	}
 }
+
+// editorHost runs agents in the "editor": each RunAgent blocks until the
+// call's context ends or release is closed.
+type editorHost struct {
+	*notifyHost
+	started chan string
+	release chan struct{}
+}
+
+func (editorHost) CanRunAgent() bool { return true }
+
+func (h editorHost) RunAgent(ctx context.Context, callID string, input json.RawMessage) (*tools.Result, error) {
+	h.started <- callID
+	select {
+	case <-h.release:
+		return tools.TextResult("editor report for " + callID), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func TestTeamOnTheEditorsRunner(t *testing.T) {
+	s := newSession(t, "", true)
+	host := editorHost{notifyHost: newNotifyHost(), started: make(chan string, 4), release: make(chan struct{})}
+	res := call(t, s, host, "TeamCreate", `{"team_name":"ed","members":[{"name":"one","prompt":"a"},{"name":"two","prompt":"b"}]}`)
+	if res.IsError || !strings.Contains(res.Text(), "messages cannot reach them") {
+		t.Fatalf("TeamCreate: %s", res.Text())
+	}
+	await(t, host.started, "t-TeamCreate-one", "t-TeamCreate-two")
+	if res := call(t, s, host, "SendMessage", `{"to":"one","message":"hi"}`); !res.IsError || !strings.Contains(res.Text(), "one is run by the editor") {
+		t.Errorf("message to an editor-run member: %s", res.Text())
+	}
+	one := taskOf(t, s, "one")
+	close(host.release)
+	awaitDone(t, one)
+	if out := one.Output().Render(1 << 20); out != "editor report for t-TeamCreate-one" {
+		t.Errorf("output = %q", out)
+	}
+	waitState(t, s, host.notifyHost, "one", team.StateEnded)
+	if res := call(t, s, host, "TeamDelete", `{"team_name":"ed"}`); res.IsError || !strings.Contains(res.Text(), "had already ended") {
+		t.Errorf("TeamDelete: %s", res.Text())
+	}
+}
