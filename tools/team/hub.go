@@ -74,6 +74,21 @@ type mailbox struct {
 	state    string
 	taskID   string
 	pending  int // messages delivered and not yet taken
+	// taskDone, for a member without a mailbox (the editor runs it), is
+	// closed when its task ends.
+	taskDone <-chan struct{}
+}
+
+// stateLocked is the member's state; mb.mu is held.
+func (mb *mailbox) stateLocked() string {
+	if mb.taskDone != nil {
+		select {
+		case <-mb.taskDone:
+			return StateEnded
+		default:
+		}
+	}
+	return mb.state
 }
 
 // Open implements agent.PostOffice for a named agent outside a team.
@@ -262,7 +277,7 @@ func (t *Team) Status() TeamStatus {
 	st := TeamStatus{Name: t.Name, Description: t.Description, Members: []MemberStatus{}}
 	for _, mb := range t.memberList() {
 		mb.mu.Lock()
-		st.Members = append(st.Members, MemberStatus{Name: mb.name, TaskID: mb.taskID, State: mb.state, Pending: mb.pending})
+		st.Members = append(st.Members, MemberStatus{Name: mb.name, TaskID: mb.taskID, State: mb.stateLocked(), Pending: mb.pending})
 		mb.mu.Unlock()
 	}
 	return st

@@ -240,5 +240,5 @@ func format(from string, p sendMessageParams, kind string) string {
 func (mb *mailbox) running() bool {
 	mb.mu.Lock()
 	defer mb.mu.Unlock()
-	return mb.state != StateEnded
+	return mb.stateLocked() != StateEnded
 }

@@ -176,13 +176,12 @@ func (tc *TeamCreate) Execute(ctx context.Context, call *tools.Call) (*tools.Res
 		t.mu.Unlock()
 		lines = append(lines, fmt.Sprintf("- %s: task %s", names[i], st.Task.ID()))
 		if !st.Messages {
-			// Without a mailbox nothing else sees the member end; this
-			// goroutine ends with the task (stopped at the latest when the
-			// session closes its tasks).
-			go func(task *tasks.Task, mb *mailbox) {
-				<-task.Done()
-				mb.setState(StateEnded)
-			}(st.Task, mb)
+			// Without a mailbox nothing marks the member ended; its state
+			// is read from the task (its end reaches the editor as
+			// toolhost/taskChanged).
+			mb.mu.Lock()
+			mb.taskDone = st.Task.Done()
+			mb.mu.Unlock()
 		}
 	}
 	mbNotify(t)
@@ -238,7 +237,7 @@ func removeTeam(ctx context.Context, hub *Hub, taskManager *tasks.Manager, t *Te
 	var out []MemberStatus
 	for _, mb := range members {
 		mb.mu.Lock()
-		id, before := mb.taskID, mb.state
+		id, before := mb.taskID, mb.stateLocked()
 		mb.mu.Unlock()
 		if id != "" && taskManager != nil && before != StateEnded {
 			_, _ = taskManager.Stop(ctx, id)
