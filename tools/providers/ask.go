@@ -120,6 +120,9 @@ func (a *Ask) Execute(ctx context.Context, call *tools.Call) (*tools.Result, err
 	if err := json.Unmarshal(call.Input, &p); err != nil || strings.TrimSpace(p.Prompt) == "" {
 		return tools.ErrorResult("give a prompt: {\"prompt\": \"...\"}."), nil
 	}
+	if u, err := url.Parse(a.provider.Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return tools.ErrorResult("the provider %q has no usable endpoint (%q is not an http(s) URL). Ask the user to fix providers.%s.endpoint in the user settings.", a.name, a.provider.Endpoint, a.name), nil
+	}
 	if env := a.provider.APIKeyEnv; env != "" && os.Getenv(env) == "" {
 		return tools.ErrorResult("the provider %q needs an API key in the environment variable %s, which is not set. Ask the user to set it and restart the editor.", a.name, env), nil
 	}

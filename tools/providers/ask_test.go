@@ -80,9 +80,10 @@ func TestAskAndSync(t *testing.T) {
 		"local model": {Endpoint: cs.URL + "/v1/chat/completions", Model: "m-1", APIKeyEnv: "TEST_PROVIDER_KEY"},
 		"nokey":       {Endpoint: cs.URL + "/v1/chat/completions", APIKeyEnv: "TEST_PROVIDER_UNSET_KEY"},
 		"blank":       {Model: "no endpoint"},
+		"bad":         {Endpoint: "ftp://example.com/x"},
 	}
 	sy.Sync(st)
-	if got := reg.Names(); strings.Join(got, ",") != "ask_local_model,ask_nokey" {
+	if got := reg.Names(); strings.Join(got, ",") != "ask_bad,ask_local_model,ask_nokey" {
 		t.Fatalf("tools = %v", got)
 	}
 	e, _ := reg.Lookup("ask_local_model")
@@ -120,6 +121,10 @@ func TestAskAndSync(t *testing.T) {
 	before := cs.count()
 	if res := run("ask_nokey", `{"prompt":"x"}`); !res.IsError || !strings.Contains(res.Text(), "TEST_PROVIDER_UNSET_KEY, which is not set") || cs.count() != before {
 		t.Errorf("missing key: %q (requests %d → %d)", res.Text(), before, cs.count())
+	}
+
+	if res := run("ask_bad", `{"prompt":"x"}`); !res.IsError || !strings.Contains(res.Text(), "not an http(s) URL") {
+		t.Errorf("bad endpoint: %q", res.Text())
 	}
 
 	// Settings change: a provider removed, the registry follows; an
