@@ -16,6 +16,10 @@ type jailChecker struct {
 	updated json.RawMessage
 }
 
+func (c *jailChecker) Decide(Host, PermissionCall) PermissionDecision {
+	return PermissionDecision{Verdict: VerdictAllow}
+}
+
 func (c *jailChecker) Check(ctx context.Context, host Host, call PermissionCall) (PermissionOutcome, error) {
 	c.mu.Lock()
 	c.checks++

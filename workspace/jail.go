@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // The jail: every change the workspace writes lands inside a workspace
@@ -24,59 +26,9 @@ import (
 // Writing to the resolved place means a Write or Edit through a symlink
 // changes the link's target and keeps the link.
 
-// maxLinkHops bounds how many symlinks RealPath follows, as the kernel's
-// ELOOP does.
-const maxLinkHops = 40
-
-// RealPath returns where p (absolute) really leads: every symlink on the way
-// is followed, including a dangling one, whose target is taken as the place
-// (a repository can ship a link to a file that does not exist yet, and a
-// write through it would create that file). The part of the path that does
-// not exist is kept as written. A loop of links leaves the rest unresolved.
-func RealPath(p string) string {
-	p = filepath.Clean(p)
-	if !filepath.IsAbs(p) {
-		return p
-	}
-	resolved := string(filepath.Separator)
-	rest := splitPath(p)
-	hops := 0
-	for len(rest) > 0 {
-		c := rest[0]
-		rest = rest[1:]
-		switch c {
-		case "", ".":
-			continue
-		case "..":
-			resolved = filepath.Dir(resolved)
-			continue
-		}
-		next := filepath.Join(resolved, c)
-		st, err := os.Lstat(next)
-		if err != nil {
-			// Missing (or unreadable): the rest cannot be links we could see.
-			return filepath.Join(append([]string{next}, rest...)...)
-		}
-		if st.Mode()&fs.ModeSymlink == 0 {
-			resolved = next
-			continue
-		}
-		target, err := os.Readlink(next)
-		hops++
-		if err != nil || hops > maxLinkHops {
-			return filepath.Join(append([]string{next}, rest...)...)
-		}
-		if filepath.IsAbs(target) {
-			resolved = string(filepath.Separator)
-		}
-		rest = append(splitPath(target), rest...)
-	}
-	return resolved
-}
-
-func splitPath(p string) []string {
-	return strings.Split(filepath.ToSlash(p), "/")
-}
+// RealPath returns where p (absolute) really leads: every symlink on the
+// way followed, a dangling one to its target (internal/pathutil).
+func RealPath(p string) string { return pathutil.RealPath(p) }
 
 // OutsideError refuses a change whose path leads outside every workspace
 // folder once links are followed.
@@ -167,7 +119,7 @@ func (w *Workspace) placeOf(abs string) (place, error) {
 	w.mu.RUnlock()
 	for _, f := range folders {
 		rf := RealPath(f)
-		if within(rf, pl.real) && len(rf) > len(pl.root) {
+		if pathutil.Within(rf, pl.real) && len(rf) > len(pl.root) {
 			pl.root = rf
 		}
 	}

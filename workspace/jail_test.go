@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/workspace"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
@@ -78,7 +79,7 @@ func TestDanglingLinkIsOutside(t *testing.T) {
 	}
 	fe := workspacetest.NewFakeEditor(ws)
 	for _, ed := range []workspace.Editor{nil, fe} {
-		err := ws.ApplyChange(context.Background(), ed, workspace.Change{Path: link, New: []byte("ssh-rsa AAAA\n"), Label: "Write notes.txt"})
+		_, err := ws.Modify(context.Background(), ed, workspace.Modification{Path: link, Label: "Write notes.txt", Plan: setTo("ssh-rsa AAAA\n")})
 		var outsideErr *workspace.OutsideError
 		if !errors.As(err, &outsideErr) || !workspace.Refused(err) {
 			t.Errorf("editor %v: ApplyChange through a dangling link = %v, want an OutsideError", ed != nil, err)
@@ -205,7 +206,8 @@ func TestEditorPathRefusesNonUTF8(t *testing.T) {
 		if err := os.WriteFile(p, old, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		err := ws.ApplyChange(context.Background(), fe, workspace.Change{Path: p, Old: old, New: []byte("new text\n"), Label: "Write"})
+		ws.MarkRead(p, old, nil, time.Now())
+		_, err := ws.Modify(context.Background(), fe, workspace.Modification{Path: p, Label: "Write", Plan: setTo("new text\n")})
 		var enc *workspace.EncodingError
 		if !errors.As(err, &enc) {
 			t.Errorf("change of a non-UTF-8 file through the editor = %v, want an EncodingError", err)

@@ -197,36 +197,6 @@ func (w *Workspace) CheckFresh(abs string) error {
 	return nil
 }
 
-// sameContent reports whether the user's current view of abs (buffer or
-// disk) is exactly want; for want == nil, whether the file is absent.
-func (w *Workspace) sameContent(abs string, want []byte) (bool, string, error) {
-	if text, _, open := w.Document(abs); open {
-		switch {
-		case want == nil:
-			return false, "was created by someone else", nil
-		case text != string(want):
-			return false, "was changed in the editor", nil
-		}
-		return true, "", nil
-	}
-	// The disk is compared as it is read: a large file is not held twice.
-	same, err := fileEquals(abs, want)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if want == nil {
-			return true, "", nil
-		}
-		return false, "was deleted or moved", nil
-	case err != nil:
-		return false, "", err
-	case want == nil:
-		return false, "was created by someone else", nil
-	case !same:
-		return false, "was changed on disk", nil
-	}
-	return true, "", nil
-}
-
 // hashFile is contentHash of a regular file's content, read in pieces.
 func hashFile(abs string) (uint64, error) {
 	f, _, err := OpenRegular(abs)

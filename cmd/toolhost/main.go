@@ -13,11 +13,9 @@ import (
 	"syscall"
 
 	"github.com/toolhost/toolhost/internal/lifetime"
+	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/workspace"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
 
 const usage = `toolhost — the tool layer of an AI coding agent, as an editor backend
 
@@ -80,7 +78,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "demo":
 		return runDemo(ctx, args, stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "toolhost", version)
+		fmt.Fprintln(stdout, "toolhost", version.String())
 		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-	"github.com/toolhost/toolhost/workspace"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // resolvedPath is one path of a call, resolved for permission checks.
@@ -72,10 +73,10 @@ type pathMatcher struct {
 func newPathMatcher(roots []string, home string) *pathMatcher {
 	m := &pathMatcher{}
 	for _, r := range roots {
-		m.roots = append(m.roots, uniqueStrings(r, realPath(r))...)
+		m.roots = append(m.roots, uniqueStrings(r, pathutil.RealPath(r))...)
 	}
 	if home != "" {
-		m.home = uniqueStrings(home, realPath(home))
+		m.home = uniqueStrings(home, pathutil.RealPath(home))
 	}
 	return m
 }
@@ -106,17 +107,6 @@ func (pp *pathPattern) matchUnder(base, abs string, isDir bool) bool {
 		return true
 	}
 	return pp.pattern.Match(strings.Split(filepath.ToSlash(rel), "/"), isDir) == gitignore.Exclude
-}
-
-// realPath is where p really leads (workspace.RealPath: every link
-// followed, a dangling one to its target), so a path is judged by the place
-// a write through it would land in.
-func realPath(p string) string { return workspace.RealPath(p) }
-
-// within reports whether p is root or below it (both cleaned).
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
 func isDir(p string) bool {

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,6 +129,9 @@ type Spec struct {
 	// Notify reaches the client that started the task; used when the
 	// manager has no session-wide notifier.
 	Notify Notifier
+	// Stdin, when not empty, is fed to the command's standard input, which
+	// is then closed (a command's stdin is empty otherwise).
+	Stdin string
 }
 
 // Task is one background command or function.
@@ -181,6 +185,9 @@ func (m *Manager) Start(spec Spec) (*Task, error) {
 	ctx, cancel := taskContext(spec.Timeout)
 	cmd := Command(ctx, spec.Env, spec.Name, spec.Args...)
 	cmd.Dir = spec.Dir
+	if spec.Stdin != "" {
+		cmd.Stdin = strings.NewReader(spec.Stdin)
+	}
 	t := newTask(id, kind, spec, m.maxOutput, cancel)
 	t.cmd = cmd
 	cmd.Stdout, cmd.Stderr = t.out, t.out
