@@ -54,14 +54,12 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 		d.c.remember(suggestions, d.st.Permissions.SavesAlwaysAllow())
 		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
 	}
-	msg := "The user denied permission: " + lowerFirst(d.what()) + " did not run."
+	// The user's own words reach the model as typed; a plain denial says
+	// only that the user denied it, never words the user did not write.
 	if said := strings.TrimSpace(resp.Message); said != "" {
-		if !strings.ContainsAny(said[len(said)-1:], ".!?") {
-			said += "."
-		}
-		msg += " The user said: " + said
+		return deny("The user denied this and said: %s\n\n(%s did not run. Do not retry the same call; follow the user's words.)", said, d.what()), nil
 	}
-	return deny("%s Do not retry the same call; follow the user's guidance, or ask them what they want instead.", msg), nil
+	return deny("The user denied permission: %s did not run. Do not retry the same call; ask the user what they want instead.", lowerFirst(d.what())), nil
 }
 
 // howToAllow tells the model (and through it the user) how the call could

@@ -56,6 +56,28 @@ function M.wait_for(cond, what, timeout_ms)
   end
 end
 
+--- Runs fn(...) in a coroutine, as the server's request handlers run, and
+--- waits (bounded) until it returns; returns its first result.
+function M.co(fn, ...)
+  local args = { ... }
+  local done, ok, result = false, nil, nil
+  local co = coroutine.create(function()
+    ok, result = pcall(fn, unpack(args))
+    done = true
+  end)
+  local rok, rerr = coroutine.resume(co)
+  if not rok then
+    error(rerr, 2)
+  end
+  M.wait_for(function()
+    return done
+  end, "the handler to return")
+  if not ok then
+    error(result, 2)
+  end
+  return result
+end
+
 --- Replaces vim.ui.select and vim.ui.input with scripted answers. `answers`
 --- maps a dialog kind to a function(items_or_opts, opts) returning the
 --- choice. Answers arrive through vim.schedule, like an asynchronous UI.

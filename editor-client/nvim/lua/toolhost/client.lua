@@ -172,6 +172,10 @@ function M.start(opts, state)
     id = vim.lsp.start(config, { attach = false, reuse_client = function()
       return false
     end })
+  elseif require("toolhost.rpc").needed() then
+    -- Before 0.10 the handlers of server requests cannot wait for a dialog
+    -- without freezing the editor: toolhost.rpc runs them in coroutines.
+    id = require("toolhost.rpc").start_client(config)
   else
     id = vim.lsp.start_client(config)
   end
