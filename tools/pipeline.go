@@ -208,6 +208,13 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 		return res, nil
 	}
 
+	// What cannot depend on the user's answer is checked before asking.
+	if pc, ok := c.tool.(Prechecker); ok {
+		if res := pc.Precheck(ctx, c.host, c.input); res != nil {
+			return res, nil
+		}
+	}
+
 	access := p.access(c.tool, c.input)
 	c.risk = p.risk(c.tool, c.input)
 	if p.Permissions != nil {

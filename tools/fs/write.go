@@ -70,52 +70,70 @@ func (*Write) Access(input json.RawMessage) tools.Access {
 	return tools.Access{WritePaths: []string{p.FilePath}}
 }
 
-// Preview implements tools.Previewer: the diff the write would make.
-func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
-	var p writeParams
-	if json.Unmarshal(input, &p) != nil {
-		return nil
-	}
-	abs, bad := resolve(w.ws, "file_path", p.FilePath)
-	if bad != nil {
-		return nil
-	}
-	old, _, err := w.ws.ReadFile(abs)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return &tools.Preview{Kind: "diff", Text: unifiedDiff(w.ws, abs, old, []byte(p.Content))}
+// writeCall is a Write call checked against the file.
+type writeCall struct {
+	p   writeParams
+	abs string
+	old []byte
 }
 
-// Execute writes the file.
-func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+// prepare checks a Write input against the file; a non-nil result is the
+// error the call ends with. Precheck, Preview and Execute share it;
+// checkFresh adds the check that the file is unchanged since it was read.
+func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *tools.Result) {
 	var p writeParams
-	if err := json.Unmarshal(call.Input, &p); err != nil {
-		return tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err), nil
+	if err := json.Unmarshal(input, &p); err != nil {
+		return nil, tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err)
 	}
 	abs, bad := resolve(w.ws, "file_path", p.FilePath)
 	if bad != nil {
-		return bad, nil
+		return nil, bad
 	}
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return tools.ErrorResult("%s is a directory; give the path of a file.", abs), nil
+		return nil, tools.ErrorResult("%s is a directory; give the path of a file.", abs)
 	}
 	old, _, err := w.ws.ReadFile(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		old = nil
 	case err != nil:
-		return tools.ErrorResult("cannot read %s before overwriting it: %v.", abs, err), nil
-	default:
+		return nil, tools.ErrorResult("cannot read %s before overwriting it: %v.", abs, err)
+	case checkFresh:
 		if err := w.ws.CheckFresh(abs); err != nil {
-			return tools.ErrorResult("%v", err), nil
+			return nil, tools.ErrorResult("%v", err)
 		}
 	}
+	return &writeCall{p: p, abs: abs, old: old}, nil
+}
+
+// Precheck implements tools.Prechecker: a write over a file that changed
+// since it was read fails before the user is asked.
+func (w *Write) Precheck(_ context.Context, _ tools.Host, input json.RawMessage) *tools.Result {
+	_, res := w.prepare(input, true)
+	return res
+}
+
+// Preview implements tools.Previewer: the diff the write would make.
+func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
+	c, res := w.prepare(input, false)
+	if res != nil {
+		return nil
+	}
+	return tools.FilePreview(c.abs, unifiedDiff(w.ws, c.abs, c.old, []byte(c.p.Content)), []byte(c.p.Content))
+}
+
+// Execute writes the file.
+func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	c, res := w.prepare(call.Input, true)
+	if res != nil {
+		return res, nil
+	}
+	p, abs, old := c.p, c.abs, c.old
 	newContent := []byte(p.Content)
 	if old != nil && string(old) == p.Content {
 		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
 	}
-	err = w.ws.ApplyChange(ctx, call.Host, workspace.Change{
+	err := w.ws.ApplyChange(ctx, call.Host, workspace.Change{
 		Path: abs, Old: old, New: newContent,
 		Label:             "Write " + displayName(w.ws, abs),
 		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
@@ -129,7 +147,7 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}}
 		return res, nil
 	}
-	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, unifiedDiff(w.ws, abs, old, newContent)))
+	res = tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, unifiedDiff(w.ws, abs, old, newContent)))
 	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": udiff.Hunks(string(old), p.Content)}
 	return res, nil
 }

@@ -18,7 +18,7 @@ const maxSuggestions = 5
 // ask settles a call that needs the user's consent: denied in dontAsk mode,
 // otherwise a prompt through the host. reason says why it is asked.
 func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutcome, error) {
-	suggestions := d.suggestions()
+	suggestions, broader := d.suggestions()
 	if d.mode == tools.ModeDontAsk {
 		return deny("%s needs permission (%s), and the permission mode is dontAsk, which denies instead of asking. %s",
 			d.what(), reason, howToAllow(suggestions)), nil
@@ -31,6 +31,8 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 		Risk:        d.risk(),
 		Preview:     d.preview(ctx),
 		Suggestions: suggestions,
+
+		BroaderSuggestions: broader,
 	}
 	resp, err := d.host.RequestPermission(ctx, req)
 	if ctxErr := ctx.Err(); ctxErr != nil {
@@ -51,7 +53,7 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 	case tools.DecisionAllow:
 		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
 	case tools.DecisionAllowAlways:
-		d.c.remember(suggestions, d.st.Permissions.SavesAlwaysAllow())
+		d.c.remember(picked(resp.Rules, suggestions, broader), d.st.Permissions.SavesAlwaysAllow())
 		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
 	}
 	// The user's own words reach the model as typed; a plain denial says
@@ -164,38 +166,57 @@ func (d *decision) preview(ctx context.Context) *tools.Preview {
 	return nil
 }
 
-// suggestions are the rules that would allow this call next time: a prefix
-// rule per simple command, a folder rule per path, a domain rule, or the
-// tool's name.
-func (d *decision) suggestions() []string {
-	var out []string
-	add := func(r string) {
-		if !slices.Contains(out, r) && len(out) < maxSuggestions {
-			out = append(out, r)
+// suggestions are the rules that would allow this call next time, as
+// narrow as the call: each simple command exactly as given, a folder rule
+// per path, a domain rule, or the tool's name. broader are wider rules the
+// user may pick instead: each command's prefix ("Bash(npm run:*)").
+func (d *decision) suggestions() (narrow, broader []string) {
+	add := func(out *[]string, r string) {
+		if !slices.Contains(*out, r) && len(*out) < maxSuggestions {
+			*out = append(*out, r)
 		}
 	}
 	switch {
 	case d.sub.command != nil:
 		if d.sub.command.complex || len(d.sub.command.parts) == 0 {
-			add(d.name + "(" + d.sub.command.whole + ")")
+			add(&narrow, d.name+"("+d.sub.command.whole+")")
 			break
 		}
 		for _, part := range d.sub.command.parts {
-			add(d.name + "(" + prefixPattern(part) + ")")
+			add(&narrow, d.name+"("+strings.Join(strings.Fields(part), " ")+")")
+			if prefix := prefixPattern(part); strings.HasSuffix(prefix, ":*") {
+				add(&broader, d.name+"("+prefix+")")
+			}
 		}
 	case len(d.sub.writes) > 0:
 		for _, p := range d.sub.writes {
-			add("Edit(" + d.pathPattern(p) + ")")
+			add(&narrow, "Edit("+d.pathPattern(p)+")")
 		}
 	case d.sub.domain != "":
-		add(d.name + "(domain:" + d.sub.domain + ")")
+		add(&narrow, d.name+"(domain:"+d.sub.domain+")")
 	default:
-		add(d.name)
+		add(&narrow, d.name)
 	}
 	for _, p := range d.sub.reads {
 		if !p.inside {
-			add("Read(" + d.pathPattern(p) + ")")
+			add(&narrow, "Read("+d.pathPattern(p)+")")
 		}
+	}
+	return narrow, broader
+}
+
+// picked are the rules an "Always allow" answer saves: the ones the user
+// picked among those offered, else the narrow suggestions. A rule that was
+// not offered is never saved.
+func picked(chosen, narrow, broader []string) []string {
+	var out []string
+	for _, r := range chosen {
+		if (slices.Contains(narrow, r) || slices.Contains(broader, r)) && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return narrow
 	}
 	return out
 }
