@@ -154,6 +154,7 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 		return nil, "", err
 	}
 	var summary string
+	var edit cellEdit
 	switch mode := editMode(p); mode {
 	case "insert":
 		if p.CellType == "" {
@@ -181,6 +182,7 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			id = nb.newCellID()
 			cell["id"] = id
 		}
+		edit = cellEdit{at: at, insert: true, cell: cell}
 		nb.cells = append(nb.cells[:at], append([]map[string]any{cell}, nb.cells[at:]...)...)
 		summary = fmt.Sprintf("Inserted %s cell %s %s", p.CellType, id, where)
 	case "delete", "replace":
@@ -192,6 +194,7 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			return nil, "", noCell(nb, p.CellID)
 		}
 		if mode == "delete" {
+			edit = cellEdit{at: i}
 			nb.cells = append(nb.cells[:i], nb.cells[i+1:]...)
 			summary = "Deleted cell " + p.CellID
 			break
@@ -212,9 +215,15 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			delete(cell, "outputs")
 			delete(cell, "execution_count")
 		}
+		edit = cellEdit{at: i, cell: cell}
 		summary = fmt.Sprintf("Replaced the source of %s cell %s", kind, p.CellID)
 	default:
 		return nil, "", fmt.Errorf("edit_mode %q is not one of replace, insert, delete", mode)
+	}
+	// Only the changed cell is rewritten; the rest of the file keeps its
+	// bytes, so the notebook's own formatting survives on disk.
+	if out, ok := nb.splice(edit); ok {
+		return out, summary, nil
 	}
 	out, err := nb.encode()
 	if err != nil {
