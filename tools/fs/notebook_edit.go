@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -77,7 +78,8 @@ func (*NotebookEdit) Access(input json.RawMessage) tools.Access {
 	return tools.Access{WritePaths: []string{p.NotebookPath}}
 }
 
-// Preview implements tools.Previewer: the diff of the notebook file.
+// Preview implements tools.Previewer: the diff of the cell the call
+// changes (its source, as the user reads it), not of the notebook's JSON.
 func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
 	var p notebookEditParams
 	if json.Unmarshal(input, &p) != nil {
@@ -91,11 +93,30 @@ func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.
 	if err != nil {
 		return nil
 	}
-	out, _, fail := planNotebookEdit(old, p)
-	if fail != nil {
+	if _, _, fail := planNotebookEdit(old, p); fail != nil {
 		return nil
 	}
-	return &tools.Preview{Kind: "diff", Text: unifiedDiff(t.ws, abs, old, out)}
+	nb, err := parseNotebook(old)
+	if err != nil {
+		return nil
+	}
+	before, after, cell := "", p.NewSource, p.CellID
+	mode := editMode(p)
+	if i := nb.find(p.CellID); i >= 0 && mode != "insert" {
+		before = multiline(nb.cells[i]["source"])
+		cell = nb.cellID(i)
+	}
+	if mode == "delete" {
+		after = ""
+	}
+	if mode == "insert" {
+		cell = "new cell"
+		if p.CellID != "" {
+			cell = "new cell after " + p.CellID
+		}
+	}
+	name := fmt.Sprintf("%s [%s]", displayName(t.ws, abs), cell)
+	return &tools.Preview{Kind: "diff", Text: udiff.Unified("a/"+name, "b/"+name, before, after)}
 }
 
 // Execute makes the change.

@@ -254,3 +254,21 @@ func TestNotebookEditKeepsTheFileFormatting(t *testing.T) {
 		})
 	}
 }
+
+// The permission prompt shows the cell's source change, not the JSON.
+func TestNotebookEditPreviewShowsTheCell(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("n.ipynb", "{\n \"cells\": [\n  {\"cell_type\": \"code\", \"id\": \"a\", \"metadata\": {}, \"outputs\": [], \"execution_count\": null, \"source\": [\"x = 1\\n\", \"print(x)\"]}\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n", 0o644)
+	pv := NewNotebookEdit(e.ws).Preview(context.Background(), []byte(`{"notebook_path":"`+p+`","cell_id":"a","new_source":"x = 2\nprint(x)"}`))
+	if pv == nil || pv.Kind != "diff" {
+		t.Fatalf("Preview = %+v", pv)
+	}
+	for _, want := range []string{"n.ipynb [a]", "-x = 1\n", "+x = 2\n"} {
+		if !strings.Contains(pv.Text, want) {
+			t.Errorf("preview lacks %q:\n%s", want, pv.Text)
+		}
+	}
+	if strings.Contains(pv.Text, "cell_type") || strings.Contains(pv.Text, "\"source\"") {
+		t.Errorf("preview shows the notebook's JSON:\n%s", pv.Text)
+	}
+}
