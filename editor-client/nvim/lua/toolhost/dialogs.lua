@@ -320,6 +320,37 @@ function M.permission_answer(choice, feedback)
   return nil
 end
 
+--- The rule choices of "Always allow": the suggestions (as narrow as the
+--- call) first, then each broader suggestion on its own.
+function M.rule_choices(p)
+  local out = {}
+  if type(p.suggestions) == "table" and #p.suggestions > 0 then
+    table.insert(out, { label = table.concat(p.suggestions, ", "), detail = "exactly this call from now on", rules = p.suggestions })
+  end
+  for _, r in ipairs(p.broaderSuggestions or {}) do
+    table.insert(out, { label = r, detail = "every call with this prefix", rules = { r } })
+  end
+  return out
+end
+
+--- Which rules "Always allow" saves: the only choice, or the one the user
+--- picks when broader ones are offered. Returns the rules (an empty list
+--- when none are offered), or nil when the picker was closed.
+function M.pick_rules(p, opts)
+  local choices = M.rule_choices(p)
+  if #choices <= 1 then
+    return choices[1] and choices[1].rules or {}
+  end
+  local picked = select(opts, choices, {
+    prompt = "Always allow: which rule to save?",
+    kind = "toolhost.rules",
+    format_item = function(c)
+      return c.label .. " — " .. c.detail
+    end,
+  })
+  return picked and picked.rules or nil
+end
+
 --- Handles toolhost/requestPermission. A diff preview opens in a tab that
 --- stays open, scrollable and searchable, until the user answers from it
 --- (a allow, A always allow, d deny, f deny with feedback, <CR> the menu)
@@ -355,16 +386,25 @@ function M.request_permission(params, opts)
     if choice == nil then
       break
     end
-    if choice.label ~= M.DENY_FEEDBACK then
+    if choice.label == M.ALLOW_ALWAYS then
+      local rules = M.pick_rules(params, opts)
+      if rules then
+        answer = #rules > 0 and { decision = "allowAlways", rules = rules } or { decision = "allowAlways" }
+        break
+      end
+      -- The rule picker was closed: back to the choice.
+    elseif choice.label ~= M.DENY_FEEDBACK then
       answer = M.permission_answer(choice)
       break
     end
-    local text = input(opts, { prompt = "Why not, or what should the agent do instead? ", kind = "toolhost.feedback" })
-    if text and vim.trim(text) ~= "" then
-      answer = M.permission_answer(choice, text)
-      break
+    if choice.label == M.DENY_FEEDBACK then
+      local text = input(opts, { prompt = "Why not, or what should the agent do instead? ", kind = "toolhost.feedback" })
+      if text and vim.trim(text) ~= "" then
+        answer = M.permission_answer(choice, text)
+        break
+      end
+      -- No words typed: back to the choice.
     end
-    -- No words typed: back to the choice.
   end
   if view then
     view.close()

@@ -65,6 +65,8 @@ function M.setup(opts)
   if type(M.options.cmd) == "string" then
     M.options.cmd = { M.options.cmd, "serve" }
   end
+  -- A new configuration: the mode it names holds, not one chosen before.
+  M.state.chosen_mode = nil
   if M.options.autostart then
     return M.start()
   end

@@ -1,0 +1,63 @@
+-- What the server asks, and what it does not: checks that cannot depend on
+-- the answer fail before any prompt, and "Always allow" saves the rule the
+-- user picked, shown before saving.
+local h = require("harness")
+local toolhost = require("toolhost")
+local format = require("toolhost.format")
+
+local bin = os.getenv("TOOLHOST_BIN")
+
+local function start(files)
+  toolhost.stop(3000)
+  local dir = h.workspace(files)
+  vim.cmd("cd " .. vim.fn.fnameescape(dir))
+  vim.cmd("silent! %bwipeout!")
+  local ok, err = toolhost.setup({ cmd = { bin, "serve" }, root_dir = dir, permission_mode = "default", progress = false,
+    settings = { permissions = { saveAlwaysAllow = false } } })
+  h.truthy(ok, err)
+  h.wait_for(function()
+    return toolhost.is_running()
+  end, "the server to initialize")
+  return dir
+end
+
+local function call(name, input)
+  local done, result = false, nil
+  toolhost.call_tool(name, input, function(_, r)
+    done, result = true, r
+  end)
+  h.wait_for(function()
+    return done
+  end, name .. " to return", 30000)
+  return result
+end
+
+h.test("ask: an Edit of a file changed since it was read fails without a prompt", function()
+  local dir = start({ ["a.txt"] = "one\ntwo\n" })
+  local log = h.script_ui({ ["toolhost.permission"] = h.pick("Allow") })
+  call("Read", { file_path = dir .. "/a.txt" })
+  local f = assert(io.open(dir .. "/a.txt", "ab"))
+  f:write("three\n")
+  f:close()
+  local result = call("Edit", { file_path = dir .. "/a.txt", old_string = "one", new_string = "ONE" })
+  h.eq(result.isError, true, format.result_text(result))
+  h.eq(#log, 0, "prompts shown: " .. vim.inspect(log))
+end)
+
+h.test("ask: Always allow shows the rules and saves the one picked", function()
+  start({})
+  local rules_prompt
+  local log = h.script_ui({
+    ["toolhost.permission"] = h.pick("Always allow"),
+    ["toolhost.rules"] = function(items, o)
+      rules_prompt = vim.tbl_map(o.format_item, items)
+      return items[2]
+    end,
+  })
+  local first = call("Bash", { command = "printf %s one" })
+  h.eq(first.isError, false, format.result_text(first))
+  h.eq(rules_prompt, { "Bash(printf %s one) — exactly this call from now on", "Bash(printf:*) — every call with this prefix" })
+  local second = call("Bash", { command = "printf %s two" })
+  h.eq(second.isError, false, format.result_text(second))
+  h.eq(#log, 2, "one permission prompt and one rule picker: " .. vim.inspect(log))
+end)
