@@ -119,6 +119,10 @@ func (w *Workspace) ApplyChange(ctx context.Context, ed Editor, ch Change) error
 		}
 	}
 	params := w.editParams(ch)
+	// The disk before the edit: a client that saves applied edits may write
+	// the disk's own content plus the change, keeping the user's unsaved
+	// typing out of the file (see ensureOnDisk).
+	diskBefore, diskErr := os.ReadFile(ch.Path)
 	res, err := ed.ApplyEdit(ctx, params)
 	if err == nil && (res == nil || !res.Applied) {
 		reason := ""
@@ -135,7 +139,10 @@ func (w *Workspace) ApplyChange(ctx context.Context, ed Editor, ch Change) error
 	// The editor changed its buffer (and may have sent didChange already);
 	// give the overlay a moment to catch up so the read record matches it.
 	w.waitDocument(ctx, ch.Path, string(ch.New), editorSyncTimeout)
-	if err := w.ensureOnDisk(ed, ch); err != nil {
+	if diskErr != nil {
+		diskBefore = nil
+	}
+	if err := w.ensureOnDisk(ed, ch, diskBefore); err != nil {
 		return err
 	}
 	var version *int32
@@ -180,10 +187,14 @@ func (w *Workspace) editParams(ch Change) *ApplyWorkspaceEditParams {
 
 // ensureOnDisk makes sure an applied change is on disk: written by the
 // server for clients that do not save applied edits, checked (and written
-// when missing) for clients that do.
-func (w *Workspace) ensureOnDisk(ed Editor, ch Change) error {
+// when missing) for clients that do. A client that saves may write other
+// content than the buffer's: the disk's own content plus the change, when
+// the buffer held unsaved typing the user has not saved. A file the client
+// wrote is left as it wrote it; one it left untouched gets the new content.
+func (w *Workspace) ensureOnDisk(ed Editor, ch Change, diskBefore []byte) error {
 	if ed.SavesAppliedEdits() {
-		if cur, err := os.ReadFile(ch.Path); err == nil && bytes.Equal(cur, ch.New) {
+		cur, err := os.ReadFile(ch.Path)
+		if err == nil && (bytes.Equal(cur, ch.New) || (diskBefore != nil && !bytes.Equal(cur, diskBefore))) {
 			return nil
 		}
 	}

@@ -180,3 +180,21 @@ h.test(":Toolhost run keeps the JSON's spacing", function()
   h.eq({ commands.parse_run("run Read") }, { "Read", "" })
   h.eq(commands.parse_run("tools"), nil)
 end)
+
+h.test("unsaved: the disk gets its content plus the agent's change, never the typing", function()
+  local unsaved = require("toolhost.unsaved")
+  local disk = { "a", "b", "c", "d", "e" }
+  local buffer = { "a", "b", "TYPED", "c", "d", "e" } -- the user typed a line, unsaved
+  local cases = {
+    { "change after the typing", { "a", "b", "TYPED", "c", "D!", "e" }, { "a", "b", "c", "D!", "e" } },
+    { "change before the typing", { "A!", "b", "TYPED", "c", "d", "e" }, { "A!", "b", "c", "d", "e" } },
+    { "lines added before the typing", { "a", "new", "b", "TYPED", "c", "d", "e" }, { "a", "new", "b", "c", "d", "e" } },
+    { "lines removed after the typing", { "a", "b", "TYPED", "c", "e" }, { "a", "b", "c", "e" } },
+  }
+  for _, c in ipairs(cases) do
+    h.eq(unsaved.disk_lines(buffer, c[2], disk), c[3], c[1])
+  end
+  local lines, why = unsaved.disk_lines(buffer, { "a", "b", "EDITED", "c", "d", "e" }, disk)
+  h.eq(lines, nil, "a change of the typed line")
+  h.match(why, "without saving")
+end)

@@ -5,6 +5,7 @@
 -- the disk matches before the tool returns (the client declares
 -- savesAppliedEdits).
 local review = require("toolhost.review")
+local unsaved = require("toolhost.unsaved")
 
 local M = {}
 
@@ -245,6 +246,22 @@ function M.apply(params, client, opts)
   if stale then
     return { applied = false, failureReason = stale .. " changed in the editor since the server read it" }
   end
+  -- A buffer with unsaved typing keeps it unsaved: the disk gets its own
+  -- content plus the agent's change (worked out before anything is shown).
+  local to_disk = {}
+  local order, by = M.edits_by_uri(edit)
+  for _, uri in ipairs(order) do
+    local fname = vim.uri_to_fname(uri)
+    local bufnr = vim.fn.bufnr(fname)
+    if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified and vim.fn.filereadable(fname) == 1 then
+      local lines, why = unsaved.disk_lines(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false),
+        M.proposed_lines(uri, by[uri], encoding), vim.fn.readfile(fname))
+      if not lines then
+        return { applied = false, failureReason = string.format("%s: %s; save or undo them, then try again", fname, why) }
+      end
+      to_disk[uri] = lines
+    end
+  end
   if M.needs_confirmation(edit) and not M.confirm(params, encoding, opts) then
     return { applied = false, failureReason = M.REJECTED_REASON }
   end
@@ -263,7 +280,18 @@ function M.apply(params, client, opts)
       drop_extra_last_line(bufnr)
     end
   end
-  local written, werr = M.write_documents(uris)
+  local plain = {}
+  for _, uri in ipairs(uris) do
+    if to_disk[uri] then
+      local ok_write, werr = unsaved.write_beside(vim.fn.bufnr(vim.uri_to_fname(uri)), to_disk[uri])
+      if not ok_write then
+        return { applied = false, failureReason = string.format("could not write %s: %s", vim.uri_to_fname(uri), werr) }
+      end
+    else
+      table.insert(plain, uri)
+    end
+  end
+  local written, werr = M.write_documents(plain)
   if not written then
     return { applied = false, failureReason = werr }
   end
