@@ -68,7 +68,9 @@ export function questionPick(q: Question, index: number, total: number): Questio
   }));
   items.push({ label: OTHER_LABEL, description: "type your own answer", other: true });
   return {
-    title: `${q.header || "Question"}${step}`,
+    // The question is in the title too: a placeholder vanishes as soon as
+    // the user types to filter.
+    title: `${q.header || "Question"}${step}: ${q.question}`,
     placeholder: q.question + (q.multiSelect ? " (pick one or more)" : ""),
     canPickMany: Boolean(q.multiSelect),
     items,
