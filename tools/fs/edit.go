@@ -57,6 +57,9 @@ func (*Edit) Description() string          { return editDescription }
 func (*Edit) InputSchema() json.RawMessage { return editSchema }
 func (*Edit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Edit) NewInput() any { return new(editParams) }
+
 // Docs implements tools.Documented.
 func (*Edit) Docs() tools.Docs {
 	return tools.Docs{
@@ -149,19 +152,37 @@ func (e *Edit) Preview(_ context.Context, input json.RawMessage) *tools.Preview 
 
 // Execute makes the edit.
 func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
-	c, res := e.prepare(call.Input, true)
-	if res != nil {
-		return res, nil
+	var p editParams
+	if err := json.Unmarshal(call.Input, &p); err != nil {
+		return tools.ErrorResult("the input is not a valid Edit input (%v); send {\"file_path\", \"old_string\", \"new_string\"}.", err), nil
 	}
-	p, abs, old, plan := c.p, c.abs, c.old, c.plan
-	err := e.ws.ApplyChange(ctx, call.Host, workspace.Change{
-		Path: abs, Old: old, New: plan.content,
-		Label:             "Edit " + displayName(e.ws, abs),
-		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	abs, bad := resolve(e.ws, "file_path", p.FilePath)
+	if bad != nil {
+		return bad, nil
+	}
+	if p.OldString == p.NewString {
+		return tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string."), nil
+	}
+	fuzzy := currentSettings(e.settings).Edit.Fuzzy
+	var plan *editPlan
+	done, err := e.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: abs, Label: "Edit " + displayName(e.ws, abs), Review: call.ReviewEdits,
+		Plan: func(current []byte) ([]byte, error) {
+			if current == nil && p.OldString != "" {
+				return nil, resultError{notFound(abs)}
+			}
+			// An empty old_string creates a file that does not exist.
+			var err error
+			if plan, err = planEdit(abs, current, p, fuzzy); err != nil {
+				return nil, err
+			}
+			return plan.content, nil
+		},
 	})
 	if err != nil {
 		return changeResult(err)
 	}
+	old := done.Old
 	var summary string
 	switch {
 	case old == nil:
@@ -174,7 +195,7 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if plan.fuzzy {
 		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
 	}
-	res = tools.TextResult(summary + "\n\n" + unifiedDiff(e.ws, abs, old, plan.content))
+	res := tools.TextResult(summary + "\n\n" + unifiedDiff(e.ws, abs, old, plan.content))
 	res.Structured = map[string]any{
 		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
 		"structuredPatch": udiff.Hunks(string(old), string(plan.content)), "userModified": false,

@@ -45,6 +45,9 @@ func (*Write) Description() string          { return writeDescription }
 func (*Write) InputSchema() json.RawMessage { return writeSchema }
 func (*Write) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Write) NewInput() any { return new(writeParams) }
+
 // Docs implements tools.Documented.
 func (*Write) Docs() tools.Docs {
 	return tools.Docs{
@@ -124,30 +127,35 @@ func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview
 
 // Execute writes the file.
 func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
-	c, res := w.prepare(call.Input, true)
-	if res != nil {
-		return res, nil
+	var p writeParams
+	if err := json.Unmarshal(call.Input, &p); err != nil {
+		return tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err), nil
 	}
-	p, abs, old := c.p, c.abs, c.old
-	newContent := []byte(p.Content)
-	if old != nil && string(old) == p.Content {
-		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
+	abs, bad := resolve(w.ws, "file_path", p.FilePath)
+	if bad != nil {
+		return bad, nil
 	}
-	err := w.ws.ApplyChange(ctx, call.Host, workspace.Change{
-		Path: abs, Old: old, New: newContent,
-		Label:             "Write " + displayName(w.ws, abs),
-		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		return tools.ErrorResult("%s is a directory; give the path of a file.", abs), nil
+	}
+	done, err := w.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: abs, Label: "Write " + displayName(w.ws, abs), Review: call.ReviewEdits,
+		Plan: func([]byte) ([]byte, error) { return []byte(p.Content), nil },
 	})
 	if err != nil {
 		return changeResult(err)
 	}
+	if !done.Changed {
+		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
+	}
+	old, newContent := done.Old, done.New
 	lines := countLines(p.Content)
 	if old == nil {
 		res := tools.TextResult(fmt.Sprintf("Created %s (%d lines).", abs, lines))
 		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}}
 		return res, nil
 	}
-	res = tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, unifiedDiff(w.ws, abs, old, newContent)))
+	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, unifiedDiff(w.ws, abs, old, newContent)))
 	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": udiff.Hunks(string(old), p.Content)}
 	return res, nil
 }

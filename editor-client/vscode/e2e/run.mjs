@@ -157,6 +157,7 @@ async function main() {
     "update.mode": "none",
     "telemetry.telemetryLevel": "off",
     "editor.minimap.enabled": false,
+    "files.autoSave": "off",
     "chat.disableAIFeatures": true,
     "workbench.secondarySideBar.defaultVisibility": "hidden",
     "workbench.colorTheme": "Default Light Modern",

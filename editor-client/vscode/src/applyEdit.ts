@@ -8,7 +8,7 @@
 import * as vscode from "vscode";
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from "vscode-languageclient";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { needsConfirmation, REJECTED_REASON, touchedUris } from "./logic/edits";
+import { applyThenSave, needsConfirmation, touchedUris } from "./logic/edits";
 import { diskText } from "./logic/unsaved";
 
 /** Applies one edit request; never throws (a failure is `applied: false`). */
@@ -46,19 +46,22 @@ export async function applyWorkspaceEdit(
     }
     const edit = await client.protocol2CodeConverter.asWorkspaceEdit(params.edit);
     const confirm = needsConfirmation(params.edit);
-    const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: confirm });
-    if (!applied) {
-      if (confirm) {
-        // Discarding the preview, or applying it with no change ticked:
-        // either way nothing was written, and the user should know.
-        void vscode.window.showWarningMessage(
-          `toolhost: "${params.label ?? "the edit"}" was not applied (the preview was discarded, or applied with no change ticked). The agent was told you rejected it.`,
-        );
-      }
-      return { applied: false, failureReason: confirm ? REJECTED_REASON : "VS Code could not apply the edit" };
-    }
-    await saveTouched(client, touchedUris(params.edit), toDisk);
-    return { applied: true };
+    return await applyThenSave(
+      async () => {
+        const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: confirm });
+        if (!applied && confirm) {
+          // Discarding the preview, or applying it with no change ticked:
+          // either way nothing was written, and the user should know.
+          void vscode.window.showWarningMessage(
+            `toolhost: "${params.label ?? "the edit"}" was not applied (the preview was discarded, or applied with no change ticked). The agent was told you rejected it.`,
+          );
+        }
+        return applied;
+      },
+      () => saveTouched(client, touchedUris(params.edit), toDisk),
+      confirm,
+      log,
+    );
   } catch (err) {
     log(`applyEdit failed: ${(err as Error).message}`);
     return { applied: false, failureReason: (err as Error).message };

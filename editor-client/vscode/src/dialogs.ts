@@ -16,38 +16,45 @@ import {
   permissionPrompt,
   ruleChoices,
 } from "./logic/permission";
+import { untilCancelled } from "./logic/cancel";
 import { DiffReviews, reviewLabel } from "./review";
 
-/** QuestionUI over VS Code's QuickPick and InputBox. */
-export const vscodeQuestionUI: QuestionUI = {
-  async pick(pick) {
-    type Item = vscode.QuickPickItem & { source: QuestionPickItem };
-    const items: Item[] = pick.items.map((source) => ({
-      label: source.label,
-      description: source.description,
-      source,
-    }));
-    const options = {
-      title: pick.title,
-      placeHolder: pick.placeholder,
-      ignoreFocusOut: true,
-      matchOnDescription: true,
-    };
-    if (pick.canPickMany) {
-      const picked = await vscode.window.showQuickPick(items, { ...options, canPickMany: true });
-      return picked?.map((p) => p.source);
-    }
-    const picked = await vscode.window.showQuickPick(items, options);
-    return picked ? [picked.source] : undefined;
-  },
-  async input(prompt, title) {
-    return vscode.window.showInputBox({ title, prompt, ignoreFocusOut: true, placeHolder: "Your answer" });
-  },
-};
+/**
+ * QuestionUI over VS Code's QuickPick and InputBox. They close when the
+ * server cancels its request (the tool call was cancelled), which ends the
+ * questions as dismissed.
+ */
+export function vscodeQuestionUI(token?: vscode.CancellationToken): QuestionUI {
+  return {
+    async pick(pick) {
+      type Item = vscode.QuickPickItem & { source: QuestionPickItem };
+      const items: Item[] = pick.items.map((source) => ({
+        label: source.label,
+        description: source.description,
+        source,
+      }));
+      const options = {
+        title: pick.title,
+        placeHolder: pick.placeholder,
+        ignoreFocusOut: true,
+        matchOnDescription: true,
+      };
+      if (pick.canPickMany) {
+        const picked = await vscode.window.showQuickPick(items, { ...options, canPickMany: true }, token);
+        return picked?.map((p) => p.source);
+      }
+      const picked = await vscode.window.showQuickPick(items, options, token);
+      return picked ? [picked.source] : undefined;
+    },
+    async input(prompt, title) {
+      return vscode.window.showInputBox({ title, prompt, ignoreFocusOut: true, placeHolder: "Your answer" }, token);
+    },
+  };
+}
 
 /** Handles `toolhost/askUserQuestion`. */
-export function askUserQuestion(params: AskUserQuestionParams): Promise<AskUserQuestionResult> {
-  return askQuestions(params, vscodeQuestionUI);
+export function askUserQuestion(params: AskUserQuestionParams, token?: vscode.CancellationToken): Promise<AskUserQuestionResult> {
+  return askQuestions(params, vscodeQuestionUI(token));
 }
 
 /** Remembers the rules of "Always allow" answers, to apply them again after a restart. */
@@ -73,7 +80,14 @@ export async function requestPermission(
     const prompt = permissionPrompt(params);
     const items: vscode.MessageItem[] = permissionActions(params).map((title) => ({ title }));
     items.push({ title: DENY, isCloseAffordance: true });
-    const picked = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, ...items);
+    // VS Code cannot close a modal from outside: when the server cancels
+    // its request the answer (a dismissal) goes out at once and the user's
+    // later click is ignored.
+    const picked = await untilCancelled(
+      vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, ...items),
+      token,
+      undefined,
+    );
     choice = picked?.title;
   }
   if (token?.isCancellationRequested) {
@@ -85,7 +99,7 @@ export async function requestPermission(
       prompt: "Tell the agent why, or what to do instead. It reads your words as you type them.",
       placeHolder: "e.g. use the staging database, not production",
       ignoreFocusOut: true,
-    });
+    }, token);
     return permissionAnswer(DENY_FEEDBACK, { feedback });
   }
   if (choice === ALLOW_ALWAYS) {
@@ -95,6 +109,7 @@ export async function requestPermission(
       const picked = await vscode.window.showQuickPick(
         choices.map((c) => ({ label: c.label, detail: c.detail, rules: c.rules })),
         { title: "Always allow: which rule to save?", placeHolder: "The rule is saved to .toolhost/settings.local.json", ignoreFocusOut: true },
+        token,
       );
       if (!picked) {
         return null;

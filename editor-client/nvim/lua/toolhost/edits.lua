@@ -280,12 +280,17 @@ function M.apply(params, client, opts)
       drop_extra_last_line(bufnr)
     end
   end
+  -- The buffers hold the edit now, so the answer is applied even when
+  -- writing fails: the server checks the disk of a client that saves
+  -- applied edits and writes the file itself. "Not applied" would tell the
+  -- model the file is unchanged while the buffer changed.
   local plain = {}
   for _, uri in ipairs(uris) do
     if to_disk[uri] then
       local ok_write, werr = unsaved.write_beside(vim.fn.bufnr(vim.uri_to_fname(uri)), to_disk[uri])
       if not ok_write then
-        return { applied = false, failureReason = string.format("could not write %s: %s", vim.uri_to_fname(uri), werr) }
+        vim.notify(string.format("toolhost: the edit was applied, but %s could not be written (%s); the server writes the file",
+          vim.uri_to_fname(uri), werr), vim.log.levels.WARN)
       end
     else
       table.insert(plain, uri)
@@ -293,7 +298,7 @@ function M.apply(params, client, opts)
   end
   local written, werr = M.write_documents(plain)
   if not written then
-    return { applied = false, failureReason = werr }
+    vim.notify("toolhost: the edit was applied, but " .. werr .. "; the server writes the file", vim.log.levels.WARN)
   end
   return { applied = true }
 end
