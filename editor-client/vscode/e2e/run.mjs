@@ -293,12 +293,12 @@ async function main() {
     await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
     await wb.screenshot("08-mode");
 
-    // Scenarios of their own, one file each, run in name order on the same
-    // workbench: e2e/scenarios/*.mjs export run(t).
-    const scenarios = path.join(here, "scenarios");
-    const files = fs.existsSync(scenarios) ? fs.readdirSync(scenarios).filter((f) => f.endsWith(".mjs")).sort() : [];
+    // Flows of their own, one file each, run in name order on this same
+    // workbench: e2e/flows/*.mjs export run(t).
+    const flows = path.join(here, "flows");
+    const files = fs.existsSync(flows) ? fs.readdirSync(flows).filter((f) => f.endsWith(".mjs")).sort() : [];
     for (const file of files) {
-      const scenario = await import(path.join(scenarios, file));
+      const scenario = await import(path.join(flows, file));
       await scenario.run({
         wb, page, workspace, userDataDir, userSettings, toolhostBin, artifacts,
         step, waitFor, readOrNull, runTool, waitResult, approveUntil, reviewAction, writeUserSettings,
