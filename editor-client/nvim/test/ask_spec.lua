@@ -5,20 +5,8 @@ local h = require("harness")
 local toolhost = require("toolhost")
 local format = require("toolhost.format")
 
-local bin = os.getenv("TOOLHOST_BIN")
-
 local function start(files)
-  toolhost.stop(3000)
-  local dir = h.workspace(files)
-  vim.cmd("cd " .. vim.fn.fnameescape(dir))
-  vim.cmd("silent! %bwipeout!")
-  local ok, err = toolhost.setup({ cmd = { bin, "serve" }, root_dir = dir, permission_mode = "default", progress = false,
-    settings = { permissions = { saveAlwaysAllow = false } } })
-  h.truthy(ok, err)
-  h.wait_for(function()
-    return toolhost.is_running()
-  end, "the server to initialize")
-  return dir
+  return h.start_server(files, { settings = { permissions = { saveAlwaysAllow = false } } })
 end
 
 local function call(name, input)

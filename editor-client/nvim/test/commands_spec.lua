@@ -9,16 +9,7 @@ local format = require("toolhost.format")
 local bin = os.getenv("TOOLHOST_BIN")
 
 local function start()
-  toolhost.stop(3000)
-  local dir = h.workspace({})
-  vim.cmd("cd " .. vim.fn.fnameescape(dir))
-  vim.cmd("silent! %bwipeout!")
-  local ok, err = toolhost.setup({ cmd = { bin, "serve" }, root_dir = dir, permission_mode = "default", progress = false })
-  h.truthy(ok, err)
-  h.wait_for(function()
-    return toolhost.is_running()
-  end, "the server to initialize")
-  return dir
+  return h.start_server({})
 end
 
 local function buffer_text(name)

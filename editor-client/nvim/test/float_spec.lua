@@ -8,7 +8,6 @@ local toolhost = require("toolhost")
 local dialogs = require("toolhost.dialogs")
 local format = require("toolhost.format")
 
-local bin = os.getenv("TOOLHOST_BIN")
 
 local float = {}
 local original_select, original_input = vim.ui.select, vim.ui.input
@@ -77,21 +76,10 @@ local function type_keys(keys)
 end
 
 local function start(files, settings)
-  toolhost.stop(3000)
-  local dir = h.workspace(files)
-  vim.cmd("cd " .. vim.fn.fnameescape(dir))
-  vim.cmd("silent! %bwipeout!")
   vim.ui.select, vim.ui.input = float.select, float.input
   -- A short timeout: a handler that blocks until it passes gets a dismissal
   -- before the test can press a key.
-  local ok, err = toolhost.setup({ cmd = { bin, "serve" }, root_dir = dir, permission_mode = "default",
-    progress = false, settings = settings or {}, dialog_timeout_ms = 4000 })
-  h.truthy(ok, err)
-  h.wait_for(function()
-    return toolhost.is_running() or toolhost.state.client_id == nil
-  end, "the server to initialize")
-  h.truthy(toolhost.is_running(), "the server exited")
-  return dir
+  return h.start_server(files, { settings = settings or {}, dialog_timeout_ms = 4000 })
 end
 
 -- Starts a tool call; returns a function that waits for and returns its result.

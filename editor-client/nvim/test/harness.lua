@@ -56,6 +56,26 @@ function M.wait_for(cond, what, timeout_ms)
   end
 end
 
+--- Starts the plugin on a fresh workspace with `files` against the binary
+--- in $TOOLHOST_BIN, in the default mode and without progress echoes;
+--- `extra` is merged into the setup options. Returns the workspace folder.
+function M.start_server(files, extra)
+  local toolhost = require("toolhost")
+  toolhost.stop(3000)
+  local dir = M.workspace(files)
+  vim.cmd("cd " .. vim.fn.fnameescape(dir))
+  vim.cmd("silent! %bwipeout!")
+  local opts = vim.tbl_extend("force", { cmd = { os.getenv("TOOLHOST_BIN"), "serve" }, root_dir = dir,
+    permission_mode = "default", progress = false }, extra or {})
+  local ok, err = toolhost.setup(opts)
+  M.truthy(ok, err)
+  M.wait_for(function()
+    return toolhost.is_running() or toolhost.state.client_id == nil
+  end, "the server to initialize")
+  M.truthy(toolhost.is_running(), "the server exited with code " .. tostring(toolhost.state.exit_code))
+  return dir
+end
+
 --- Runs fn(...) in a coroutine, as the server's request handlers run, and
 --- waits (bounded) until it returns; returns its first result.
 function M.co(fn, ...)

@@ -27,7 +27,7 @@ function alive(pid) {
 }
 
 export async function run(t) {
-  const { wb, page, workspace, toolhostBin, step, waitFor, waitResult } = t;
+  const { wb, page, workspace, toolhostBin, step, waitFor, waitResult, runTool } = t;
 
   /** Kills the running server (by its pid) and returns that pid. */
   async function killServer() {
@@ -85,14 +85,22 @@ export async function run(t) {
   await statusSays("acceptEdits");
   await wb.screenshot("14-recovered");
 
-  step("recovery: toolhost: Show Output shows the server's log");
-  await wb.runCommand("toolhost: Show Output");
-  await waitFor(async () => {
+  step("recovery: toolhost: Show Output shows the server's log, the calls and a background task's output");
+  const panelText = async () => {
     const panel = page.locator(".part.panel");
     // The editor renders spaces as no-break spaces.
-    const text = (await panel.count()) > 0 ? (await panel.first().innerText()).replace(/\u00a0/g, " ") : "";
-    return /the server stopped \(signal SIGKILL\)/.test(text);
-  }, "the output channel with the crashes");
+    return (await panel.count()) > 0 ? (await panel.first().innerText()).replace(/\u00a0/g, " ") : "";
+  };
+  await wb.runCommand("toolhost: Show Output");
+  await waitFor(async () => /the server stopped \(signal SIGKILL\)/.test(await panelText()), "the output channel with the crashes");
+  await runTool(wb, "Bash", { command: "echo from-the-background", run_in_background: true, description: "Print in the background" });
+  await wb.clickModalButton("Allow");
+  await waitResult(wb, "Bash");
+  await wb.runCommand("toolhost: Show Output");
+  await waitFor(async () => {
+    const text = await panelText();
+    return /from-the-background/.test(text) && /\[call\] Bash/.test(text);
+  }, "the output channel with the call and the task's output");
   await wb.screenshot("15-output");
 
   step("recovery: a binary that never answers is stopped, and a fixed path starts the server");
