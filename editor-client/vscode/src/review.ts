@@ -70,11 +70,13 @@ export class DiffReviews implements vscode.TextDocumentContentProvider, vscode.D
     this.pending.push(entry);
     await this.updateContext();
     const cancelled = token?.onCancellationRequested(() => settle("dismissed"));
+    let hint: vscode.Disposable | undefined;
     try {
       await vscode.commands.executeCommand("vscode.diff", current, proposed, title, { preview: false });
-      vscode.window.setStatusBarMessage("toolhost: review the change, then Allow or Deny in the editor's title bar", 10000);
+      hint = vscode.window.setStatusBarMessage("toolhost: review the change, then Allow or Deny in the editor's title bar");
       return await answered;
     } finally {
+      hint?.dispose();
       cancelled?.dispose();
       this.pending.splice(this.pending.indexOf(entry), 1);
       await this.updateContext();

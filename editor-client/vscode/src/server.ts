@@ -137,6 +137,9 @@ export class ServerManager implements vscode.Disposable {
       if (gen !== this.generation) {
         return;
       }
+      // This process is done with: its connection closing later is not a
+      // crash to restart from.
+      this.generation++;
       this.kill();
       this.client = undefined;
       const message = err instanceof Error ? err.message : String(err);
