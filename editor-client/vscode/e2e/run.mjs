@@ -76,10 +76,7 @@ async function approveUntil(wb, done, shot, timeoutMs = 30000) {
       await wb.clickModalButton("Allow");
     } else if (await apply.isVisible()) {
       reviews.push({ kind: "preview", text: await wb.page.locator(".bulk-edit-panel").innerText() });
-      // VS Code lists changes that need confirmation unchecked: tick the
-      // file (which ticks its edits), as a user would, then apply.
-      const fileBox = wb.page.locator(".bulk-edit-panel .monaco-list-row .edit-checkbox").first();
-      await fileBox.click();
+      // The agent's changes arrive ticked: Apply alone writes them.
       await wb.screenshot(`${shot}-preview`);
       await apply.click();
       await apply.waitFor({ state: "hidden", timeout: 15000 });

@@ -8,7 +8,7 @@
 import * as vscode from "vscode";
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from "vscode-languageclient";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { applyThenSave, needsConfirmation, touchedUris } from "./logic/edits";
+import { applyThenSave, needsConfirmation, tickedPreview, touchedUris } from "./logic/edits";
 import { diskText } from "./logic/unsaved";
 
 /** Applies one edit request; never throws (a failure is `applied: false`). */
@@ -44,8 +44,12 @@ export async function applyWorkspaceEdit(
       }
       toDisk.set(uri.toString(), merged.text);
     }
-    const edit = await client.protocol2CodeConverter.asWorkspaceEdit(params.edit);
     const confirm = needsConfirmation(params.edit);
+    // The Refactor Preview lists changes that need confirmation unticked;
+    // the agent's changes arrive ticked instead, and a marker keeps the
+    // preview open.
+    const shown = (confirm && tickedPreview(params.edit)) || params.edit;
+    const edit = await client.protocol2CodeConverter.asWorkspaceEdit(shown as typeof params.edit);
     return await applyThenSave(
       async () => {
         const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: confirm });
