@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -92,7 +93,7 @@ func (e *Edit) Preview(_ context.Context, input json.RawMessage) *tools.Preview 
 		return nil
 	}
 	abs, bad := resolve(e.ws, "file_path", p.FilePath)
-	if bad != nil {
+	if bad != nil || isNotebook(abs) {
 		return nil
 	}
 	old, _, err := e.ws.ReadFile(abs)
@@ -115,6 +116,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	abs, bad := resolve(e.ws, "file_path", p.FilePath)
 	if bad != nil {
 		return bad, nil
+	}
+	if isNotebook(abs) {
+		return notebookRefusal(abs), nil
 	}
 	if p.OldString == p.NewString {
 		return tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string."), nil
@@ -163,6 +167,17 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		"structuredPatch": udiff.Hunks(string(old), string(plan.content)), "userModified": false,
 	}
 	return res, nil
+}
+
+// isNotebook reports whether path is a Jupyter notebook, which Edit leaves
+// to NotebookEdit: replacing text in its JSON would have to escape quotes,
+// backslashes and newlines exactly as JSON needs, and one slip leaves a
+// notebook that no longer opens.
+func isNotebook(path string) bool { return strings.EqualFold(filepath.Ext(path), ".ipynb") }
+
+// notebookRefusal is the error result of an Edit of a notebook.
+func notebookRefusal(abs string) *tools.Result {
+	return tools.ErrorResult("%s is a Jupyter notebook; Edit does not change notebooks, because text replaced in its JSON must be escaped exactly or the notebook stops opening. Use NotebookEdit with notebook_path, the cell_id Read shows and the whole new_source of the cell.", abs)
 }
 
 // editPlan is the outcome of an edit computed in memory.

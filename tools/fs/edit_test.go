@@ -14,7 +14,9 @@ import (
 
 func TestEdit(t *testing.T) {
 	tests := []struct {
-		name    string
+		name string
+		// file is the name of the file edited; "" means f.go.
+		file    string
 		initial string
 		mode    os.FileMode
 		// noRead skips the Read before the edit.
@@ -157,6 +159,17 @@ func TestEdit(t *testing.T) {
 			want:    []string{"matches 2 places"},
 		},
 		{
+			// Claude Code refuses Edit on a notebook and points to
+			// NotebookEdit; a replacement in the raw JSON would write
+			// unescaped quotes and break the notebook.
+			name:    "notebook refused in favour of NotebookEdit",
+			file:    "nb.ipynb",
+			initial: `{"cells":[{"cell_type":"code","id":"a1","metadata":{},"outputs":[],"source":["x = 1"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}`,
+			input:   map[string]any{"old_string": "x = 1", "new_string": `x = "forty" + 2`},
+			isError: true,
+			want:    []string{"Jupyter notebook", "NotebookEdit", "cell_id"},
+		},
+		{
 			name:    "empty old_string on a non-empty file",
 			initial: "x\n",
 			input:   map[string]any{"old_string": "", "new_string": "y"},
@@ -171,7 +184,11 @@ func TestEdit(t *testing.T) {
 			if mode == 0 {
 				mode = 0o644
 			}
-			p := e.write("f.go", tt.initial, mode)
+			file := tt.file
+			if file == "" {
+				file = "f.go"
+			}
+			p := e.write(file, tt.initial, mode)
 			if err := os.Chmod(p, mode); err != nil { // umask-proof
 				t.Fatal(err)
 			}
@@ -181,7 +198,7 @@ func TestEdit(t *testing.T) {
 			if tt.between != nil {
 				tt.between(e, p)
 			}
-			before := e.read("f.go")
+			before := e.read(file)
 			s := settings.Defaults()
 			s.Edit.Fuzzy = tt.fuzzy
 			in := map[string]any{"file_path": p}
@@ -194,7 +211,7 @@ func TestEdit(t *testing.T) {
 			if want == "" {
 				want = before
 			}
-			if got := e.read("f.go"); got != want {
+			if got := e.read(file); got != want {
 				t.Errorf("disk = %q, want %q", got, want)
 			}
 			if st, _ := os.Stat(p); st.Mode().Perm() != mode {
