@@ -146,6 +146,24 @@ func TestReadText(t *testing.T) {
 			want:    []string{"Did you mean", "source"},
 		},
 		{
+			// The stem of ".git" is empty and every name contains it: dotfiles
+			// must not be suggested for every missing name.
+			name:    "missing file does not suggest every dotfile",
+			files:   map[string]string{".gitignore": "x", ".env": "y", "main.go": "z", "notes.txt": "w"},
+			input:   map[string]any{"file_path": "mian.go"},
+			isError: true,
+			want:    []string{"Did you mean", "main.go"},
+			absent:  []string{".gitignore", ".env", "notes.txt"},
+		},
+		{
+			name:    "a misspelt dotfile is still suggested",
+			files:   map[string]string{".gitignore": "x", "main.go": "z"},
+			input:   map[string]any{"file_path": ".gitignor"},
+			isError: true,
+			want:    []string{"Did you mean", ".gitignore"},
+			absent:  []string{"main.go"},
+		},
+		{
 			name:    "pages on a text file",
 			files:   map[string]string{"a.txt": "x\n"},
 			input:   map[string]any{"file_path": "a.txt", "pages": "1"},
