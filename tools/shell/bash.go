@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolhost/toolhost/settings"
@@ -51,7 +53,7 @@ type BashOutput struct {
 const bashSchema = `{
   "type": "object",
   "properties": {
-    "command": {"type": "string", "description": "The command to run with bash -c in the workspace root."},
+    "command": {"type": "string", "description": "The command to run with bash -c, in the folder the last call ended in (the workspace root at first)."},
     "timeout": {"type": "number", "minimum": 0, "description": "Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)."},
     "description": {"type": "string", "description": "What the command does, in a few words, for the user."},
     "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."},
@@ -67,6 +69,11 @@ type Bash struct {
 	settings func() *settings.Settings
 	tasks    *tasks.Manager
 	log      *slog.Logger
+
+	cwdMu sync.Mutex
+	// cwd is the folder the last foreground command ended in while that is
+	// inside the workspace; "" means the workspace root.
+	cwd string
 }
 
 // NewBash returns the Bash tool. settings is read on every call; tasks
@@ -90,7 +97,7 @@ func (*Bash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 // Docs documents Bash.
 func (*Bash) Docs() tools.Docs {
 	return tools.Docs{
-		Short: "Run a bash command in the workspace root (foreground with a timeout, or as a background task).",
+		Short: "Run a bash command (foreground with a timeout, or as a background task); cd carries over inside the workspace.",
 		Long:  bashDescription,
 		Examples: []tools.Example{
 			{Title: "Run the tests", Input: json.RawMessage(`{"command":"go test ./...","description":"Run all Go tests"}`)},
@@ -162,12 +169,18 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("the workspace root %s is not an existing folder, so commands cannot run in it. Ask the user to open an existing folder.", b.ws.Root()), nil
 	}
 	env := commandEnv(os.Environ(), s)
+	dir := b.workDir()
 	if in.RunInBackground {
-		return b.startBackground(call, &in, env)
+		return b.startBackground(call, &in, dir, env)
 	}
 	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
+	cwdFile, err := newCwdFile()
+	if err != nil {
+		return nil, fmt.Errorf("preparing bash: %w", err)
+	}
+	defer os.Remove(cwdFile)
 	spec := runSpec{
-		name: "bash", args: []string{"-c", in.Command}, dir: b.ws.Root(), env: env,
+		name: "bash", args: []string{"-c", withCwdReport(in.Command, cwdFile)}, dir: dir, env: env,
 		timeout: timeout, maxOutput: maxOutput, progress: call.Progress,
 	}
 	if b.tasks != nil {
@@ -184,7 +197,73 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if timeout < maxTimeout {
 		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
 	}
-	return bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput), nil
+	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput)
+	if note := b.keepCwd(cwdFile); note != "" {
+		r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
+	}
+	return r, nil
+}
+
+// workDir is where the next command starts: the folder the last one ended
+// in, while it still exists inside the workspace, else the workspace root.
+func (b *Bash) workDir() string {
+	b.cwdMu.Lock()
+	cwd := b.cwd
+	b.cwdMu.Unlock()
+	if cwd != "" {
+		if fi, err := os.Stat(cwd); err == nil && fi.IsDir() && b.ws.Inside(cwd) {
+			return cwd
+		}
+	}
+	return b.ws.Root()
+}
+
+// newCwdFile makes the empty file a command writes its last working folder to.
+func newCwdFile() (string, error) {
+	f, err := os.CreateTemp("", "toolhost-cwd-*")
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	return name, f.Close()
+}
+
+// withCwdReport makes a command write the folder it ends in to file (as
+// Claude Code's shell does, so that `cd` carries over to the next call).
+// The trap sits on the command's first line, so the line numbers in bash's
+// own messages stay the command's.
+func withCwdReport(command, file string) string {
+	return "trap 'pwd >| " + shellQuote(file) + " 2>/dev/null' EXIT; " + command
+}
+
+// shellQuote quotes s for a POSIX shell, inside a single-quoted trap text.
+func shellQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`", "'", `'\''`).Replace(s) + `"`
+}
+
+// keepCwd remembers the folder a command ended in, read from file. A folder
+// outside the workspace is not kept: the next command starts in the root
+// again, and the returned note tells the model so. A command that wrote
+// nothing (killed, or it replaced the trap) leaves the folder as it was.
+func (b *Bash) keepCwd(file string) (note string) {
+	data, err := os.ReadFile(file)
+	dir := strings.TrimSuffix(string(data), "\n")
+	if err != nil || dir == "" || !filepath.IsAbs(dir) {
+		return ""
+	}
+	root := b.ws.Root()
+	b.cwdMu.Lock()
+	defer b.cwdMu.Unlock()
+	switch {
+	case dir == root:
+		b.cwd = ""
+	case b.ws.Inside(dir):
+		b.cwd = dir
+	default:
+		b.cwd = ""
+		return fmt.Sprintf("[The command ended in %s, outside the workspace, so the next command starts in %s again.]", dir, root)
+	}
+	return ""
 }
 
 // bashResult turns how a command ended into the tool's result; longer says
@@ -236,7 +315,7 @@ func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result 
 }
 
 // startBackground starts the command as a task and returns its id.
-func (b *Bash) startBackground(call *tools.Call, in *BashInput, env []string) (*tools.Result, error) {
+func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, env []string) (*tools.Result, error) {
 	if b.tasks == nil {
 		return tools.ErrorResult("background commands are not available in this session; run the command without run_in_background."), nil
 	}
@@ -246,7 +325,7 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, env []string) (*
 	}
 	spec := tasks.Spec{
 		Kind: "bash", Command: in.Command, Name: "bash", Args: []string{"-c", in.Command},
-		Dir: b.ws.Root(), Env: env, Timeout: timeout,
+		Dir: dir, Env: env, Timeout: timeout,
 	}
 	if call.Host != nil {
 		spec.Notify = call.Host.Notify

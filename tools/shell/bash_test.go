@@ -316,3 +316,73 @@ func TestLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestBashCwdCarriesOver states Claude Code's behaviour: the working folder
+// a command ends in is where the next one starts, while it stays inside the
+// project; a command that leaves it sends the next one back to the root.
+func TestBashCwdCarriesOver(t *testing.T) {
+	b, _, dir := newBash(t, settings.Defaults)
+	if err := os.MkdirAll(filepath.Join(dir, "sub", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	steps := []struct {
+		command string
+		want    string
+	}{
+		{"cd sub", "(no output)"},
+		{"pwd", filepath.Join(dir, "sub") + "\n"},
+		{"cd deeper && echo moved", "moved\n"},
+		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		{"cd .. ; false", "(no output)\n\n[Exit code 1]"},
+		{"pwd", filepath.Join(dir, "sub") + "\n"},
+		{"cd " + outside, "(no output)\n[The command ended in " + outside + ", outside the workspace, so the next command starts in " + dir + " again.]"},
+		{"pwd", dir + "\n"},
+		{"cd sub; trap - EXIT", "(no output)"},
+		{"pwd", dir + "\n"}, // the command removed the report: the folder stays as it was
+	}
+	for i, st := range steps {
+		res, err := execTool(context.Background(), b, map[string]any{"command": st.command}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Text() != st.want {
+			t.Fatalf("step %d (%s): got %q, want %q", i, st.command, res.Text(), st.want)
+		}
+	}
+	// A folder removed since is left for the root.
+	if _, err := execTool(context.Background(), b, map[string]any{"command": "cd sub/deeper"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "sub", "deeper")); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := execTool(context.Background(), b, map[string]any{"command": "pwd"}, nil)
+	if res.Text() != dir+"\n" {
+		t.Errorf("after the folder was removed: got %q, want the root", res.Text())
+	}
+	// Background commands start where foreground ones would.
+	if _, err := execTool(context.Background(), b, map[string]any{"command": "cd sub"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.workDir(); got != filepath.Join(dir, "sub") {
+		t.Errorf("workDir = %s", got)
+	}
+}
+
+func TestShellQuoteInTrap(t *testing.T) {
+	for _, name := range []string{`plain`, `it's`, `a"b`, `$HOME`, "back`tick", `back\slash`, `sp ace`} {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, "cwd")
+		out, err := exec.Command("bash", "-c", withCwdReport("cd /", file)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v %s", name, err, out)
+		}
+		if got, _ := os.ReadFile(file); string(got) != "/\n" {
+			t.Errorf("%s: wrote %q", name, got)
+		}
+	}
+}
