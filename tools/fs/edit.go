@@ -66,7 +66,9 @@ func (*Edit) Docs() tools.Docs {
 			"are errors that say which (with line numbers). The file must have been Read in this session and " +
 			"be unchanged since, in the editor or on disk. Line endings (an LF old_string matches in a CRLF " +
 			"file, and the file stays CRLF), a UTF-8 byte-order mark and the file mode are kept; files that " +
-			"are not valid UTF-8 are refused rather than corrupted. The edit.fuzzy setting (off by default) " +
+			"are not valid UTF-8 are refused rather than corrupted. Straight quotes in old_string match curly ones " +
+			"when nothing matches exactly, and new_string then takes the file's quote style. Notebooks are " +
+			"refused in favour of NotebookEdit. The edit.fuzzy setting (off by default) " +
 			"lets whole lines match despite trailing-whitespace or indentation differences, re-indenting " +
 			"new_string to the file. An empty old_string creates a file that does not exist.",
 		Examples: []tools.Example{
@@ -158,6 +160,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	default:
 		summary = fmt.Sprintf("Edited %s: replaced %d occurrences.", abs, plan.count)
 	}
+	if plan.quotes {
+		summary += " (old_string matched with curly quotes typed straight; new_string was written in the file's quote style.)"
+	}
 	if plan.fuzzy {
 		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
 	}
@@ -185,6 +190,8 @@ type editPlan struct {
 	content []byte
 	count   int
 	fuzzy   bool
+	// quotes: old_string matched with curly quotes typed straight.
+	quotes bool
 }
 
 // planEdit computes the new content of an edit of the file at path. Errors
@@ -224,6 +231,12 @@ func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, err
 			}
 		}
 	}
+	quotes := false
+	if count == 0 {
+		if n := len(quotedMatches(text, withLineEnding(p.OldString, le))); n > 0 {
+			oldStr, count, quotes = withLineEnding(p.OldString, le), n, true
+		}
+	}
 	if count == 0 {
 		if fuzzy {
 			if out, n, ok := fuzzyReplace(text, p.OldString, p.NewString, le, p.ReplaceAll); ok {
@@ -235,15 +248,18 @@ func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, err
 		return nil, notFoundError(path, text, p.OldString, fuzzy)
 	}
 	if count > 1 && !p.ReplaceAll {
-		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(text, oldStr)))
+		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr))))
 	}
 	var out string
-	if p.ReplaceAll {
+	switch {
+	case quotes:
+		out = replaceQuoted(text, oldStr, newStr, p.ReplaceAll)
+	case p.ReplaceAll:
 		out = strings.ReplaceAll(text, oldStr, newStr)
-	} else {
+	default:
 		out = strings.Replace(text, oldStr, newStr, 1)
 	}
-	return &editPlan{content: withBOM(bom, out), count: count}, nil
+	return &editPlan{content: withBOM(bom, out), count: count, quotes: quotes}, nil
 }
 
 func withBOM(bom bool, s string) []byte {

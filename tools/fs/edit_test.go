@@ -170,6 +170,40 @@ func TestEdit(t *testing.T) {
 			want:    []string{"Jupyter notebook", "NotebookEdit", "cell_id"},
 		},
 		{
+			// Claude Code matches ‘ ’ “ ” when the model types ' and ", and
+			// keeps the file's typographic style in the replacement.
+			name:    "straight quotes match curly ones, and the file's style is kept",
+			initial: "msg := \"It’s “done” now\"\n",
+			input:   map[string]any{"old_string": `It's "done" now`, "new_string": `It's "finished" now, isn't it`},
+			want:    []string{"curly quotes"},
+			disk:    "msg := \"It’s “finished” now, isn’t it\"\n",
+		},
+		{
+			name:    "curly quotes typed where the file has straight ones",
+			initial: "say('hi')\n",
+			input:   map[string]any{"old_string": "say(‘hi’)", "new_string": "say(‘hello’)"},
+			disk:    "say('hello')\n",
+		},
+		{
+			name:    "an exact match is preferred to a quote-insensitive one",
+			initial: "a ‘x’\nb 'x'\n",
+			input:   map[string]any{"old_string": "'x'", "new_string": "'y'"},
+			disk:    "a ‘x’\nb 'y'\n",
+		},
+		{
+			name:    "quote-insensitive matches count for uniqueness",
+			initial: "a ‘x’\nb “x”\nc ’x’\n",
+			input:   map[string]any{"old_string": "'x'", "new_string": "'y'"},
+			isError: true,
+			want:    []string{"occurs 2 times", "lines 1, 3"},
+		},
+		{
+			name:    "replace_all writes each match in its own style",
+			initial: "a ‘x’\nb ’x’\n",
+			input:   map[string]any{"old_string": "'x'", "new_string": "'y'", "replace_all": true},
+			disk:    "a ‘y’\nb ‘y’\n",
+		},
+		{
 			name:    "empty old_string on a non-empty file",
 			initial: "x\n",
 			input:   map[string]any{"old_string": "", "new_string": "y"},
