@@ -408,7 +408,7 @@ func fuzzyReplace(text, old, new string, le lineEnding, replaceAll bool) (out st
 			last := first + len(pattern) - 1
 			r := repl
 			if level == 1 {
-				r = reindent(r, indentOf(pattern[0]), indentOf(lines[first]))
+				r = reindent(r, pattern, lines[first:last+1])
 			}
 			out = out[:starts[first]] + withLineEnding(r, le) + out[ends[last]:]
 		}
@@ -419,17 +419,77 @@ func fuzzyReplace(text, old, new string, le lineEnding, replaceAll bool) (out st
 
 func indentOf(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
 
-// reindent replaces the indentation prefix from with to on every line of s
-// that starts with it.
-func reindent(s, from, to string) string {
-	if from == to {
+// reindent moves s, written with the indentation of pattern, to the
+// indentation of matched (the file's lines pattern matched): the first
+// line's indentation becomes the file's, and each further level of the
+// pattern's unit (say four spaces) becomes one of the file's (say a tab), so
+// a space-indented new_string never leaves mixed indentation in a
+// tab-indented file.
+func reindent(s string, pattern, matched []string) string {
+	from, to := indentOf(pattern[0]), indentOf(matched[0])
+	patUnit, fileUnit := indentUnits(pattern, matched, from, to)
+	if from == to && patUnit == fileUnit {
 		return s
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if strings.HasPrefix(l, from) && strings.TrimSpace(l) != "" {
-			lines[i] = to + l[len(from):]
+		if strings.TrimSpace(l) == "" {
+			continue
 		}
+		base, rest := to, l
+		if strings.HasPrefix(l, from) {
+			rest = l[len(from):]
+		} else if patUnit != "" {
+			base = "" // less indented than the first line: translate it whole
+		} else {
+			continue
+		}
+		n := 0
+		for patUnit != "" && strings.HasPrefix(rest, patUnit) {
+			rest = rest[len(patUnit):]
+			n++
+		}
+		lines[i] = base + strings.Repeat(fileUnit, n) + rest
 	}
 	return strings.Join(lines, "\n")
+}
+
+// indentUnits finds one level of indentation in the pattern and in the
+// file, from the first pair of lines indented deeper than the first line
+// (or from the first lines themselves); both are "" when they agree or no
+// pair says.
+func indentUnits(pattern, matched []string, from, to string) (patUnit, fileUnit string) {
+	pairs := [][2]string{}
+	for j := range pattern {
+		pi, fi := indentOf(pattern[j]), indentOf(matched[j])
+		if strings.HasPrefix(pi, from) && strings.HasPrefix(fi, to) && len(pi) > len(from) && len(fi) > len(to) {
+			pairs = append(pairs, [2]string{pi[len(from):], fi[len(to):]})
+		}
+	}
+	pairs = append(pairs, [2]string{from, to})
+	for _, p := range pairs {
+		if u, v, ok := unitPair(p[0], p[1]); ok {
+			if u == v {
+				return "", ""
+			}
+			return u, v
+		}
+	}
+	return "", ""
+}
+
+// unitPair splits two runs of one indentation character each (ep in the
+// pattern, ef in the file, the same depth) into one level of each.
+func unitPair(ep, ef string) (string, string, bool) {
+	uniform := func(s string) bool { return s != "" && strings.Count(s, s[:1]) == len(s) }
+	if !uniform(ep) || !uniform(ef) {
+		return "", "", false
+	}
+	switch {
+	case len(ep)%len(ef) == 0:
+		return ep[:len(ep)/len(ef)], ef[:1], true
+	case len(ef)%len(ep) == 0:
+		return ep[:1], ef[:len(ef)/len(ep)], true
+	}
+	return "", "", false
 }

@@ -141,7 +141,23 @@ func TestEdit(t *testing.T) {
 			fuzzy:   true,
 			input:   map[string]any{"old_string": "if x {\n    return 1\n}", "new_string": "if x {\n    return 2\n}"},
 			want:    []string{"whitespace differences ignored"},
-			disk:    "func f() {\n\tif x {\n\t    return 2\n\t}\n}\n",
+			disk:    "func f() {\n\tif x {\n\t\treturn 2\n\t}\n}\n",
+		},
+		{
+			// Every level of the model's four spaces becomes one of the
+			// file's tabs, not only the first line's indentation.
+			name:    "fuzzy: space indentation becomes the file's tabs at every depth",
+			initial: "func f() {\n\tfor {\n\t\tif x {\n\t\t\tbreak\n\t\t}\n\t}\n}\n",
+			fuzzy:   true,
+			input:   map[string]any{"old_string": "    for {\n        if x {\n            break\n        }\n    }", "new_string": "    for {\n        if y {\n            continue\n        }\n    }"},
+			disk:    "func f() {\n\tfor {\n\t\tif y {\n\t\t\tcontinue\n\t\t}\n\t}\n}\n",
+		},
+		{
+			name:    "fuzzy: tab indentation becomes the file's two spaces",
+			initial: "def f():\n  if x:\n    return 1\n",
+			fuzzy:   true,
+			input:   map[string]any{"old_string": "\tif x:\n\t\treturn 1", "new_string": "\tif x:\n\t\treturn 2\n\telse:\n\t\treturn 3"},
+			disk:    "def f():\n  if x:\n    return 2\n  else:\n    return 3\n",
 		},
 		{
 			name:    "fuzzy: trailing whitespace ignored",
