@@ -72,7 +72,7 @@ var readSchema = json.RawMessage(`{
     "file_path": {"type": "string", "description": "Absolute path of the file to read (relative paths resolve against the workspace root)."},
     "offset": {"type": "integer", "minimum": 0, "description": "1-based line number to start at. Give it only for files too long to read at once."},
     "limit": {"type": "integer", "minimum": 1, "description": "How many lines to read. Give it only for files too long to read at once."},
-    "pages": {"type": "string", "description": "Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. PDFs only."},
+    "pages": {"type": "string", "description": "Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. Ignored for other files."},
     "allow_large": {"type": "boolean", "description": "Lift the usual size cap for a text file or line range you really need whole."}
   },
   "required": ["file_path"],
@@ -131,10 +131,8 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if bad != nil {
 		return bad, nil
 	}
+	// pages is for PDFs; on any other file it is ignored, as in Claude Code.
 	ext := strings.ToLower(filepath.Ext(abs))
-	if p.Pages != "" && ext != ".pdf" {
-		return tools.ErrorResult("pages applies to PDF files only; %s is not a PDF. Use offset and limit for text.", abs), nil
-	}
 	if _, _, open := r.ws.Document(abs); !open {
 		st, err := os.Stat(abs)
 		switch {

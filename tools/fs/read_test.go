@@ -164,11 +164,11 @@ func TestReadText(t *testing.T) {
 			absent:  []string{"main.go"},
 		},
 		{
-			name:    "pages on a text file",
-			files:   map[string]string{"a.txt": "x\n"},
-			input:   map[string]any{"file_path": "a.txt", "pages": "1"},
-			isError: true,
-			want:    []string{"PDF files only"},
+			// Claude Code ignores pages on a file that is not a PDF.
+			name:  "pages on a text file is ignored",
+			files: map[string]string{"a.txt": "x\n"},
+			input: map[string]any{"file_path": "a.txt", "pages": "1"},
+			exact: "     1\tx\n",
 		},
 	}
 	for _, tt := range tests {
