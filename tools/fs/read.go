@@ -32,12 +32,10 @@ var readDescription string
 
 // Read limits (design.md section 3).
 const (
-	// defaultReadLines is how many lines a Read without limit returns.
-	defaultReadLines = 2000
-	// maxLineChars is where a long line is cut.
-	maxLineChars = 2000
-	// maxReadChars caps the text of one Read (about 25,000 tokens) unless
-	// allow_large is set; the read stops at a line boundary with a note.
+	// maxReadChars caps the text of one Read (about 25,000 tokens, Claude
+	// Code 2.1's cap) unless allow_large is set. A whole-file read over it
+	// returns a partial first page with a note; an offset/limit range over
+	// it is an error. Lines are never cut.
 	maxReadChars = 100_000
 	// maxLargeReadChars caps even an allow_large Read.
 	maxLargeReadChars = 2_000_000
@@ -97,9 +95,10 @@ func (*Read) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 func (*Read) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "Read a file: numbered lines, notebook cells, images, PDF pages; the editor's buffer when open.",
-		Long: "Text is numbered as `cat -n` does (six-column line number, a tab, the line). Without offset and " +
-			"limit the first 2000 lines are shown; lines over 2000 characters are cut and a note at the end " +
-			"says what was left out and which offset continues. A document open in the editor is read from " +
+		Long: "Text is numbered as `cat -n` does (six-column line number, a tab, the line). As in Claude Code 2.1, " +
+			"the whole file is shown up to a cap of about 25,000 tokens, lines are never cut, a larger file " +
+			"shows its first part with a note saying which offset and limit continue, and an offset/limit " +
+			"range over the cap is an error. A document open in the editor is read from " +
 			"its buffer, unsaved changes included. Notebooks are shown as cells with ids and outputs, " +
 			"PNG/JPEG/GIF/WebP images as image content, PDFs as text through pdftotext (poppler-utils). " +
 			"Binary files are refused; a missing path lists similar names. Every Read is recorded so that " +
@@ -195,11 +194,13 @@ func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
 	if p.Offset != nil && *p.Offset > 1 {
 		start = *p.Offset
 	}
-	limit := defaultReadLines
+	// A range the model chose (an offset past the first line, or a limit)
+	// over the cap is an error, as in Claude Code 2.1; a whole-file read
+	// over it returns a partial first page that says how to go on.
+	explicit := start > 1 || p.Limit != nil
+	limit := int(^uint(0) >> 1)
 	if p.Limit != nil {
 		limit = *p.Limit
-	} else if p.AllowLarge {
-		limit = int(^uint(0) >> 1)
 	}
 	charCap := maxReadChars
 	if p.AllowLarge {
@@ -211,10 +212,12 @@ func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
 		return tools.ErrorResult("offset %d is past the end of %s, which has %d lines. Use an offset from 1 to %d.", start, abs, total, total), nil
 	}
 
-	var out strings.Builder
-	var cut []int
+	var out, content strings.Builder
 	lineNo, shown := 0, 0
 	cappedAt := 0
+	// longLine, when set, is the length in characters of a first line too
+	// long for the cap, of which only the start is shown.
+	longLine := 0
 	rest := text
 	for rest != "" {
 		lineNo++
@@ -231,15 +234,25 @@ func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
 			break
 		}
 		line = strings.TrimSuffix(line, "\r")
-		if len(line) > maxLineChars && utf8.RuneCountInString(line) > maxLineChars {
-			line = cutRunes(line, maxLineChars) + " [… line cut]"
-			cut = append(cut, lineNo)
-		}
-		if out.Len()+len(line)+8 > charCap && shown > 0 {
+		if out.Len()+len(line)+8 > charCap {
+			if explicit {
+				return rangeOverCap(abs, start, shown, charCap, p.AllowLarge), nil
+			}
 			cappedAt = lineNo
+			if shown == 0 {
+				longLine = utf8.RuneCountInString(line)
+				line = cutRunes(line, charCap)
+				writeNumbered(&out, lineNo, line)
+				content.WriteString(line)
+				shown++
+			}
 			break
 		}
 		writeNumbered(&out, lineNo, line)
+		if shown > 0 {
+			content.WriteByte('\n')
+		}
+		content.WriteString(line)
 		shown++
 	}
 	end := start + shown - 1
@@ -248,24 +261,42 @@ func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
 	if decoded.note != "" {
 		notes = append(notes, decoded.note)
 	}
-	if len(cut) > 0 {
-		notes = append(notes, fmt.Sprintf("%d line(s) longer than %d characters were cut (%s). Use Grep or Bash to see them whole.", len(cut), maxLineChars, lineList(cut)))
-	}
+	tokens := fmt.Sprintf("about %d tokens; the cap is %d", charCap/charsPerToken, charCap/charsPerToken)
 	switch {
+	case longLine > 0:
+		notes = append(notes, fmt.Sprintf("Partial view: showing the first %d of the %d characters of line %d (%s). The file has lines too long to page by line: use Grep to find a specific section, or Bash (cut, head -c). Do not answer from this excerpt alone if the answer may be elsewhere in the file.", charCap, longLine, start, tokens))
 	case cappedAt > 0:
-		notes = append(notes, fmt.Sprintf("Output capped at about %d characters: showing lines %d-%d of %d. Call Read with offset %d to continue, or pass allow_large if you need it all at once.", charCap, start, end, total, end+1))
-	case end < total:
+		notes = append(notes, fmt.Sprintf("Partial view: showing lines %d-%d of %d (%s). Call Read with offset=%d and limit=%d for the next part, or use Grep to find a specific section. Do not answer from this part alone if the answer may be further in the file.", start, end, total, tokens, end+1, shown))
+	case end < total: // a limit that stops before the end
 		notes = append(notes, fmt.Sprintf("Showing lines %d-%d of %d. Call Read with offset %d to continue.", start, end, total, end+1))
 	}
 	if len(notes) > 0 {
 		out.WriteString("\n[" + strings.Join(notes, "]\n[") + "]\n")
 	}
 	res := tools.TextResult(out.String())
-	res.Structured = map[string]any{"type": "text", "file": map[string]any{
-		"filePath": abs, "numLines": shown, "startLine": start, "totalLines": total,
-		"truncatedByTokenCap": cappedAt > 0,
-	}}
+	file := map[string]any{
+		"filePath": abs, "content": content.String(), "numLines": shown, "startLine": start, "totalLines": total,
+	}
+	if cappedAt > 0 {
+		file["truncatedByTokenCap"] = true
+	}
+	res.Structured = map[string]any{"type": "text", "file": file}
 	return res, nil
+}
+
+// charsPerToken is the estimate of characters per token behind the caps
+// (100,000 characters is Claude Code's 25,000-token cap).
+const charsPerToken = 4
+
+// rangeOverCap is the error for an offset/limit range too large to return;
+// fits is how many of its lines would have fitted.
+func rangeOverCap(abs string, start, fits, charCap int, large bool) *tools.Result {
+	next := "or pass allow_large if you need it all at once"
+	if large {
+		next = "even allow_large cannot return more"
+	}
+	return tools.ErrorResult("the requested lines of %s, from line %d, are over the cap of about %d tokens (%d characters): only %d line(s) would fit. Ask for fewer lines (limit=%d), search the file with Grep, %s.",
+		abs, start, charCap/charsPerToken, charCap, fits, max(fits, 1), next)
 }
 
 // readBuffers holds file buffers for readText; buffers above

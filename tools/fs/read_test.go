@@ -59,11 +59,13 @@ func TestReadText(t *testing.T) {
 			exact: numberedLines(10, 12, lineN) + "\n[Showing lines 10-12 of 100. Call Read with offset 13 to continue.]\n",
 		},
 		{
-			name:   "default limit of 2000 lines with a note",
+			// Claude Code 2.1 returns the whole file when it fits the cap:
+			// there is no default line limit.
+			name:   "no default line limit",
 			files:  map[string]string{"big.txt": lines(2500)},
 			input:  map[string]any{"file_path": "big.txt"},
-			want:   []string{"  2000\tline 2000\n", "Showing lines 1-2000 of 2500", "offset 2001"},
-			absent: []string{"line 2001\n"},
+			want:   []string{"  2000\tline 2000\n", "  2500\tline 2500\n"},
+			absent: []string{"Showing", "["},
 		},
 		{
 			name:    "offset past the end",
@@ -73,11 +75,11 @@ func TestReadText(t *testing.T) {
 			want:    []string{"offset 9 is past the end", "has 5 lines"},
 		},
 		{
-			name:   "long lines are cut",
-			files:  map[string]string{"a.txt": "short\n" + strings.Repeat("é", 2500) + "\n"},
-			input:  map[string]any{"file_path": "a.txt"},
-			want:   []string{"     2\t" + strings.Repeat("é", 2000) + " [… line cut]", "longer than 2000 characters were cut (lines 2)"},
-			absent: []string{strings.Repeat("é", 2001)},
+			// Claude Code 2.1 does not cut long lines.
+			name:  "long lines are not cut",
+			files: map[string]string{"a.txt": "short\n" + strings.Repeat("é", 2500) + "\n"},
+			input: map[string]any{"file_path": "a.txt"},
+			exact: "     1\tshort\n     2\t" + strings.Repeat("é", 2500) + "\n",
 		},
 		{
 			name:  "CRLF shown without carriage returns",
@@ -191,7 +193,10 @@ func TestReadText(t *testing.T) {
 	}
 }
 
-func TestReadCharacterCap(t *testing.T) {
+// TestReadCap states Claude Code 2.1's cap: a whole-file read over it is a
+// partial first page with a notice saying how to page on; an explicit range
+// over it is an error; allow_large lifts it.
+func TestReadCap(t *testing.T) {
 	e := newEnv(t)
 	line := strings.Repeat("x", 1000)
 	var b strings.Builder
@@ -199,16 +204,37 @@ func TestReadCharacterCap(t *testing.T) {
 		b.WriteString(line + "\n")
 	}
 	p := e.write("wide.txt", b.String(), 0o644)
-	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
-	wantResult(t, res, false, "Output capped", "allow_large")
+	read := func(in map[string]any) *tools.Result {
+		in["file_path"] = p
+		return call(t, context.Background(), NewRead(e.ws), nil, in)
+	}
+
+	res := read(map[string]any{})
+	wantResult(t, res, false, "Partial view: showing lines 1-99 of 300", "offset=100 and limit=99", "Grep")
 	if len(res.Text()) > maxReadChars+1000 {
 		t.Errorf("capped read returned %d characters", len(res.Text()))
 	}
-	res = call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p, "allow_large": true})
+	file := res.Structured.(map[string]any)["file"].(map[string]any)
+	if file["truncatedByTokenCap"] != true || file["numLines"] != 99 || file["totalLines"] != 300 || file["content"] != strings.TrimSuffix(strings.Repeat(line+"\n", 99), "\n") {
+		t.Errorf("structured file = numLines %v totalLines %v truncated %v", file["numLines"], file["totalLines"], file["truncatedByTokenCap"])
+	}
+
+	res = read(map[string]any{"offset": 100, "limit": 150})
+	wantResult(t, res, true, "over the cap", "only 99 line(s) would fit", "limit=99")
+
+	res = read(map[string]any{"offset": 100, "limit": 50})
+	wantResult(t, res, false, "   149\t"+line, "Showing lines 100-149 of 300")
+
+	res = read(map[string]any{"allow_large": true})
 	wantResult(t, res, false, "   300\t"+line)
-	if strings.Contains(res.Text(), "capped") {
+	if strings.Contains(res.Text(), "Partial") {
 		t.Error("allow_large read was still capped")
 	}
+
+	// One line longer than the cap: its start, with a notice.
+	one := e.write("min.js", strings.Repeat("y", maxReadChars+500), 0o644)
+	res = call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": one})
+	wantResult(t, res, false, "Partial view: showing the first 100000 of the 100500 characters of line 1")
 }
 
 func TestReadOpenBufferAndReadState(t *testing.T) {
