@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,7 +101,8 @@ func (*Read) Docs() tools.Docs {
 			"shows its first part with a note saying which offset and limit continue, and an offset/limit " +
 			"range over the cap is an error. A document open in the editor is read from " +
 			"its buffer, unsaved changes included. Notebooks are shown as cells with ids and outputs, " +
-			"PNG/JPEG/GIF/WebP images as image content, PDFs as text through pdftotext (poppler-utils). " +
+			"PNG/JPEG/GIF/WebP images as image content, PDFs as text (pdftotext) and page images (pdftoppm, " +
+			"100 dpi JPEG; poppler-utils), without pages only for documents of up to 10 pages. " +
 			"Binary files are refused; a missing path lists similar names. Every Read is recorded so that " +
 			"Edit and Write can check the file has not changed since.",
 		Examples: []tools.Example{
@@ -443,16 +445,99 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 		out.WriteString("\n")
 	}
 	shownLast := first + len(texts) - 1
+	// The pages as images too, as Claude Code sends them: figures, tables
+	// and scans are only visible that way. A whole-document read renders
+	// them only when the document is short.
+	var images []tools.Content
+	imageNote := ""
+	switch {
+	case explicit || (total > 0 && total <= maxPDFImagePagesUnasked):
+		var err error
+		images, err = renderPDFPages(ctx, abs, first, shownLast)
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			imageNote = fmt.Sprintf("The pages could not be rendered as images (%v); only their text is shown.", err)
+		default:
+			imageNote = fmt.Sprintf("Pages %d-%d are attached as images (%d dpi JPEG) after the text.", first, first+len(images)-1, pdfImageDPI)
+		}
+	default:
+		imageNote = fmt.Sprintf("Only the text is shown: the document has more than %d pages. Pass pages (for example \"1-5\") to see pages as images too, with their figures and tables.", maxPDFImagePagesUnasked)
+	}
 	if empty {
 		out.WriteString("\n[No text could be extracted from these pages: they may be scanned images.]\n")
 	}
+	fmt.Fprintf(&out, "\n[%s]\n", imageNote)
 	switch {
 	case total > shownLast:
 		fmt.Fprintf(&out, "\n[Showing pages %d-%d of %d. Pass pages (for example \"%d-%d\") to read more.]\n", first, shownLast, total, shownLast+1, min(total, shownLast+maxPDFPages))
 	case total == 0 && !explicit && len(texts) == maxPDFPages:
 		fmt.Fprintf(&out, "\n[Showing the first %d pages; the PDF may have more. Pass pages to read further.]\n", maxPDFPages)
 	}
-	return tools.TextResult(out.String()), nil
+	res := tools.TextResult(out.String())
+	res.Content = append(res.Content, images...)
+	return res, nil
+}
+
+// PDF pages as images.
+const (
+	// pdfImageDPI is the resolution pages are rendered at (Claude Code's).
+	pdfImageDPI = 100
+	// maxPDFImagePagesUnasked is the longest document whose pages a Read
+	// without pages renders as images.
+	maxPDFImagePagesUnasked = 10
+)
+
+// renderPDFPages renders pages first..last of a PDF as JPEG images with
+// pdftoppm (poppler-utils, beside pdftotext).
+func renderPDFPages(ctx context.Context, abs string, first, last int) ([]tools.Content, error) {
+	bin, err := exec.LookPath("pdftoppm")
+	if err != nil {
+		return nil, errors.New("pdftoppm is not installed; install poppler-utils")
+	}
+	dir, err := os.MkdirTemp("", "toolhost-pdf-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.CommandContext(ctx, bin, "-jpeg", "-r", strconv.Itoa(pdfImageDPI),
+		"-f", strconv.Itoa(first), "-l", strconv.Itoa(last), abs, filepath.Join(dir, "page"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("pdftoppm: %v %s", err, strings.TrimSpace(stderr.String()))
+	}
+	// pdftoppm names pages page-1.jpg or page-01.jpg (zero-padded to the
+	// width of the page count): sorted by number, not by name.
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	type page struct {
+		n    int
+		name string
+	}
+	var pages []page
+	for _, e := range entries {
+		num := strings.TrimSuffix(strings.TrimPrefix(e.Name(), "page-"), ".jpg")
+		if n, err := strconv.Atoi(num); err == nil {
+			pages = append(pages, page{n, e.Name()})
+		}
+	}
+	slices.SortFunc(pages, func(a, b page) int { return a.n - b.n })
+	var out []tools.Content
+	for _, pg := range pages {
+		data, err := os.ReadFile(filepath.Join(dir, pg.name))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, tools.Content{Type: "image", MimeType: "image/jpeg", Data: base64.StdEncoding.EncodeToString(data)})
+	}
+	if len(out) == 0 {
+		return nil, errors.New("pdftoppm rendered no pages")
+	}
+	return out, nil
 }
 
 // pdfPageCountPattern finds the page count in pdfinfo's output.

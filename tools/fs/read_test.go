@@ -343,12 +343,14 @@ func TestReadPDF(t *testing.T) {
 		name    string
 		pages   string
 		isError bool
-		want    []string
-		absent  []string
+		// images is how many page images come back.
+		images int
+		want   []string
+		absent []string
 	}{
-		{name: "all pages", want: []string{"--- page 1 ---", "First page words", "--- page 3 ---", "Third page words"}},
-		{name: "one page", pages: "2", want: []string{"--- page 2 ---", "Second page words"}, absent: []string{"First page", "Third page"}},
-		{name: "a range", pages: "2-3", want: []string{"Second page words", "Third page words"}, absent: []string{"First page"}},
+		{name: "all pages", images: 3, want: []string{"--- page 1 ---", "First page words", "--- page 3 ---", "Third page words"}},
+		{name: "one page", pages: "2", images: 1, want: []string{"--- page 2 ---", "Second page words"}, absent: []string{"First page", "Third page"}},
+		{name: "a range", pages: "2-3", images: 2, want: []string{"Second page words", "Third page words", "Pages 2-3 are attached"}, absent: []string{"First page"}},
 		{name: "past the end", pages: "7", isError: true, want: []string{"has 3 pages"}},
 		{name: "too many pages", pages: "1-25", isError: true, want: []string{"at most 20"}},
 		{name: "malformed", pages: "two", isError: true, want: []string{"not a page or a range"}},
@@ -368,6 +370,30 @@ func TestReadPDF(t *testing.T) {
 				if strings.Contains(res.Text(), a) {
 					t.Errorf("text holds %q", a)
 				}
+			}
+			if tt.isError {
+				return
+			}
+			// Claude Code sends the pages as content the model can see:
+			// each page asked for comes back as a JPEG image.
+			if _, err := exec.LookPath("pdftoppm"); err != nil {
+				return
+			}
+			var images int
+			for _, c := range res.Content {
+				if c.Type == "image" {
+					data, err := base64.StdEncoding.DecodeString(c.Data)
+					if err != nil || c.MimeType != "image/jpeg" || !bytes.HasPrefix(data, []byte{0xff, 0xd8}) {
+						t.Errorf("page image is not a JPEG (mime %q, err %v)", c.MimeType, err)
+					}
+					images++
+				}
+			}
+			if images != tt.images {
+				t.Errorf("%d page images, want %d", images, tt.images)
+			}
+			if !strings.Contains(res.Text(), "attached as images") {
+				t.Errorf("text does not say the pages are attached: %q", res.Text())
 			}
 		})
 	}
@@ -519,4 +545,25 @@ func TestReadNotebookCap(t *testing.T) {
 	}
 	res = call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p, "allow_large": true})
 	wantResult(t, res, false, `<cell id="c39"`)
+}
+
+// TestReadLongPDFWithoutPages: a whole read of a long PDF shows text only
+// and says how to see pages as images.
+func TestReadLongPDFWithoutPages(t *testing.T) {
+	if _, err := exec.LookPath("pdftoppm"); err != nil {
+		t.Skip("poppler-utils is not installed")
+	}
+	e := newEnv(t)
+	var texts []string
+	for i := 1; i <= maxPDFImagePagesUnasked+2; i++ {
+		texts = append(texts, fmt.Sprintf("Page %d words", i))
+	}
+	p := e.write("long.pdf", string(minimalPDF(texts...)), 0o644)
+	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
+	wantResult(t, res, false, "Page 12 words", "Only the text is shown", "Pass pages")
+	for _, c := range res.Content {
+		if c.Type == "image" {
+			t.Fatal("a long PDF read without pages came with images")
+		}
+	}
 }
