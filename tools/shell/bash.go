@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -179,29 +180,79 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return nil, fmt.Errorf("preparing bash: %w", err)
 	}
 	defer os.Remove(cwdFile)
+	saved := newSpill(b.ws.Root(), maxOutput)
 	spec := runSpec{
 		name: "bash", args: []string{"-c", withCwdReport(in.Command, cwdFile)}, dir: dir, env: env,
-		timeout: timeout, maxOutput: maxOutput, progress: call.Progress,
+		timeout: timeout, maxOutput: maxOutput, progress: call.Progress, spill: saved,
 	}
 	if b.tasks != nil {
 		spec.adopt = b.tasks.AdoptGroup
+		if !onlyWaits(in.Command) {
+			spec.background = b.toBackground(call, in.Command)
+		}
 	}
 	res, err := runForeground(ctx, spec)
+	savedPath := saved.close()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("running bash: %w", err)
 	}
+	if res.backgroundTask != "" {
+		return movedToBackground(res, timeout), nil
+	}
+	if savedPath != "" {
+		res.output = saved.render(savedPath)
+	}
 	how := "set run_in_background: true and follow it with TaskOutput"
 	if timeout < maxTimeout {
 		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
 	}
-	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput)
+	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput && savedPath == "")
 	if note := b.keepCwd(cwdFile); note != "" {
 		r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
 	}
 	return r, nil
+}
+
+// onlyWaits reports whether a command does nothing but wait (sleep N):
+// at its timeout it is killed rather than moved to the background, as in
+// Claude Code, since nothing would come of it there.
+func onlyWaits(command string) bool {
+	f := strings.Fields(command)
+	return len(f) > 0 && f[0] == "sleep"
+}
+
+// toBackground is runSpec.background for a call: the command still running
+// at its timeout becomes a background task with the background timeout.
+func (b *Bash) toBackground(call *tools.Call, command string) func(*exec.Cmd, *tasks.Output, <-chan error, func()) string {
+	return func(cmd *exec.Cmd, out *tasks.Output, waitErr <-chan error, kill func()) string {
+		spec := tasks.Spec{Kind: "bash", Command: command, Timeout: DefaultBackgroundTimeout}
+		if call.Host != nil {
+			spec.Notify = call.Host.Notify
+		}
+		t, err := b.tasks.Adopt(spec, cmd, out, waitErr, kill)
+		if err != nil {
+			b.log.Warn("a timed-out command could not move to the background", "err", err)
+			return ""
+		}
+		return t.ID()
+	}
+}
+
+// movedToBackground is the result of a command that outlived its timeout
+// and now runs as a background task.
+func movedToBackground(res runResult, timeout time.Duration) *tools.Result {
+	text := res.output
+	if strings.TrimSpace(text) == "" {
+		text = "(no output yet)"
+	}
+	text += fmt.Sprintf("\n\n[The command was still running after %d ms, so it was moved to the background as task %s and keeps running (for at most %s). Read its output with TaskOutput (task_id %q), stop it with TaskStop; you are not told when it ends.]",
+		timeout.Milliseconds(), res.backgroundTask, DefaultBackgroundTimeout, res.backgroundTask)
+	r := tools.TextResult(text)
+	r.Structured = BashOutput{Stdout: res.output, BackgroundTaskID: res.backgroundTask}
+	return r
 }
 
 // workDir is where the next command starts: the folder the last one ended
@@ -233,7 +284,7 @@ func newCwdFile() (string, error) {
 // The trap sits on the command's first line, so the line numbers in bash's
 // own messages stay the command's.
 func withCwdReport(command, file string) string {
-	return "trap 'pwd >| " + shellQuote(file) + " 2>/dev/null' EXIT; " + command
+	return "trap '[ -e " + shellQuote(file) + " ] && pwd >| " + shellQuote(file) + " 2>/dev/null' EXIT; " + command
 }
 
 // shellQuote quotes s for a POSIX shell, inside a single-quoted trap text.
