@@ -63,8 +63,9 @@ func (*Edit) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "Replace exact text in a file that was Read; the result carries a unified diff.",
 		Long: "old_string must occur exactly once unless replace_all is set; no match and several matches " +
-			"are errors that say which (with line numbers). The file must have been Read in this session and " +
-			"be unchanged since, in the editor or on disk. Line endings (an LF old_string matches in a CRLF " +
+			"are errors that say which (with line numbers). The file must have been Read in this session; if " +
+			"it changed since (in the editor or on disk), the edit applies to the current content only when " +
+			"old_string occurs there exactly once, and the result says so. Line endings (an LF old_string matches in a CRLF " +
 			"file, and the file stays CRLF), a UTF-8 byte-order mark and the file mode are kept; files that " +
 			"are not valid UTF-8 are refused rather than corrupted. Straight quotes in old_string match curly ones " +
 			"when nothing matches exactly, and new_string then takes the file's quote style. Notebooks are " +
@@ -134,12 +135,23 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		old = nil // an empty old_string creates the file
 	case err != nil:
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
-	default:
+	}
+	// changed, when set, says how the file changed since the agent's Read.
+	var changed *workspace.StaleError
+	if old != nil {
 		if err := e.ws.CheckFresh(abs); err != nil {
-			return tools.ErrorResult("%v", err), nil
+			if !errors.As(err, &changed) || changed.Kind != workspace.ErrStale {
+				return tools.ErrorResult("%v", err), nil
+			}
 		}
 	}
-	plan, fail := planEdit(abs, old, p, currentSettings(e.settings).Edit.Fuzzy)
+	fuzzy := currentSettings(e.settings).Edit.Fuzzy && changed == nil
+	plan, fail := planEdit(abs, old, p, fuzzy)
+	if changed != nil && (fail != nil || plan.count != 1) {
+		// As in Claude Code, a changed file takes the edit only when
+		// old_string still picks out exactly one place in what is there now.
+		return tools.ErrorResult("%v", changed), nil
+	}
 	if fail != nil {
 		return tools.ErrorResult("%v", fail), nil
 	}
@@ -160,6 +172,12 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	default:
 		summary = fmt.Sprintf("Edited %s: replaced %d occurrences.", abs, plan.count)
 	}
+	if changed != nil {
+		// The change was applied to the current content (ApplyChange checks,
+		// under the file's lock, that it is still what was planned against),
+		// so nobody's change was lost; the model's view is out of date.
+		summary += fmt.Sprintf(" Note: the file %s since your last Read (by the user, a formatter or another tool); old_string still matched exactly once, so the edit was applied to the current content. Read the file again if you need to see what else changed.", changed.Why)
+	}
 	if plan.quotes {
 		summary += " (old_string matched with curly quotes typed straight; new_string was written in the file's quote style.)"
 	}
@@ -170,6 +188,7 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	res.Structured = map[string]any{
 		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
 		"structuredPatch": udiff.Hunks(string(old), string(plan.content)), "userModified": false,
+		"originalFile": string(old),
 	}
 	return res, nil
 }

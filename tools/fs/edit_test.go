@@ -74,13 +74,43 @@ func TestEdit(t *testing.T) {
 			want:    []string{"has not been read", "Read it first"},
 		},
 		{
-			name:    "changed on disk since the read",
+			// Claude Code: a file changed since the Read (a formatter, a
+			// checkout) takes the edit when old_string still matches exactly
+			// once, and the result says the file had changed.
+			name:    "changed on disk since the read: applied to the current content",
 			initial: "x\n",
 			between: func(e *env, p string) { e.write("f.go", "x\nmore\n", 0o644) },
 			input:   map[string]any{"old_string": "x", "new_string": "y"},
+			want:    []string{"was changed on disk since your last Read", "applied to the current content"},
+			disk:    "y\nmore\n",
+		},
+		{
+			name:    "changed on disk and old_string gone: refused",
+			initial: "x\n",
+			between: func(e *env, p string) { e.write("f.go", "z\n", 0o644) },
+			input:   map[string]any{"old_string": "x", "new_string": "y"},
 			isError: true,
 			want:    []string{"changed on disk", "Read the file again"},
-			disk:    "x\nmore\n",
+			disk:    "z\n",
+		},
+		{
+			name:    "changed on disk and old_string now twice: refused",
+			initial: "x\n",
+			between: func(e *env, p string) { e.write("f.go", "x\nx\n", 0o644) },
+			input:   map[string]any{"old_string": "x", "new_string": "y", "replace_all": true},
+			isError: true,
+			want:    []string{"changed on disk", "Read the file again"},
+			disk:    "x\nx\n",
+		},
+		{
+			name:    "changed on disk: no fuzzy match on content the model has not seen",
+			initial: "\tx = 1\n",
+			fuzzy:   true,
+			between: func(e *env, p string) { e.write("f.go", "\tx = 1\nmore\n", 0o644) },
+			input:   map[string]any{"old_string": "    x = 1", "new_string": "    x = 2"},
+			isError: true,
+			want:    []string{"changed on disk"},
+			disk:    "\tx = 1\nmore\n",
 		},
 		{
 			name:    "LF strings in a CRLF file keep it CRLF",
@@ -349,13 +379,24 @@ func TestEditThroughEditor(t *testing.T) {
 			disk:   text + "let unsaved = false\n",
 		},
 		{
-			name:    "typed in the editor after the Read",
+			// Claude Code applies the edit to the current content when
+			// old_string still matches exactly once; the user's typing is kept.
+			name:   "typed in the editor after the Read: applied to the current buffer",
+			open:   text,
+			typed:  text + "// user typing\n",
+			input:  map[string]any{"old_string": "let n = 1", "new_string": "let n = 2"},
+			want:   []string{"was changed in the editor since your last Read", "applied to the current content"},
+			buffer: strings.Replace(text, "n = 1", "n = 2", 1) + "// user typing\n",
+			disk:   strings.Replace(text, "n = 1", "n = 2", 1) + "// user typing\n",
+		},
+		{
+			name:    "typed in the editor over old_string: refused",
 			open:    text,
-			typed:   text + "// user typing\n",
+			typed:   strings.Replace(text, "n = 1", "n = 5", 1),
 			input:   map[string]any{"old_string": "let n = 1", "new_string": "let n = 2"},
 			isError: true,
 			want:    []string{"changed in the editor", "Read the file again"},
-			buffer:  text + "// user typing\n",
+			buffer:  strings.Replace(text, "n = 1", "n = 5", 1),
 			disk:    text,
 		},
 		{
@@ -405,18 +446,23 @@ func TestEditThroughEditor(t *testing.T) {
 				t.Errorf("disk = %q, want %q", got, tt.disk)
 			}
 			calls := fe.Calls()
-			if tt.typed != "" {
+			if tt.isError && tt.reject == "" {
 				if len(calls) != 0 {
-					t.Errorf("a stale edit was sent to the editor")
+					t.Errorf("a refused edit was sent to the editor")
 				}
 				return
 			}
 			if len(calls) != 1 {
 				t.Fatalf("%d applyEdit requests, want 1", len(calls))
 			}
+			// The edit is versioned: the editor refuses it if the buffer
+			// moved on again, so typing cannot be overwritten.
 			v := calls[0].Edit.DocumentChanges[0].TextDocumentEdit.TextDocument.Version
 			if (tt.open != "") != (v != nil) {
 				t.Errorf("textDocument.version = %v with the document open = %v", v, tt.open != "")
+			}
+			if _, cur, open := e.ws.Document(p); open && tt.typed != "" && v != nil && *v != cur-1 {
+				t.Errorf("edit sent for version %d, the buffer was at %d before it", *v, cur-1)
 			}
 		})
 	}
