@@ -121,7 +121,7 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	if err := t.ws.CheckFresh(abs); err != nil {
 		return tools.ErrorResult("%v", err), nil
 	}
-	out, summary, fail := planNotebookEdit(old, p)
+	out, done, fail := planNotebookEdit(old, p)
 	if fail != nil {
 		return tools.ErrorResult("%s: %v", abs, fail), nil
 	}
@@ -133,9 +133,16 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	if err != nil {
 		return changeResult(err)
 	}
-	res := tools.TextResult(summary + " in " + abs + ".")
-	res.Structured = map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
-		"cell_type": p.CellType, "edit_mode": editMode(p)}
+	res := tools.TextResult(done.summary + " in " + abs + ".")
+	// Claude Code's output fields: the cell's type as it now is (not only
+	// as given), the language, and the file before and after.
+	structured := map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
+		"cell_type": done.cellType, "language": done.language, "edit_mode": editMode(p),
+		"original_file": string(old), "updated_file": string(out)}
+	if done.hadSource {
+		structured["old_source"] = done.oldSource
+	}
+	res.Structured = structured
 	return res, nil
 }
 
@@ -146,24 +153,37 @@ func editMode(p notebookEditParams) string {
 	return p.EditMode
 }
 
-// planNotebookEdit computes the new notebook file and a one-line summary.
+// notebookEditDone describes an edit planned by planNotebookEdit.
+type notebookEditDone struct {
+	// summary is one line for the model.
+	summary string
+	// cellType is the type of the cell edited (after a replace, its type now).
+	cellType string
+	// oldSource is the source the cell had (replace and delete).
+	oldSource string
+	hadSource bool
+	language  string
+}
+
+// planNotebookEdit computes the new notebook file and what was done.
 // Errors are for the model.
-func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error) {
+func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, notebookEditDone, error) {
 	nb, err := parseNotebook(data)
 	if err != nil {
-		return nil, "", err
+		return nil, notebookEditDone{}, err
 	}
-	var summary string
+	var done notebookEditDone
+	done.language = nb.language()
 	switch mode := editMode(p); mode {
 	case "insert":
 		if p.CellType == "" {
-			return nil, "", errors.New("cell_type is required to insert a cell; give \"code\" or \"markdown\"")
+			return nil, notebookEditDone{}, errors.New("cell_type is required to insert a cell; give \"code\" or \"markdown\"")
 		}
 		at := 0
 		if p.CellID != "" {
 			i := nb.find(p.CellID)
 			if i < 0 {
-				return nil, "", noCell(nb, p.CellID)
+				return nil, notebookEditDone{}, noCell(nb, p.CellID)
 			}
 			at = i + 1
 		}
@@ -182,21 +202,24 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			cell["id"] = id
 		}
 		nb.cells = append(nb.cells[:at], append([]map[string]any{cell}, nb.cells[at:]...)...)
-		summary = fmt.Sprintf("Inserted %s cell %s %s", p.CellType, id, where)
+		done.summary = fmt.Sprintf("Inserted %s cell %s %s", p.CellType, id, where)
+		done.cellType = p.CellType
 	case "delete", "replace":
 		if p.CellID == "" {
-			return nil, "", fmt.Errorf("cell_id is required to %s a cell; the cells are %s", mode, nb.ids(20))
+			return nil, notebookEditDone{}, fmt.Errorf("cell_id is required to %s a cell; the cells are %s", mode, nb.ids(20))
 		}
 		i := nb.find(p.CellID)
 		if i < 0 {
-			return nil, "", noCell(nb, p.CellID)
-		}
-		if mode == "delete" {
-			nb.cells = append(nb.cells[:i], nb.cells[i+1:]...)
-			summary = "Deleted cell " + p.CellID
-			break
+			return nil, notebookEditDone{}, noCell(nb, p.CellID)
 		}
 		cell := nb.cells[i]
+		done.oldSource, done.hadSource = multiline(cell["source"]), true
+		done.cellType, _ = cell["cell_type"].(string)
+		if mode == "delete" {
+			nb.cells = append(nb.cells[:i], nb.cells[i+1:]...)
+			done.summary = "Deleted cell " + p.CellID
+			break
+		}
 		cell["source"] = sourceLines(p.NewSource)
 		kind, _ := cell["cell_type"].(string)
 		if p.CellType != "" && p.CellType != kind {
@@ -212,15 +235,16 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			delete(cell, "outputs")
 			delete(cell, "execution_count")
 		}
-		summary = fmt.Sprintf("Replaced the source of %s cell %s", kind, p.CellID)
+		done.summary = fmt.Sprintf("Replaced the source of %s cell %s", kind, p.CellID)
+		done.cellType = kind
 	default:
-		return nil, "", fmt.Errorf("edit_mode %q is not one of replace, insert, delete", mode)
+		return nil, notebookEditDone{}, fmt.Errorf("edit_mode %q is not one of replace, insert, delete", mode)
 	}
 	out, err := nb.encode()
 	if err != nil {
-		return nil, "", err
+		return nil, notebookEditDone{}, err
 	}
-	return out, summary, nil
+	return out, done, nil
 }
 
 func noCell(nb *notebook, id string) error {

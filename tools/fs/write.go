@@ -126,10 +126,10 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	lines := countLines(p.Content)
 	if old == nil {
 		res := tools.TextResult(fmt.Sprintf("Created %s (%d lines).", abs, lines))
-		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}}
+		res.Structured = map[string]any{"type": "create", "filePath": abs, "content": p.Content, "structuredPatch": []udiff.Hunk{}, "originalFile": nil}
 		return res, nil
 	}
 	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, unifiedDiff(w.ws, abs, old, newContent)))
-	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": udiff.Hunks(string(old), p.Content)}
+	res.Structured = map[string]any{"type": "update", "filePath": abs, "content": p.Content, "structuredPatch": udiff.Hunks(string(old), p.Content), "originalFile": string(old)}
 	return res, nil
 }
