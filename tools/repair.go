@@ -30,6 +30,9 @@ var fieldAliases = map[string]string{
 	"oldString":          "old_string",
 	"newString":          "new_string",
 	"replaceAll":         "replace_all",
+	// BashOutput's and KillShell's field, for their successors' calls.
+	"bash_id":  "task_id",
+	"shell_id": "task_id",
 }
 
 // schemaShape is what repair needs of a tool's input schema: the top-level

@@ -44,6 +44,9 @@ func TestInputRepair(t *testing.T) {
 			`{"file_path":"f"}`, "verbose are not part of this tool's input and were ignored"},
 		{"array sent as a JSON string", readSchema, `{"file_path":"f","edits":"[{\"old_string\":\"a\",\"new_string\":\"b\"}]"}`,
 			`{"edits":[{"old_string":"a","new_string":"b"}],"file_path":"f"}`, ""},
+		// BashOutput's field name, sent to TaskOutput under its old name.
+		{"bash_id for task_id", `{"type":"object","properties":{"task_id":{"type":"string"},"block":{"type":"boolean"}},"required":["task_id"],"additionalProperties":false}`,
+			`{"bash_id":"bash-1"}`, `{"task_id":"bash-1"}`, ""},
 		// What no repair can make valid is refused as sent.
 		{"a word for a number", readSchema, `{"file_path":"f","limit":"five"}`, "", "limit: expected integer, got string"},
 		{"both names given", editSchema, `{"file_path":"f","old_string":"a","old_str":"b","new_string":"c"}`, "", "old_str: unknown field"},
