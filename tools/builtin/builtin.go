@@ -65,7 +65,8 @@ func Register(reg *tools.Registry, d Deps) {
 	}
 	reg.Register(tools.CategoryState, state.NewTodoWrite(todos))
 	if d.SettingsStore != nil && d.Modes != nil {
-		reg.Register(tools.CategoryState, state.NewConfig(d.SettingsStore, d.Workspace.Root, d.Modes), state.NewExitPlanMode(d.Modes, d.Workspace.Root))
+		reg.Register(tools.CategoryState, state.NewConfig(d.SettingsStore, d.Workspace.Root, d.Modes), state.NewExitPlanMode(d.Modes, d.Workspace.Root),
+			state.NewEnterPlanMode(d.Modes))
 	}
 	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
 	reg.Register(tools.CategoryNetwork, web.NewWebFetch(d.Settings), web.NewWebSearch(d.Settings))
