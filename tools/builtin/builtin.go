@@ -35,6 +35,9 @@ type Deps struct {
 	// Todos keeps the session's todo list (TodoWrite writes it, the session
 	// reports it in toolhost/status); nil gives TodoWrite a store of its own.
 	Todos *state.TodoStore
+	// TaskBoard keeps the session's task list (TaskCreate, TaskGet,
+	// TaskUpdate, TaskList); nil gives those tools one of their own.
+	TaskBoard *state.TaskBoard
 	// Tasks runs the session's background commands; the session creates it
 	// and closes it at its end (killing every task's process group). nil
 	// gives Bash a manager of its own that nothing closes.
@@ -64,6 +67,11 @@ func Register(reg *tools.Registry, d Deps) {
 		todos = state.NewTodoStore()
 	}
 	reg.Register(tools.CategoryState, state.NewTodoWrite(todos))
+	board := d.TaskBoard
+	if board == nil {
+		board = state.NewTaskBoard()
+	}
+	reg.Register(tools.CategoryState, state.NewTaskCreate(board), state.NewTaskGet(board), state.NewTaskUpdate(board), state.NewTaskList(board))
 	if d.SettingsStore != nil && d.Modes != nil {
 		reg.Register(tools.CategoryState, state.NewConfig(d.SettingsStore, d.Workspace.Root, d.Modes), state.NewExitPlanMode(d.Modes, d.Workspace.Root),
 			state.NewEnterPlanMode(d.Modes))
