@@ -17,6 +17,7 @@ import {
 } from "vscode-languageclient/node";
 import { applyWorkspaceEdit } from "./applyEdit";
 import { askUserQuestion, requestPermission } from "./dialogs";
+import { taskListAsTodos, type BoardTask } from "./logic/taskList";
 import type { Todo } from "./logic/todos";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
@@ -78,6 +79,11 @@ export function createClient(
   client.onRequest("toolhost/askUserQuestion", askUserQuestion);
   client.onRequest("toolhost/requestPermission", requestPermission);
   client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
+  client.onNotification("toolhost/taskList", (params: { tasks?: BoardTask[] }) => events.todos(taskListAsTodos(params?.tasks)));
+  client.onNotification("toolhost/modeChanged", (params: { mode?: string }) => {
+    log(`permission mode: ${params?.mode}`);
+    vscode.window.setStatusBarMessage(`toolhost: ${params?.mode} mode`, 10_000);
+  });
   client.onNotification("toolhost/taskChanged", events.taskChanged);
   client.onNotification("toolhost/toolsChanged", events.toolsChanged);
   return client;
