@@ -144,7 +144,7 @@ type Manager struct {
 func New(reg *tools.Registry, opts Options) *Manager {
 	opts.setDefaults()
 	m := &Manager{opts: opts, reg: reg, log: opts.Log.With("component", "mcp"), servers: map[string]*server{}, changed: make(chan struct{})}
-	reg.Register(tools.CategoryMCP, NewListMcpResources(m), NewReadMcpResource(m))
+	reg.Register(tools.CategoryMCP, NewListMcpResources(m), NewReadMcpResource(m), NewReadMcpResourceDir(m), NewRefreshMcpTools(m))
 	return m
 }
 
