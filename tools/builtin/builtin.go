@@ -56,9 +56,9 @@ func Register(reg *tools.Registry, d Deps) {
 	if taskManager == nil {
 		taskManager = tasks.NewManager(tasks.Options{Log: d.Log})
 	}
-	reg.Register(tools.CategoryCore, shell.NewBash(d.Workspace, d.Settings, taskManager, d.Log),
-		search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()))
-	reg.Register(tools.CategoryTasks, tasks.NewTaskOutput(taskManager, d.Settings), tasks.NewTaskStop(taskManager))
+	bash := shell.NewBash(d.Workspace, d.Settings, taskManager, d.Log)
+	reg.Register(tools.CategoryCore, bash, search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()))
+	reg.Register(tools.CategoryTasks, tasks.NewTaskOutput(taskManager, d.Settings), tasks.NewTaskStop(taskManager), shell.NewMonitor(bash))
 	reg.Register(tools.CategoryExtras, search.NewLS(d.Workspace), search.NewTree(d.Workspace), shell.NewSSHBash(d.Settings))
 	reg.Register(tools.CategoryNotebook, fs.NewNotebookEdit(d.Workspace))
 	reg.Register(tools.CategoryExtras, fs.NewDiff())
