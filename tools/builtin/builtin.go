@@ -15,6 +15,7 @@ import (
 	"github.com/toolhost/toolhost/tools/state"
 	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/tools/web"
+	"github.com/toolhost/toolhost/tools/worktree"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -82,4 +83,6 @@ func Register(reg *tools.Registry, d Deps) {
 		Settings: d.Settings, Pipeline: d.Pipeline, Tasks: taskManager, Root: d.Workspace.Root, Log: d.Log,
 	}))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
+	wt := worktree.NewSession(d.Workspace)
+	reg.Register(tools.CategoryState, worktree.NewEnter(wt), worktree.NewExit(wt))
 }

@@ -73,8 +73,10 @@ type Bash struct {
 
 	cwdMu sync.Mutex
 	// cwd is the folder the last foreground command ended in while that is
-	// inside the workspace; "" means the workspace root.
-	cwd string
+	// inside the workspace; "" means the workspace root. cwdRoot is the
+	// root it was kept under: when the root changes (EnterWorktree), the
+	// next command starts in the new root.
+	cwd, cwdRoot string
 }
 
 // NewBash returns the Bash tool. settings is read on every call; tasks
@@ -259,9 +261,9 @@ func movedToBackground(res runResult, timeout time.Duration) *tools.Result {
 // in, while it still exists inside the workspace, else the workspace root.
 func (b *Bash) workDir() string {
 	b.cwdMu.Lock()
-	cwd := b.cwd
+	cwd, under := b.cwd, b.cwdRoot
 	b.cwdMu.Unlock()
-	if cwd != "" {
+	if cwd != "" && under == b.ws.Root() {
 		if fi, err := os.Stat(cwd); err == nil && fi.IsDir() && b.ws.Inside(cwd) {
 			return cwd
 		}
@@ -305,6 +307,7 @@ func (b *Bash) keepCwd(file string) (note string) {
 	root := b.ws.Root()
 	b.cwdMu.Lock()
 	defer b.cwdMu.Unlock()
+	b.cwdRoot = root
 	switch {
 	case dir == root:
 		b.cwd = ""

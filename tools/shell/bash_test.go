@@ -447,6 +447,13 @@ func TestBashCwdCarriesOver(t *testing.T) {
 	if got := b.workDir(); got != filepath.Join(dir, "sub") {
 		t.Errorf("workDir = %s", got)
 	}
+	// A new first root (EnterWorktree) is where the next command starts,
+	// even though the old folder is still inside the workspace.
+	wt := t.TempDir()
+	b.ws.SetRoots([]string{wt, dir})
+	if got := b.workDir(); got != wt {
+		t.Errorf("after the root changed, workDir = %s, want %s", got, wt)
+	}
 }
 
 func TestShellQuoteInTrap(t *testing.T) {

@@ -84,6 +84,14 @@ export function createClient(
     log(`permission mode: ${params?.mode}`);
     vscode.window.setStatusBarMessage(`toolhost: ${params?.mode} mode`, 10_000);
   });
+  client.onNotification("toolhost/worktreeChanged", (params: { action?: string; worktreePath?: string; root?: string }) => {
+    const text =
+      params?.action === "enter"
+        ? `toolhost: working in the worktree ${params.worktreePath}`
+        : `toolhost: left the worktree ${params?.worktreePath} (${params?.action}); back in ${params?.root}`;
+    log(text);
+    vscode.window.setStatusBarMessage(text, 10_000);
+  });
   client.onNotification("toolhost/taskChanged", events.taskChanged);
   client.onNotification("toolhost/toolsChanged", events.toolsChanged);
   return client;

@@ -109,6 +109,16 @@ function M.handlers(state, opts)
         echo("toolhost: permission mode " .. params.mode)
       end
     end,
+    ["toolhost/worktreeChanged"] = function(_, params)
+      if type(params) == "table" and params.worktreePath then
+        state.worktree = params.action == "enter" and params.worktreePath or nil
+        if params.action == "enter" then
+          echo("toolhost: working in the worktree " .. params.worktreePath)
+        else
+          echo("toolhost: left the worktree " .. params.worktreePath .. " (" .. tostring(params.action) .. ")")
+        end
+      end
+    end,
     ["toolhost/taskChanged"] = function(_, params)
       if type(params) == "table" and params.taskId then
         state.tasks[params.taskId] = params
