@@ -47,6 +47,9 @@ type Deps struct {
 	// registry; Agent's built-in runner makes the sub-agent's calls through
 	// it. nil leaves Agent only the client's runner (toolhost/runAgent).
 	Pipeline func() *tools.Pipeline
+	// Isolated builds the pipeline of a sub-agent in a worktree of its own
+	// (Agent's isolation "worktree"); nil refuses isolation.
+	Isolated agent.IsolatedPipeline
 }
 
 // Register adds every built-in tool to reg.
@@ -81,6 +84,7 @@ func Register(reg *tools.Registry, d Deps) {
 	reg.Register(tools.CategoryNetwork, web.NewWebFetch(d.Settings), web.NewWebSearch(d.Settings))
 	reg.Register(tools.CategoryAgent, agent.New(agent.Options{
 		Settings: d.Settings, Pipeline: d.Pipeline, Tasks: taskManager, Root: d.Workspace.Root, Log: d.Log,
+		Isolated: d.Isolated,
 	}))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
 	wt := worktree.NewSession(d.Workspace)

@@ -86,16 +86,15 @@ func (t *Enter) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		return tools.ErrorResult("the session is already in the worktree %s. Call ExitWorktree first (action keep or remove), then enter another.", s.active.path), nil
 	}
 	root := s.ws.Root()
-	repo, err := git(ctx, root, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return tools.ErrorResult("the workspace %s is not in a git repository, so there is no worktree to make (%v). Use git init first, or work without a worktree.", root, err), nil
-	}
-	base, err := git(ctx, repo, "rev-parse", "HEAD")
-	if err != nil {
-		return tools.ErrorResult("the repository %s has no commit yet, so a worktree has nothing to start from. Commit first.", repo), nil
-	}
-	e := &entered{base: base, roots: s.ws.Roots()}
+	e := &entered{roots: s.ws.Roots()}
 	if p.Path != "" {
+		repo, err := git(ctx, root, "rev-parse", "--show-toplevel")
+		if err != nil {
+			return tools.ErrorResult("the workspace %s is not in a git repository, so it has no worktrees (%v).", root, err), nil
+		}
+		if e.base, err = git(ctx, repo, "rev-parse", "HEAD"); err != nil {
+			return tools.ErrorResult("the repository %s has no commit yet. Commit first.", repo), nil
+		}
 		abs, err := s.ws.Resolve(p.Path)
 		if err != nil {
 			return tools.ErrorResult("path: %v.", err), nil
@@ -110,29 +109,14 @@ func (t *Enter) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		e.path = filepath.Clean(abs)
 		e.branch, _ = git(ctx, e.path, "branch", "--show-current")
 	} else {
-		name := p.Name
-		if name == "" {
-			name = randomName()
+		m, err := Create(ctx, root, p.Name)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return tools.ErrorResult("%v.", err), nil
 		}
-		if why := validName(name); why != "" {
-			return tools.ErrorResult("the worktree name %q %s.", name, why), nil
-		}
-		dir := filepath.Join(repo, filepath.FromSlash(Dir))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-		if err := ensureIgnored(dir); err != nil {
-			return nil, err
-		}
-		e.path = filepath.Join(dir, filepath.FromSlash(name))
-		e.branch = BranchPrefix + strings.ReplaceAll(name, "/", "-")
-		if _, err := os.Stat(e.path); err == nil {
-			return tools.ErrorResult("%s already exists. Switch into it with path, or choose another name.", e.path), nil
-		}
-		if _, err := git(ctx, repo, "worktree", "add", "-b", e.branch, e.path, "HEAD"); err != nil {
-			return tools.ErrorResult("the worktree could not be made: %v. Choose another name, or remove the branch %s if it is left over.", err, e.branch), nil
-		}
-		e.created = true
+		e.path, e.branch, e.base, e.created = m.Path, m.Branch, m.Base, true
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
