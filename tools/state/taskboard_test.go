@@ -78,8 +78,8 @@ func TestTaskTools(t *testing.T) {
 	}
 	// Deleting removes the task and the dependencies on it.
 	res = run(update, `{"taskId":"2","status":"deleted"}`)
-	if res.Text() != "Task #2 deleted." {
-		t.Errorf("delete: %q", res.Text())
+	if res.Text() != "Task #2 deleted." || !reflect.DeepEqual(res.Structured.(TaskUpdateOutput).UpdatedFields, []string{"deleted"}) {
+		t.Errorf("delete: %q %+v", res.Text(), res.Structured)
 	}
 	if got := run(list, `{}`).Text(); got != "#1 [completed] Write the test\n#3 [pending] Release" {
 		t.Errorf("after delete:\n%s", got)

@@ -185,10 +185,12 @@ func (t *TaskUpdate) apply(b *TaskBoard, p taskUpdateParams, meta map[string]any
 	}
 	if p.Status != nil && *p.Status != task.Status {
 		out.StatusChange = &StatusChange{From: task.Status, To: *p.Status}
-		out.UpdatedFields = append(out.UpdatedFields, "status")
+		// Claude Code names a deletion "deleted" among the updated fields.
 		if *p.Status == TaskDeleted {
+			out.UpdatedFields = append(out.UpdatedFields, TaskDeleted)
 			b.removeLocked(task)
 		} else {
+			out.UpdatedFields = append(out.UpdatedFields, "status")
 			task.Status = *p.Status
 		}
 	}
