@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/background"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/builtin"
@@ -22,6 +23,7 @@ import (
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/state"
 	"github.com/toolhost/toolhost/tools/tasks"
+	"github.com/toolhost/toolhost/tools/team"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -55,8 +57,11 @@ type Session struct {
 	Registry  *tools.Registry
 	Pipeline  *tools.Pipeline
 	Log       *slog.Logger
-	// Settings holds the merged settings of every layer; it reloads when the
-	// client sends new settings or a settings file is written.
+	// Settings holds the merged settings of every layer. It reloads when
+	// the client sends settings (workspace/didChangeConfiguration, which
+	// also re-reads the files), when the workspace folders change, and when
+	// toolhost writes a local settings file itself; nothing watches the
+	// files for other changes.
 	Settings *settings.Store
 	// Permissions decides each call and holds the permission mode.
 	Permissions *permission.Checker
@@ -67,6 +72,12 @@ type Session struct {
 	Todos *state.TodoStore
 	// MCP runs the configured MCP servers; their tools are in Registry.
 	MCP *toolmcp.Manager
+	// Teams keeps named background agents' mailboxes and the teams.
+	Teams *team.Hub
+
+	// bg owns the goroutines the session starts (reloading the MCP
+	// servers); Close waits for them.
+	bg *background.Group
 
 	// closeOnce makes Close idempotent (the server and a deferred call may
 	// both close).
@@ -99,6 +110,8 @@ func New(opts Options) (*Session, error) {
 		Permissions: checker,
 		Tasks:       tasks.NewManager(tasks.Options{Log: log}),
 		Todos:       state.NewTodoStore(),
+		Teams:       team.NewHub(),
+		bg:          background.New(log),
 	}
 	s.applySettings(store.Current())
 	store.OnChange(s.applySettings)
@@ -111,6 +124,7 @@ func New(opts Options) (*Session, error) {
 		Modes:         checker,
 		Todos:         s.Todos,
 		Tasks:         s.Tasks,
+		Teams:         s.Teams,
 		// The pipeline is built below, before any call can run.
 		Pipeline: func() *tools.Pipeline { return s.Pipeline },
 		Isolated: isolatedPipeline(store, checker.Mode, log),
@@ -145,7 +159,9 @@ func New(opts Options) (*Session, error) {
 // enabled, and the MCP servers.
 func (s *Session) applySettings(st *settings.Settings) {
 	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
+	s.Workspace.SetPathOptions(st.Paths.AtRoot, st.Paths.Fuzzy)
 	s.Registry.SetPolicy(toolPolicy(st.Tools))
+	s.Registry.SetOptInPolicy(optInPolicy(st.Tools))
 	key := mcpSettingsOf(st)
 	s.mcpSettingsMu.Lock()
 	changed := key != s.mcpSettings
@@ -154,11 +170,11 @@ func (s *Session) applySettings(st *settings.Settings) {
 	if s.MCP != nil && changed {
 		// Reload takes the MCP manager's own lock, never the store's, so it
 		// is safe from a store listener.
-		go func() {
+		s.bg.Go("reloading the MCP servers", func(context.Context) {
 			if err := s.MCP.Reload(); err != nil {
 				s.Log.Warn("the MCP servers could not be reloaded", "err", err)
 			}
-		}()
+		})
 	}
 }
 
@@ -177,20 +193,38 @@ func toolPolicy(t settings.ToolsSettings) func(string) bool {
 	if len(t.Enabled) == 0 && len(t.Disabled) == 0 {
 		return nil
 	}
-	matches := func(list []string, name string) bool {
-		return slices.ContainsFunc(list, func(p string) bool {
-			p = strings.TrimSpace(p)
-			if pre, ok := strings.CutSuffix(p, "*"); ok {
-				return strings.HasPrefix(strings.ToLower(name), strings.ToLower(pre))
-			}
-			return strings.EqualFold(p, name)
-		})
-	}
 	return func(name string) bool {
-		if len(t.Enabled) > 0 && !matches(t.Enabled, name) {
+		if len(t.Enabled) > 0 && !namesMatch(t.Enabled, name) {
 			return false
 		}
-		return !matches(t.Disabled, name)
+		return !namesMatch(t.Disabled, name)
+	}
+}
+
+// namesMatch reports whether a list of tool names names name,
+// case-insensitively; an entry ending in "*" matches a prefix.
+func namesMatch(list []string, name string) bool {
+	return slices.ContainsFunc(list, func(p string) bool {
+		p = strings.TrimSpace(p)
+		if pre, ok := strings.CutSuffix(p, "*"); ok {
+			return strings.HasPrefix(strings.ToLower(name), strings.ToLower(pre))
+		}
+		return strings.EqualFold(p, name)
+	})
+}
+
+// optInPolicy says which opt-in tools are on: those tools.optIn names, those
+// tools.enabled names exactly (a prefix there is no opt-in), and the teams
+// category when tools.teams is set.
+func optInPolicy(t settings.ToolsSettings) func(name, category string) bool {
+	return func(name, category string) bool {
+		if category == tools.CategoryTeams && t.Teams {
+			return true
+		}
+		if namesMatch(t.OptIn, name) {
+			return true
+		}
+		return slices.ContainsFunc(t.Enabled, func(p string) bool { return strings.EqualFold(strings.TrimSpace(p), name) })
 	}
 }
 
@@ -211,28 +245,11 @@ func (s *Session) SetRoots(roots []string) {
 	s.Settings.SetRoots(s.Workspace.Roots())
 }
 
-// AutoAllowed reports whether a call of t would run without a prompt in the
-// current mode, before rules about its input are looked at (listTools'
-// autoAllowed).
-func (s *Session) AutoAllowed(t tools.Tool) bool {
-	switch s.Permissions.Mode() {
-	case tools.ModeBypassPermissions:
-		return true
-	case tools.ModePlan, tools.ModeDontAsk:
-		return t.SideEffect() == tools.SideEffectNone
-	case tools.ModeAcceptEdits:
-		return t.SideEffect() == tools.SideEffectNone || t.SideEffect() == tools.SideEffectMutating
-	}
-	if t.SideEffect() == tools.SideEffectNone {
-		return true
-	}
-	// A bare allow rule for the tool ("Bash", "mcp__github") allows every call.
-	for _, r := range s.Settings.Current().Permissions.Allow {
-		if strings.EqualFold(r, t.Name()) {
-			return true
-		}
-	}
-	return slices.ContainsFunc(s.Permissions.SessionRules(), func(r string) bool { return strings.EqualFold(r, t.Name()) })
+// AutoAllowed reports whether a call of t would run without a prompt for
+// host, before rules about its input are looked at (listTools'
+// autoAllowed). The permission checker decides; see Checker.AutoAllowed.
+func (s *Session) AutoAllowed(host tools.Host, t tools.Tool) bool {
+	return s.Permissions.AutoAllowed(host, t)
 }
 
 // Status is the session's part of toolhost/status: MCP servers, background
@@ -249,6 +266,7 @@ func (s *Session) Status() map[string]any {
 		"backgroundTasks":  nonNilSlice(s.Tasks.List()),
 		"todos":            nonNilSlice(s.Todos.Todos()),
 		"settingsProblems": nonNilSlice(s.Settings.Problems()),
+		"teams":            s.Teams.Status(),
 	}
 	return out
 }
@@ -264,6 +282,9 @@ func nonNilSlice[T any](v []T) []T {
 // process group and stops the MCP servers. Safe to call more than once.
 func (s *Session) Close() {
 	s.closeOnce.Do(func() {
+		// A reload under way finishes first, so it cannot start servers
+		// after they were stopped.
+		s.bg.Close()
 		if s.MCP != nil {
 			s.MCP.Close()
 		}

@@ -39,7 +39,7 @@ func writeComparison(b *strings.Builder, entries []Entry) {
 		"Inputs with the slips Claude Code repairs are repaired before validation, in the pipeline, for every tool: " +
 		"`old_str`/`new_str`, `target_string`/`replacement_string` and `path` for `old_string`/`new_string`/`file_path`, " +
 		"Read's `start_line`/`end_line` as `offset`/`limit`, numbers, booleans, arrays and objects sent as strings, a " +
-		"`limit` of 0, `bash_id`/`shell_id` for `task_id`; an unknown extra field is dropped and the result says so. " +
+		"`limit` of 0, `bash_id`/`shell_id` for `task_id`; an unknown extra field is dropped and the result says so (SendMessage refuses it instead). " +
 		"A repaired input is used only when it then validates.\n\n")
 	b.WriteString("| Tool | Compared with Claude Code 2.1 |\n| --- | --- |\n")
 	for _, e := range entries {
@@ -68,7 +68,12 @@ func writeTool(b *strings.Builder, e Entry) {
 	fmt.Fprintf(b, "## %s\n\n", t.Name())
 	fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(docs.Short))
 	fmt.Fprintf(b, "Category: `%s` · Side effect: `%s` · Default risk: `%s`", e.Category, t.SideEffect(), DefaultRisk(t.SideEffect()))
-	if !e.Enabled {
+	switch {
+	case e.OptIn && e.Category == CategoryTeams:
+		b.WriteString(" · Off by default: turn on with `\"tools\": {\"teams\": true}`")
+	case e.OptIn:
+		fmt.Fprintf(b, " · Off by default: turn on with `\"tools\": {\"optIn\": [\"%s\"]}`", t.Name())
+	case !e.Enabled:
 		b.WriteString(" · Disabled")
 	}
 	b.WriteString("\n\n")

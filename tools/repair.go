@@ -87,9 +87,18 @@ func parseShape(schema json.RawMessage) (*schemaShape, bool) {
 	return sh, true
 }
 
+// StrictInput is implemented by tools whose unknown input fields must not
+// be dropped by the repair: a field that only some configurations accept
+// (SendMessage's type without tools.teams) would change what the call
+// means, so the call is refused as sent instead.
+type StrictInput interface {
+	StrictInput() bool
+}
+
 // repairInput returns input with Claude Code's repairs applied, and notes
 // for the model about what was dropped. ok is false when nothing changed.
-func repairInput(schema, input json.RawMessage) (out json.RawMessage, notes []string, ok bool) {
+// keepUnknown leaves fields the schema does not have (StrictInput).
+func repairInput(schema, input json.RawMessage, keepUnknown bool) (out json.RawMessage, notes []string, ok bool) {
 	sh, good := parseShape(schema)
 	if !good {
 		return nil, nil, false
@@ -140,7 +149,7 @@ func repairInput(schema, input json.RawMessage) (out json.RawMessage, notes []st
 		}
 	}
 	// Fields the tool does not have.
-	if sh.closed {
+	if sh.closed && !keepUnknown {
 		var unknown []string
 		for name := range in {
 			if _, known := sh.props[name]; !known && !isSlip(name) {

@@ -1,9 +1,22 @@
 package tools
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
+
+// TestInputRepairKeepsUnknownFieldsOfStrictTools: a tool that declares
+// StrictInput is refused an unknown field rather than have it dropped.
+func TestInputRepairKeepsUnknownFieldsOfStrictTools(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"}},"additionalProperties":false}`)
+	if _, _, ok := repairInput(schema, json.RawMessage(`{"to":"a","type":"shutdown"}`), true); ok {
+		t.Error("a strict tool's unknown field was dropped")
+	}
+	if out, _, ok := repairInput(schema, json.RawMessage(`{"to":"a","type":"shutdown"}`), false); !ok || string(out) != `{"to":"a"}` {
+		t.Errorf("without StrictInput: %s %v", out, ok)
+	}
+}
 
 // TestInputRepair states the slips Claude Code repairs before running a
 // tool (issue "input slips"): each is run, with the canonical input, where a

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Workspace is one session's view of the files: its roots, the documents the
@@ -23,6 +25,8 @@ type Workspace struct {
 	// extra are permissions.additionalDirectories: inside the workspace for
 	// permission purposes, never a base for relative paths.
 	extra []string
+	// atRoot and fuzzy are the paths.atRoot and paths.fuzzy settings.
+	atRoot, fuzzy bool
 
 	// docs is the overlay of documents open in the editor.
 	docs documents
@@ -50,6 +54,22 @@ func (w *Workspace) SetRoots(roots []string) {
 	w.mu.Lock()
 	w.roots = abs
 	w.mu.Unlock()
+}
+
+// SetPathOptions sets paths.atRoot (a leading "@" means the first root)
+// and paths.fuzzy (FuzzyPaths).
+func (w *Workspace) SetPathOptions(atRoot, fuzzy bool) {
+	w.mu.Lock()
+	w.atRoot, w.fuzzy = atRoot, fuzzy
+	w.mu.Unlock()
+}
+
+// FuzzyPaths reports paths.fuzzy: a tool reading a file that does not exist
+// may take its single closest existing match instead, saying so.
+func (w *Workspace) FuzzyPaths() bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.fuzzy
 }
 
 // SetAdditionalDirectories sets permissions.additionalDirectories.
@@ -89,7 +109,7 @@ var ErrEmptyPath = errors.New("the path is empty: give an absolute path or one r
 
 // Resolve turns a path from tool input into an absolute, cleaned path:
 // absolute paths as they are, "~/" from the home folder, relative paths
-// against the first root. It does not resolve symlinks (see Inside).
+// against the first root, and with paths.atRoot "@..." from the first root. It does not resolve symlinks (see Inside).
 func (w *Workspace) Resolve(p string) (string, error) {
 	p = strings.TrimSpace(p)
 	if p == "" {
@@ -101,6 +121,15 @@ func (w *Workspace) Resolve(p string) (string, error) {
 			p = fp
 		} else {
 			p = strings.TrimPrefix(p, "file://")
+		}
+	}
+	if strings.HasPrefix(p, "@") {
+		w.mu.RLock()
+		atRoot := w.atRoot
+		w.mu.RUnlock()
+		if atRoot {
+			// "@", "@src/a.go" and "@/src/a.go" name paths from the first root.
+			p = "." + string(filepath.Separator) + strings.TrimLeft(p[1:], `/\`)
 		}
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") {
@@ -120,41 +149,15 @@ func (w *Workspace) Resolve(p string) (string, error) {
 // additional directory once symlinks are resolved (for a path that does not
 // exist yet, its nearest existing parent is resolved).
 func (w *Workspace) Inside(abs string) bool {
-	real := realPath(abs)
+	real := pathutil.RealPath(abs)
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	for _, group := range [][]string{w.roots, w.extra} {
 		for _, r := range group {
-			if within(realPath(r), real) {
+			if pathutil.Within(pathutil.RealPath(r), real) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// realPath resolves symlinks in the longest existing prefix of p.
-func realPath(p string) string {
-	rest := ""
-	cur := p
-	for {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
-
-// within reports whether p is root or below it.
-func within(root, p string) bool {
-	if root == p {
-		return true
-	}
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }

@@ -58,6 +58,9 @@ func (*Edit) Description() string          { return editDescription }
 func (*Edit) InputSchema() json.RawMessage { return editSchema }
 func (*Edit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Edit) NewInput() any { return new(editParams) }
+
 // Docs implements tools.Documented.
 func (*Edit) Docs() tools.Docs {
 	return tools.Docs{
@@ -126,43 +129,39 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if p.OldString == p.NewString {
 		return tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string."), nil
 	}
-	old, _, err := e.ws.ReadFile(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if p.OldString != "" {
-			return notFound(abs), nil
-		}
-		old = nil // an empty old_string creates the file
-	case err != nil:
-		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
-	}
-	// changed, when set, says how the file changed since the agent's Read.
-	var changed *workspace.StaleError
-	if old != nil {
-		if err := e.ws.CheckFresh(abs); err != nil {
-			if !errors.As(err, &changed) || changed.Kind != workspace.ErrStale {
-				return tools.ErrorResult("%v", err), nil
+	fuzzy := currentSettings(e.settings).Edit.Fuzzy
+	var plan *editPlan
+	planWith := func(fuzzy bool) func(current []byte) ([]byte, error) {
+		return func(current []byte) ([]byte, error) {
+			if current == nil && p.OldString != "" {
+				return nil, resultError{notFound(abs)}
 			}
+			// An empty old_string creates a file that does not exist.
+			var err error
+			if plan, err = planEdit(abs, current, p, fuzzy); err != nil {
+				return nil, err
+			}
+			return plan.content, nil
 		}
 	}
-	fuzzy := currentSettings(e.settings).Edit.Fuzzy && changed == nil
-	plan, fail := planEdit(abs, old, p, fuzzy)
-	if changed != nil && (fail != nil || plan.count != 1) {
-		// As in Claude Code, a changed file takes the edit only when
-		// old_string still picks out exactly one place in what is there now.
-		return tools.ErrorResult("%v", changed), nil
-	}
-	if fail != nil {
-		return tools.ErrorResult("%v", fail), nil
-	}
-	err = e.ws.ApplyChange(ctx, call.Host, workspace.Change{
-		Path: abs, Old: old, New: plan.content,
-		Label:             "Edit " + displayName(e.ws, abs),
-		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	done, err := e.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: abs, Label: "Edit " + displayName(e.ws, abs), Review: call.ReviewEdits,
+		Plan: planWith(fuzzy),
+		// As in Claude Code, a file changed since the Read takes the edit
+		// when old_string still picks out exactly one place in what is
+		// there now; never by a fuzzy match on text the model has not seen.
+		Changed: func(current []byte) ([]byte, error) {
+			next, err := planWith(false)(current)
+			if err == nil && plan.count != 1 {
+				err = errors.New("old_string does not occur exactly once in the changed file")
+			}
+			return next, err
+		},
 	})
 	if err != nil {
 		return changeResult(err)
 	}
+	old := done.Old
 	var summary string
 	switch {
 	case old == nil:
@@ -172,10 +171,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	default:
 		summary = fmt.Sprintf("Edited %s: replaced %d occurrences.", abs, plan.count)
 	}
-	if changed != nil {
-		// The change was applied to the current content (ApplyChange checks,
-		// under the file's lock, that it is still what was planned against),
-		// so nobody's change was lost; the model's view is out of date.
+	if changed := done.ChangedSinceRead; changed != nil {
+		// The change was planned on the current content under the file's
+		// lock, so nobody's change was lost; the model's view is out of date.
 		summary += fmt.Sprintf(" Note: the file %s since your last Read (by the user, a formatter or another tool); old_string still matched exactly once, so the edit was applied to the current content. Read the file again if you need to see what else changed.", changed.Why)
 	}
 	if plan.quotes {

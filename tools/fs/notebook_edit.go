@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -50,6 +49,9 @@ func (*NotebookEdit) Name() string                 { return "NotebookEdit" }
 func (*NotebookEdit) Description() string          { return notebookEditDescription }
 func (*NotebookEdit) InputSchema() json.RawMessage { return notebookEditSchema }
 func (*NotebookEdit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
+
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*NotebookEdit) NewInput() any { return new(notebookEditParams) }
 
 // Docs implements tools.Documented.
 func (*NotebookEdit) Docs() tools.Docs {
@@ -111,36 +113,32 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	if !strings.EqualFold(filepath.Ext(abs), ".ipynb") {
 		return tools.ErrorResult("%s is not a Jupyter notebook (.ipynb); use Edit for other files.", abs), nil
 	}
-	old, _, err := t.ws.ReadFile(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return notFound(abs), nil
-	case err != nil:
-		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
-	}
-	if err := t.ws.CheckFresh(abs); err != nil {
-		return tools.ErrorResult("%v", err), nil
-	}
-	out, done, fail := planNotebookEdit(old, p)
-	if fail != nil {
-		return tools.ErrorResult("%s: %v", abs, fail), nil
-	}
-	err = t.ws.ApplyChange(ctx, call.Host, workspace.Change{
-		Path: abs, Old: old, New: out,
-		Label:             "NotebookEdit " + displayName(t.ws, abs),
-		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	var planned notebookEditDone
+	modified, err := t.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: abs, Label: "NotebookEdit " + displayName(t.ws, abs), Review: call.ReviewEdits,
+		Plan: func(current []byte) ([]byte, error) {
+			if current == nil {
+				return nil, resultError{notFound(abs)}
+			}
+			out, d, err := planNotebookEdit(current, p)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", abs, err)
+			}
+			planned = d
+			return out, nil
+		},
 	})
 	if err != nil {
 		return changeResult(err)
 	}
-	res := tools.TextResult(done.summary + " in " + abs + ".")
+	res := tools.TextResult(planned.summary + " in " + abs + ".")
 	// Claude Code's output fields: the cell's type as it now is (not only
 	// as given), the language, and the file before and after.
 	structured := map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
-		"cell_type": done.cellType, "language": done.language, "edit_mode": editMode(p),
-		"original_file": string(old), "updated_file": string(out)}
-	if done.hadSource {
-		structured["old_source"] = done.oldSource
+		"cell_type": planned.cellType, "language": planned.language, "edit_mode": editMode(p),
+		"original_file": string(modified.Old), "updated_file": string(modified.New)}
+	if planned.hadSource {
+		structured["old_source"] = planned.oldSource
 	}
 	res.Structured = structured
 	return res, nil

@@ -56,6 +56,7 @@ type ReadMcpResourceDir struct {
 func NewReadMcpResourceDir(m *Manager) *ReadMcpResourceDir { return &ReadMcpResourceDir{manager: m} }
 
 func (*ReadMcpResourceDir) Name() string        { return "ReadMcpResourceDir" }
+func (*ReadMcpResourceDir) NewInput() any       { return new(ReadMcpResourceParams) }
 func (*ReadMcpResourceDir) Description() string { return readMcpResourceDirDescription }
 func (*ReadMcpResourceDir) InputSchema() json.RawMessage {
 	return json.RawMessage(readMcpResourceDirSchema)

@@ -22,6 +22,11 @@ const refreshMcpToolsSchema = `{
   "additionalProperties": false
 }`
 
+// refreshParams is the input of RefreshMcpTools.
+type refreshParams struct {
+	Server string `json:"server"`
+}
+
 // RefreshStatus values, as in Claude Code.
 const (
 	RefreshRefreshed    = "refreshed"
@@ -48,6 +53,7 @@ type RefreshMcpTools struct {
 func NewRefreshMcpTools(m *Manager) *RefreshMcpTools { return &RefreshMcpTools{manager: m} }
 
 func (*RefreshMcpTools) Name() string                 { return "RefreshMcpTools" }
+func (*RefreshMcpTools) NewInput() any                { return new(refreshParams) }
 func (*RefreshMcpTools) Description() string          { return refreshMcpToolsDescription }
 func (*RefreshMcpTools) InputSchema() json.RawMessage { return json.RawMessage(refreshMcpToolsSchema) }
 
@@ -67,9 +73,7 @@ func (*RefreshMcpTools) Docs() tools.Docs {
 }
 
 func (t *RefreshMcpTools) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
-	var p struct {
-		Server string `json:"server"`
-	}
+	var p refreshParams
 	if err := json.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("invalid input: %v.", err), nil
 	}

@@ -79,6 +79,7 @@ type Monitor struct {
 func NewMonitor(b *Bash) *Monitor { return &Monitor{bash: b} }
 
 func (*Monitor) Name() string                 { return "Monitor" }
+func (*Monitor) NewInput() any                { return new(MonitorInput) }
 func (*Monitor) Description() string          { return monitorDescription }
 func (*Monitor) InputSchema() json.RawMessage { return json.RawMessage(monitorSchema) }
 func (*Monitor) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }

@@ -46,6 +46,7 @@ func NewEnterPlanMode(modes tools.ModeController) *EnterPlanMode {
 }
 
 func (*EnterPlanMode) Name() string                 { return "EnterPlanMode" }
+func (*EnterPlanMode) NewInput() any                { return new(struct{}) }
 func (*EnterPlanMode) Description() string          { return enterPlanModeDescription }
 func (*EnterPlanMode) InputSchema() json.RawMessage { return enterPlanModeSchema }
 

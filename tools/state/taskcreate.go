@@ -48,6 +48,7 @@ type TaskCreate struct{ board *TaskBoard }
 func NewTaskCreate(board *TaskBoard) *TaskCreate { return &TaskCreate{board: board} }
 
 func (*TaskCreate) Name() string                 { return "TaskCreate" }
+func (*TaskCreate) NewInput() any                { return new(taskCreateParams) }
 func (*TaskCreate) Description() string          { return taskCreateDescription }
 func (*TaskCreate) InputSchema() json.RawMessage { return taskCreateSchema }
 func (*TaskCreate) SideEffect() tools.SideEffect { return tools.SideEffectState }

@@ -20,6 +20,11 @@ var taskGetSchema = json.RawMessage(`{
   "additionalProperties": false
 }`)
 
+// taskGetParams is the input of TaskGet.
+type taskGetParams struct {
+	TaskID string `json:"taskId"`
+}
+
 // TaskGetOutput is the structured result, in Claude Code's shape (task is
 // null when there is no such task).
 type TaskGetOutput struct {
@@ -43,6 +48,7 @@ type TaskGet struct{ board *TaskBoard }
 func NewTaskGet(board *TaskBoard) *TaskGet { return &TaskGet{board: board} }
 
 func (*TaskGet) Name() string                 { return "TaskGet" }
+func (*TaskGet) NewInput() any                { return new(taskGetParams) }
 func (*TaskGet) Description() string          { return taskGetDescription }
 func (*TaskGet) InputSchema() json.RawMessage { return taskGetSchema }
 func (*TaskGet) SideEffect() tools.SideEffect { return tools.SideEffectNone }
@@ -58,9 +64,7 @@ func (*TaskGet) Docs() tools.Docs {
 
 // Execute shows the task.
 func (t *TaskGet) Execute(_ context.Context, call *tools.Call) (*tools.Result, error) {
-	var p struct {
-		TaskID string `json:"taskId"`
-	}
+	var p taskGetParams
 	if res := decode(t.Name(), call.Input, &p); res != nil {
 		return res, nil
 	}

@@ -36,6 +36,7 @@ type TaskList struct{ board *TaskBoard }
 func NewTaskList(board *TaskBoard) *TaskList { return &TaskList{board: board} }
 
 func (*TaskList) Name() string                 { return "TaskList" }
+func (*TaskList) NewInput() any                { return new(struct{}) }
 func (*TaskList) Description() string          { return taskListDescription }
 func (*TaskList) InputSchema() json.RawMessage { return taskListSchema }
 func (*TaskList) SideEffect() tools.SideEffect { return tools.SideEffectNone }

@@ -65,6 +65,7 @@ type TaskUpdate struct{ board *TaskBoard }
 func NewTaskUpdate(board *TaskBoard) *TaskUpdate { return &TaskUpdate{board: board} }
 
 func (*TaskUpdate) Name() string                 { return "TaskUpdate" }
+func (*TaskUpdate) NewInput() any                { return new(taskUpdateParams) }
 func (*TaskUpdate) Description() string          { return taskUpdateDescription }
 func (*TaskUpdate) InputSchema() json.RawMessage { return taskUpdateSchema }
 func (*TaskUpdate) SideEffect() tools.SideEffect { return tools.SideEffectState }

@@ -81,6 +81,9 @@ func (*WebFetch) Description() string          { return webFetchDescription }
 func (*WebFetch) InputSchema() json.RawMessage { return webFetchSchema }
 func (*WebFetch) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*WebFetch) NewInput() any { return new(webFetchParams) }
+
 // Docs implements tools.Documented.
 func (*WebFetch) Docs() tools.Docs {
 	return tools.Docs{
@@ -110,11 +113,7 @@ func (*WebFetch) Access(input json.RawMessage) tools.Access {
 	if json.Unmarshal(input, &p) != nil {
 		return tools.Access{}
 	}
-	u, err := normaliseURL(p.URL)
-	if err != nil {
-		return tools.Access{}
-	}
-	return tools.Access{Domain: domainOf(u)}
+	return domainAccess(p.URL)
 }
 
 // Preview implements tools.Previewer: the URL that will be fetched (after

@@ -26,6 +26,12 @@ var enterSchema = json.RawMessage(`{
   "additionalProperties": false
 }`)
 
+// enterParams is the input of EnterWorktree.
+type enterParams struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
 // EnterOutput is EnterWorktree's structured result, in Claude Code's shape.
 type EnterOutput struct {
 	WorktreePath   string `json:"worktreePath"`
@@ -40,6 +46,7 @@ type Enter struct{ s *Session }
 func NewEnter(s *Session) *Enter { return &Enter{s: s} }
 
 func (*Enter) Name() string                 { return "EnterWorktree" }
+func (*Enter) NewInput() any                { return new(enterParams) }
 func (*Enter) Description() string          { return enterDescription }
 func (*Enter) InputSchema() json.RawMessage { return enterSchema }
 
@@ -68,10 +75,7 @@ func (t *Enter) Access(json.RawMessage) tools.Access {
 
 // Execute makes or finds the worktree and moves the session into it.
 func (t *Enter) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
-	var p struct {
-		Name string `json:"name"`
-		Path string `json:"path"`
-	}
+	var p enterParams
 	if err := json.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("the input is not a valid EnterWorktree input (%v).", err), nil
 	}

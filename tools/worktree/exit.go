@@ -24,6 +24,12 @@ var exitSchema = json.RawMessage(`{
   "additionalProperties": false
 }`)
 
+// exitParams is the input of ExitWorktree.
+type exitParams struct {
+	Action  string `json:"action"`
+	Discard bool   `json:"discard_changes"`
+}
+
 // ExitOutput is ExitWorktree's structured result, in Claude Code's shape.
 type ExitOutput struct {
 	Action           string `json:"action"`
@@ -42,6 +48,7 @@ type Exit struct{ s *Session }
 func NewExit(s *Session) *Exit { return &Exit{s: s} }
 
 func (*Exit) Name() string                 { return "ExitWorktree" }
+func (*Exit) NewInput() any                { return new(exitParams) }
 func (*Exit) Description() string          { return exitDescription }
 func (*Exit) InputSchema() json.RawMessage { return exitSchema }
 
@@ -50,10 +57,7 @@ func (*Exit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 
 // Risk: keeping is low; removing is high, critical when it discards work.
 func (*Exit) Risk(in json.RawMessage) tools.Risk {
-	var p struct {
-		Action  string `json:"action"`
-		Discard bool   `json:"discard_changes"`
-	}
+	var p exitParams
 	_ = json.Unmarshal(in, &p)
 	switch {
 	case p.Action == "keep":
@@ -80,10 +84,7 @@ func (*Exit) Docs() tools.Docs {
 
 // Execute leaves the worktree.
 func (t *Exit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
-	var p struct {
-		Action  string `json:"action"`
-		Discard bool   `json:"discard_changes"`
-	}
+	var p exitParams
 	if err := json.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("the input is not a valid ExitWorktree input (%v).", err), nil
 	}
