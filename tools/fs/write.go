@@ -120,7 +120,8 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		res.Structured = map[string]any{"type": "create", "filePath": abs, "content": p.Content, "structuredPatch": []udiff.Hunk{}, "originalFile": nil}
 		return res, nil
 	}
-	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, unifiedDiff(w.ws, abs, old, newContent)))
-	res.Structured = map[string]any{"type": "update", "filePath": abs, "content": p.Content, "structuredPatch": udiff.Hunks(string(old), p.Content), "originalFile": string(old)}
+	diff, hunks := changeDiff(w.ws, abs, old, newContent)
+	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, diff))
+	res.Structured = map[string]any{"type": "update", "filePath": abs, "content": p.Content, "structuredPatch": hunks, "originalFile": string(old)}
 	return res, nil
 }

@@ -202,21 +202,35 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("stdin is for background commands: add run_in_background: true, or pipe the text in the command itself (printf '...' | cmd)."), nil
 	}
 	if in.RunInBackground {
-		return b.startBackground(call, &in, dir, stdin.Stdin, env)
+		name, args, err := sandboxArgs(s, b.ws.Folders(), dir, in.Command)
+		if err != nil {
+			return tools.ErrorResult("%v.", err), nil
+		}
+		return b.startBackground(call, &in, dir, stdin.Stdin, env, name, args)
 	}
 	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
-	cwdFile, err := newCwdFile()
+	// The sandbox has a /tmp of its own: the folder report then goes
+	// through the workspace's output folder, which it can write.
+	cwdDir := ""
+	if s.Bash.Sandbox {
+		cwdDir = outputDir(b.ws.Root())
+	}
+	cwdFile, err := newCwdFile(cwdDir)
 	if err != nil {
 		return nil, fmt.Errorf("preparing bash: %w", err)
 	}
 	defer os.Remove(cwdFile)
+	name, args, err := sandboxArgs(s, b.ws.Folders(), dir, withCwdReport(in.Command, cwdFile))
+	if err != nil {
+		return tools.ErrorResult("%v.", err), nil
+	}
 	saved := newSpill(b.ws.Root(), maxOutput)
 	spec := runSpec{
-		name: "bash", args: []string{"-c", withCwdReport(in.Command, cwdFile)}, dir: dir, env: env,
+		name: name, args: args, dir: dir, env: env,
 		timeout: timeout, maxOutput: maxOutput, progress: call.Progress, spill: saved,
 	}
 	if b.tasks != nil {
-		spec.adopt = b.tasks.AdoptGroup
+		spec.adopt = b.tasks.Adopt
 		if !onlyWaits(in.Command) {
 			spec.background = b.toBackground(call, in.Command)
 		}
@@ -231,6 +245,9 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	if res.backgroundTask != "" {
 		return movedToBackground(res, timeout), nil
+	}
+	if msg := sandboxFailure(s, res.output, res.exitCode); msg != "" {
+		return tools.ErrorResult("%s.", msg), nil
 	}
 	if savedPath != "" {
 		res.output = saved.render(savedPath)
@@ -262,7 +279,7 @@ func (b *Bash) toBackground(call *tools.Call, command string) func(*exec.Cmd, *t
 		if call.Host != nil {
 			spec.Notify = call.Host.Notify
 		}
-		t, err := b.tasks.Adopt(spec, cmd, out, waitErr, kill)
+		t, err := b.tasks.TakeOver(spec, cmd, out, waitErr, kill)
 		if err != nil {
 			b.log.Warn("a timed-out command could not move to the background", "err", err)
 			return ""
@@ -299,9 +316,10 @@ func (b *Bash) workDir() string {
 	return b.ws.Root()
 }
 
-// newCwdFile makes the empty file a command writes its last working folder to.
-func newCwdFile() (string, error) {
-	f, err := os.CreateTemp("", "toolhost-cwd-*")
+// newCwdFile makes the empty file a command writes its last working folder
+// to, in dir ("" for the temporary folder).
+func newCwdFile(dir string) (string, error) {
+	f, err := os.CreateTemp(dir, "toolhost-cwd-*")
 	if err != nil {
 		return "", err
 	}
@@ -397,7 +415,7 @@ func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result 
 }
 
 // startBackground starts the command as a task and returns its id.
-func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdin *string, env []string) (*tools.Result, error) {
+func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdin *string, env []string, name string, args []string) (*tools.Result, error) {
 	if b.tasks == nil {
 		return tools.ErrorResult("background commands are not available in this session; run the command without run_in_background."), nil
 	}
@@ -406,7 +424,7 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdi
 		timeout = min(time.Duration(*in.Timeout*float64(time.Millisecond)), MaxBackgroundTimeout)
 	}
 	spec := tasks.Spec{
-		Kind: "bash", Command: in.Command, Name: "bash", Args: []string{"-c", in.Command},
+		Kind: "bash", Command: in.Command, Name: name, Args: args,
 		Dir: dir, Env: env, Timeout: timeout,
 	}
 	if stdin != nil {

@@ -59,9 +59,9 @@ type runSpec struct {
 	timeout   time.Duration
 	maxOutput int
 	progress  tools.Progress
-	// adopt receives the process group when the command left processes
-	// running (`server &`), so the session can end them at its close.
-	adopt func(pgid int)
+	// adopt receives the finished command, whose processes left running
+	// (`server &`, a daemon) the session ends at its close.
+	adopt func(cmd *exec.Cmd)
 	// background, when set, is offered a command still running at its
 	// timeout; it returns the id of the task that took the command over, or
 	// "" when the command is to be killed.
@@ -88,8 +88,8 @@ func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
 	// The command's own context: cancelled here, never by ctx directly, so
 	// that a command handed to the background outlives this call.
 	cmdCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
-	cmd := tasks.Command(cmdCtx, spec.name, spec.args...)
-	cmd.Dir, cmd.Env = spec.dir, spec.env
+	cmd := tasks.Command(cmdCtx, spec.env, spec.name, spec.args...)
+	cmd.Dir = spec.dir
 	out := tasks.NewOutput(max(spec.maxOutput, tasks.DefaultMaxOutputBytes))
 	// One writer for both streams: exec then gives the child a single pipe,
 	// so stdout and stderr stay in the order they were written.
@@ -138,8 +138,8 @@ func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
 	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() {
 		res.signal = unix.SignalName(st.Signal())
 	}
-	if spec.adopt != nil && cmd.Process != nil && tasks.GroupAlive(cmd.Process.Pid) {
-		spec.adopt(cmd.Process.Pid)
+	if spec.adopt != nil && cmd.Process != nil {
+		spec.adopt(cmd)
 	}
 	return res, nil
 }

@@ -115,12 +115,7 @@ func (s *spill) render(path string) string {
 // output folder or else the temporary folder, and removes old ones.
 func createSpillFile(root string) (*os.File, string, error) {
 	name := "bash-" + time.Now().Format("20060102-150405") + "-*.log"
-	dir := filepath.Join(root, filepath.FromSlash(spillDirName))
-	if err := os.MkdirAll(dir, 0o755); err == nil {
-		ignore := filepath.Join(dir, ".gitignore")
-		if _, err := os.Stat(ignore); err != nil {
-			_ = os.WriteFile(ignore, []byte("# Saved command output (toolhost); not part of the project.\n*\n"), 0o644)
-		}
+	if dir := outputDir(root); dir != "" {
 		removeOld(dir)
 		if f, err := os.CreateTemp(dir, name); err == nil {
 			return f, f.Name(), nil
@@ -131,6 +126,20 @@ func createSpillFile(root string) (*os.File, string, error) {
 		return nil, "", err
 	}
 	return f, f.Name(), nil
+}
+
+// outputDir makes the workspace's output folder, which ignores itself for
+// git, and returns it; "" when it cannot be made.
+func outputDir(root string) string {
+	dir := filepath.Join(root, filepath.FromSlash(spillDirName))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ""
+	}
+	ignore := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(ignore); err != nil {
+		_ = os.WriteFile(ignore, []byte("# Saved command output (toolhost); not part of the project.\n*\n"), 0o644)
+	}
+	return dir
 }
 
 // removeOld removes saved outputs older than spillMaxAge.

@@ -4,17 +4,17 @@ import (
 	"os/exec"
 )
 
-// Adopt makes a command that is already running in the foreground a
+// TakeOver makes a command that is already running in the foreground a
 // background task, as Claude Code does with a Bash command that outlives its
 // timeout: the command keeps running and writing to out, and the task ends
 // when waitErr delivers cmd.Wait's result. kill ends the command's whole
 // process group; it is called when the task is stopped, when spec.Timeout
 // passes, and at Close. Of spec, Kind, Command, Timeout and Notify are used.
 //
-// The caller must not wait for the command itself once Adopt succeeded. On
+// The caller must not wait for the command itself once TakeOver succeeded. On
 // an error (the session is closing) nothing was adopted and the caller still
 // owns the command.
-func (m *Manager) Adopt(spec Spec, cmd *exec.Cmd, out *Output, waitErr <-chan error, kill func()) (*Task, error) {
+func (m *Manager) TakeOver(spec Spec, cmd *exec.Cmd, out *Output, waitErr <-chan error, kill func()) (*Task, error) {
 	id, kind, err := m.nextID(spec.Kind)
 	if err != nil {
 		return nil, err
