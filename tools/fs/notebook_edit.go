@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -79,7 +80,8 @@ func (*NotebookEdit) Access(input json.RawMessage) tools.Access {
 	return tools.Access{WritePaths: []string{p.NotebookPath}}
 }
 
-// Preview implements tools.Previewer: the diff of the notebook file.
+// Preview implements tools.Previewer: the diff of the cell the call
+// changes (its source, as the user reads it), not of the notebook's JSON.
 func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
 	var p notebookEditParams
 	if json.Unmarshal(input, &p) != nil {
@@ -93,11 +95,30 @@ func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.
 	if err != nil {
 		return nil
 	}
-	out, _, fail := planNotebookEdit(old, p)
-	if fail != nil {
+	if _, _, fail := planNotebookEdit(old, p); fail != nil {
 		return nil
 	}
-	return &tools.Preview{Kind: "diff", Text: unifiedDiff(t.ws, abs, old, out)}
+	nb, err := parseNotebook(old)
+	if err != nil {
+		return nil
+	}
+	before, after, cell := "", p.NewSource, p.CellID
+	mode := editMode(p)
+	if i := nb.find(p.CellID); i >= 0 && mode != "insert" {
+		before = multiline(nb.cells[i]["source"])
+		cell = nb.cellID(i)
+	}
+	if mode == "delete" {
+		after = ""
+	}
+	if mode == "insert" {
+		cell = "new cell"
+		if p.CellID != "" {
+			cell = "new cell after " + p.CellID
+		}
+	}
+	name := fmt.Sprintf("%s [%s]", displayName(t.ws, abs), cell)
+	return &tools.Preview{Kind: "diff", Text: udiff.Unified("a/"+name, "b/"+name, before, after)}
 }
 
 // Execute makes the change.
@@ -113,35 +134,66 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	if !strings.EqualFold(filepath.Ext(abs), ".ipynb") {
 		return tools.ErrorResult("%s is not a Jupyter notebook (.ipynb); use Edit for other files.", abs), nil
 	}
-	var planned notebookEditDone
+	var summary string
+	var cell cellFacts
 	modified, err := t.ws.Modify(ctx, call.Host, workspace.Modification{
 		Path: abs, Label: "NotebookEdit " + displayName(t.ws, abs), Review: call.ReviewEdits,
 		Plan: func(current []byte) ([]byte, error) {
 			if current == nil {
 				return nil, resultError{notFound(abs)}
 			}
-			out, d, err := planNotebookEdit(current, p)
+			out, s, err := planNotebookEdit(current, p)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", abs, err)
 			}
-			planned = d
+			summary, cell = s, factsOf(current, p)
 			return out, nil
 		},
 	})
 	if err != nil {
 		return changeResult(err)
 	}
-	res := tools.TextResult(planned.summary + " in " + abs + ".")
+	res := tools.TextResult(summary + " in " + abs + ".")
 	// Claude Code's output fields: the cell's type as it now is (not only
-	// as given), the language, and the file before and after.
+	// as given), the language, the old source and the file before and after.
 	structured := map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
-		"cell_type": planned.cellType, "language": planned.language, "edit_mode": editMode(p),
+		"cell_type": cell.kind, "language": cell.language, "edit_mode": editMode(p),
 		"original_file": string(modified.Old), "updated_file": string(modified.New)}
-	if planned.hadSource {
-		structured["old_source"] = planned.oldSource
+	if cell.hadSource {
+		structured["old_source"] = cell.oldSource
 	}
 	res.Structured = structured
 	return res, nil
+}
+
+// cellFacts are what NotebookEdit's structured result says of the cell.
+type cellFacts struct {
+	// kind is the cell's type after the edit.
+	kind, language string
+	// oldSource is the source the cell had (replace and delete).
+	oldSource string
+	hadSource bool
+}
+
+// factsOf reads the facts of the cell an edit of data changes.
+func factsOf(data []byte, p notebookEditParams) cellFacts {
+	f := cellFacts{kind: p.CellType}
+	nb, err := parseNotebook(data)
+	if err != nil {
+		return f
+	}
+	f.language = nb.language()
+	if editMode(p) == "insert" {
+		return f
+	}
+	if i := nb.find(p.CellID); i >= 0 {
+		cell := nb.cells[i]
+		f.oldSource, f.hadSource = multiline(cell["source"]), true
+		if f.kind == "" {
+			f.kind, _ = cell["cell_type"].(string)
+		}
+	}
+	return f
 }
 
 func editMode(p notebookEditParams) string {
@@ -151,37 +203,25 @@ func editMode(p notebookEditParams) string {
 	return p.EditMode
 }
 
-// notebookEditDone describes an edit planned by planNotebookEdit.
-type notebookEditDone struct {
-	// summary is one line for the model.
-	summary string
-	// cellType is the type of the cell edited (after a replace, its type now).
-	cellType string
-	// oldSource is the source the cell had (replace and delete).
-	oldSource string
-	hadSource bool
-	language  string
-}
-
-// planNotebookEdit computes the new notebook file and what was done.
+// planNotebookEdit computes the new notebook file and a one-line summary.
 // Errors are for the model.
-func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, notebookEditDone, error) {
+func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error) {
 	nb, err := parseNotebook(data)
 	if err != nil {
-		return nil, notebookEditDone{}, err
+		return nil, "", err
 	}
-	var done notebookEditDone
-	done.language = nb.language()
+	var summary string
+	var edit cellEdit
 	switch mode := editMode(p); mode {
 	case "insert":
 		if p.CellType == "" {
-			return nil, notebookEditDone{}, errors.New("cell_type is required to insert a cell; give \"code\" or \"markdown\"")
+			return nil, "", errors.New("cell_type is required to insert a cell; give \"code\" or \"markdown\"")
 		}
 		at := 0
 		if p.CellID != "" {
 			i := nb.find(p.CellID)
 			if i < 0 {
-				return nil, notebookEditDone{}, noCell(nb, p.CellID)
+				return nil, "", noCell(nb, p.CellID)
 			}
 			at = i + 1
 		}
@@ -199,25 +239,24 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, notebookEditDo
 			id = nb.newCellID()
 			cell["id"] = id
 		}
+		edit = cellEdit{at: at, insert: true, cell: cell}
 		nb.cells = append(nb.cells[:at], append([]map[string]any{cell}, nb.cells[at:]...)...)
-		done.summary = fmt.Sprintf("Inserted %s cell %s %s", p.CellType, id, where)
-		done.cellType = p.CellType
+		summary = fmt.Sprintf("Inserted %s cell %s %s", p.CellType, id, where)
 	case "delete", "replace":
 		if p.CellID == "" {
-			return nil, notebookEditDone{}, fmt.Errorf("cell_id is required to %s a cell; the cells are %s", mode, nb.ids(20))
+			return nil, "", fmt.Errorf("cell_id is required to %s a cell; the cells are %s", mode, nb.ids(20))
 		}
 		i := nb.find(p.CellID)
 		if i < 0 {
-			return nil, notebookEditDone{}, noCell(nb, p.CellID)
+			return nil, "", noCell(nb, p.CellID)
 		}
-		cell := nb.cells[i]
-		done.oldSource, done.hadSource = multiline(cell["source"]), true
-		done.cellType, _ = cell["cell_type"].(string)
 		if mode == "delete" {
+			edit = cellEdit{at: i}
 			nb.cells = append(nb.cells[:i], nb.cells[i+1:]...)
-			done.summary = "Deleted cell " + p.CellID
+			summary = "Deleted cell " + p.CellID
 			break
 		}
+		cell := nb.cells[i]
 		cell["source"] = sourceLines(p.NewSource)
 		kind, _ := cell["cell_type"].(string)
 		if p.CellType != "" && p.CellType != kind {
@@ -233,16 +272,21 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, notebookEditDo
 			delete(cell, "outputs")
 			delete(cell, "execution_count")
 		}
-		done.summary = fmt.Sprintf("Replaced the source of %s cell %s", kind, p.CellID)
-		done.cellType = kind
+		edit = cellEdit{at: i, cell: cell}
+		summary = fmt.Sprintf("Replaced the source of %s cell %s", kind, p.CellID)
 	default:
-		return nil, notebookEditDone{}, fmt.Errorf("edit_mode %q is not one of replace, insert, delete", mode)
+		return nil, "", fmt.Errorf("edit_mode %q is not one of replace, insert, delete", mode)
+	}
+	// Only the changed cell is rewritten; the rest of the file keeps its
+	// bytes, so the notebook's own formatting survives on disk.
+	if out, ok := nb.splice(edit); ok {
+		return out, summary, nil
 	}
 	out, err := nb.encode()
 	if err != nil {
-		return nil, notebookEditDone{}, err
+		return nil, "", err
 	}
-	return out, done, nil
+	return out, summary, nil
 }
 
 func noCell(nb *notebook, id string) error {

@@ -27,25 +27,25 @@ func straightQuotes(s string) string {
 	return strings.NewReplacer("‘", "'", "’", "'", "“", `"`, "”", `"`).Replace(s)
 }
 
-// span is a byte range of a text.
-type span struct{ start, end int }
+// quoteSpan is a byte range of a text.
+type quoteSpan struct{ start, end int }
 
 // quotedMatches returns where old occurs in text when curly and straight
 // quotes count as the same, as byte ranges of text, not overlapping.
-func quotedMatches(text, old string) []span {
+func quotedMatches(text, old string) []quoteSpan {
 	norm, starts := straightWithOffsets(text)
 	needle := straightQuotes(old)
 	if needle == "" {
 		return nil
 	}
-	var out []span
+	var out []quoteSpan
 	for pos := 0; pos <= len(norm)-len(needle); {
 		i := strings.Index(norm[pos:], needle)
 		if i < 0 {
 			break
 		}
 		a, b := pos+i, pos+i+len(needle)
-		out = append(out, span{starts[a], starts[b]})
+		out = append(out, quoteSpan{starts[a], starts[b]})
 		pos = b
 	}
 	return out
