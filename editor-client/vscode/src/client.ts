@@ -19,6 +19,7 @@ import { applyWorkspaceEdit } from "./applyEdit";
 import { askUserQuestion } from "./dialogs";
 import type { PermissionAnswer, PermissionParams } from "./logic/permission";
 import { taskListAsTodos, type BoardTask } from "./logic/taskList";
+import type { TeamState } from "./logic/teams";
 import type { Todo } from "./logic/todos";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
@@ -48,6 +49,8 @@ export interface ClientEvents {
   todos(todos: Todo[]): void;
   taskChanged(params: { taskId: string; status: string; command?: string; exitCode?: number }): void;
   toolsChanged(): void;
+  /** A team's whole state (toolhost/teamChanged). */
+  teamChanged(params: TeamState): void;
   /** Answers toolhost/requestPermission (null: dismissed). */
   requestPermission(params: PermissionParams, token: vscode.CancellationToken): Promise<PermissionAnswer | null>;
 }
@@ -101,5 +104,6 @@ export function createClient(
   });
   client.onNotification("toolhost/taskChanged", events.taskChanged);
   client.onNotification("toolhost/toolsChanged", events.toolsChanged);
+  client.onNotification("toolhost/teamChanged", (params: TeamState) => events.teamChanged(params));
   return client;
 }

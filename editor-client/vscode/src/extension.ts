@@ -11,6 +11,7 @@ import { CallToolResult } from "./logic/results";
 import { ResultDocuments, SCHEME } from "./resultDocs";
 import { DiffReviews, ReviewAction } from "./review";
 import { ServerManager } from "./server";
+import { TeamTreeProvider } from "./teamView";
 import { TodoTreeProvider } from "./todoView";
 
 let server: ServerManager | undefined;
@@ -21,6 +22,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const reviews = new DiffReviews();
   const todos = new TodoTreeProvider();
   const todoView = vscode.window.createTreeView("toolhost.todos", { treeDataProvider: todos }) as vscode.TreeView<unknown>;
+  const teams = new TeamTreeProvider();
+  const teamView = vscode.window.createTreeView("toolhost.team", { treeDataProvider: teams }) as vscode.TreeView<unknown>;
+  const showTeams = () => {
+    const working = teams.working();
+    teamView.badge = working > 0 ? { value: working, tooltip: `${working} team members working` } : undefined;
+  };
   const statusItem = vscode.window.createStatusBarItem("toolhost.mode", vscode.StatusBarAlignment.Left, 10);
   statusItem.name = "toolhost";
   statusItem.show();
@@ -42,9 +49,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         }
       },
       toolsChanged: () => output.appendLine("[tools] the tool set changed"),
+      teamChanged: (team) => {
+        const what = teams.update(team);
+        showTeams();
+        if (what) {
+          output.appendLine(`[team] ${what}`);
+          vscode.window.setStatusBarMessage(`toolhost: ${what}`, 10_000);
+        }
+      },
       requestPermission: (params, token) => requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
     },
-    () => reviews.dismissAll(),
+    () => {
+      reviews.dismissAll();
+      teams.clear();
+      showTeams();
+    },
   );
   server = manager;
   const getClient = () => manager.running();
@@ -56,6 +75,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     reviews,
     todos,
     todoView,
+    teams,
+    teamView,
     statusItem,
     manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
