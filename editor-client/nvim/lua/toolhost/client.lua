@@ -127,6 +127,9 @@ function M.handlers(state, opts)
         end
       end
     end,
+    ["toolhost/teamChanged"] = function(_, params)
+      require("toolhost.team").on_changed(state, params)
+    end,
     ["toolhost/toolsChanged"] = function(_, _, ctx)
       local client = vim.lsp.get_client_by_id(ctx.client_id)
       if client then

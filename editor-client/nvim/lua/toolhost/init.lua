@@ -32,6 +32,8 @@ M.state = {
   initialized = false,
   todos = {},
   tasks = {},
+  -- Teams by lower-case name, from toolhost/teamChanged.
+  teams = {},
   progress = {},
   tools = nil,
   -- The permission mode chosen with :Toolhost mode, re-applied after a
@@ -90,6 +92,7 @@ function M.start()
     return true
   end
   M.state.todos, M.state.tasks, M.state.progress, M.state.tools = {}, {}, {}, nil
+  M.state.teams = {}
   local id, err = client_mod.start(M.options, M.state)
   if not id then
     vim.notify(err, vim.log.levels.ERROR)
