@@ -8,6 +8,7 @@ import { runTool, setPermissionMode, showStatus } from "./commands";
 import { requestPermission } from "./dialogs";
 import { reviewSettings } from "./logic/modes";
 import { CallToolResult } from "./logic/results";
+import { taskNotice } from "./logic/taskEvents";
 import { ResultDocuments, SCHEME } from "./resultDocs";
 import { DiffReviews, ReviewAction } from "./review";
 import { ServerManager } from "./server";
@@ -28,6 +29,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const working = teams.working();
     teamView.badge = working > 0 ? { value: working, tooltip: `${working} team members working` } : undefined;
   };
+  const watching = new Map<string, vscode.Disposable>();
   const statusItem = vscode.window.createStatusBarItem("toolhost.mode", vscode.StatusBarAlignment.Left, 10);
   statusItem.name = "toolhost";
   statusItem.show();
@@ -44,6 +46,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       taskChanged: (t) => {
         const exit = t.exitCode !== undefined ? ` (exit ${t.exitCode})` : "";
         output.appendLine(`[task ${t.taskId}] ${t.status}${exit}${t.command ? `: ${t.command}` : ""}`);
+        // A Monitor's "watching" message stays until the monitor ends.
+        const notice = taskNotice(t);
+        watching.get(t.taskId)?.dispose();
+        watching.delete(t.taskId);
+        if (notice && t.status === "running") {
+          watching.set(t.taskId, vscode.window.setStatusBarMessage(notice));
+        } else if (notice) {
+          vscode.window.setStatusBarMessage(notice, 10_000);
+        }
         if (t.status !== "running") {
           void logTaskOutput(manager, output, t.taskId);
         }
@@ -62,6 +73,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     () => {
       reviews.dismissAll();
       teams.clear();
+      watching.forEach((d) => d.dispose());
+      watching.clear();
       showTeams();
     },
   );
