@@ -165,6 +165,7 @@ func New(opts Options) (*Session, error) {
 // enabled, and the MCP servers.
 func (s *Session) applySettings(st *settings.Settings) {
 	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
+	s.Workspace.SetWritesOutsideAllowed(st.Permissions.AllowWritesOutsideWorkspace)
 	s.Workspace.SetPathOptions(st.Paths.AtRoot, st.Paths.Fuzzy)
 	s.Registry.SetPolicy(toolPolicy(st.Tools))
 	s.Registry.SetOptInPolicy(optInPolicy(st.Tools))

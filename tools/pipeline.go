@@ -278,7 +278,11 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 			if res := p.validate(c.tool, out.UpdatedInput, "the input as the user changed it"); res != nil {
 				return res, nil
 			}
-			c.input = out.UpdatedInput
+			input, res, err := p.recheck(ctx, c, out.UpdatedInput, true)
+			if res != nil || err != nil {
+				return res, err
+			}
+			c.input = input
 		}
 	}
 
@@ -354,7 +358,11 @@ func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error
 		if res := p.validate(c.tool, out.UpdatedInput, "the input as a PreToolUse hook rewrote it"); res != nil {
 			return withContext(res, c.context), nil
 		}
-		c.input = out.UpdatedInput
+		input, res, err := p.recheck(ctx, c, out.UpdatedInput, false)
+		if res != nil || err != nil {
+			return withContext(res, c.context), err
+		}
+		c.input = input
 	}
 	return nil, nil
 }
@@ -401,7 +409,11 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 		if res := p.validate(c.tool, updated, "the input as the user changed it"); res != nil {
 			return res, nil
 		}
-		c.input = updated
+		input, res, err := p.recheck(ctx, c, updated, true)
+		if res != nil || err != nil {
+			return res, err
+		}
+		c.input = input
 	}
 	return nil, nil
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -195,10 +194,11 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if plan.fuzzy {
 		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
 	}
-	res := tools.TextResult(summary + "\n\n" + unifiedDiff(e.ws, abs, old, plan.content))
+	diff, hunks := changeDiff(e.ws, abs, old, plan.content)
+	res := tools.TextResult(summary + "\n\n" + diff)
 	res.Structured = map[string]any{
 		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
-		"structuredPatch": udiff.Hunks(string(old), string(plan.content)), "userModified": false,
+		"structuredPatch": hunks, "userModified": false,
 	}
 	return res, nil
 }

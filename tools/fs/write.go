@@ -155,7 +155,8 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}}
 		return res, nil
 	}
-	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, unifiedDiff(w.ws, abs, old, newContent)))
-	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": udiff.Hunks(string(old), p.Content)}
+	diff, hunks := changeDiff(w.ws, abs, old, newContent)
+	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, diff))
+	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": hunks}
 	return res, nil
 }
