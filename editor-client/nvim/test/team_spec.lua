@@ -38,17 +38,7 @@ end
 
 local toolhost = require("toolhost")
 
-local function call(name, input)
-  local done, err, result = false, nil, nil
-  toolhost.call_tool(name, input, function(e, r)
-    done, err, result = true, e, r
-  end)
-  h.wait_for(function()
-    return done
-  end, name .. " to return", 30000)
-  h.truthy(err == nil, "no JSON-RPC error: " .. vim.inspect(err))
-  return result
-end
+local call = h.call
 
 local function text(result)
   return require("toolhost.format").result_text(result)
