@@ -252,6 +252,13 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	if res := p.prepare(c); res != nil {
 		return res, nil
 	}
+
+	// What cannot depend on the user's answer is checked before asking.
+	if pc, ok := c.tool.(Prechecker); ok {
+		if res := pc.Precheck(ctx, c.host, c.input); res != nil {
+			return res, nil
+		}
+	}
 	name := c.tool.Name()
 	access := c.access
 	if p.Permissions != nil {

@@ -776,3 +776,43 @@ func TestSchemaLibraryCompilesNothingAtStart(t *testing.T) {
 		t.Errorf("the schema library's init made %d allocations: it compiles its metaschemas at start again (see third_party/jsonschema/PATCHES.md)", allocs)
 	}
 }
+
+// precheckTool is a fakeTool with a check that runs before the prompt.
+type precheckTool struct {
+	*fakeTool
+	fail string
+}
+
+func (t *precheckTool) Precheck(context.Context, Host, json.RawMessage) *Result {
+	if t.fail == "" {
+		return nil
+	}
+	return ErrorResult("%s", t.fail)
+}
+
+func TestPrecheckRunsBeforeThePrompt(t *testing.T) {
+	tests := []struct {
+		name      string
+		fail      string
+		wantAsked int
+		wantText  string
+	}{
+		{"a failing check ends the call unasked", "the file changed since it was read; Read it again.", 0, "Error: the file changed since it was read"},
+		{"a passing check leaves the prompt", "", 1, "ran with"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := &precheckTool{fakeTool: &fakeTool{name: "Edit", side: SideEffectMutating}, fail: tt.fail}
+			checker := &fakeChecker{outcome: PermissionOutcome{Allow: true}}
+			reg := NewRegistry()
+			reg.Register(CategoryCore, tool)
+			resp := call(t, NewPipeline(reg, nil, WithPermissions(checker)), nil, "Edit", `{}`)
+			if !strings.Contains(resp.Text(), tt.wantText) {
+				t.Errorf("result = %q, want %q", resp.Text(), tt.wantText)
+			}
+			if len(checker.seen) != tt.wantAsked {
+				t.Errorf("permission asked %d times, want %d", len(checker.seen), tt.wantAsked)
+			}
+		})
+	}
+}

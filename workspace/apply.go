@@ -194,6 +194,10 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 		}
 	}
 	params := w.editParams(m, old, next)
+	// The disk before the edit: a client that saves applied edits may write
+	// the disk's own content plus the change, keeping the user's unsaved
+	// typing out of the file (see ensureOnDisk).
+	diskBefore, diskErr := os.ReadFile(m.Path)
 	res, err := ed.ApplyEdit(ctx, params)
 	if err == nil && (res == nil || !res.Applied) {
 		reason := ""
@@ -210,7 +214,10 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	// The editor changed its buffer (and may have sent didChange already);
 	// give the overlay a moment to catch up so the read record matches it.
 	w.waitDocument(ctx, m.Path, string(next), editorSyncTimeout)
-	if err := w.ensureOnDisk(ed, m.Path, next); err != nil {
+	if diskErr != nil {
+		diskBefore = nil
+	}
+	if err := w.ensureOnDisk(ed, m.Path, next, diskBefore); err != nil {
 		return err
 	}
 	var version *int32
@@ -255,11 +262,22 @@ func (w *Workspace) editParams(m Modification, old, next []byte) *ApplyWorkspace
 
 // ensureOnDisk makes sure an applied change is on disk: written by the
 // server for clients that do not save applied edits, checked (and written
-// when missing) for clients that do.
-func (w *Workspace) ensureOnDisk(ed Editor, path string, content []byte) error {
+// when missing) for clients that do. A client that saves may write other
+// content than the buffer's: the disk's own content plus the change, when
+// the buffer held unsaved typing the user has not saved. A file the client
+// wrote is left as it wrote it; one it left untouched gets the new content.
+func (w *Workspace) ensureOnDisk(ed Editor, path string, content, diskBefore []byte) error {
 	if ed.SavesAppliedEdits() {
 		if same, err := fileEquals(path, content); err == nil && same {
 			return nil
+		}
+		// A client that wrote something other than the disk's old content
+		// (the disk's content plus the change, keeping unsaved typing out)
+		// has saved: leave its file as it wrote it.
+		if diskBefore != nil {
+			if same, err := fileEquals(path, diskBefore); err == nil && !same {
+				return nil
+			}
 		}
 	}
 	return w.WriteFile(path, content)
