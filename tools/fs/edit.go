@@ -244,7 +244,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	res.Structured = map[string]any{
 		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
 		"structuredPatch": hunks, "userModified": false,
-		"originalFile": string(old),
+		// A view, not a copy: old is not changed after this, and a large
+		// file would otherwise be held twice more until the result is sent.
+		"originalFile": unsafe.String(unsafe.SliceData(old), len(old)),
 	}
 	return res, nil
 }
