@@ -76,6 +76,19 @@ type Session struct {
 	// reloaded for (see mcpSettingsOf).
 	mcpSettingsMu sync.Mutex
 	mcpSettings   string
+
+	// trustMu guards the session's dealings with the user about trust:
+	// whether they were asked, whether they declined, and which ignored
+	// items were logged already.
+	trustMu       sync.Mutex
+	trustAsked    bool
+	trustDeclined bool
+	trustLogged   map[string]bool
+
+	// stopWatch ends the trust file watcher; watchDone is closed when it
+	// returned.
+	stopWatch context.CancelFunc
+	watchDone chan struct{}
 }
 
 // New builds a session. It never fails on bad settings: their problems are
@@ -90,7 +103,11 @@ func New(opts Options) (*Session, error) {
 	for _, p := range store.Problems() {
 		log.Warn("a setting was ignored", "file", p.File, "key", p.Key, "why", p.Message)
 	}
-	checker := permission.New(permission.Options{Workspace: ws, Settings: store.Current, Saver: store, Mode: opts.Mode, Log: log})
+	// A user who starts the session in bypassPermissions (a flag) opted out
+	// of every prompt, which trusts the folder.
+	store.SetSessionBypass(opts.Mode == tools.ModeBypassPermissions)
+	checker := permission.New(permission.Options{Workspace: ws, Settings: store.Current, Saver: store, Mode: opts.Mode, Log: log,
+		OnModeChange: func(mode string) { store.SetSessionBypass(mode == tools.ModeBypassPermissions) }})
 	s := &Session{
 		Workspace:   ws,
 		Registry:    tools.NewRegistry(),
@@ -137,12 +154,19 @@ func New(opts Options) (*Session, error) {
 	}
 	// The manager registers ListMcpResources and ReadMcpResource even when
 	// no server starts, so every session lists the same built-in tools.
-	s.MCP = toolmcp.New(s.Registry, toolmcp.Options{Root: ws.Root(), Settings: store.Current, Mode: checker.Mode, Log: log, Approve: approve})
+	s.MCP = toolmcp.New(s.Registry, toolmcp.Options{Root: ws.Root(), Settings: store.Current, Mode: checker.Mode, Log: log, Approve: approve,
+		ProjectTrusted: func() bool { return store.Current().Trust.Trusted(ws.Root()) }})
 	if !opts.NoMCP {
 		// Servers start in the background; a bad .mcp.json is logged by
 		// Start and skipped, never fatal.
 		_ = s.MCP.Start(context.Background())
 	}
+	watchCtx, stop := context.WithCancel(context.Background())
+	s.stopWatch, s.watchDone = stop, make(chan struct{})
+	go func() {
+		defer close(s.watchDone)
+		s.watchTrustFile(watchCtx, trustPollInterval)
+	}()
 	return s, nil
 }
 
@@ -150,6 +174,7 @@ func New(opts Options) (*Session, error) {
 // additional directories that count as inside the workspace, the tools
 // enabled, and the MCP servers.
 func (s *Session) applySettings(st *settings.Settings) {
+	s.logIgnored(st)
 	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
 	s.Registry.SetPolicy(toolPolicy(st.Tools))
 	key := mcpSettingsOf(st)
@@ -171,7 +196,7 @@ func (s *Session) applySettings(st *settings.Settings) {
 // mcpSettingsOf is what of the settings the MCP servers depend on: an
 // unrelated change (an "Always allow" rule saved) does not reload them.
 func mcpSettingsOf(st *settings.Settings) string {
-	b, _ := json.Marshal([]any{st.MCPServers, st.EnabledMCPJSONServers, st.EnableAllProjectMCPServers, st.Permissions.DefaultMode})
+	b, _ := json.Marshal([]any{st.MCPServers, st.EnabledMCPJSONServers, st.EnableAllProjectMCPServers, st.Permissions.DefaultMode, st.Trust.Roots})
 	return string(b)
 }
 
@@ -255,6 +280,7 @@ func (s *Session) Status() map[string]any {
 		"backgroundTasks":  nonNilSlice(s.Tasks.List()),
 		"todos":            nonNilSlice(s.Todos.Todos()),
 		"settingsProblems": nonNilSlice(s.Settings.Problems()),
+		"trust":            s.Trust(),
 	}
 	return out
 }
@@ -270,6 +296,10 @@ func nonNilSlice[T any](v []T) []T {
 // process group and stops the MCP servers. Safe to call more than once.
 func (s *Session) Close() {
 	s.closeOnce.Do(func() {
+		if s.stopWatch != nil {
+			s.stopWatch()
+			<-s.watchDone
+		}
 		if s.MCP != nil {
 			s.MCP.Close()
 		}

@@ -72,6 +72,9 @@ type Options struct {
 	// permissions.defaultMode.
 	Mode string
 	Log  *slog.Logger
+	// OnModeChange, when set, is called with the new mode after each SetMode
+	// (a choice of the user's: the editor, or a prompt they answered).
+	OnModeChange func(mode string)
 }
 
 // Checker implements tools.PermissionChecker and tools.ModeController for
@@ -82,6 +85,7 @@ type Checker struct {
 	saver    RuleSaver
 	log      *slog.Logger
 	home     string
+	onMode   func(string)
 
 	// compiled caches the rules of the last settings snapshot seen.
 	compiled atomic.Pointer[compiledRules]
@@ -122,7 +126,7 @@ var (
 
 // New returns a checker.
 func New(opts Options) *Checker {
-	c := &Checker{ws: opts.Workspace, settings: opts.Settings, saver: opts.Saver, log: opts.Log}
+	c := &Checker{ws: opts.Workspace, settings: opts.Settings, saver: opts.Saver, log: opts.Log, onMode: opts.OnModeChange}
 	if c.settings == nil {
 		c.settings = settings.Defaults
 	}
@@ -160,6 +164,9 @@ func (c *Checker) SetMode(mode string) error {
 	c.mu.Lock()
 	c.mode = mode
 	c.mu.Unlock()
+	if c.onMode != nil {
+		c.onMode(mode)
+	}
 	return nil
 }
 
