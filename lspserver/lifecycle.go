@@ -71,6 +71,9 @@ type toolhostClientCapabilities struct {
 	RequestPermission bool `json:"requestPermission"`
 	RunAgent          bool `json:"runAgent"`
 	SavesAppliedEdits bool `json:"savesAppliedEdits"`
+	// RequestTrust: the client asks the user whether the folder is trusted
+	// (toolhost/requestTrust).
+	RequestTrust bool `json:"requestTrust"`
 }
 
 // canShowMessageRequest reports whether window/showMessageRequest may be used.

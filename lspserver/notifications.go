@@ -43,6 +43,7 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 			// Off the start-up path: the first calls find their schemas
 			// compiled.
 			s.goSafely("preparing the tools' schemas", sess.Pipeline.PrepareSchemas)
+			s.goSafely("asking whether the folder is trusted", func() { s.askTrust(sess) })
 		})
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams

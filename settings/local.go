@@ -14,6 +14,9 @@ import (
 	"github.com/toolhost/toolhost/workspace"
 )
 
+// ErrNotTrusted is returned for a change that only a trusted folder takes.
+var ErrNotTrusted = errors.New("the folder is not trusted")
+
 // localFileMu serialises read-modify-write of local settings files across
 // stores, so two "Always allow" answers at once both land.
 var localFileMu sync.Mutex
@@ -22,10 +25,17 @@ var localFileMu sync.Mutex
 // <root>/.toolhost/settings.local.json (creating it), keeping every other
 // key, and reloads. A rule already present is not added twice. The file is
 // replaced atomically.
+//
+// In a folder the user has not trusted the rule is not saved (ErrNotTrusted):
+// the file is the folder's, and its allow rules apply only once the folder
+// is trusted, so a saved rule would look like one the folder asks for.
 func (s *Store) SaveLocalRule(root, rule string) error {
 	r, err := ParseRule(rule)
 	if err != nil {
 		return err
+	}
+	if !s.Current().Trust.Trusted(root) {
+		return fmt.Errorf("%w: %s; the rule lasts for this session (trust the folder with `toolhost trust %s` to keep such rules)", ErrNotTrusted, root, root)
 	}
 	canonical := r.String()
 	err = editLocal(root, func(doc map[string]any) error {
