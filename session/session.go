@@ -33,6 +33,9 @@ type Options struct {
 	InitOptions json.RawMessage
 	// Mode is the initial permission mode; empty means the settings' default.
 	Mode string
+	// ModeChosenByUser says Mode is the user's own choice (a flag they
+	// typed), not a default: bypassPermissions then trusts the folder.
+	ModeChosenByUser bool
 	// Log receives the session's logs; nil discards them.
 	Log *slog.Logger
 	// ApproveMCPServer asks the user whether a server of the project's
@@ -105,7 +108,7 @@ func New(opts Options) (*Session, error) {
 	}
 	// A user who starts the session in bypassPermissions (a flag) opted out
 	// of every prompt, which trusts the folder.
-	store.SetSessionBypass(opts.Mode == tools.ModeBypassPermissions)
+	store.SetSessionBypass(opts.ModeChosenByUser && opts.Mode == tools.ModeBypassPermissions)
 	checker := permission.New(permission.Options{Workspace: ws, Settings: store.Current, Saver: store, Mode: opts.Mode, Log: log,
 		OnModeChange: func(mode string) { store.SetSessionBypass(mode == tools.ModeBypassPermissions) }})
 	s := &Session{

@@ -3,9 +3,11 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/toolhost/toolhost/settings"
@@ -207,4 +209,23 @@ func fileStamp(path string) stamp {
 		return stamp{}
 	}
 	return stamp{exists: true, mod: st.ModTime(), size: st.Size(), inode: inodeOf(st)}
+}
+
+// TrustNotice is, for a terminal, what each untrusted root asked for and
+// did not get, with the command that trusts it; empty when nothing was
+// ignored.
+func (s *Session) TrustNotice() string {
+	var b strings.Builder
+	for _, r := range s.Settings.Current().Trust.Roots {
+		items := s.UntrustedItems(r.Root)
+		if r.Trusted || len(items) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "toolhost: %s is not a trusted folder; its settings may only restrict, so this was ignored:\n", r.Root)
+		for _, i := range items {
+			fmt.Fprintf(&b, "  - %s (%s)\n", i.What, i.File)
+		}
+		fmt.Fprintf(&b, "toolhost: if you trust whoever wrote that folder, run: %s\n", TrustCommand(r.Root))
+	}
+	return b.String()
 }
