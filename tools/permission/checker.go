@@ -13,6 +13,10 @@
 //     bypassPermissions mode, unless an allow rule names the path);
 //  3. plan mode refuses every tool that is not read-only, pointing the
 //     model at ExitPlanMode (writing the plan file is allowed);
+//     a write to a file that decides what may run (.toolhost/ settings and
+//     hooks, .mcp.json, .git/hooks/, .git/config) asks, whatever the rules,
+//     and is refused in dontAsk; only bypassPermissions lets it through
+//     (protected.go);
 //  4. an ask rule asks (except in bypassPermissions);
 //  5. bypassPermissions allows;
 //  6. allow rules (the settings' and this session's) allow;
@@ -203,6 +207,9 @@ type decision struct {
 	name string
 	sub  subject
 	pm   *pathMatcher
+	// protected is set while asking about a write to a protected file: no
+	// rule is suggested, since none would apply.
+	protected bool
 }
 
 func (d *decision) subject() {
@@ -270,6 +277,11 @@ func (d *decision) decide(ctx context.Context) (tools.PermissionOutcome, error) 
 		}
 		if !readOnly(d.call.Tool.SideEffect()) {
 			return deny("%s is not available in plan mode, which allows only read-only tools. Keep researching and write the plan (to %s, or pass it to ExitPlanMode); then call ExitPlanMode so the user can approve the plan and leave plan mode.", d.name, PlanFile), nil
+		}
+	}
+	if files := d.protectedWrites(); len(files) > 0 {
+		if out, done, err := d.decideProtected(ctx, files); done {
+			return out, err
 		}
 	}
 	allowRules := rules.allow

@@ -170,6 +170,9 @@ func (d *decision) preview(ctx context.Context) *tools.Preview {
 // rule per simple command, a folder rule per path, a domain rule, or the
 // tool's name.
 func (d *decision) suggestions() []string {
+	if d.protected {
+		return nil
+	}
 	var out []string
 	add := func(r string) {
 		if !slices.Contains(out, r) && len(out) < maxSuggestions {

@@ -1,0 +1,78 @@
+package permission
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+// Protected files decide what toolhost and git may run: the settings and
+// hooks under .toolhost/, the project's MCP servers in .mcp.json, git's
+// hooks and its config (which can name commands: core.hooksPath,
+// core.fsmonitor, filter drivers). A write to one would let the model
+// widen its own permissions for the next session, so it asks in default
+// and acceptEdits, is refused in plan and dontAsk, and runs unasked only in
+// bypassPermissions; no allow rule pre-approves it.
+//
+// Notes (.toolhost/memory/) and the plan file are data, not configuration,
+// and are not protected.
+
+// protectedPath reports whether rel, a slash-separated path relative to a
+// workspace root, is protected.
+func protectedPath(rel string) bool {
+	switch {
+	case rel == ".mcp.json", rel == ".git/config", rel == ".git/hooks", strings.HasPrefix(rel, ".git/hooks/"):
+		return true
+	case rel == ".toolhost":
+		return true
+	case strings.HasPrefix(rel, ".toolhost/"):
+		inner := strings.TrimPrefix(rel, ".toolhost/")
+		return inner != "plan.md" && inner != "memory" && !strings.HasPrefix(inner, "memory/")
+	}
+	return false
+}
+
+// protectedWrites returns the call's writes to protected files, as given.
+// Both the path as given and the path with symlinks resolved are checked
+// against each root in both forms, so a link cannot hide a protected file.
+func (d *decision) protectedWrites() []string {
+	var out []string
+	for _, p := range d.sub.writes {
+		if d.isProtected(p) {
+			out = append(out, p.given)
+		}
+	}
+	return out
+}
+
+func (d *decision) isProtected(p resolvedPath) bool {
+	for _, root := range d.pm.roots {
+		for _, abs := range []string{p.abs, p.real} {
+			rel, err := filepath.Rel(root, abs)
+			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			if protectedPath(filepath.ToSlash(rel)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decideProtected decides a call that writes protected files; done is
+// false when the mode lets the usual decision go on (bypassPermissions).
+func (d *decision) decideProtected(ctx context.Context, files []string) (out tools.PermissionOutcome, done bool, err error) {
+	switch d.mode {
+	case tools.ModeBypassPermissions:
+		return tools.PermissionOutcome{}, false, nil
+	case tools.ModeDontAsk, tools.ModePlan:
+		return deny("%s would change %s, which decides what toolhost or git may run (settings, hooks, MCP servers). In %s mode such a change is refused. Tell the user what you want to change and why; they can make it themselves.",
+			d.what(), strings.Join(files, ", "), d.mode), true, nil
+	}
+	d.protected = true
+	out, err = d.ask(ctx, "it changes "+strings.Join(files, ", ")+", which decides what toolhost or git may run; no rule can allow that without asking")
+	return out, true, err
+}
