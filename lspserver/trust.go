@@ -52,6 +52,9 @@ func (s *server) askTrust(sess *session.Session) {
 		case asked:
 			sess.DeclineTrust()
 		}
+		// The settings are reloaded by now: a client can update what it
+		// shows (and a test knows when to go on).
+		_ = s.notify("toolhost/trustChanged", sess.Trust())
 	}
 }
 

@@ -110,6 +110,14 @@ func (s *Session) TrustFolder(root string) error {
 		return err
 	}
 	s.Settings.Reload()
+	// The settings listener reloads the MCP servers in the background; doing
+	// it here too means the folder's servers are configured (and shown in
+	// status) by the time this returns.
+	if s.MCP != nil {
+		if err := s.MCP.Reload(); err != nil {
+			s.Log.Warn("the MCP servers could not be reloaded", "err", err)
+		}
+	}
 	return nil
 }
 

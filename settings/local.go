@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -115,6 +116,9 @@ func editLocal(root string, edit func(doc map[string]any) error) error {
 	localFileMu.Lock()
 	defer localFileMu.Unlock()
 	path := LocalPath(root)
+	if err := projectDirInside(root); err != nil {
+		return err
+	}
 	doc := map[string]any{}
 	raw, err := os.ReadFile(path)
 	switch {
@@ -134,6 +138,31 @@ func editLocal(root string, edit func(doc map[string]any) error) error {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
 	return workspace.WriteFileAtomic(path, append(out, '\n'))
+}
+
+// projectDirInside refuses a <root>/.toolhost that resolves outside the
+// root (a link planted by the repository): nothing is written through it.
+func projectDirInside(root string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return fmt.Errorf("cannot resolve the workspace folder %s: %w", root, err)
+	}
+	dir := filepath.Join(root, ProjectDir)
+	real, err := filepath.EvalSymlinks(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(dir); lerr != nil {
+			// Not there at all: it is created inside the root.
+			return nil
+		}
+		return fmt.Errorf("%s is a link to a folder that does not exist; nothing is written through it. Remove the link, or make %s a folder", dir, dir)
+	}
+	if err != nil {
+		return fmt.Errorf("cannot resolve %s: %w", dir, err)
+	}
+	if real != realRoot && !strings.HasPrefix(real, strings.TrimSuffix(realRoot, "/")+"/") {
+		return fmt.Errorf("%s resolves to %s, outside the workspace %s; nothing is written through it. Remove the link, or make %s a folder", dir, real, realRoot, dir)
+	}
+	return nil
 }
 
 // setPath sets m[parts...] = v, creating objects on the way (overwriting

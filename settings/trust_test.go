@@ -230,3 +230,28 @@ func TestTrustFileKeysByRealPath(t *testing.T) {
 }
 
 func masks(b Bash) bool { return b.MaskSecrets == nil || *b.MaskSecrets }
+
+func TestNothingIsWrittenThroughAProjectDirLinkedOutside(t *testing.T) {
+	tt := newTree(t)
+	outside := t.TempDir()
+	if err := os.RemoveAll(filepath.Join(tt.root, ProjectDir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(tt.root, ProjectDir)); err != nil {
+		t.Fatal(err)
+	}
+	s := tt.store("")
+	errs := []error{
+		s.SaveLocalRule(tt.root, "Bash(make:*)"),
+		s.SetLocal(tt.root, "edit.fuzzy", true),
+		s.UpdateLocalList(tt.root, "tools.disabled", []string{"Bash"}, nil),
+	}
+	for i, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+			t.Errorf("write %d through the link: %v", i, err)
+		}
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("files were written outside: %v", entries)
+	}
+}
