@@ -2,8 +2,6 @@ package lspserver
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -62,7 +60,7 @@ func (s *server) askTrust(sess *session.Session) {
 // it, else with window/showMessageRequest. It reports the answer and whether
 // the user could be asked at all.
 func (s *server) requestTrust(ctx context.Context, root string, items []settings.Ignored) (trust, asked bool) {
-	msg := trustMessage(root, items)
+	msg := session.TrustQuestionText(root, items)
 	caps := s.capabilities()
 	if caps.Toolhost.RequestTrust {
 		var res *trustAnswer
@@ -82,24 +80,4 @@ func (s *server) requestTrust(ctx context.Context, root string, items []settings
 		return false, false
 	}
 	return choice == actionTrust, true
-}
-
-// trustMessage is the question in words: the folder and each thing it
-// would enable.
-func trustMessage(root string, items []settings.Ignored) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Do you trust the folder %s? Until you do, toolhost ignores what its settings ask for:\n", root)
-	for _, i := range items {
-		fmt.Fprintf(&b, "- %s (%s)\n", i.What, relFile(root, i.File))
-	}
-	b.WriteString("Trust it only if you trust whoever wrote it: trusting runs these commands and grants these permissions. You can change your mind with `toolhost trust --revoke`.")
-	return b.String()
-}
-
-// relFile shows a project file relative to its root.
-func relFile(root, file string) string {
-	if rel, ok := strings.CutPrefix(file, root+"/"); ok {
-		return rel
-	}
-	return file
 }

@@ -76,6 +76,18 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	defer sess.Close()
 	srv = New(sess.Registry, sess.Pipeline, opts.Log)
 	close(built)
+	// An untrusted folder that asks for something is asked about once the
+	// client is there (when it can be asked).
+	askCtx, stopAsking := context.WithCancel(ctx)
+	asked := make(chan struct{})
+	go func() {
+		defer close(asked)
+		srv.AskTrust(askCtx, sess)
+	}()
+	defer func() {
+		stopAsking()
+		<-asked
+	}()
 	srv.FollowClientRoots(sess.Workspace.SetRoots)
 	limit := opts.MaxMessageBytes
 	if limit <= 0 {

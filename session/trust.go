@@ -237,3 +237,19 @@ func (s *Session) TrustNotice() string {
 	}
 	return b.String()
 }
+
+// TrustQuestionText is the trust question in words: the folder and each
+// thing it would enable, for the editor's dialog or an MCP client's form.
+func TrustQuestionText(root string, items []settings.Ignored) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Do you trust the folder %s? Until you do, toolhost ignores what its settings ask for:\n", root)
+	for _, i := range items {
+		file := i.File
+		if rel, ok := strings.CutPrefix(file, root+"/"); ok {
+			file = rel
+		}
+		fmt.Fprintf(&b, "- %s (%s)\n", i.What, file)
+	}
+	b.WriteString("Trust it only if you trust whoever wrote it: trusting runs these commands and grants these permissions. `toolhost trust --revoke` undoes it.")
+	return b.String()
+}
