@@ -379,3 +379,13 @@ func TrustTable() []TrustTableRow {
 	}
 	return out
 }
+
+// TrustDocRow is the row of docs/settings.md's trust table for r; a test
+// checks the page holds every row.
+func TrustDocRow(r TrustTableRow) string {
+	why := r.Why
+	if why == "" {
+		why = "—"
+	}
+	return fmt.Sprintf("| `%s` | %s | %s |", r.Key, r.Applies, why)
+}

@@ -255,3 +255,17 @@ func TestNothingIsWrittenThroughAProjectDirLinkedOutside(t *testing.T) {
 		t.Errorf("files were written outside: %v", entries)
 	}
 }
+
+// TestTrustTableIsDocumented fails when docs/settings.md's trust table
+// differs from the classification.
+func TestTrustTableIsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "settings.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range TrustTable() {
+		if row := TrustDocRow(r); !strings.Contains(string(doc), "\n"+row+"\n") {
+			t.Errorf("docs/settings.md lacks the trust table row %s", row)
+		}
+	}
+}
