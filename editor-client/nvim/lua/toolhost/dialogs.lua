@@ -75,6 +75,10 @@ local function select(opts, items, select_opts)
   return value
 end
 
+--- Asks with vim.ui.select (or opts.ui.select) and waits for the choice,
+--- bounded; nil when dismissed. For the other dialogs (trust.lua).
+M.select = select
+
 local function input(opts, input_opts)
   local fn = ui(opts).input or vim.ui.input
   local ok, value = wait.callback(function(done)

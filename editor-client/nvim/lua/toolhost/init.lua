@@ -82,7 +82,7 @@ function M.start()
   if M.client() then
     return true
   end
-  M.state.todos, M.state.tasks, M.state.progress, M.state.tools = {}, {}, {}, nil
+  M.state.todos, M.state.tasks, M.state.progress, M.state.tools, M.state.trust = {}, {}, {}, nil, nil
   local id, err = client_mod.start(M.options, M.state)
   if not id then
     vim.notify(err, vim.log.levels.ERROR)
