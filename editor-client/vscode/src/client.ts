@@ -17,12 +17,14 @@ import {
 } from "vscode-languageclient/node";
 import { applyWorkspaceEdit } from "./applyEdit";
 import { askUserQuestion, requestPermission } from "./dialogs";
+import { registerTrust } from "./trust";
 import type { Todo } from "./logic/todos";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
 export const TOOLHOST_CLIENT_CAPABILITIES = {
   askUserQuestion: true,
   requestPermission: true,
+  requestTrust: true,
   savesAppliedEdits: true,
 };
 
@@ -77,6 +79,7 @@ export function createClient(
   );
   client.onRequest("toolhost/askUserQuestion", askUserQuestion);
   client.onRequest("toolhost/requestPermission", requestPermission);
+  registerTrust(client);
   client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
   client.onNotification("toolhost/taskChanged", events.taskChanged);
   client.onNotification("toolhost/toolsChanged", events.toolsChanged);
