@@ -155,9 +155,8 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 
 	// The capabilities are in place before the session starts anything that
 	// may ask the user (an MCP server of the project's .mcp.json).
-	s.mu.Lock()
-	s.caps = p.Capabilities
-	s.mu.Unlock()
+	clientCaps := p.Capabilities
+	s.caps.Store(&clientCaps)
 	log := slog.New(fanoutHandler{s.opts.Log.Handler(), &clientLogHandler{srv: s}})
 	sess, err := s.opts.NewSession(session.Options{
 		Roots:            roots,
@@ -172,9 +171,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	if s.opts.OnSession != nil {
 		s.opts.OnSession(sess)
 	}
-	s.mu.Lock()
-	s.sess = sess
-	s.mu.Unlock()
+	s.sess.Store(sess)
 	sess.Registry.OnChange(func() {
 		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": sess.Registry.EnabledNames()})
 	})
@@ -312,5 +309,5 @@ func (s *server) approveMCPServer(ctx context.Context, name string) bool {
 		s.opts.Log.Warn("could not ask whether an MCP server may start; it stays stopped", "server", name, "err", err)
 		return false
 	}
-	return res.Decision == tools.DecisionAllow || res.Decision == tools.DecisionAllowAlways
+	return res.Consented()
 }

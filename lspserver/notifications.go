@@ -42,8 +42,8 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 			close(s.ready)
 			// Off the start-up path: the first calls find their schemas
 			// compiled.
-			s.goSafely("preparing the tools' schemas", sess.Pipeline.PrepareSchemas)
-			s.goSafely("asking whether the folder is trusted", func() { s.askTrust(sess) })
+			s.bg.Go("preparing the tools' schemas", func(context.Context) { sess.Pipeline.PrepareSchemas() })
+			s.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { s.askTrust(ctx, sess) })
 		})
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams

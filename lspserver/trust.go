@@ -35,13 +35,13 @@ type trustAnswer struct {
 // askTrust asks the user, once per session and after initialized, whether
 // each untrusted root that asks for something may be trusted. Without a
 // way to ask, the folder stays untrusted; the log names what was ignored.
-func (s *server) askTrust(sess *session.Session) {
+func (s *server) askTrust(ctx context.Context, sess *session.Session) {
 	for _, root := range sess.TrustQuestion() {
 		items := sess.UntrustedItems(root)
 		if len(items) == 0 {
 			continue
 		}
-		trust, asked := s.requestTrust(s.ctx, root, items)
+		trust, asked := s.requestTrust(ctx, root, items)
 		switch {
 		case trust:
 			if err := sess.TrustFolder(root); err != nil {

@@ -24,12 +24,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/background"
+	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 )
-
-// Version is reported as the server's version in the MCP handshake.
-var Version = "0.1.0"
 
 // Options configure Serve.
 type Options struct {
@@ -75,6 +74,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	defer sess.Close()
 	srv = New(sess.Registry, sess.Pipeline, opts.Log)
+	defer srv.Close()
 	close(built)
 	// An untrusted folder that asks for something is asked about once the
 	// client is there (when it can be asked).
@@ -116,6 +116,10 @@ type Server struct {
 	pipeline *tools.Pipeline
 	log      *slog.Logger
 
+	// bg owns the goroutines the server starts (the first sync of the
+	// tools, compiling schemas, fetching the client's roots); Close ends
+	// and waits for them.
+	bg *background.Group
 	// ready is closed once the tools were first added to the MCP server.
 	ready chan struct{}
 	// client is the first client session, set once before clientReady is
@@ -143,7 +147,8 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 	}
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
 		clientReady: make(chan struct{})}
-	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: Version}, &sdk.ServerOptions{
+	s.bg = background.New(s.log)
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
 		Logger:       s.log,
 		Instructions: "toolhost: Claude-Code-compatible coding tools (read, search, edit, run) over the working directory.",
 		// Protocol 2026-07-28 forbids server-initiated elicitation; prompts
@@ -156,13 +161,13 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 				close(s.clientReady)
 				// Off the start-up path: the first calls find their
 				// schemas compiled.
-				go s.pipeline.PrepareSchemas()
+				s.bg.Go("preparing the tools' schemas", func(context.Context) { s.pipeline.PrepareSchemas() })
 			})
-			go s.fetchRoots(req.Session)
+			s.bg.Go("fetching the client's roots", func(ctx context.Context) { s.fetchRoots(ctx, req.Session) })
 		},
 		//lint:ignore SA1019 roots are deprecated only from protocol 2026-07-28 on, which this server does not speak
 		RootsListChangedHandler: func(_ context.Context, req *sdk.RootsListChangedRequest) {
-			go s.fetchRoots(req.Session)
+			s.bg.Go("fetching the client's roots", func(ctx context.Context) { s.fetchRoots(ctx, req.Session) })
 		},
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
@@ -170,10 +175,10 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 	// schema); doing it while the client's handshake is under way keeps it
 	// off the start-up path. tools/list and tools/call wait for it.
 	s.ready = make(chan struct{})
-	go func() {
+	s.bg.Go("adding the tools", func(context.Context) {
 		s.sync()
 		close(s.ready)
-	}()
+	})
 	s.mcp.AddReceivingMiddleware(s.awaitTools)
 	reg.OnChange(s.sync)
 	return s
@@ -225,7 +230,7 @@ func (s *Server) ApproveMCPServer(ctx context.Context, name string) bool {
 		s.log.Info("project MCP server not approved", "server", name, "err", err)
 		return false
 	}
-	return ans.Decision == tools.DecisionAllow || ans.Decision == tools.DecisionAllowAlways
+	return ans.Consented()
 }
 
 // FollowClientRoots makes the server ask a client that declares roots for
@@ -240,8 +245,8 @@ func (s *Server) FollowClientRoots(set func(paths []string)) {
 // capability (MCP asks servers not to send roots/list to others); until
 // an answer, or when the client has none, the roots stay as they are. It
 // runs aside from the notification that triggered it: the answer arrives
-// on the same stream.
-func (s *Server) fetchRoots(ss *sdk.ServerSession) {
+// on the same stream. It gives up when ctx ends (the server closes).
+func (s *Server) fetchRoots(ctx context.Context, ss *sdk.ServerSession) {
 	set := s.onRoots.Load()
 	if set == nil {
 		return
@@ -251,7 +256,7 @@ func (s *Server) fetchRoots(ss *sdk.ServerSession) {
 		s.log.Debug("the client does not offer roots; keeping the workspace roots")
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), rootsTimeout)
+	ctx, cancel := context.WithTimeout(ctx, rootsTimeout)
 	defer cancel()
 	//lint:ignore SA1019 roots are deprecated from 2026-07-28 on, which this server does not speak
 	res, err := ss.ListRoots(ctx, nil)
@@ -275,6 +280,10 @@ func (s *Server) fetchRoots(ss *sdk.ServerSession) {
 
 // rootsTimeout bounds the wait for a client's roots.
 const rootsTimeout = 10 * time.Second
+
+// Close ends the work the server started in the background and waits for
+// it. Safe to call more than once.
+func (s *Server) Close() { s.bg.Close() }
 
 // Run serves one client over t until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {

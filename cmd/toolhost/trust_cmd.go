@@ -105,6 +105,6 @@ Trusting a folder trusts the folders under it too.`)
 		fmt.Fprintf(stderr, "toolhost trust: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "Trusted: %s (kept in %s). Running sessions reload its settings; toolhost trust --revoke %s undoes it.\n", real, tf.Path, real)
+	fmt.Fprintf(stdout, "Trusted: %s (kept in %s). It and every folder under it are trusted; running sessions reload their settings. toolhost trust --revoke %s undoes it.\n", real, tf.Path, real)
 	return 0
 }

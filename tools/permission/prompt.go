@@ -9,20 +9,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/tools"
 )
 
 // maxSuggestions caps the rules offered in one prompt.
 const maxSuggestions = 5
 
-// ask settles a call that needs the user's consent: denied in dontAsk mode,
-// otherwise a prompt through the host. reason says why it is asked.
+// ask settles a call that needs the user's consent with a prompt through
+// the host. reason says why it is asked.
 func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutcome, error) {
 	suggestions := d.suggestions()
-	if d.mode == tools.ModeDontAsk {
-		return deny("%s needs permission (%s), and the permission mode is dontAsk, which denies instead of asking. %s",
-			d.what(), reason, howToAllow(suggestions)), nil
-	}
 	req := tools.PermissionRequest{
 		CallID:      d.call.CallID,
 		ToolName:    d.name,
@@ -47,11 +44,10 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 		return deny("Permission to run %s could not be asked (%v), so it did not run. Tell the user; they can allow it with a rule. %s",
 			d.name, err, howToAllow(suggestions)), nil
 	}
-	switch resp.Decision {
-	case tools.DecisionAllow:
-		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
-	case tools.DecisionAllowAlways:
-		d.c.remember(suggestions, d.st.Permissions.SavesAlwaysAllow())
+	if resp.Consented() {
+		if resp.Decision == tools.DecisionAllowAlways {
+			d.c.remember(suggestions, d.st.Permissions.SavesAlwaysAllow())
+		}
 		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
 	}
 	msg := "The user denied permission: " + lowerFirst(d.what()) + " did not run."
@@ -142,7 +138,7 @@ func (d *decision) describePaths(ps []resolvedPath) string {
 func (d *decision) display(p resolvedPath) string {
 	if p.inside {
 		for _, r := range d.c.ws.Roots() {
-			if rel, err := filepath.Rel(r, p.abs); err == nil && within(r, p.abs) {
+			if rel, err := filepath.Rel(r, p.abs); err == nil && pathutil.Within(r, p.abs) {
 				return filepath.ToSlash(rel)
 			}
 		}
@@ -231,7 +227,7 @@ func prefixPattern(part string) string {
 func (d *decision) pathPattern(p resolvedPath) string {
 	if p.inside {
 		for _, r := range d.c.ws.Roots() {
-			if !within(r, p.abs) {
+			if !pathutil.Within(r, p.abs) {
 				continue
 			}
 			rel, _ := filepath.Rel(r, p.abs)

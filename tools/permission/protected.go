@@ -1,7 +1,6 @@
 package permission
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 
@@ -64,15 +63,14 @@ func (d *decision) isProtected(p resolvedPath) bool {
 
 // decideProtected decides a call that writes protected files; done is
 // false when the mode lets the usual decision go on (bypassPermissions).
-func (d *decision) decideProtected(ctx context.Context, files []string) (out tools.PermissionOutcome, done bool, err error) {
+func (d *decision) decideProtected(files []string) (v tools.PermissionDecision, done bool) {
 	switch d.mode {
 	case tools.ModeBypassPermissions:
-		return tools.PermissionOutcome{}, false, nil
+		return tools.PermissionDecision{}, false
 	case tools.ModeDontAsk, tools.ModePlan:
-		return deny("%s would change %s, which decides what toolhost or git may run (settings, hooks, MCP servers). In %s mode such a change is refused. Tell the user what you want to change and why; they can make it themselves.",
-			d.what(), strings.Join(files, ", "), d.mode), true, nil
+		return denyWith("%s would change %s, which decides what toolhost or git may run (settings, hooks, MCP servers). In %s mode such a change is refused. Tell the user what you want to change and why; they can make it themselves.",
+			d.what(), strings.Join(files, ", "), d.mode), true
 	}
 	d.protected = true
-	out, err = d.ask(ctx, "it changes "+strings.Join(files, ", ")+", which decides what toolhost or git may run; no rule can allow that without asking")
-	return out, true, err
+	return askBecause("it changes " + strings.Join(files, ", ") + ", which decides what toolhost or git may run; no rule can allow that without asking"), true
 }
