@@ -78,16 +78,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	close(built)
 	// An untrusted folder that asks for something is asked about once the
 	// client is there (when it can be asked).
-	askCtx, stopAsking := context.WithCancel(ctx)
-	asked := make(chan struct{})
-	go func() {
-		defer close(asked)
-		srv.AskTrust(askCtx, sess)
-	}()
-	defer func() {
-		stopAsking()
-		<-asked
-	}()
+	srv.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { srv.AskTrust(ctx, sess) })
 	srv.FollowClientRoots(sess.Workspace.SetRoots)
 	limit := opts.MaxMessageBytes
 	if limit <= 0 {
