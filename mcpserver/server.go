@@ -60,13 +60,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	// a project server's approval waits for it and then for the client.
 	var srv *Server
 	built := make(chan struct{})
-	approve := func(ctx context.Context, name string) bool {
+	approve := func(ctx context.Context, name, command string) bool {
 		select {
 		case <-built:
 		case <-ctx.Done():
 			return false
 		}
-		return srv.ApproveMCPServer(ctx, name)
+		return srv.ApproveMCPServer(ctx, name, command)
 	}
 	sess, err := session.New(session.Options{Roots: roots, Log: opts.Log, ApproveMCPServer: approve})
 	if err != nil {
@@ -205,7 +205,7 @@ func handshakeVersions() []string {
 // whether a server of the project's .mcp.json may start: an elicitation
 // form like a permission prompt. A client without elicitation cannot be
 // asked and the server stays unapproved.
-func (s *Server) ApproveMCPServer(ctx context.Context, name string) bool {
+func (s *Server) ApproveMCPServer(ctx context.Context, name, command string) bool {
 	select {
 	case <-s.clientReady:
 	case <-ctx.Done():
@@ -216,6 +216,7 @@ func (s *Server) ApproveMCPServer(ctx context.Context, name string) bool {
 		Title:    fmt.Sprintf("Start the MCP server %q from this project's .mcp.json?", name),
 		Input:    map[string]string{"server": name},
 		Risk:     tools.RiskHigh,
+		Preview:  tools.CommandPreview(command),
 	})
 	if err != nil {
 		s.log.Info("project MCP server not approved", "server", name, "err", err)

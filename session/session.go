@@ -43,7 +43,9 @@ type Options struct {
 	// .mcp.json may start; nil leaves such servers waiting for approval. An
 	// approval is saved to enabledMcpjsonServers in the first root's
 	// .toolhost/settings.local.json, so the user is asked once.
-	ApproveMCPServer func(ctx context.Context, server string) bool
+	// command is what the server runs or connects to, in words, for the
+	// prompt.
+	ApproveMCPServer func(ctx context.Context, server, command string) bool
 	// UserConfigPath is the user settings file; empty means the default
 	// (~/.config/toolhost/settings.json). Tests point it elsewhere.
 	UserConfigPath string
@@ -150,7 +152,7 @@ func New(opts Options) (*Session, error) {
 	var approve func(context.Context, string) bool
 	if opts.ApproveMCPServer != nil {
 		approve = func(ctx context.Context, name string) bool {
-			if !opts.ApproveMCPServer(ctx, name) {
+			if !opts.ApproveMCPServer(ctx, name, s.projectMCPServerCommand(name)) {
 				return false
 			}
 			if err := store.UpdateLocalList(ws.Root(), "enabledMcpjsonServers", []string{name}, nil); err != nil {

@@ -72,10 +72,7 @@ func (s *Session) UntrustedItems(root string) []settings.Ignored {
 			}
 			slices.Sort(names)
 			for _, name := range names {
-				var v any
-				b, _ := json.Marshal(servers[name])
-				_ = json.Unmarshal(b, &v)
-				items = append(items, settings.Ignored{File: file, Key: "mcpServers", What: settings.DescribeMCPServer(name, v), Why: "runs a command"})
+				items = append(items, settings.Ignored{File: file, Key: "mcpServers", What: describeServer(name, servers[name]), Why: "runs a command"})
 			}
 		}
 	}
@@ -252,4 +249,26 @@ func TrustQuestionText(root string, items []settings.Ignored) string {
 	}
 	b.WriteString("Trust it only if you trust whoever wrote it: trusting runs these commands and grants these permissions. `toolhost trust --revoke` undoes it.")
 	return b.String()
+}
+
+// projectMCPServerCommand spells out what the .mcp.json server name runs
+// or connects to, for its approval prompt; empty when it cannot be read.
+func (s *Session) projectMCPServerCommand(name string) string {
+	servers, err := toolmcp.LoadProjectConfig(s.Workspace.Root())
+	if err != nil {
+		return ""
+	}
+	srv, ok := servers[name]
+	if !ok {
+		return ""
+	}
+	return describeServer(name, srv)
+}
+
+// describeServer is settings.DescribeMCPServer for a decoded server entry.
+func describeServer(name string, srv settings.MCPServer) string {
+	var v any
+	b, _ := json.Marshal(srv)
+	_ = json.Unmarshal(b, &v)
+	return settings.DescribeMCPServer(name, v)
 }
