@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -40,6 +41,12 @@ func startTrustEditor(t *testing.T, files map[string]string, trust bool, request
 		p := filepath.Join(root, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
+		}
+		if text == "fifo" {
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Skipf("cannot make a named pipe here: %v", err)
+			}
+			continue
 		}
 		if target, ok := strings.CutPrefix(text, "symlink:"); ok {
 			if err := os.Symlink(target, p); err != nil {
@@ -285,6 +292,16 @@ func TestHostileFolderRunsGrantsAndWidensNothing(t *testing.T) {
 				out = e.tool("Config", map[string]any{"setting": "edit.fuzzy", "value": true})
 				if exists(filepath.Join(outside, "settings.local.json")) {
 					t.Errorf("Config wrote through the link: %s", out)
+				}
+			},
+		},
+		{
+			// Reading a named pipe would block the server for good.
+			name:  "settings and .mcp.json that are named pipes are not read",
+			files: map[string]string{".mcp.json": "fifo", ".toolhost/settings.json": "fifo", ".toolhost/settings.local.json": "symlink:/dev/zero"},
+			untrusted: func(t *testing.T, e *trustEditor, _, _ string) {
+				if s := e.status(); !strings.Contains(s, "not a regular file") {
+					t.Errorf("status does not report the files: %s", s)
 				}
 			},
 		},

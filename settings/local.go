@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -159,7 +160,7 @@ func projectDirInside(root string) error {
 	if err != nil {
 		return fmt.Errorf("cannot resolve %s: %w", dir, err)
 	}
-	if real != realRoot && !strings.HasPrefix(real, strings.TrimSuffix(realRoot, "/")+"/") {
+	if !pathutil.Within(realRoot, real) {
 		return fmt.Errorf("%s resolves to %s, outside the workspace %s; nothing is written through it. Remove the link, or make %s a folder", dir, real, realRoot, dir)
 	}
 	return nil

@@ -201,7 +201,7 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 		return layer
 	}
 	readFile := func(path string) map[string]any {
-		raw, err := os.ReadFile(path)
+		raw, err := ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -267,5 +268,26 @@ func TestTrustTableIsDocumented(t *testing.T) {
 		if row := TrustDocRow(r); !strings.Contains(string(doc), "\n"+row+"\n") {
 			t.Errorf("docs/settings.md lacks the trust table row %s", row)
 		}
+	}
+}
+
+// TestHostileSettingsFilesAreRefusedNotRead: a named pipe or a link to a
+// device in place of a settings file would block or flood the server.
+func TestHostileSettingsFilesAreRefusedNotRead(t *testing.T) {
+	tt := newUntrustedTree(t)
+	if err := syscall.Mkfifo(tt.project(), 0o644); err != nil {
+		t.Skipf("cannot make a named pipe here: %v", err)
+	}
+	if err := os.Symlink("/dev/zero", tt.local()); err != nil {
+		t.Fatal(err)
+	}
+	s := tt.store("") // must return: reading the pipe would block forever
+	var msgs []string
+	for _, p := range s.Problems() {
+		msgs = append(msgs, p.String())
+	}
+	all := strings.Join(msgs, "\n")
+	if !strings.Contains(all, tt.project()) || !strings.Contains(all, tt.local()) || !strings.Contains(all, "not a regular file") {
+		t.Errorf("problems do not name the two files as not regular:\n%s", all)
 	}
 }

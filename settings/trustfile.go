@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -107,7 +107,7 @@ func (f TrustFile) Covers(dir string) (string, bool) {
 		return "", false
 	}
 	for _, t := range list {
-		if real == t.Path || strings.HasPrefix(real, strings.TrimSuffix(t.Path, "/")+"/") {
+		if pathutil.Within(t.Path, real) {
 			return t.Path, true
 		}
 	}

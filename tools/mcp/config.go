@@ -89,7 +89,7 @@ func LoadProjectConfig(root string) (map[string]settings.MCPServer, error) {
 		return nil, nil
 	}
 	path := filepath.Join(root, ProjectConfigFile)
-	data, err := os.ReadFile(path)
+	data, err := settings.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
