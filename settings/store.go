@@ -237,7 +237,7 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 	for _, l := range []map[string]any{user, initLayer, configLayer} {
 		mergeInto(trustedBase, l, "")
 	}
-	trust := s.decideTrust(roots, trustFile, sessionBypass || getPath(trustedBase, []string{"permissions", "defaultMode"}) == "bypassPermissions")
+	trust := decideTrust(roots, trustFile, sessionBypass || getPath(trustedBase, []string{"permissions", "defaultMode"}) == "bypassPermissions")
 
 	merged := map[string]any{}
 	mergeInto(merged, user, "")

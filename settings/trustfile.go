@@ -181,7 +181,7 @@ func (f TrustFile) edit(change func(*trustFileDoc)) error {
 }
 
 // decideTrust decides each root's trust for a reload.
-func (s *Store) decideTrust(roots []string, trustFile string, bypass bool) Trust {
+func decideTrust(roots []string, trustFile string, bypass bool) Trust {
 	t := Trust{Roots: make([]RootTrust, 0, len(roots))}
 	tf := TrustFile{Path: trustFile}
 	for _, r := range roots {
