@@ -326,7 +326,7 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 			return denyWith("%s is not available in plan mode, which allows only read-only tools. Keep researching and write the plan (to %s, or pass it to ExitPlanMode); then call ExitPlanMode so the user can approve the plan and leave plan mode.", d.name, PlanFile)
 		}
 	}
-	if files := d.protectedWrites(); len(files) > 0 {
+	if files := append(d.protectedWrites(), d.protectedCommand()...); len(files) > 0 {
 		if v, done := d.decideProtected(files); done {
 			return v
 		}

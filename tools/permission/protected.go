@@ -2,7 +2,10 @@ package permission
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 
 	"github.com/toolhost/toolhost/tools"
 )
@@ -31,6 +34,77 @@ func protectedPath(rel string) bool {
 		return inner != "plan.md" && inner != "memory" && !strings.HasPrefix(inner, "memory/")
 	}
 	return false
+}
+
+// protectedCommand returns the protected files a Bash command names (as a
+// redirection target, an argument, or after "=" in an option), and
+// ".git/config" for a `git config` that sets rather than reads. It cannot
+// see every way a command writes a file (a cd first, a glob); it keeps an
+// allow rule from pre-approving the plain ones.
+func (d *decision) protectedCommand() []string {
+	if d.sub.command == nil {
+		return nil
+	}
+	var out []string
+	for _, part := range d.sub.command.parts {
+		fields := strings.Fields(part)
+		if gitConfigWrite(fields) {
+			out = append(out, ".git/config (git config)")
+		}
+		for _, f := range fields {
+			f = strings.Trim(f, `'"`)
+			f = strings.TrimLeft(f, "0123456789&>")
+			if _, after, ok := strings.Cut(f, "="); ok {
+				f = after
+			}
+			if f == "" || !strings.Contains(f, ".") {
+				continue
+			}
+			abs, err := d.c.ws.Resolve(f)
+			if err != nil {
+				continue
+			}
+			if d.isProtected(resolvedPath{given: f, abs: abs, real: pathutil.RealPath(abs)}) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// gitConfigWrite reports a `git config` (possibly after git's global
+// options) that is not only a read: core.hooksPath, core.fsmonitor and
+// filter drivers in .git/config run commands.
+func gitConfigWrite(fields []string) bool {
+	if len(fields) < 2 || fields[0] != "git" {
+		return false
+	}
+	i := 1
+	for i < len(fields) && strings.HasPrefix(fields[i], "-") {
+		if fields[i] == "-C" || fields[i] == "-c" {
+			i++
+		}
+		i++
+	}
+	if i >= len(fields) || fields[i] != "config" {
+		return false
+	}
+	for _, f := range fields[i+1:] {
+		switch {
+		case f == "-l", f == "--list", f == "get", f == "list", strings.HasPrefix(f, "--get"):
+			return false
+		}
+	}
+	// `git config KEY` alone reads.
+	args := 0
+	for _, f := range fields[i+1:] {
+		if !strings.HasPrefix(f, "-") {
+			args++
+		}
+	}
+	return args >= 2 || slices.ContainsFunc(fields[i+1:], func(f string) bool {
+		return f == "--unset" || f == "--unset-all" || f == "--add" || f == "--replace-all" || f == "-e" || f == "--edit"
+	})
 }
 
 // protectedWrites returns the call's writes to protected files, as given.

