@@ -224,6 +224,9 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 		for _, r := range roots {
 			file := filepath.Join(r, ProjectDir, name)
 			if l := readFile(file); l != nil {
+				// Keys only the user may set are dropped even when the
+				// folder is trusted.
+				problems = append(problems, dropUserOnly(file, l)...)
 				project = append(project, projectLayer{r, file, l})
 			}
 		}

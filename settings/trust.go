@@ -41,6 +41,8 @@ const (
 	whyGrants  = "grants a permission"
 	whyLoosens = "loosens a limit or the permission mode"
 	whyWidens  = "widens the workspace"
+	whyTurnsOn = "turns on tools that are off by default"
+	whyPaths   = "changes which file a path opens"
 )
 
 // trustTable classifies every settings key (as Keys lists them). The test
@@ -80,6 +82,15 @@ var trustTable = map[string]keyTrust{
 	"enableAllProjectMcpServers":              {nil, "no", whyRuns},
 	"enabledMcpjsonServers":                   {nil, "no", whyRuns},
 	"server.maxMessageBytes":                  {lower, "only a lower value", whyLoosens},
+	"providers":                               {nil, "no", whyNetwork},
+	"tools.optIn":                             {nil, "no", whyTurnsOn},
+	"tools.teams":                             {nil, "no", whyTurnsOn},
+	"bash.backgroundStdin":                    {always, "yes", ""},
+	"grep.priority":                           {always, "yes", ""},
+	"grep.priorityTable":                      {always, "yes", ""},
+	"grep.splitAlternatives":                  {always, "yes", ""},
+	"paths.atRoot":                            {always, "yes", ""},
+	"paths.fuzzy":                             {nil, "no", whyPaths},
 }
 
 // always applies the value: the key only restricts (deny and ask rules,

@@ -201,6 +201,9 @@ func (p *Pipeline) prepare(c *callState) *Result {
 		return ErrorResult("%s Call toolhost/listTools for the available tools.", msg)
 	}
 	if !entry.Enabled {
+		if entry.OptIn {
+			return ErrorResult("the tool %s is off by default; the user can turn it on with the tools.optIn setting (\"tools\": {\"optIn\": [\"%s\"]}) or toolhost/setToolsEnabled.", entry.Tool.Name(), entry.Tool.Name())
+		}
 		return ErrorResult("the tool %s is disabled; enable it with toolhost/setToolsEnabled or the tools.enabled setting.", entry.Tool.Name())
 	}
 	c.tool = entry.Tool

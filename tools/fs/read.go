@@ -115,11 +115,19 @@ func (*Read) Docs() tools.Docs {
 	}
 }
 
-// Access implements tools.AccessDescriber.
-func (*Read) Access(input json.RawMessage) tools.Access {
+// Access implements tools.AccessDescriber: the file read (with
+// paths.fuzzy, the close match that will be read instead).
+func (r *Read) Access(input json.RawMessage) tools.Access {
 	var p readParams
 	if json.Unmarshal(input, &p) != nil || p.FilePath == "" {
 		return tools.Access{}
+	}
+	if r.ws != nil && r.ws.FuzzyPaths() {
+		if abs, err := r.ws.Resolve(p.FilePath); err == nil {
+			if match, note := fuzzyMatch(r.ws, abs); note != "" {
+				return tools.Access{ReadPaths: []string{match}}
+			}
+		}
 	}
 	return tools.Access{ReadPaths: []string{p.FilePath}}
 }
@@ -134,6 +142,16 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if bad != nil {
 		return bad, nil
 	}
+	abs, note := fuzzyMatch(r.ws, abs)
+	res, err := r.read(ctx, abs, p)
+	if note != "" && res != nil && !res.IsError {
+		res.Content = append(res.Content, tools.Content{Type: "text", Text: note})
+	}
+	return res, err
+}
+
+// read reads the file at abs.
+func (r *Read) read(ctx context.Context, abs string, p readParams) (*tools.Result, error) {
 	ext := strings.ToLower(filepath.Ext(abs))
 	if p.Pages != "" && ext != ".pdf" {
 		return tools.ErrorResult("pages applies to PDF files only; %s is not a PDF. Use offset and limit for text.", abs), nil

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -123,6 +124,9 @@ type Spec struct {
 	// Notify reaches the client that started the task; used when the
 	// manager has no session-wide notifier.
 	Notify Notifier
+	// Stdin, when not empty, is fed to the command's standard input, which
+	// is then closed (a command's stdin is empty otherwise).
+	Stdin string
 }
 
 // Task is one background command or function.
@@ -176,6 +180,9 @@ func (m *Manager) Start(spec Spec) (*Task, error) {
 	ctx, cancel := taskContext(spec.Timeout)
 	cmd := Command(ctx, spec.Name, spec.Args...)
 	cmd.Dir, cmd.Env = spec.Dir, spec.Env
+	if spec.Stdin != "" {
+		cmd.Stdin = strings.NewReader(spec.Stdin)
+	}
 	t := newTask(id, kind, spec, m.maxOutput, cancel)
 	t.cmd = cmd
 	cmd.Stdout, cmd.Stderr = t.out, t.out
