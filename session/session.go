@@ -185,6 +185,7 @@ func New(opts Options) (*Session, error) {
 func (s *Session) applySettings(st *settings.Settings) {
 	s.logIgnored(st)
 	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
+	s.Workspace.SetWritesOutsideAllowed(st.Permissions.AllowWritesOutsideWorkspace)
 	s.Workspace.SetPathOptions(st.Paths.AtRoot, st.Paths.Fuzzy)
 	s.Registry.SetPolicy(toolPolicy(st.Tools))
 	s.Registry.SetOptInPolicy(optInPolicy(st.Tools))

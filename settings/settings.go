@@ -104,11 +104,20 @@ type Bash struct {
 	MaxOutputChars   int `json:"maxOutputChars,omitempty"`
 	// BlockedCommands are regular expressions; a command matching one is refused.
 	BlockedCommands []string `json:"blockedCommands,omitempty"`
-	// MaskSecrets removes secret-looking variables (*_TOKEN, *_KEY, *_SECRET,
-	// *PASSWORD*) from commands' environment. Nil means on.
+	// MaskSecrets removes secret-looking variables (names with a word such
+	// as TOKEN, KEY, SECRET, PASS, PASSWD, PWD, PAT, CREDENTIALS, DSN, AUTH;
+	// values holding a URL with a password) from commands' environment
+	// (docs/settings.md). Nil means on.
 	MaskSecrets *bool `json:"maskSecrets,omitempty"`
-	// AllowedSecrets are variable names kept even when they look secret.
+	// AllowedSecrets are variable names kept even when they look secret:
+	// the allow-list for false positives.
 	AllowedSecrets []string `json:"allowedSecrets,omitempty"`
+	// Sandbox runs Bash commands under bubblewrap: the workspace folders
+	// and a private /tmp writable, the rest of the file system read-only,
+	// no network unless SandboxNetwork (docs/settings.md).
+	Sandbox bool `json:"sandbox,omitempty"`
+	// SandboxNetwork lets sandboxed commands use the network.
+	SandboxNetwork bool `json:"sandboxNetwork,omitempty"`
 	// CompressOutput shortens the output of common commands (git status,
 	// git log, git diff, ls -la, go test, grep/rg grouped by file) and
 	// numbers the lines cat and head print.

@@ -91,6 +91,8 @@ var trustTable = map[string]keyTrust{
 	"grep.splitAlternatives":                  {always, "yes", ""},
 	"paths.atRoot":                            {always, "yes", ""},
 	"paths.fuzzy":                             {nil, "no", whyPaths},
+	"bash.sandbox":                            {onlyValue(true), "only true", whyLoosens},
+	"bash.sandboxNetwork":                     {onlyValue(false), "only false", whyNetwork},
 }
 
 // always applies the value: the key only restricts (deny and ask rules,

@@ -252,6 +252,13 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	if res := p.prepare(c); res != nil {
 		return res, nil
 	}
+
+	// What cannot depend on the user's answer is checked before asking.
+	if pc, ok := c.tool.(Prechecker); ok {
+		if res := pc.Precheck(ctx, c.host, c.input); res != nil {
+			return res, nil
+		}
+	}
 	name := c.tool.Name()
 	access := c.access
 	if p.Permissions != nil {
@@ -271,7 +278,11 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 			if res := p.validate(c.tool, out.UpdatedInput, "the input as the user changed it"); res != nil {
 				return res, nil
 			}
-			c.input = out.UpdatedInput
+			input, res, err := p.recheck(ctx, c, out.UpdatedInput, true)
+			if res != nil || err != nil {
+				return res, err
+			}
+			c.input = input
 		}
 	}
 
@@ -347,7 +358,11 @@ func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error
 		if res := p.validate(c.tool, out.UpdatedInput, "the input as a PreToolUse hook rewrote it"); res != nil {
 			return withContext(res, c.context), nil
 		}
-		c.input = out.UpdatedInput
+		input, res, err := p.recheck(ctx, c, out.UpdatedInput, false)
+		if res != nil || err != nil {
+			return withContext(res, c.context), err
+		}
+		c.input = input
 	}
 	return nil, nil
 }
@@ -394,7 +409,11 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 		if res := p.validate(c.tool, updated, "the input as the user changed it"); res != nil {
 			return res, nil
 		}
-		c.input = updated
+		input, res, err := p.recheck(ctx, c, updated, true)
+		if res != nil || err != nil {
+			return res, err
+		}
+		c.input = input
 	}
 	return nil, nil
 }

@@ -25,6 +25,8 @@ type Workspace struct {
 	// extra are permissions.additionalDirectories: inside the workspace for
 	// permission purposes, never a base for relative paths.
 	extra []string
+	// outsideWrites is permissions.allowWritesOutsideWorkspace.
+	outsideWrites bool
 	// atRoot and fuzzy are the paths.atRoot and paths.fuzzy settings.
 	atRoot, fuzzy bool
 
@@ -146,8 +148,8 @@ func (w *Workspace) Resolve(p string) (string, error) {
 }
 
 // Inside reports whether an absolute path lies inside a root or an
-// additional directory once symlinks are resolved (for a path that does not
-// exist yet, its nearest existing parent is resolved).
+// additional directory once symlinks are resolved (RealPath: a dangling
+// link counts where it points).
 func (w *Workspace) Inside(abs string) bool {
 	real := pathutil.RealPath(abs)
 	w.mu.RLock()

@@ -155,6 +155,23 @@ func (*Agent) Docs() tools.Docs {
 	}
 }
 
+// Precheck implements tools.Prechecker: an empty prompt, or no runner for
+// the sub-agent, fails before the user is asked to approve the call.
+func (a *Agent) Precheck(_ context.Context, host tools.Host, input json.RawMessage) *tools.Result {
+	var in Input
+	if err := json.Unmarshal(input, &in); err != nil {
+		return tools.ErrorResult("the input of Agent is not valid (%v); send {\"description\": \"...\", \"prompt\": \"...\"}.", err)
+	}
+	if strings.TrimSpace(in.Prompt) == "" {
+		return tools.ErrorResult("prompt is empty. Write the whole task for the sub-agent in prompt.")
+	}
+	if host == nil {
+		host = tools.NoHost{}
+	}
+	_, res := a.spawner(host, in)
+	return res
+}
+
 // Execute picks a spawner and runs the sub-agent, or starts it in the
 // background.
 func (a *Agent) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {

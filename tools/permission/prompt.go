@@ -19,7 +19,7 @@ const maxSuggestions = 5
 // ask settles a call that needs the user's consent with a prompt through
 // the host. reason says why it is asked.
 func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutcome, error) {
-	suggestions := d.suggestions()
+	suggestions, broader := d.suggestions()
 	req := tools.PermissionRequest{
 		CallID:      d.call.CallID,
 		ToolName:    d.name,
@@ -28,6 +28,8 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 		Risk:        d.risk(),
 		Preview:     d.preview(ctx),
 		Suggestions: suggestions,
+
+		BroaderSuggestions: broader,
 	}
 	resp, err := d.host.RequestPermission(ctx, req)
 	if ctxErr := ctx.Err(); ctxErr != nil {
@@ -46,18 +48,16 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 	}
 	if resp.Consented() {
 		if resp.Decision == tools.DecisionAllowAlways {
-			d.c.remember(suggestions, d.st.Permissions.SavesAlwaysAllow())
+			d.c.remember(picked(resp.Rules, suggestions, broader), d.st.Permissions.SavesAlwaysAllow())
 		}
 		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
 	}
-	msg := "The user denied permission: " + lowerFirst(d.what()) + " did not run."
+	// The user's own words reach the model as typed; a plain denial says
+	// only that the user denied it, never words the user did not write.
 	if said := strings.TrimSpace(resp.Message); said != "" {
-		if !strings.ContainsAny(said[len(said)-1:], ".!?") {
-			said += "."
-		}
-		msg += " The user said: " + said
+		return deny("The user denied this and said: %s\n\n(%s did not run. Do not retry the same call; follow the user's words.)", said, d.what()), nil
 	}
-	return deny("%s Do not retry the same call; follow the user's guidance, or ask them what they want instead.", msg), nil
+	return deny("The user denied permission: %s did not run. Do not retry the same call; ask the user what they want instead.", lowerFirst(d.what())), nil
 }
 
 // howToAllow tells the model (and through it the user) how the call could
@@ -162,41 +162,61 @@ func (d *decision) preview(ctx context.Context) *tools.Preview {
 	return nil
 }
 
-// suggestions are the rules that would allow this call next time: a prefix
-// rule per simple command, a folder rule per path, a domain rule, or the
-// tool's name.
-func (d *decision) suggestions() []string {
+// suggestions are the rules that would allow this call next time, as
+// narrow as the call: each simple command exactly as given, a folder rule
+// per path, a domain rule, or the tool's name. broader are wider rules the
+// user may pick instead: each command's prefix ("Bash(npm run:*)").
+func (d *decision) suggestions() (narrow, broader []string) {
 	if d.protected {
-		return nil
+		// No rule would allow a change to a protected file: suggest none.
+		return nil, nil
 	}
-	var out []string
-	add := func(r string) {
-		if !slices.Contains(out, r) && len(out) < maxSuggestions {
-			out = append(out, r)
+	add := func(out *[]string, r string) {
+		if !slices.Contains(*out, r) && len(*out) < maxSuggestions {
+			*out = append(*out, r)
 		}
 	}
 	switch {
 	case d.sub.command != nil:
 		if d.sub.command.complex || len(d.sub.command.parts) == 0 {
-			add(d.name + "(" + d.sub.command.whole + ")")
+			add(&narrow, d.name+"("+d.sub.command.whole+")")
 			break
 		}
 		for _, part := range d.sub.command.parts {
-			add(d.name + "(" + prefixPattern(part) + ")")
+			add(&narrow, d.name+"("+strings.Join(strings.Fields(part), " ")+")")
+			if prefix := prefixPattern(part); strings.HasSuffix(prefix, ":*") {
+				add(&broader, d.name+"("+prefix+")")
+			}
 		}
 	case len(d.sub.writes) > 0:
 		for _, p := range d.sub.writes {
-			add("Edit(" + d.pathPattern(p) + ")")
+			add(&narrow, "Edit("+d.pathPattern(p)+")")
 		}
 	case d.sub.domain != "":
-		add(d.name + "(domain:" + d.sub.domain + ")")
+		add(&narrow, d.name+"(domain:"+d.sub.domain+")")
 	default:
-		add(d.name)
+		add(&narrow, d.name)
 	}
 	for _, p := range d.sub.reads {
 		if !p.inside {
-			add("Read(" + d.pathPattern(p) + ")")
+			add(&narrow, "Read("+d.pathPattern(p)+")")
 		}
+	}
+	return narrow, broader
+}
+
+// picked are the rules an "Always allow" answer saves: the ones the user
+// picked among those offered, else the narrow suggestions. A rule that was
+// not offered is never saved.
+func picked(chosen, narrow, broader []string) []string {
+	var out []string
+	for _, r := range chosen {
+		if (slices.Contains(narrow, r) || slices.Contains(broader, r)) && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return narrow
 	}
 	return out
 }

@@ -190,16 +190,20 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if stdin.Stdin != nil && !in.RunInBackground {
 		return tools.ErrorResult("stdin is for background commands: add run_in_background: true, or pipe the text in the command itself (printf '...' | cmd)."), nil
 	}
+	name, args, err := sandboxArgs(s, b.ws.Folders(), b.ws.Root(), in.Command)
+	if err != nil {
+		return tools.ErrorResult("%v.", err), nil
+	}
 	if in.RunInBackground {
-		return b.startBackground(call, &in, stdin.Stdin, env)
+		return b.startBackground(call, &in, stdin.Stdin, env, name, args)
 	}
 	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
 	spec := runSpec{
-		name: "bash", args: []string{"-c", in.Command}, dir: b.ws.Root(), env: env,
+		name: name, args: args, dir: b.ws.Root(), env: env,
 		timeout: timeout, maxOutput: maxOutput, progress: call.Progress,
 	}
 	if b.tasks != nil {
-		spec.adopt = b.tasks.AdoptGroup
+		spec.adopt = b.tasks.Adopt
 	}
 	res, err := runForeground(ctx, spec)
 	if err != nil {
@@ -207,6 +211,9 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("running bash: %w", err)
+	}
+	if msg := sandboxFailure(s, res.output, res.exitCode); msg != "" {
+		return tools.ErrorResult("%s.", msg), nil
 	}
 	how := "set run_in_background: true and follow it with TaskOutput"
 	if timeout < maxTimeout {
@@ -264,7 +271,7 @@ func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result 
 }
 
 // startBackground starts the command as a task and returns its id.
-func (b *Bash) startBackground(call *tools.Call, in *BashInput, stdin *string, env []string) (*tools.Result, error) {
+func (b *Bash) startBackground(call *tools.Call, in *BashInput, stdin *string, env []string, name string, args []string) (*tools.Result, error) {
 	if b.tasks == nil {
 		return tools.ErrorResult("background commands are not available in this session; run the command without run_in_background."), nil
 	}
@@ -273,7 +280,7 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, stdin *string, e
 		timeout = min(time.Duration(*in.Timeout*float64(time.Millisecond)), MaxBackgroundTimeout)
 	}
 	spec := tasks.Spec{
-		Kind: "bash", Command: in.Command, Name: "bash", Args: []string{"-c", in.Command},
+		Kind: "bash", Command: in.Command, Name: name, Args: args,
 		Dir: b.ws.Root(), Env: env, Timeout: timeout,
 	}
 	if stdin != nil {

@@ -12,4 +12,4 @@ func CommandEnv(base []string, s *settings.Settings) []string { return commandEn
 // LooksSecret reports whether a name (an environment variable, a
 // command-line flag spelled as one) suggests a credential, by the same rules
 // that mask Bash's environment.
-func LooksSecret(name string) bool { return looksSecret(name) }
+func LooksSecret(name string) bool { return looksSecret(name, "") }
