@@ -45,7 +45,7 @@ func (s *server) askTrust(ctx context.Context, sess *session.Session) {
 		switch {
 		case trust:
 			if err := sess.TrustFolder(root); err != nil {
-				s.opts.Log.Warn("the folder was trusted for this answer, but the trust could not be saved; its settings stay ignored", "folder", root, "err", err, "toTrust", session.TrustCommand(root))
+				s.opts.Log.Warn("the user trusted the folder, but the trust could not be saved, so its settings stay ignored; trust it from a shell", "folder", root, "err", err, "toTrust", session.TrustCommand(root))
 			}
 		case asked:
 			sess.DeclineTrust()
