@@ -21,11 +21,13 @@ import type { PermissionAnswer, PermissionParams } from "./logic/permission";
 import { taskListAsTodos, type BoardTask } from "./logic/taskList";
 import type { TeamState } from "./logic/teams";
 import type { Todo } from "./logic/todos";
+import { registerTrust } from "./trust";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
 export const TOOLHOST_CLIENT_CAPABILITIES = {
   askUserQuestion: true,
   requestPermission: true,
+  requestTrust: true,
   savesAppliedEdits: true,
 };
 
@@ -88,6 +90,7 @@ export function createClient(
   client.onRequest("toolhost/requestPermission", (params: PermissionParams, token: vscode.CancellationToken) =>
     events.requestPermission(params, token),
   );
+  registerTrust(client);
   client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
   client.onNotification("toolhost/taskList", (params: { tasks?: BoardTask[] }) => events.todos(taskListAsTodos(params?.tasks)));
   client.onNotification("toolhost/modeChanged", (params: { mode?: string }) => {

@@ -91,7 +91,7 @@ function M.start()
   if M.client() then
     return true
   end
-  M.state.todos, M.state.tasks, M.state.progress, M.state.tools = {}, {}, {}, nil
+  M.state.todos, M.state.tasks, M.state.progress, M.state.tools, M.state.trust = {}, {}, {}, nil, nil
   M.state.teams = {}
   local id, err = client_mod.start(M.options, M.state)
   if not id then
