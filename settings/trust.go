@@ -104,11 +104,13 @@ func onlyValue(want any) restriction {
 	return func(_, v any) (any, bool) { return v, v == want }
 }
 
-// lower applies a limit only when it is below the trusted one.
+// lower applies a limit only when it is below the trusted one. Zero and
+// negative values mean "the built-in default" to every reader of these
+// limits, which can be higher than the trusted value, so they never apply.
 func lower(base, v any) (any, bool) {
 	b, okB := base.(float64)
 	n, okN := v.(float64)
-	if !okN {
+	if !okN || n <= 0 {
 		return nil, false
 	}
 	return v, !okB || b <= 0 || n < b
