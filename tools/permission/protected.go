@@ -13,7 +13,8 @@ import (
 // Protected files decide what toolhost and git may run: the settings and
 // hooks under .toolhost/, the project's MCP servers in .mcp.json, git's
 // hooks and its config (which can name commands: core.hooksPath,
-// core.fsmonitor, filter drivers). A write to one would let the model
+// core.fsmonitor, filter drivers), also those of submodules, worktrees and
+// nested repositories. A write to one would let the model
 // widen its own permissions for the next session, so it asks in default
 // and acceptEdits, is refused in plan and dontAsk, and runs unasked only in
 // bypassPermissions; no allow rule pre-approves it.
@@ -25,13 +26,35 @@ import (
 // workspace root, is protected.
 func protectedPath(rel string) bool {
 	switch {
-	case rel == ".mcp.json", rel == ".git/config", rel == ".git/hooks", strings.HasPrefix(rel, ".git/hooks/"):
+	case rel == ".mcp.json", gitControlled(rel):
 		return true
 	case rel == ".toolhost":
 		return true
 	case strings.HasPrefix(rel, ".toolhost/"):
 		inner := strings.TrimPrefix(rel, ".toolhost/")
 		return inner != "plan.md" && inner != "memory" && !strings.HasPrefix(inner, "memory/")
+	}
+	return false
+}
+
+// gitControlled reports whether rel is a git file that can name a command,
+// wherever git looks for one: the config and hooks of the repository, of a
+// submodule (.git/modules/NAME/), of a worktree (config.worktree) and of a
+// repository nested in the workspace (vendor/lib/.git/), and a .git file,
+// which sends git to another folder's config and hooks.
+func gitControlled(rel string) bool {
+	segs := strings.Split(rel, "/")
+	for i, s := range segs {
+		if s != ".git" {
+			continue
+		}
+		rest := segs[i+1:]
+		if len(rest) == 0 || slices.Contains(rest, "hooks") {
+			return true
+		}
+		if last := rest[len(rest)-1]; last == "config" || last == "config.worktree" {
+			return true
+		}
 	}
 	return false
 }

@@ -24,8 +24,13 @@ func TestProtectedFilesAskWhateverTheRules(t *testing.T) {
 	protected := []string{
 		".toolhost/settings.json", ".toolhost/settings.local.json", ".toolhost/hooks/pre.sh", ".mcp.json",
 		".git/hooks/pre-commit", ".git/config", "innocent/post-checkout",
+		// Git reads the same files of a submodule, a worktree and a nested
+		// repository, and a .git file redirects git to another folder.
+		".git/modules/lib/config", ".git/modules/lib/hooks/post-checkout", ".git/config.worktree",
+		".git/worktrees/w/config.worktree", "vendor/lib/.git/config", "vendor/lib/.git/hooks/pre-commit",
+		"vendor/lib/.git",
 	}
-	free := []string{"src/a.go", ".toolhost/plan.md", ".toolhost/memory/notes.md", ".gitignore", ".git/HEAD.txt"}
+	free := []string{"src/a.go", ".toolhost/plan.md", ".toolhost/memory/notes.md", ".gitignore", ".git/HEAD.txt", "docs/config", "hooks/pre-commit", "a.git/config"}
 
 	type want int
 	const (
