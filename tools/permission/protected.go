@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,7 +50,12 @@ func gitControlled(rel string) bool {
 			continue
 		}
 		rest := segs[i+1:]
-		if len(rest) == 0 || slices.Contains(rest, "hooks") {
+		if len(rest) == 0 {
+			// The .git folder itself is decided by isProtected: naming it
+			// (find -name .git) is no write, replacing it with a file is.
+			continue
+		}
+		if slices.Contains(rest, "hooks") {
 			return true
 		}
 		if last := rest[len(rest)-1]; last == "config" || last == "config.worktree" {
@@ -57,6 +63,16 @@ func gitControlled(rel string) bool {
 		}
 	}
 	return false
+}
+
+// gitFile reports a path named .git that is not a folder: a .git file
+// ("gitdir: elsewhere") sends git to another folder's config and hooks.
+func gitFile(abs string) bool {
+	if filepath.Base(abs) != ".git" {
+		return false
+	}
+	st, err := os.Stat(abs)
+	return err != nil || !st.IsDir()
 }
 
 // protectedCommand returns the protected files a Bash command names (as a
@@ -69,6 +85,9 @@ func (d *decision) protectedCommand() []string {
 		return nil
 	}
 	var out []string
+	// dir is where a plain `cd DIR` earlier in the command moved, so that
+	// `cd src && echo x > ../.mcp.json` is judged at the file it writes.
+	dir := ""
 	for _, part := range d.sub.command.parts {
 		fields := strings.Fields(part)
 		if gitConfigWrite(fields) {
@@ -80,8 +99,13 @@ func (d *decision) protectedCommand() []string {
 			if _, after, ok := strings.Cut(f, "="); ok {
 				f = after
 			}
-			if f == "" || !strings.Contains(f, ".") {
+			// At the root, every protected name holds a dot; below, a
+			// plain word may name one (cd .git && ... config).
+			if f == "" || dir == "" && !strings.Contains(f, ".") {
 				continue
+			}
+			if dir != "" && !filepath.IsAbs(f) {
+				f = filepath.Join(dir, f)
 			}
 			abs, err := d.c.ws.Resolve(f)
 			if err != nil {
@@ -89,6 +113,13 @@ func (d *decision) protectedCommand() []string {
 			}
 			if d.isProtected(resolvedPath{given: f, abs: abs, real: pathutil.RealPath(abs)}) {
 				out = append(out, f)
+			}
+		}
+		if len(fields) == 2 && fields[0] == "cd" {
+			if to := strings.Trim(fields[1], `'"`); filepath.IsAbs(to) {
+				dir = to
+			} else {
+				dir = filepath.Join(dir, to)
 			}
 		}
 	}
@@ -150,7 +181,7 @@ func (d *decision) isProtected(p resolvedPath) bool {
 			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 				continue
 			}
-			if protectedPath(filepath.ToSlash(rel)) {
+			if protectedPath(filepath.ToSlash(rel)) || gitFile(abs) {
 				return true
 			}
 		}

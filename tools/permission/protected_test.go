@@ -84,6 +84,9 @@ func TestProtectedFilesAskWhateverTheRules(t *testing.T) {
 
 func TestBashNamingProtectedFilesIsNotPreApproved(t *testing.T) {
 	e := newEnv(t, `{"permissions": {"allow": ["Bash(*)", "Bash"]}}`)
+	if err := os.MkdirAll(filepath.Join(e.root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		cmd   string
 		asked bool
@@ -96,6 +99,12 @@ func TestBashNamingProtectedFilesIsNotPreApproved(t *testing.T) {
 		{"git config core.hooksPath hooks", true},
 		{"git -C . config --add core.fsmonitor ./x", true},
 		{"make && git config --unset core.editor", true},
+		{"cd src && echo x > ../.mcp.json", true},
+		{"cd src/pkg; cp /tmp/x ../../.git/hooks/post-merge", true},
+		{"cd .git && echo x >> config", true},
+		{"cd src && echo x > ../notes.txt", false},
+		{"find . -name .git -prune -o -name '*.go' -print", false},
+		{"echo 'gitdir: /tmp/evil' > src/.git", true},
 		{"echo hi", false},
 		{"git config --get user.name", false},
 		{"git config user.name", false},
