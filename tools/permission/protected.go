@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
+	"github.com/toolhost/toolhost/settings"
 
 	"github.com/toolhost/toolhost/tools"
 )
@@ -59,6 +60,33 @@ func gitControlled(rel string) bool {
 			return true
 		}
 		if last := rest[len(rest)-1]; last == "config" || last == "config.worktree" {
+			return true
+		}
+	}
+	return false
+}
+
+// userControlled reports a file of the user's own that decides what
+// toolhost or git may run: toolhost's user folder (settings, trusted
+// folders) and git's global config, which names hooks and commands for
+// every repository. Write and Edit cannot reach them (they are outside the
+// workspace); a Bash command that names one is not pre-approved either.
+func (d *decision) userControlled(abs string) bool {
+	var dirs []string
+	if p := settings.DefaultUserConfigPath(); p != "" {
+		dirs = append(dirs, filepath.Dir(p))
+	}
+	if home := d.c.home; home != "" {
+		if abs == filepath.Join(home, ".gitconfig") {
+			return true
+		}
+		dirs = append(dirs, filepath.Join(home, ".config", "git"))
+	}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		dirs = append(dirs, filepath.Join(x, "git"))
+	}
+	for _, dir := range dirs {
+		if abs == dir || strings.HasPrefix(abs, dir+string(filepath.Separator)) {
 			return true
 		}
 	}
@@ -175,6 +203,9 @@ func (d *decision) protectedWrites() []string {
 }
 
 func (d *decision) isProtected(p resolvedPath) bool {
+	if d.userControlled(p.abs) || d.userControlled(p.real) {
+		return true
+	}
 	for _, root := range d.pm.roots {
 		for _, abs := range []string{p.abs, p.real} {
 			rel, err := filepath.Rel(root, abs)

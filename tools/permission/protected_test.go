@@ -134,3 +134,35 @@ func TestBashNamingProtectedFilesIsNotPreApproved(t *testing.T) {
 		})
 	}
 }
+
+func TestBashNamingTheUsersConfigIsNotPreApproved(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	e := newEnv(t, `{"permissions": {"allow": ["Bash(*)", "Bash"]}}`)
+	cases := []struct {
+		cmd   string
+		asked bool
+	}{
+		{`echo '{"trusted":["/"]}' > ~/.config/toolhost/trusted-folders.json`, true},
+		{"cp evil.json " + filepath.Join(home, ".config", "toolhost", "settings.json"), true},
+		{"printf '[core]\\n\\tfsmonitor = sh x\\n' >> ~/.gitconfig", true},
+		{"tee ~/.config/git/config < x", true},
+		{"cat ~/.config/toolhost/settings.json", true},
+		{"cat ~/.config/other/settings.json", false},
+		{"echo hi > ~/notes.txt", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.cmd, func(t *testing.T) {
+			host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}
+			c := bash(tc.cmd)
+			out, err := e.checker(tools.ModeDefault).Check(context.Background(), host, tools.PermissionCall{Tool: c.tool, Access: c.access, Input: json.RawMessage(`{}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if asked := len(host.requests) > 0; asked != tc.asked || out.Allow == tc.asked {
+				t.Errorf("asked %v, allowed %v (%s); want asked %v", asked, out.Allow, out.Message, tc.asked)
+			}
+		})
+	}
+}
