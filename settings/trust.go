@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -267,7 +268,7 @@ func untrustedView(file string, layer, base map[string]any) (map[string]any, []I
 				why = "is not known to be safe"
 			}
 			for _, what := range describeItems(key, v) {
-				ignored = append(ignored, Ignored{File: file, Key: key, What: what, Why: why})
+				ignored = append(ignored, Ignored{File: file, Key: key, What: printable(what), Why: why})
 			}
 		}
 		return out
@@ -340,13 +341,40 @@ func DescribeMCPServer(name string, v any) string {
 		return fmt.Sprintf("MCP server %q connects to %s", name, url)
 	}
 	cmd, _ := m["command"].(string)
-	line := []string{cmd}
-	line = append(line, stringsOf(m["args"])...)
-	s := fmt.Sprintf("MCP server %q runs: %s", name, strings.Join(line, " "))
+	var line []string
+	for _, a := range append([]string{cmd}, stringsOf(m["args"])...) {
+		line = append(line, shownArg(a))
+	}
+	s := fmt.Sprintf("MCP server %q runs: %s", name, printable(strings.Join(line, " ")))
 	if env, ok := m["env"].(map[string]any); ok && len(env) > 0 {
 		s += " (env: " + strings.Join(sortedKeys(env), ", ") + ")"
 	}
 	return s
+}
+
+// printable escapes what a terminal or a dialog would not show as written
+// (escape sequences, line breaks, bidirectional overrides), so a folder's
+// strings cannot hide or restyle the rest of what it asks to run.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strconv.IsPrint(r) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r)
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
+// shownArg is one argument of a command line as the user should read it:
+// quoted when it is empty or holds spaces, quotes or unprintable runes.
+func shownArg(a string) string {
+	if a != "" && !strings.ContainsAny(a, " \t\"'\\") && printable(a) == a {
+		return a
+	}
+	return strconv.Quote(a)
 }
 
 func stringsOf(v any) []string {
