@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -29,6 +30,8 @@ const MemoryDir = ".toolhost/memory"
 const (
 	maxNoteNameLength = 100
 	maxSearchHits     = 100
+	// maxNoteBytes caps what one note may hold when read.
+	maxNoteBytes = 16 << 20
 )
 
 var memorySchema = json.RawMessage(`{
@@ -170,12 +173,12 @@ func (m *Memory) dir() string { return filepath.Join(m.ws.Root(), filepath.FromS
 func (m *Memory) notePath(name string) string { return filepath.Join(m.dir(), name+".md") }
 
 func (m *Memory) read(name string) (*tools.Result, error) {
-	data, err := os.ReadFile(m.notePath(name))
+	data, err := readNote(m.notePath(name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return m.missing(name)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read note %s: %w", name, err)
+		return m.unreadable(name, err), nil
 	}
 	if len(data) == 0 {
 		return tools.TextResult(fmt.Sprintf("The note %q is empty.", name)), nil
@@ -190,7 +193,7 @@ func (m *Memory) write(name, content string, appendTo bool) (*tools.Result, erro
 	data := content
 	verb := "Saved"
 	if appendTo {
-		old, err := os.ReadFile(path)
+		old, err := readNote(path)
 		switch {
 		case err == nil:
 			verb = "Appended to"
@@ -199,7 +202,7 @@ func (m *Memory) write(name, content string, appendTo bool) (*tools.Result, erro
 			}
 			data = string(old) + content
 		case !errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("read note %s: %w", name, err)
+			return m.unreadable(name, err), nil
 		}
 	}
 	if err := workspace.WriteFileAtomic(path, []byte(data)); err != nil {
@@ -292,7 +295,7 @@ func (m *Memory) search(ctx context.Context, query string) (*tools.Result, error
 		if strings.Contains(strings.ToLower(name), needle) {
 			hits = append(hits, fmt.Sprintf("%s: (name matches)", name))
 		}
-		data, err := os.ReadFile(m.notePath(name))
+		data, err := readNote(m.notePath(name))
 		if err != nil {
 			continue // deleted meanwhile
 		}
@@ -316,9 +319,22 @@ func (m *Memory) search(ctx context.Context, query string) (*tools.Result, error
 	return tools.TextResult(text), nil
 }
 
+// unreadable is the answer for a note that exists but cannot be read; the
+// model cannot fix it, the user can.
+func (m *Memory) unreadable(name string, err error) *tools.Result {
+	return tools.ErrorResult("the note %q cannot be read (%v), so nothing was changed. Tell the user; they can remove or fix %s/%s.md.", name, err, MemoryDir, name)
+}
+
+// readNote reads a note: a regular file (the folder can come with a
+// repository, and a named pipe or a link to a device under a note's name
+// would never end a read) of at most maxNoteBytes.
+func readNote(path string) ([]byte, error) {
+	return pathutil.ReadFile(path, maxNoteBytes)
+}
+
 // firstLine is the first non-empty line of a file, shortened, for listings.
 func firstLine(path string) string {
-	f, err := os.Open(path)
+	f, _, err := pathutil.OpenRegular(path)
 	if err != nil {
 		return ""
 	}

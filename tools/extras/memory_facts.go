@@ -109,7 +109,7 @@ func (m *Memory) loadFacts(lenient bool) (map[string]string, *tools.Result) {
 	}
 	var data []byte
 	if err == nil {
-		data, err = os.ReadFile(path)
+		data, err = readNote(path)
 	}
 	if err == nil {
 		err = json.Unmarshal(data, &facts)

@@ -2,10 +2,12 @@ package extras
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
@@ -159,5 +161,45 @@ func TestMemoryAccess(t *testing.T) {
 		if strings.Join(acc.ReadPaths, ",") != strings.Join(tc.read, ",") || strings.Join(acc.WritePaths, ",") != strings.Join(tc.wrte, ",") {
 			t.Errorf("%s: access %+v, want read %v write %v", tc.input, acc, tc.read, tc.wrte)
 		}
+	}
+}
+
+// A repository can ship .toolhost/memory/ with a named pipe or a link to a
+// device under a note's name: reading or appending to it is refused at
+// once, never a wait for a writer or a read without end.
+func TestMemoryRefusesNotesThatAreNotFiles(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".toolhost", "memory")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.md")); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMemory(workspace.New(root))
+	for _, input := range []string{
+		`{"action":"read","name":"pipe"}`,
+		`{"action":"append","name":"pipe","content":"x"}`,
+		`{"action":"read","name":"zero"}`,
+		`{"action":"append","name":"zero","content":"x"}`,
+	} {
+		res, err := m.Execute(t.Context(), &tools.Call{Input: json.RawMessage(input)})
+		if err == nil && !res.IsError {
+			t.Errorf("%s: %s", input, res.Text())
+			continue
+		}
+		msg := fmt.Sprint(err)
+		if res != nil {
+			msg = res.Text()
+		}
+		if !strings.Contains(msg, "not a regular file") {
+			t.Errorf("%s: the error does not say what is wrong: %s", input, msg)
+		}
+	}
+	if st, err := os.Lstat(filepath.Join(dir, "pipe.md")); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the pipe was replaced: %v %v", st, err)
 	}
 }
