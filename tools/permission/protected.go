@@ -28,7 +28,7 @@ import (
 // workspace root, is protected.
 func protectedPath(rel string) bool {
 	switch {
-	case rel == ".mcp.json", gitControlled(rel):
+	case rel == ".mcp.json", gitControlled(rel), editorControlled[rel]:
 		return true
 	case rel == ".toolhost":
 		return true
@@ -37,6 +37,18 @@ func protectedPath(rel string) bool {
 		return inner != "plan.md" && inner != "memory" && !strings.HasPrefix(inner, "memory/")
 	}
 	return false
+}
+
+// editorControlled are the editors' own files in a folder that run
+// commands without a toolhost prompt: VS Code's folder settings
+// (toolhost.path, terminal and tool paths, automatic tasks) and tasks
+// (runOn: folderOpen), Neovim's exrc files.
+var editorControlled = map[string]bool{
+	".vscode/settings.json": true,
+	".vscode/tasks.json":    true,
+	".nvim.lua":             true,
+	".nvimrc":               true,
+	".exrc":                 true,
 }
 
 // gitControlled reports whether rel is a git file that can name a command,

@@ -29,8 +29,12 @@ func TestProtectedFilesAskWhateverTheRules(t *testing.T) {
 		".git/modules/lib/config", ".git/modules/lib/hooks/post-checkout", ".git/config.worktree",
 		".git/worktrees/w/config.worktree", "vendor/lib/.git/config", "vendor/lib/.git/hooks/pre-commit",
 		"vendor/lib/.git",
+		// The editor's own files that run commands when the folder opens:
+		// VS Code's folder settings (toolhost.path, terminal and tool
+		// paths) and tasks (runOn: folderOpen), Neovim's exrc files.
+		".vscode/settings.json", ".vscode/tasks.json", ".nvim.lua", ".nvimrc", ".exrc",
 	}
-	free := []string{"src/a.go", ".toolhost/plan.md", ".toolhost/memory/notes.md", ".gitignore", ".git/HEAD.txt", "docs/config", "hooks/pre-commit", "a.git/config"}
+	free := []string{"src/a.go", ".toolhost/plan.md", ".toolhost/memory/notes.md", ".gitignore", ".git/HEAD.txt", "docs/config", "hooks/pre-commit", "a.git/config", ".vscode/extensions.json", "src/.vscode/notes.md"}
 
 	type want int
 	const (
