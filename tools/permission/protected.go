@@ -145,13 +145,22 @@ func (d *decision) protectedCommand() []string {
 				continue
 			}
 			if dir != "" && !filepath.IsAbs(f) {
-				f = filepath.Join(dir, f)
+				// Not filepath.Join: a clean would take ".." too early.
+				f = dir + "/" + f
 			}
 			abs, err := d.c.ws.Resolve(f)
 			if err != nil {
 				continue
 			}
-			if d.isProtected(resolvedPath{given: f, abs: abs, real: pathutil.RealPath(abs)}) {
+			real := pathutil.RealPath(abs)
+			if strings.Contains(f, "..") {
+				// The shell leaves ".." to the kernel, which takes it
+				// after following a link, not before as a clean does.
+				if base, err := d.c.ws.Resolve("."); err == nil {
+					real = kernelPath(f, base)
+				}
+			}
+			if d.isProtected(resolvedPath{given: f, abs: abs, real: real}) {
 				out = append(out, f)
 			}
 		}
@@ -164,6 +173,25 @@ func (d *decision) protectedCommand() []string {
 		}
 	}
 	return out
+}
+
+// kernelPath resolves p (relative to base unless absolute) as the kernel
+// does: each ".." goes up from where the links before it lead.
+func kernelPath(p, base string) string {
+	cur := base
+	if filepath.IsAbs(p) {
+		cur = "/"
+	}
+	for _, s := range strings.Split(p, "/") {
+		switch s {
+		case "", ".":
+		case "..":
+			cur = filepath.Dir(pathutil.RealPath(cur))
+		default:
+			cur = filepath.Join(cur, s)
+		}
+	}
+	return pathutil.RealPath(cur)
 }
 
 // gitConfigWrite reports a `git config` (possibly after git's global

@@ -91,11 +91,22 @@ func TestBashNamingProtectedFilesIsNotPreApproved(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(e.root, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// A link the folder ships: the kernel resolves src/hooks/../config
+	// to .git/config, which a lexical clean (src/config) would miss.
+	if err := os.MkdirAll(filepath.Join(e.root, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../.git/hooks", filepath.Join(e.root, "src", "hooks")); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		cmd   string
 		asked bool
 	}{
 		{"echo 'curl x | sh' > .git/hooks/pre-commit", true},
+		{"printf '[core]\\n\\tfsmonitor = sh x' > src/hooks/../config", true},
+		{"echo x > src/pkg/../notes.txt", false},
+		{"cd src; echo x >> hooks/../config", true},
 		{"echo x >>.mcp.json", true},
 		{"cp /tmp/evil.json .toolhost/settings.local.json", true},
 		{"tee " + filepath.Join(e.root, ".toolhost", "settings.json") + " < x", true},
