@@ -1,0 +1,78 @@
+package lspserver
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// toolhostMethod is a toolhost/... method name as the page writes it, in
+// backticks (a path such as .toolhost/settings.json is not one).
+var toolhostMethod = regexp.MustCompile("`(toolhost/[a-zA-Z]+)`")
+
+// TestProtocolPageNamesTheMethodsTheCodeHas fails when docs/protocol.md
+// names a toolhost/... method that no Go source sends or handles, or when
+// the code handles or sends one the page does not describe.
+func TestProtocolPageNamesTheMethodsTheCodeHas(t *testing.T) {
+	root := filepath.Join("..")
+	page, err := os.ReadFile(filepath.Join(root, "docs", "protocol.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, m := range toolhostMethod.FindAllStringSubmatch(string(page), -1) {
+		documented[m[1]] = true
+	}
+
+	// Every "toolhost/..." string literal of the server's own sources (the
+	// benchmarks are clients and are left out).
+	inCode := map[string]string{}
+	literal := regexp.MustCompile(`"(toolhost/[a-zA-Z]+)"`)
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "bench", "editor-client", "node_modules", "testdata", "third_party", ".git":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range literal.FindAllStringSubmatch(string(src), -1) {
+			inCode[m[1]] = path
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inCode) == 0 || len(documented) == 0 {
+		t.Fatalf("found %d methods in the code and %d in docs/protocol.md: the patterns no longer match", len(inCode), len(documented))
+	}
+	for m := range documented {
+		if _, ok := inCode[m]; !ok {
+			t.Errorf("docs/protocol.md names %s, which no Go source of the server sends or handles", m)
+		}
+	}
+	for m, path := range inCode {
+		if !documented[m] {
+			t.Errorf("%s uses the method %s, which docs/protocol.md does not describe", path, m)
+		}
+	}
+	for _, m := range Methods {
+		if !strings.Contains(string(page), "| `"+m+"` |") {
+			t.Errorf("docs/protocol.md has no row for the request %s in its table of requests the client sends", m)
+		}
+	}
+}
