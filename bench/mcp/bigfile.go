@@ -155,7 +155,7 @@ func bigCall(ctx context.Context, p peer, dir, name, content, tool string, args 
 	}
 	defer cs.Close()
 	if _, err := callTool(cctx, cs, "Read", map[string]any{"file_path": file, "limit": 5}, "line 00000001"); err != nil {
-		return 0, 0, fmt.Errorf("Read: %w", err)
+		return 0, 0, fmt.Errorf("the first Read: %w", err)
 	}
 	args["file_path"] = file
 	d, err := callTool(cctx, cs, tool, args, "")
