@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -74,6 +75,28 @@ func TestProtocolPageNamesTheMethodsTheCodeHas(t *testing.T) {
 	for _, m := range Methods {
 		if !strings.Contains(string(page), "| `"+m+"` |") {
 			t.Errorf("docs/protocol.md has no row for the request %s in its table of requests the client sends", m)
+		}
+	}
+}
+
+// TestProtocolPageNamesEveryClientCapability fails when a field of
+// experimental.toolhost that the server reads is missing from
+// docs/protocol.md's list of client capabilities.
+func TestProtocolPageNamesEveryClientCapability(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "docs", "protocol.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(page), "`experimental.toolhost` tells the server")
+	section, _, _ = strings.Cut(section, "\n\n")
+	typ := reflect.TypeFor[toolhostClientCapabilities]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if !strings.Contains(section, "`"+name+"`") {
+			t.Errorf("docs/protocol.md does not describe the client capability experimental.toolhost.%s", name)
+		}
+		if !strings.Contains(string(page), `"`+name+`": true`) {
+			t.Errorf("docs/protocol.md's initialize example does not declare %s", name)
 		}
 	}
 }
