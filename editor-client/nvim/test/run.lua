@@ -8,6 +8,7 @@ dofile(here .. "/unit_spec.lua")
 -- Its server cases run only with TOOLHOST_BIN.
 dofile(here .. "/team_spec.lua")
 dofile(here .. "/trust_spec.lua")
+dofile(here .. "/docs_spec.lua")
 local bin = os.getenv("TOOLHOST_BIN")
 if bin and bin ~= "" then
   dofile(here .. "/server_spec.lua")
