@@ -70,7 +70,8 @@ func (*Edit) Docs() tools.Docs {
 			"file, and the file stays CRLF), a UTF-8 byte-order mark and the file mode are kept; files that " +
 			"are not valid UTF-8 are refused rather than corrupted. The edit.fuzzy setting (off by default) " +
 			"lets whole lines match despite trailing-whitespace or indentation differences, re-indenting " +
-			"new_string to the file. An empty old_string creates a file that does not exist.",
+			"new_string to the file. An empty old_string creates a file that does not exist. The result's " +
+			"structuredPatch keeps at most 1 MiB of lines and is marked structuredPatchTruncated when cut.",
 		Examples: []tools.Example{
 			{Title: "Change one call", Input: json.RawMessage(`{"file_path":"/src/app/main.go","old_string":"log.Println(\"starting\")","new_string":"log.Printf(\"starting %s\", version)"}`)},
 			{Title: "Rename a variable everywhere in a file", Input: json.RawMessage(`{"file_path":"/src/app/main.go","old_string":"cfg","new_string":"config","replace_all":true}`)},
@@ -195,12 +196,12 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if plan.fuzzy {
 		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
 	}
-	diff, hunks := changeDiff(e.ws, abs, old, plan.content)
+	diff, hunks, truncated := changeDiff(e.ws, abs, done)
 	res := tools.TextResult(summary + "\n\n" + diff)
-	res.Structured = map[string]any{
+	res.Structured = patchResult(map[string]any{
 		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
-		"structuredPatch": hunks, "userModified": false,
-	}
+		"userModified": false,
+	}, hunks, truncated)
 	return res, nil
 }
 

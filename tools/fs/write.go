@@ -57,7 +57,8 @@ func (*Write) Docs() tools.Docs {
 			"content is written as given. With an editor the change goes out as workspace/applyEdit " +
 			"(CreateFile for a new file) and is on disk when the call returns; without one the file is " +
 			"written atomically, keeping an existing file's mode. The result says whether the file was " +
-			"created or updated and carries a unified diff of an update.",
+			"created or updated and carries a unified diff of an update; its structuredPatch keeps at most " +
+			"1 MiB of lines and is marked structuredPatchTruncated when cut (the file gets the whole content).",
 		Examples: []tools.Example{
 			{Title: "Create a new file", Input: json.RawMessage(`{"file_path":"/src/app/hello.txt","content":"hello\n"}`)},
 		},
@@ -148,15 +149,15 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	if !done.Changed {
 		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
 	}
-	old, newContent := done.Old, done.New
+	old := done.Old
 	lines := countLines(p.Content)
 	if old == nil {
 		res := tools.TextResult(fmt.Sprintf("Created %s (%d lines).", abs, lines))
 		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}}
 		return res, nil
 	}
-	diff, hunks := changeDiff(w.ws, abs, old, newContent)
+	diff, hunks, truncated := changeDiff(w.ws, abs, done)
 	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, diff))
-	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": hunks}
+	res.Structured = patchResult(map[string]any{"type": "update", "filePath": abs}, hunks, truncated)
 	return res, nil
 }
