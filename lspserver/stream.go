@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	segjson "github.com/segmentio/encoding/json"
 	"github.com/toolhost/toolhost/internal/jsonsyntax"
 	"go.lsp.dev/jsonrpc2"
 )
@@ -375,12 +376,16 @@ type envelope struct {
 // decodeMessage decodes a body into a jsonrpc2 message or explains why not.
 func decodeMessage(body []byte) (jsonrpc2.Message, *messageFault) {
 	body = bytes.TrimSpace(body)
-	if !json.Valid(body) {
-		return nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.ParseError,
-			"the message body is not valid JSON: "+jsonsyntax.Detail(body))}
-	}
+	// One pass checks the syntax and reads the envelope, with the parser
+	// jsonrpc2 decodes with: a message of megabytes (a Write's content) is
+	// not scanned once to validate and again to classify. Only a message
+	// that fails is looked at again, to say why.
 	var env envelope
-	if err := json.Unmarshal(body, &env); err != nil {
+	if rest, err := segjson.Parse(body, &env, segjson.ZeroCopy); err != nil || len(rest) > 0 {
+		if !json.Valid(body) {
+			return nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.ParseError,
+				"the message body is not valid JSON: "+jsonsyntax.Detail(body))}
+		}
 		return nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
 			"a JSON-RPC message must be a JSON object (batches are not supported)")}
 	}
