@@ -2,8 +2,10 @@ package fs
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -105,5 +107,30 @@ func TestReplaceAllFirstAndLastLines(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(p); string(got) != strings.ReplaceAll(text, "MARK", "mark") {
 		t.Fatal("the file does not hold the replaced text")
+	}
+}
+
+// TestWriteAccessSkipsTheContent: the permission check's read of a Write
+// input finds file_path wherever it is and does not copy the content.
+func TestWriteAccessSkipsTheContent(t *testing.T) {
+	content := strings.Repeat("x", 4<<20)
+	for _, input := range []string{
+		`{"file_path":"a.txt","content":"` + content + `"}`,
+		`{"content":"` + content + `","file_path":"a.txt"}`,
+	} {
+		raw := json.RawMessage(input)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		a := NewWrite(nil).Access(raw)
+		runtime.ReadMemStats(&after)
+		if len(a.WritePaths) != 1 || a.WritePaths[0] != "a.txt" {
+			t.Fatalf("Access gave %+v", a)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > uint64(len(content))/4 {
+			t.Errorf("Access allocated %d bytes for a %d-byte content", n, len(content))
+		}
+	}
+	if a := NewWrite(nil).Access(json.RawMessage(`{"file_path":`)); len(a.WritePaths) != 0 {
+		t.Errorf("a broken input gave %+v", a)
 	}
 }

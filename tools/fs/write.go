@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
+	segjson "github.com/segmentio/encoding/json"
 	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -67,26 +69,39 @@ func (*Write) Docs() tools.Docs {
 
 // Access implements tools.AccessDescriber.
 func (*Write) Access(input json.RawMessage) tools.Access {
-	var p writeParams
-	if json.Unmarshal(input, &p) != nil || p.FilePath == "" {
+	path, err := writePath(input)
+	if err != nil || path == "" {
 		return tools.Access{}
 	}
-	return tools.Access{WritePaths: []string{p.FilePath}}
+	return tools.Access{WritePaths: []string{path}}
+}
+
+// writePath reads only the file_path of a Write input: the content,
+// megabytes maybe, is skipped in the same pass, not decoded or copied.
+func writePath(input json.RawMessage) (string, error) {
+	var p struct {
+		FilePath string `json:"file_path"`
+	}
+	if _, err := segjson.Parse(input, &p, segjson.ZeroCopy); err != nil {
+		return "", err
+	}
+	return strings.Clone(p.FilePath), nil
 }
 
 // writeCall is a Write call checked against the file.
 type writeCall struct {
-	p   writeParams
 	abs string
 	old []byte
 }
 
 // prepare checks a Write input against the file; a non-nil result is the
-// error the call ends with. Precheck, Preview and Execute share it;
-// checkFresh adds the check that the file is unchanged since it was read.
+// error the call ends with. Precheck and Preview share it; checkFresh adds
+// the check that the file is unchanged since it was read. Only file_path
+// is read from the input.
 func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *tools.Result) {
 	var p writeParams
-	if err := json.Unmarshal(input, &p); err != nil {
+	var err error
+	if p.FilePath, err = writePath(input); err != nil {
 		return nil, tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err)
 	}
 	abs, bad := resolve(w.ws, "file_path", p.FilePath)
@@ -107,7 +122,7 @@ func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *to
 			return nil, tools.ErrorResult("%v", err)
 		}
 	}
-	return &writeCall{p: p, abs: abs, old: old}, nil
+	return &writeCall{abs: abs, old: old}, nil
 }
 
 // Precheck implements tools.Prechecker: a write over a file that changed
@@ -123,7 +138,11 @@ func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview
 	if res != nil {
 		return nil
 	}
-	return tools.FilePreview(c.abs, unifiedDiff(w.ws, c.abs, c.old, []byte(c.p.Content)), []byte(c.p.Content))
+	var p writeParams
+	if json.Unmarshal(input, &p) != nil {
+		return nil
+	}
+	return tools.FilePreview(c.abs, unifiedDiff(w.ws, c.abs, c.old, []byte(p.Content)), []byte(p.Content))
 }
 
 // Execute writes the file.
