@@ -475,6 +475,28 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		data = append(data, '}')
 		return s.writeFrame(data)
 	}
+	// A request to the client (workspace/applyEdit with a file's content)
+	// likewise: its params were encoded by jsonrpc2.NewCall already.
+	if c, ok := msg.(*jsonrpc2.Call); ok && len(c.Params()) > 0 {
+		cid := c.ID()
+		id, err := cid.MarshalJSON()
+		if err != nil {
+			return 0, fmt.Errorf("encoding a request id: %w", err)
+		}
+		method, err := json.Marshal(c.Method())
+		if err != nil {
+			return 0, fmt.Errorf("encoding a request method: %w", err)
+		}
+		data := make([]byte, 0, len(c.Params())+len(id)+len(method)+50)
+		data = append(data, `{"jsonrpc":"2.0","id":`...)
+		data = append(data, id...)
+		data = append(data, `,"method":`...)
+		data = append(data, method...)
+		data = append(data, `,"params":`...)
+		data = append(data, c.Params()...)
+		data = append(data, '}')
+		return s.writeFrame(data)
+	}
 	// jsonrpc2's messages encode themselves; calling that directly spares
 	// encoding/json a second pass over the output to validate it.
 	var data []byte
