@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -106,7 +106,7 @@ func editLocal(root string, edit func(doc map[string]any) error) error {
 	defer localFileMu.Unlock()
 	path := LocalPath(root)
 	doc := map[string]any{}
-	raw, err := os.ReadFile(path)
+	raw, err := pathutil.ReadFile(path, maxSettingsFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,10 @@ import (
 	"sync"
 	"sync/atomic"
 )
+
+// maxSettingsFile bounds a settings file read: a FIFO or a huge file
+// in a repository is reported, never waited on or loaded.
+const maxSettingsFile = 16 << 20
 
 // Names of the settings sources that are not files, as Problem.File shows them.
 const (
@@ -192,7 +197,7 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 		mergeInto(merged, layer, "")
 	}
 	addFile := func(path string) {
-		raw, err := os.ReadFile(path)
+		raw, err := pathutil.ReadFile(path, maxSettingsFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}
