@@ -55,6 +55,9 @@ func TestBigChangeResults(t *testing.T) {
 		if s["structuredPatchTruncated"] != true || size > maxPatchBytes || size < maxPatchBytes/2 {
 			t.Errorf("editor=%v: structuredPatch of %d bytes, truncated=%v; want at most %d bytes, marked truncated", withEditor, size, s["structuredPatchTruncated"], maxPatchBytes)
 		}
+		if s["originalFileOmitted"] != true || s["contentOmitted"] != true || s["originalFile"] != nil || s["content"] != nil {
+			t.Errorf("editor=%v: a 2.5 MB Write echoes originalFile or content back (omitted: %v, %v)", withEditor, s["originalFileOmitted"], s["contentOmitted"])
+		}
 		if !strings.Contains(res.Text(), "[diff cut at") {
 			t.Errorf("editor=%v: the text does not say the diff is cut", withEditor)
 		}

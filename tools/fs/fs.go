@@ -71,6 +71,22 @@ func changeDiff(ws *workspace.Workspace, abs string, done workspace.Modified) (d
 	return renderDiff(ws, abs, done.Old == nil, hunks, omitted), hunks, omitted > 0
 }
 
+// maxEchoBytes caps the texts a Write or Edit result echoes back as Claude
+// Code's do (originalFile, Write's content): past it the field is left out
+// and <field>Omitted is true, so a change of a 45 MB file does not send the
+// file back whole.
+const maxEchoBytes = 1 << 20
+
+// echoText sets fields[name] to text, or fields[name+"Omitted"] past
+// maxEchoBytes.
+func echoText[T string | []byte](fields map[string]any, name string, text T) {
+	if len(text) > maxEchoBytes {
+		fields[name+"Omitted"] = true
+		return
+	}
+	fields[name] = string(text)
+}
+
 // patchResult is the structured form of a change's hunks.
 func patchResult(fields map[string]any, hunks []udiff.Hunk, truncated bool) map[string]any {
 	fields["structuredPatch"] = hunks

@@ -60,7 +60,8 @@ func (*Write) Docs() tools.Docs {
 			"(CreateFile for a new file) and is on disk when the call returns; without one the file is " +
 			"written atomically, keeping an existing file's mode. The result says whether the file was " +
 			"created or updated and carries a unified diff of an update; its structuredPatch keeps at most " +
-			"1 MiB of lines and is marked structuredPatchTruncated when cut (the file gets the whole content).",
+			"1 MiB of lines (marked structuredPatchTruncated when cut), and content and originalFile are left " +
+			"out past 1 MiB (contentOmitted, originalFileOmitted); the file always gets the whole content.",
 		Examples: []tools.Example{
 			{Title: "Create a new file", Input: json.RawMessage(`{"file_path":"/src/app/hello.txt","content":"hello\n"}`)},
 		},
@@ -172,11 +173,14 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	lines := countLines(p.Content)
 	if old == nil {
 		res := tools.TextResult(fmt.Sprintf("Created %s (%d lines).", abs, lines))
-		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}}
+		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}, "originalFile": nil}
+		echoText(res.Structured.(map[string]any), "content", p.Content)
 		return res, nil
 	}
 	diff, hunks, truncated := changeDiff(w.ws, abs, done)
 	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, diff))
 	res.Structured = patchResult(map[string]any{"type": "update", "filePath": abs}, hunks, truncated)
+	echoText(res.Structured.(map[string]any), "content", p.Content)
+	echoText(res.Structured.(map[string]any), "originalFile", old)
 	return res, nil
 }

@@ -4,7 +4,7 @@
  * server's life is in ./server.
  */
 import * as vscode from "vscode";
-import { runTool, setPermissionMode, showStatus } from "./commands";
+import { runInputDocument, runTool, setPermissionMode, showStatus } from "./commands";
 import { requestPermission } from "./dialogs";
 import { reviewSettings } from "./logic/modes";
 import { CallToolResult } from "./logic/results";
@@ -60,7 +60,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
     vscode.commands.registerCommand("toolhost.runTool", () =>
-      runTool(getClient, docs, output, () => refreshMode(manager)).catch((err) => reportError(output, err)),
+      runTool(getClient, docs, output, () => refreshMode(manager), context.globalStorageUri).catch((err) => reportError(output, err)),
+    ),
+    vscode.commands.registerCommand("toolhost.runInput", () =>
+      runInputDocument(getClient, docs, output, () => refreshMode(manager)).catch((err) => reportError(output, err)),
     ),
     vscode.commands.registerCommand("toolhost.showStatus", () =>
       showStatus(getClient, docs, manager).catch((err) => reportError(output, err)),

@@ -5,22 +5,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 export async function run(t) {
-  const { wb, page, workspace, step, waitFor, readOrNull, runTool, waitResult, reviewAction } = t;
+  const { wb, page, workspace, step, waitFor, readOrNull, runTool, waitResult, waitStatus, reviewAction } = t;
 
   step("review: default mode, edits reviewed by a prompt");
   await wb.runCommand("toolhost: Toggle Reviewing Edits in the Refactor Preview (this session)");
   await wb.statusItem("toolhost: acceptEdits").click();
   await wb.pickRow("default");
   await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 15000 });
-  await waitFor(
-    async () => {
-      await wb.runCommand("toolhost: Show Status");
-      await waitResult(wb, "status");
-      return /Edit review: dialog/.test(await wb.activeEditorText());
-    },
-    "the server reviewing edits by a prompt",
-    30000,
-  );
+  await waitStatus(wb, /Edit review: dialog/, "the server reviewing edits by a prompt");
 
   step("review: an Edit opens the diff editor; Deny with feedback sends the user's words");
   const file = path.join(workspace, "review.txt");
@@ -61,14 +53,16 @@ export async function run(t) {
   fs.writeFileSync(stale, "one\ntwo\n");
   await runTool(wb, "Read", { file_path: stale });
   await waitResult(wb, "Read");
-  fs.appendFileSync(stale, "typed elsewhere\n");
+  // The change removes old_string: a changed file whose old_string still
+  // matches once would take the edit (Claude Code's rule).
+  fs.writeFileSync(stale, "uno\ntwo\ntyped elsewhere\n");
   await runTool(wb, "Edit", { file_path: stale, old_string: "one\n", new_string: "ONE\n" });
   await waitResult(wb, "Edit");
   await waitFor(async () => /Edit — error/.test(await wb.activeEditorText()), "the stale error");
   if (await reviewAction(wb, "Allow").isVisible()) {
     throw new Error("a prompt was shown for an edit that cannot succeed");
   }
-  if (readOrNull(stale) !== "one\ntwo\ntyped elsewhere\n") {
+  if (readOrNull(stale) !== "uno\ntwo\ntyped elsewhere\n") {
     throw new Error("the stale edit changed the file");
   }
 
