@@ -137,3 +137,35 @@ func TestWriteAccessSkipsTheContent(t *testing.T) {
 		t.Errorf("a broken input gave %+v", a)
 	}
 }
+
+// TestEditPrecheckBuildsNoContent: the check before the permission prompt
+// reads the file but does not build the edited copy of it (Execute does),
+// so a large file is not held three times over.
+func TestEditPrecheckBuildsNoContent(t *testing.T) {
+	text := bigText(100_000, "x") // about 8 MB
+	dir := t.TempDir()
+	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
+	ws := workspace.New(dir)
+	p := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(t, context.Background(), NewRead(ws), nil, map[string]any{"file_path": p, "limit": 5}); res.IsError {
+		t.Fatal(res.Text())
+	}
+	input, _ := json.Marshal(map[string]any{"file_path": p, "old_string": "x line 00050000:", "new_string": "x LINE 00050000:"})
+	e := NewEdit(ws, nil)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := e.Precheck(context.Background(), tools.NoHost{}, input)
+	runtime.ReadMemStats(&after)
+	if res != nil {
+		t.Fatal(res.Text())
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > uint64(len(text))*3/2 {
+		t.Errorf("Precheck allocated %d bytes for a %d-byte file; want the read alone", n, len(text))
+	}
+	if bad := e.Precheck(context.Background(), tools.NoHost{}, []byte(`{"file_path":"`+p+`","old_string":"absent","new_string":"b"}`)); bad == nil || !bad.IsError {
+		t.Errorf("Precheck of an edit that cannot match passed")
+	}
+}

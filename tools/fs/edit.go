@@ -145,7 +145,9 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 			stale, fuzzy = err, false
 		}
 	}
-	plan, fail := planEdit(abs, old, p, fuzzy)
+	// A check needs only whether and how often old_string matches: the
+	// new content of a large file is built once, by Execute, not also here.
+	plan, fail := planEdit(abs, old, p, fuzzy, !checkFresh)
 	if stale != nil && (fail != nil || plan.count != 1) {
 		return nil, tools.ErrorResult("%v", stale)
 	}
@@ -197,7 +199,7 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			}
 			// An empty old_string creates a file that does not exist.
 			var err error
-			if plan, err = planEdit(abs, current, p, fuzzy); err != nil {
+			if plan, err = planEdit(abs, current, p, fuzzy, true); err != nil {
 				return nil, err
 			}
 			return plan.content, nil
@@ -272,8 +274,10 @@ type editPlan struct {
 }
 
 // planEdit computes the new content of an edit of the file at path. Errors
-// are for the model.
-func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, error) {
+// are for the model. Without build only the match is checked and counted
+// (content stays nil, except for the fuzzy and creating cases, which are
+// built to be checked).
+func planEdit(path string, old []byte, p editParams, fuzzy, build bool) (*editPlan, error) {
 	if old == nil {
 		return &editPlan{content: []byte(p.NewString), count: 1}, nil
 	}
@@ -328,6 +332,9 @@ func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, err
 	}
 	if count > 1 && !p.ReplaceAll {
 		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr))))
+	}
+	if !build {
+		return &editPlan{count: count, quotes: quotes}, nil
 	}
 	if quotes {
 		return &editPlan{content: withBOM(bom, replaceQuoted(text, oldStr, newStr, p.ReplaceAll)), count: count, quotes: true}, nil
