@@ -3,6 +3,7 @@ package fs
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -167,5 +168,32 @@ func TestEditPrecheckBuildsNoContent(t *testing.T) {
 	}
 	if bad := e.Precheck(context.Background(), tools.NoHost{}, []byte(`{"file_path":"`+p+`","old_string":"absent","new_string":"b"}`)); bad == nil || !bad.IsError {
 		t.Errorf("Precheck of an edit that cannot match passed")
+	}
+}
+
+// TestBigWritePreview: the permission prompt's diff of a big rewrite is cut
+// and says how large the whole diff is.
+func TestBigWritePreview(t *testing.T) {
+	old := bigText(30_000, "old")
+	dir := t.TempDir()
+	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
+	ws := workspace.New(dir)
+	p := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(p, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next := strings.ReplaceAll(old, "old line", "new line")
+	input, _ := json.Marshal(map[string]any{"file_path": p, "content": next})
+	pv := NewWrite(ws).Preview(context.Background(), input)
+	if pv == nil {
+		t.Fatal("no preview")
+	}
+	var cut, total int
+	i := strings.LastIndex(pv.Text, "[diff cut at ")
+	if i < 0 {
+		t.Fatalf("the preview does not say it is cut: %q", pv.Text[max(0, len(pv.Text)-200):])
+	}
+	if _, err := fmt.Sscanf(pv.Text[i:], "[diff cut at %d of %d characters]", &cut, &total); err != nil || cut > maxDiffChars || total < len(old)+len(next) {
+		t.Errorf("preview cut at %d of %d characters (%v); want at most %d of at least %d", cut, total, err, maxDiffChars, len(old)+len(next))
 	}
 }

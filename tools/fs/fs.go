@@ -42,8 +42,12 @@ func displayName(ws *workspace.Workspace, abs string) string {
 }
 
 // unifiedDiff is the diff of a change, cut at maxDiffChars with a note.
+// Only the hunks shown are built (up to maxPatchBytes), and the contents are
+// viewed, not copied: a preview of a 5 MB rewrite shows 20,000 characters.
 func unifiedDiff(ws *workspace.Workspace, abs string, old, new []byte) string {
-	return renderDiff(ws, abs, old == nil, udiff.Hunks(string(old), string(new)), 0)
+	o, n := unsafe.String(unsafe.SliceData(old), len(old)), unsafe.String(unsafe.SliceData(new), len(new))
+	hunks, omitted := udiff.HunksOf(o, n, udiff.Changes(o, n), maxPatchBytes)
+	return renderDiff(ws, abs, old == nil, hunks, omitted)
 }
 
 // maxPatchBytes caps the structuredPatch of a Write or Edit result (its

@@ -143,7 +143,8 @@ func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview
 	if json.Unmarshal(input, &p) != nil {
 		return nil
 	}
-	return tools.FilePreview(c.abs, unifiedDiff(w.ws, c.abs, c.old, []byte(p.Content)), []byte(p.Content))
+	content := []byte(p.Content)
+	return tools.FilePreview(c.abs, unifiedDiff(w.ws, c.abs, c.old, content), content)
 }
 
 // Execute writes the file.
