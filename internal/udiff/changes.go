@@ -44,7 +44,13 @@ func Changes(old, new string) []Change {
 type changer struct {
 	old, new string
 	out      []Change
+	// splits counts the regions split by middleAnchor: each split scans
+	// its region, so past maxSplits the rest is left to anchored.
+	splits int
 }
+
+// maxSplits bounds the middle splits of one diff.
+const maxSplits = 64
 
 // add appends a change, merging it with the previous one when they touch.
 func (c *changer) add(ch Change) {
@@ -70,10 +76,81 @@ func (c *changer) region(o0, o1, n0, n1 int, anchor bool) {
 	case (o1-o0)+(n1-n0) <= GapSize:
 		c.lineDiff(o0, o1, n0, n1)
 	case anchor:
+		if oa, na, ok := c.middleAnchor(o0, o1, n0, n1); ok {
+			c.splits++
+			// Split at one line in the middle first: a few scans and no
+			// memory, and the common lines around it are trimmed in each
+			// half, so scattered changes in a large file cost little.
+			end := oa + strings.IndexByte(c.old[oa:o1], '\n') + 1
+			c.region(o0, oa, n0, na, true)
+			c.region(end, o1, na+(end-oa), n1, true)
+			return
+		}
 		c.anchored(o0, o1, n0, n1)
 	default:
 		c.add(Change{o0, o1, n0, n1})
 	}
+}
+
+// middleTries is how many lines from the middle of a region middleAnchor
+// tries before leaving the region to anchored.
+const middleTries = 8
+
+// middleAnchor looks for a line near the middle of old[o0:o1] that occurs
+// exactly once there and exactly once in new[n0:n1], and returns where it
+// starts in each. Short lines (braces, blank lines) are passed over: they
+// rarely occur once. A line missing from the new text ends the search.
+func (c *changer) middleAnchor(o0, o1, n0, n1 int) (oldAt, newAt int, ok bool) {
+	if c.splits >= maxSplits {
+		return 0, 0, false
+	}
+	a, b := c.old[o0:o1], c.new[n0:n1]
+	at := strings.LastIndexByte(a[:len(a)/2], '\n') + 1
+	for try := 0; try < middleTries && at < len(a); try++ {
+		end := strings.IndexByte(a[at:], '\n')
+		if end < 0 {
+			return 0, 0, false
+		}
+		line := a[at : at+end+1]
+		if len(line) >= 16 {
+			if i, once := onlyLine(a, line); once && i == at {
+				j, once := onlyLine(b, line)
+				if once {
+					return o0 + at, n0 + j, true
+				}
+				if j < 0 {
+					// Gone from the new text: the middle itself changed,
+					// so nearby lines likely did too.
+					return 0, 0, false
+				}
+			}
+		}
+		at += end + 1
+	}
+	return 0, 0, false
+}
+
+// onlyLine returns where line (ending in a newline) starts in text, as a
+// whole line, and whether it occurs exactly once there.
+func onlyLine(text, line string) (at int, once bool) {
+	at = -1
+	for from := 0; from < len(text); {
+		i := strings.Index(text[from:], line)
+		if i < 0 {
+			break
+		}
+		i += from
+		from = i + 1
+		if i > 0 && text[i-1] != '\n' {
+			continue
+		}
+		if at >= 0 {
+			return at, false
+		}
+		at = i
+		from = i + len(line)
+	}
+	return at, at >= 0
 }
 
 // lineDiff diffs a small region line by line with go-diff.
