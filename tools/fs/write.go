@@ -149,8 +149,10 @@ func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview
 
 // Execute writes the file.
 func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	// One pass (segmentio/encoding) rather than encoding/json's validation
+	// pass and decoding pass over megabytes of content.
 	var p writeParams
-	if err := json.Unmarshal(call.Input, &p); err != nil {
+	if err := segjson.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err), nil
 	}
 	abs, bad := resolve(w.ws, "file_path", p.FilePath)
