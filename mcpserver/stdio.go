@@ -435,6 +435,12 @@ func answeredIDs(line []byte) []string {
 		if err != nil {
 			return nil
 		}
+		if (tok == "result" || tok == "error") && id != nil {
+			// The id came first, as the SDK writes it: the result, which
+			// can be megabytes (a large file's content), is not decoded.
+			response = true
+			break
+		}
 		var value json.RawMessage
 		if err := dec.Decode(&value); err != nil {
 			return nil

@@ -20,7 +20,19 @@ type testTree struct {
 	root string
 }
 
+// newTree returns a tree whose root the user trusts, so its project layers
+// apply in full (trust_test.go covers untrusted folders).
 func newTree(t *testing.T) testTree {
+	t.Helper()
+	tt := newUntrustedTree(t)
+	if _, err := tt.trustFile().Trust(tt.root); err != nil {
+		t.Fatal(err)
+	}
+	return tt
+}
+
+// newUntrustedTree returns a tree whose root nobody trusted.
+func newUntrustedTree(t *testing.T) testTree {
 	t.Helper()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "proj")
@@ -28,6 +40,10 @@ func newTree(t *testing.T) testTree {
 		t.Fatal(err)
 	}
 	return testTree{user: filepath.Join(dir, "config", "toolhost", "settings.json"), root: root}
+}
+
+func (tt testTree) trustFile() TrustFile {
+	return TrustFile{Path: filepath.Join(filepath.Dir(tt.user), TrustFileName)}
 }
 
 func (tt testTree) project() string { return filepath.Join(tt.root, ProjectDir, ProjectFile) }

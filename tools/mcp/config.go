@@ -90,7 +90,7 @@ func LoadProjectConfig(root string) (map[string]settings.MCPServer, error) {
 		return nil, nil
 	}
 	path := filepath.Join(root, ProjectConfigFile)
-	data, err := pathutil.ReadFile(path, 16<<20)
+	data, err := pathutil.ReadFile(path, settings.MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

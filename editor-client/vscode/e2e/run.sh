@@ -24,3 +24,8 @@ if [ ! -f toolhost.vsix ] || [ -n "$(find src package.json -newer toolhost.vsix 
   npm run build --silent && npm run package --silent >/dev/null
 fi
 node "$here/run.mjs"
+# Further scenarios, each in its own file, each with its own code-server.
+for scenario in "$here"/scenarios/*.mjs; do
+  [ -e "$scenario" ] || continue
+  node "$scenario"
+done

@@ -8,9 +8,11 @@ import { runInputDocument, runTool, setPermissionMode, showStatus } from "./comm
 import { requestPermission } from "./dialogs";
 import { reviewSettings } from "./logic/modes";
 import { CallToolResult } from "./logic/results";
+import { taskNotice } from "./logic/taskEvents";
 import { ResultDocuments, SCHEME } from "./resultDocs";
 import { DiffReviews, ReviewAction } from "./review";
 import { ServerManager } from "./server";
+import { TeamTreeProvider } from "./teamView";
 import { TodoTreeProvider } from "./todoView";
 
 let server: ServerManager | undefined;
@@ -21,6 +23,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const reviews = new DiffReviews();
   const todos = new TodoTreeProvider();
   const todoView = vscode.window.createTreeView("toolhost.todos", { treeDataProvider: todos }) as vscode.TreeView<unknown>;
+  const teams = new TeamTreeProvider();
+  const teamView = vscode.window.createTreeView("toolhost.team", { treeDataProvider: teams }) as vscode.TreeView<unknown>;
+  const showTeams = () => {
+    const working = teams.working();
+    teamView.badge = working > 0 ? { value: working, tooltip: `${working} team members working` } : undefined;
+  };
+  const watching = new Map<string, vscode.Disposable>();
   const statusItem = vscode.window.createStatusBarItem("toolhost.mode", vscode.StatusBarAlignment.Left, 10);
   statusItem.name = "toolhost";
   statusItem.show();
@@ -37,14 +46,37 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       taskChanged: (t) => {
         const exit = t.exitCode !== undefined ? ` (exit ${t.exitCode})` : "";
         output.appendLine(`[task ${t.taskId}] ${t.status}${exit}${t.command ? `: ${t.command}` : ""}`);
+        // A Monitor's "watching" message stays until the monitor ends.
+        const notice = taskNotice(t);
+        watching.get(t.taskId)?.dispose();
+        watching.delete(t.taskId);
+        if (notice && t.status === "running") {
+          watching.set(t.taskId, vscode.window.setStatusBarMessage(notice));
+        } else if (notice) {
+          vscode.window.setStatusBarMessage(notice, 10_000);
+        }
         if (t.status !== "running") {
           void logTaskOutput(manager, output, t.taskId);
         }
       },
       toolsChanged: () => output.appendLine("[tools] the tool set changed"),
+      teamChanged: (team) => {
+        const what = teams.update(team);
+        showTeams();
+        if (what) {
+          output.appendLine(`[team] ${what}`);
+          vscode.window.setStatusBarMessage(`toolhost: ${what}`, 10_000);
+        }
+      },
       requestPermission: (params, token) => requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
     },
-    () => reviews.dismissAll(),
+    () => {
+      reviews.dismissAll();
+      teams.clear();
+      watching.forEach((d) => d.dispose());
+      watching.clear();
+      showTeams();
+    },
   );
   server = manager;
   const getClient = () => manager.running();
@@ -56,6 +88,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     reviews,
     todos,
     todoView,
+    teams,
+    teamView,
     statusItem,
     manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),

@@ -32,6 +32,8 @@ M.state = {
   initialized = false,
   todos = {},
   tasks = {},
+  -- Teams by lower-case name, from toolhost/teamChanged.
+  teams = {},
   progress = {},
   tools = nil,
   -- The permission mode chosen with :Toolhost mode, re-applied after a
@@ -89,7 +91,8 @@ function M.start()
   if M.client() then
     return true
   end
-  M.state.todos, M.state.tasks, M.state.progress, M.state.tools = {}, {}, {}, nil
+  M.state.todos, M.state.tasks, M.state.progress, M.state.tools, M.state.trust = {}, {}, {}, nil, nil
+  M.state.teams = {}
   local id, err = client_mod.start(M.options, M.state)
   if not id then
     vim.notify(err, vim.log.levels.ERROR)
