@@ -88,19 +88,27 @@ func TestBigRandomChangesApply(t *testing.T) {
 			new[len(new)-1] = strings.TrimSuffix(new[len(new)-1], "\n")
 		}
 		o, n := strings.Join(old, ""), strings.Join(new, "")
-		changes := Changes(o, n)
-		po, pn := 0, 0
-		for _, c := range changes {
-			if c.OldStart < po || c.NewStart < pn || o[po:c.OldStart] != n[pn:c.NewStart] {
-				t.Fatalf("round %d: change %+v does not follow equal text after %d/%d", round, c, po, pn)
+		// The anchors alone, as when no middle line splits the text.
+		onlyAnchors := changer{old: o, new: n, splits: maxSplits}
+		onlyAnchors.region(0, len(o), 0, len(n), true)
+		for _, changes := range [][]Change{Changes(o, n), onlyAnchors.out} {
+			po, pn := 0, 0
+			for _, c := range changes {
+				if c.OldStart < po || c.NewStart < pn || o[po:c.OldStart] != n[pn:c.NewStart] {
+					t.Fatalf("round %d: change %+v does not follow equal text after %d/%d", round, c, po, pn)
+				}
+				po, pn = c.OldEnd, c.NewEnd
 			}
-			po, pn = c.OldEnd, c.NewEnd
-		}
-		if o[po:] != n[pn:] {
-			t.Fatalf("round %d: the texts differ after the last change", round)
-		}
-		if got := apply(t, o, Hunks(o, n)); got != n {
-			t.Fatalf("round %d: applying the hunks does not give the new text", round)
+			if o[po:] != n[pn:] {
+				t.Fatalf("round %d: the texts differ after the last change", round)
+			}
+			hunks, _ := HunksOf(o, n, changes, -1)
+			if got := apply(t, o, hunks); got != n {
+				t.Fatalf("round %d: applying the hunks does not give the new text", round)
+			}
+			if len(changes) > 200 {
+				t.Errorf("round %d: %d changes for at most 40 edits of lines", round, len(changes))
+			}
 		}
 	}
 }
