@@ -95,14 +95,16 @@ export async function run(t) {
 
   step("recovery: a binary that never answers is stopped, and a fixed path starts the server");
   const hang = path.join(workspace, "..", "hang.sh");
-  fs.writeFileSync(hang, "#!/bin/sh\nexec sleep 300\n", { mode: 0o755 });
+  // It never answers and never ends; its command line names the script, so
+  // the check below finds this test's process and no other on the machine.
+  fs.writeFileSync(hang, '#!/bin/sh\nexec tail -f /dev/null "$0"\n', { mode: 0o755 });
   // The folder's settings, which VS Code watches, override the user's.
   const folderSettings = path.join(workspace, ".vscode", "settings.json");
   fs.mkdirSync(path.dirname(folderSettings), { recursive: true });
   fs.writeFileSync(folderSettings, JSON.stringify({ "toolhost.path": hang }));
   await wb.statusItem("toolhost: starting").waitFor({ state: "visible", timeout: 30000 });
   await wb.statusItem("toolhost: crashed").waitFor({ state: "visible", timeout: 40000 });
-  const hangPids = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes("sleep 300"));
+  const hangPids = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes(hang) && !l.includes("ps -eo"));
   if (hangPids.length > 0) {
     throw new Error(`the binary that never answered is still running: ${hangPids.join("; ")}`);
   }
