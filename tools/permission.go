@@ -47,3 +47,29 @@ type ModeController interface {
 	Mode() string
 	SetMode(mode string) error
 }
+
+// Permission decisions of a check that runs nothing (toolhost/checkPermission).
+const (
+	PermissionAllow = "allow"
+	PermissionAsk   = "ask"
+	PermissionDeny  = "deny"
+)
+
+// PermissionDecision is what the checker would decide on a call, without
+// asking anyone and without running it.
+type PermissionDecision struct {
+	// Decision is PermissionAllow, PermissionAsk or PermissionDeny.
+	Decision string `json:"decision"`
+	// Reason says why: the refusal the model would get for a denial, what
+	// makes the call need asking for "ask".
+	Reason string `json:"reason,omitempty"`
+	// Request is the prompt the user would see for "ask": its title,
+	// preview (a diff, a command) and the rules an "Always allow" adds.
+	Request *PermissionRequest `json:"request,omitempty"`
+}
+
+// PermissionDecider is implemented by permission checkers that can answer
+// what they would decide without prompting (tools/permission's Checker).
+type PermissionDecider interface {
+	Decide(ctx context.Context, call PermissionCall) (PermissionDecision, error)
+}

@@ -117,6 +117,7 @@ func (c *Checker) rulesOf(st *settings.Settings) *compiledRules {
 
 var (
 	_ tools.PermissionChecker = (*Checker)(nil)
+	_ tools.PermissionDecider = (*Checker)(nil)
 	_ tools.ModeController    = (*Checker)(nil)
 )
 
@@ -186,6 +187,29 @@ func (c *Checker) Check(ctx context.Context, host tools.Host, call tools.Permiss
 	return d.decide(ctx)
 }
 
+// Decide is what Check would decide on call, with nobody asked and nothing
+// remembered: allow, deny with the model's message, or ask with the prompt
+// the user would see. It is the same decision as Check's, taken by the same
+// code, so an editor that shows the prompt itself (VS Code's agent mode)
+// never disagrees with a call that goes through the pipeline.
+func (c *Checker) Decide(ctx context.Context, call tools.PermissionCall) (tools.PermissionDecision, error) {
+	if err := ctx.Err(); err != nil {
+		return tools.PermissionDecision{}, err
+	}
+	d := &decision{c: c, host: tools.NoHost{}, call: call, st: c.settings(), mode: c.Mode(), name: call.Tool.Name(), dry: true}
+	d.subject()
+	out, err := d.decide(ctx)
+	switch {
+	case err != nil:
+		return tools.PermissionDecision{}, err
+	case d.asked != nil:
+		return tools.PermissionDecision{Decision: tools.PermissionAsk, Reason: d.askReason, Request: d.asked}, nil
+	case out.Allow:
+		return tools.PermissionDecision{Decision: tools.PermissionAllow}, nil
+	}
+	return tools.PermissionDecision{Decision: tools.PermissionDeny, Reason: out.Message}, nil
+}
+
 // decision is the state of one Check.
 type decision struct {
 	c    *Checker
@@ -196,6 +220,12 @@ type decision struct {
 	name string
 	sub  subject
 	pm   *pathMatcher
+
+	// dry marks a decision that must not ask (Decide): ask records the
+	// prompt in asked, and why in askReason, instead of showing it.
+	dry       bool
+	asked     *tools.PermissionRequest
+	askReason string
 }
 
 func (d *decision) subject() {

@@ -32,6 +32,10 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 		Preview:     d.preview(ctx),
 		Suggestions: suggestions,
 	}
+	if d.dry {
+		d.asked, d.askReason = &req, reason
+		return tools.PermissionOutcome{}, nil
+	}
 	resp, err := d.host.RequestPermission(ctx, req)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return tools.PermissionOutcome{}, ctxErr
