@@ -27,6 +27,7 @@ var Methods = []string{
 	"toolhost/setToolsEnabled",
 	"toolhost/setPermissionMode",
 	"toolhost/status",
+	"toolhost/checkPermission",
 }
 
 // initializeParams is the part of LSP's InitializeParams toolhost reads.

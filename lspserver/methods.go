@@ -21,6 +21,8 @@ func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, fl *inflig
 		return listTools(sess, params)
 	case "toolhost/callTool":
 		return s.callTool(ctx, sess, params, fl)
+	case "toolhost/checkPermission":
+		return s.checkPermission(ctx, sess, params)
 	case "toolhost/callTools":
 		return s.callTools(ctx, sess, params, fl)
 	case "toolhost/setToolsEnabled":
@@ -82,6 +84,9 @@ type callToolParams struct {
 	Name   *string         `json:"name"`
 	Input  json.RawMessage `json:"input"`
 	CallID string          `json:"callId"`
+	// Approved says the editor showed the prompt of a
+	// toolhost/checkPermission of exactly this call and the user agreed.
+	Approved bool `json:"approved"`
 }
 
 // callTool runs one call through the pipeline.
@@ -93,7 +98,10 @@ func (s *server) callTool(ctx context.Context, sess *session.Session, raw json.R
 	if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
 		return nil, invalidParams("missing required field \"name\" (the tool to call)")
 	}
-	host := s.callHost(fl.cancel)
+	var host tools.Host = s.callHost(fl.cancel)
+	if key := approvalKey(*p.Name, p.Input); p.Approved && s.approvals.take(key) {
+		host = &approvedHost{editorHost: s.callHost(fl.cancel), key: key}
+	}
 	return sess.Pipeline.Call(ctx, host, tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input})
 }
 

@@ -144,6 +144,9 @@ type server struct {
 	progress map[string]func()
 	// callSeq numbers progress tokens.
 	callSeq int
+
+	// approvals are the calls checked for an approved toolhost/callTool.
+	approvals approvals
 }
 
 // inflightCall is a running request.
