@@ -170,11 +170,27 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	if s.opts.OnSession != nil {
 		s.opts.OnSession(sess)
 	}
+	var ep *endpoint
+	if s.opts.AgentEndpoint && sess.Settings.Current().Server.ServesAgentEndpoint() {
+		editor := ""
+		if p.ClientInfo != nil {
+			editor = p.ClientInfo.Name
+		}
+		if ep, err = s.startEndpoint(sess, editor); err != nil {
+			s.opts.Log.Warn("other agents cannot reach this session: its MCP endpoint did not start", "err", err)
+		}
+	}
 	s.mu.Lock()
 	s.sess = sess
+	s.endpoint = ep
 	s.mu.Unlock()
+	// The endpoint's server follows the registry too; the registry has
+	// one listener, this one.
 	sess.Registry.OnChange(func() {
 		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": sess.Registry.EnabledNames()})
+		if ep != nil {
+			ep.mcp.Sync()
+		}
 	})
 
 	var res initializeResult

@@ -201,6 +201,9 @@ func (s *server) status(sess *session.Session, raw json.RawMessage) (any, error)
 	for k, v := range sess.Status() {
 		out[k] = v
 	}
+	if e := s.agentEndpoint(); e != nil {
+		out["agentEndpoint"] = e.status()
+	}
 	return out, nil
 }
 

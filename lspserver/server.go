@@ -43,6 +43,10 @@ type Options struct {
 	// OnSession, when set, is called with the new session before the
 	// initialize result is sent (to register extra tools, for example).
 	OnSession func(*session.Session)
+	// AgentEndpoint serves the session to other agents over MCP on a
+	// loopback port, announced in a discovery file (docs/agents.md),
+	// unless the setting server.agentEndpoint is false.
+	AgentEndpoint bool
 }
 
 // ErrExitWithoutShutdown is returned by Serve when the client sent exit, or
@@ -101,6 +105,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	cancel()
 	s.cancelAll()
 	s.requests.Wait()
+	if e := s.agentEndpoint(); e != nil {
+		e.close()
+	}
 	if sess := s.session(); sess != nil {
 		sess.Close()
 	}
@@ -147,6 +154,14 @@ type server struct {
 
 	// approvals are the calls checked for an approved toolhost/callTool.
 	approvals approvals
+	// endpoint is the session's MCP endpoint for other agents, when it runs.
+	endpoint *endpoint
+}
+
+func (s *server) agentEndpoint() *endpoint {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.endpoint
 }
 
 // inflightCall is a running request.

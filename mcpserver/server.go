@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -43,7 +44,23 @@ type Options struct {
 	// with an error and skipped. 0 means the server.maxMessageBytes
 	// setting (64 MiB by default).
 	MaxMessageBytes int
+	// Instructions replace the server's instructions in the handshake.
+	Instructions string
 }
+
+// Config configures a Server beyond its registry and pipeline.
+type Config struct {
+	// Instructions are the server's instructions in the handshake; empty
+	// means the default.
+	Instructions string
+	// CallHost returns the tools.Host of one call; own is the host the
+	// server would use (elicitation, files on disk, MCP progress). Nil
+	// means own. The editor session's endpoint runs calls in the editor.
+	CallHost func(req *sdk.CallToolRequest, own tools.Host) tools.Host
+}
+
+// defaultInstructions are the instructions of `toolhost mcp`.
+const defaultInstructions = "toolhost: Claude-Code-compatible coding tools (read, search, edit, run) over the working directory."
 
 // Serve builds a session over opts.Roots and serves it as an MCP server on
 // in/out (newline-delimited JSON-RPC, MCP's stdio transport) until the
@@ -74,7 +91,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		return err
 	}
 	defer sess.Close()
-	srv = New(sess.Registry, sess.Pipeline, opts.Log)
+	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: opts.Instructions})
 	close(built)
 	srv.FollowClientRoots(sess.Workspace.SetRoots)
 	limit := opts.MaxMessageBytes
@@ -103,6 +120,7 @@ type Server struct {
 	reg      *tools.Registry
 	pipeline *tools.Pipeline
 	log      *slog.Logger
+	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
 
 	// ready is closed once the tools were first added to the MCP server.
 	ready chan struct{}
@@ -126,14 +144,22 @@ type Server struct {
 // coming and going) are announced with notifications/tools/list_changed.
 // It takes over reg's OnChange.
 func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Server {
+	return NewServer(reg, pipeline, log, Config{})
+}
+
+// NewServer is New with a Config.
+func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, cfg Config) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Instructions == "" {
+		cfg.Instructions = defaultInstructions
+	}
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
-		clientReady: make(chan struct{})}
+		clientReady: make(chan struct{}), callHost: cfg.CallHost}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: Version}, &sdk.ServerOptions{
 		Logger:       s.log,
-		Instructions: "toolhost: Claude-Code-compatible coding tools (read, search, edit, run) over the working directory.",
+		Instructions: cfg.Instructions,
 		// Protocol 2026-07-28 forbids server-initiated elicitation; prompts
 		// and questions need it mid-call, so the server speaks the versions
 		// before it (the Go and TypeScript clients negotiate down).
@@ -297,6 +323,17 @@ func MCPName(name string) string {
 	return out
 }
 
+// Sync makes the served tools match the registry's enabled tools now (for
+// a host that keeps the registry's OnChange for itself and calls Sync from
+// it).
+func (s *Server) Sync() { s.sync() }
+
+// Handler serves the server over streamable HTTP, one MCP session per
+// client.
+func (s *Server) Handler() http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, nil)
+}
+
 // sync makes the served tools match the registry's enabled tools.
 func (s *Server) sync() {
 	s.mu.Lock()
@@ -363,7 +400,10 @@ func annotations(a tools.ToolAnnotations) *sdk.ToolAnnotations {
 // handler runs calls of one registry tool through the pipeline.
 func (s *Server) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		host := newHost(req.Session, req.Params.GetProgressToken(), s.log)
+		var host tools.Host = newHost(req.Session, req.Params.GetProgressToken(), s.log)
+		if s.callHost != nil {
+			host = s.callHost(req, host)
+		}
 		resp, err := s.pipeline.Call(ctx, host, tools.Request{Name: name, Input: req.Params.Arguments})
 		if err != nil {
 			return nil, err // cancelled: the SDK answers the cancellation
