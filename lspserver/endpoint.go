@@ -33,6 +33,11 @@ type endpoint struct {
 	mcp        *mcpserver.Server
 	http       *http.Server
 	served     chan struct{}
+	// serversURL serves only the tools of toolhost's MCP servers to the
+	// editor itself (VS Code's MCP server definition provider), behind
+	// editorToken, which only the editor connection learns.
+	serversURL, editorToken string
+	servers                 *mcpserver.Server
 
 	// mu guards file and info, the discovery file and what it says.
 	mu   sync.Mutex
@@ -46,7 +51,9 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 	if err != nil {
 		return nil, fmt.Errorf("listening on a loopback port: %w", err)
 	}
-	e := &endpoint{token: discovery.NewToken(), url: "http://" + ln.Addr().String() + "/mcp", served: make(chan struct{})}
+	base := "http://" + ln.Addr().String()
+	e := &endpoint{token: discovery.NewToken(), url: base + "/mcp", served: make(chan struct{}),
+		editorToken: discovery.NewToken(), serversURL: base + "/mcp/servers"}
 	e.mcp = mcpserver.NewServer(sess.Registry, sess.Pipeline, s.opts.Log, mcpserver.Config{
 		Instructions: "toolhost: coding tools (read, search, edit, run) that run inside the user's " + editorName(editor) +
 			" session: reads see unsaved changes, edits arrive as reviewable editor edits, and the user approves calls in the editor.",
@@ -54,8 +61,19 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 			return &endpointHost{editorHost: s.callHost(func() {}), own: own, client: agentName(req)}
 		},
 	})
+	// The editor confirms each MCP tool call in its own UI (VS Code does),
+	// so toolhost's prompt for that very call is answered by it; rules
+	// that deny still deny, and a hook's question is still asked.
+	e.servers = mcpserver.NewServer(sess.Registry, sess.Pipeline, s.opts.Log, mcpserver.Config{
+		Instructions: "toolhost: the MCP servers configured in toolhost, running in the user's " + editorName(editor) + " session.",
+		Serves:       func(name string) bool { return strings.HasPrefix(name, "mcp__") },
+		CallHost: func(req *sdk.CallToolRequest, own tools.Host) tools.Host {
+			return &editorConfirmedHost{endpointHost{editorHost: s.callHost(func() {}), own: own, client: editorName(editor)}, req.Params.Name}
+		},
+	})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", e.requireToken(e.mcp.Handler()))
+	mux.Handle("/mcp", requireToken(e.token, e.mcp.Handler()))
+	mux.Handle("/mcp/servers", requireToken(e.editorToken, e.servers.Handler()))
 	e.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		defer close(e.served)
@@ -72,9 +90,9 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 	return e, nil
 }
 
-// requireToken refuses requests without the endpoint's bearer token.
-func (e *endpoint) requireToken(next http.Handler) http.Handler {
-	want := []byte("Bearer " + e.token)
+// requireToken refuses requests without the bearer token.
+func requireToken(token string, next http.Handler) http.Handler {
+	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := []byte(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare(got, want) != 1 {
@@ -101,7 +119,8 @@ func (e *endpoint) setRoots(roots []string) error {
 func (e *endpoint) status() map[string]any {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return map[string]any{"url": e.url, "token": e.token, "sessionFile": e.file, "pid": e.info.PID}
+	return map[string]any{"url": e.url, "token": e.token, "sessionFile": e.file, "pid": e.info.PID,
+		"serversUrl": e.serversURL, "editorToken": e.editorToken}
 }
 
 // close removes the discovery file and stops serving.
@@ -135,6 +154,22 @@ func (h *endpointHost) RequestPermission(ctx context.Context, req tools.Permissi
 
 func (h *endpointHost) BeginProgress(ctx context.Context, title string, cancel func()) tools.ProgressEnder {
 	return bothProgress{h.editorHost.BeginProgress(ctx, h.client+": "+title, cancel), h.own.BeginProgress(ctx, title, cancel)}
+}
+
+// editorConfirmedHost is the host of a call the editor confirmed in its
+// own UI before sending it: the permission checker's prompt for the call's
+// own tool (the checker's prompts offer rules to allow it; a hook's
+// question offers none) is answered yes; any other prompt is shown.
+type editorConfirmedHost struct {
+	endpointHost
+	tool string
+}
+
+func (h *editorConfirmedHost) RequestPermission(ctx context.Context, req tools.PermissionRequest) (tools.PermissionResponse, error) {
+	if mcpserver.MCPName(req.ToolName) == h.tool && len(req.Suggestions) > 0 {
+		return tools.PermissionResponse{Decision: tools.DecisionAllow}, nil
+	}
+	return h.endpointHost.RequestPermission(ctx, req)
 }
 
 // bothProgress reports to the editor and to the agent.

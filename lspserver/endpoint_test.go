@@ -161,6 +161,21 @@ func TestAgentEndpoint(t *testing.T) {
 		t.Fatal("a client with a wrong token connected")
 	}
 
+	// The editor's own path serves the tools of toolhost's MCP servers
+	// only (none here), behind a token the session file does not hold.
+	serversURL, editorToken := st["serversUrl"].(string), st["editorToken"].(string)
+	if _, err := bad.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: serversURL, HTTPClient: &http.Client{Transport: tokenClient{token}}, MaxRetries: -1}, nil); err == nil {
+		t.Fatal("the session file's token opened the editor's own path")
+	}
+	vs, err := sdk.NewClient(&sdk.Implementation{Name: "Visual Studio Code"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: serversURL, HTTPClient: &http.Client{Transport: tokenClient{editorToken}}}, nil)
+	if err != nil {
+		t.Fatalf("connecting with the editor's token: %v", err)
+	}
+	if list, err := vs.ListTools(ctx, nil); err != nil || len(list.Tools) != 0 {
+		t.Errorf("the editor's path lists %v (%v), want no built-in tool", list, err)
+	}
+	_ = vs.Close()
+
 	agent := sdk.NewClient(&sdk.Implementation{Name: "claude-code"}, nil)
 	cs, err := agent.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: tokenClient{token}}}, nil)
 	if err != nil {

@@ -57,6 +57,9 @@ type Config struct {
 	// server would use (elicitation, files on disk, MCP progress). Nil
 	// means own. The editor session's endpoint runs calls in the editor.
 	CallHost func(req *sdk.CallToolRequest, own tools.Host) tools.Host
+	// Serves, when set, picks the registry's tools served (by name); nil
+	// serves every enabled tool.
+	Serves func(name string) bool
 }
 
 // defaultInstructions are the instructions of `toolhost mcp`.
@@ -121,6 +124,7 @@ type Server struct {
 	pipeline *tools.Pipeline
 	log      *slog.Logger
 	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
+	serves   func(string) bool
 
 	// ready is closed once the tools were first added to the MCP server.
 	ready chan struct{}
@@ -156,7 +160,7 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 		cfg.Instructions = defaultInstructions
 	}
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
-		clientReady: make(chan struct{}), callHost: cfg.CallHost}
+		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: Version}, &sdk.ServerOptions{
 		Logger:       s.log,
 		Instructions: cfg.Instructions,
@@ -341,6 +345,9 @@ func (s *Server) sync() {
 	want := map[string]bool{}
 	for _, e := range s.reg.Entries(false) {
 		t := e.Tool
+		if s.serves != nil && !s.serves(t.Name()) {
+			continue
+		}
 		name := MCPName(t.Name())
 		if want[name] {
 			continue // two registry names that sanitise alike: the first wins
