@@ -24,6 +24,8 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   askUserQuestion: true,
   requestPermission: true,
   savesAppliedEdits: true,
+  // Agent runs its sub-agent with the editor's language model (runAgent.ts).
+  runAgent: true,
 };
 
 /** Declares the toolhost requests this client handles. */

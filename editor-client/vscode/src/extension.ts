@@ -6,6 +6,9 @@ import * as os from "node:os";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { createClient } from "./client";
+import { registerLanguageModelTools } from "./lmTools";
+import { registerMcpProvider } from "./mcpProvider";
+import { registerRunAgent } from "./runAgent";
 import { runTool, setPermissionMode, showStatus } from "./commands";
 import { initializationOptions, modeOf, reviewSettings, statusBarText } from "./logic/modes";
 import { resolveServerPath } from "./logic/serverPath";
@@ -18,6 +21,7 @@ let statusItem: vscode.StatusBarItem;
 let output: vscode.OutputChannel;
 let todos: TodoTreeProvider;
 let todoView: vscode.TreeView<unknown>;
+let mcpDefinitions: { changed(): void } | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("toolhost");
@@ -32,6 +36,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   statusItem.show();
 
   const getClient = () => client;
+  // Agent mode: toolhost's tools and its MCP servers (lmTools.ts, mcpProvider.ts).
+  registerLanguageModelTools(context, getClient);
+  mcpDefinitions = registerMcpProvider(context, getClient);
   context.subscriptions.push(
     output,
     docs,
@@ -106,13 +113,18 @@ async function start(): Promise<void> {
       const exit = t.exitCode !== undefined ? ` (exit ${t.exitCode})` : "";
       output.appendLine(`[task ${t.taskId}] ${t.status}${exit}${t.command ? `: ${t.command}` : ""}`);
     },
-    toolsChanged: () => output.appendLine("[tools] the tool set changed"),
+    toolsChanged: () => {
+      output.appendLine("[tools] the tool set changed");
+      mcpDefinitions?.changed();
+    },
   });
+  registerRunAgent(client, output);
   try {
     output.appendLine(`starting ${resolved.path} serve`);
     await client.start();
     const status = await client.sendRequest("toolhost/status", {}).catch(() => undefined);
     showMode(modeOf(status) ?? configuredMode ?? "default");
+    mcpDefinitions?.changed();
   } catch (err) {
     reportError(err);
     showMode(undefined);
