@@ -39,10 +39,34 @@ type endpoint struct {
 	serversURL, editorToken string
 	servers                 *mcpserver.Server
 
-	// mu guards file and info, the discovery file and what it says.
+	// mu guards file and info, the discovery file and what it says, and
+	// agents.
 	mu   sync.Mutex
 	file string
 	info discovery.Info
+	// agents are the latest clients that connected, for toolhost/status.
+	agents []connectedAgent
+}
+
+// connectedAgent is a client that connected to the endpoint.
+type connectedAgent struct {
+	Name string    `json:"name"`
+	At   time.Time `json:"at"`
+}
+
+// maxAgentsShown bounds the agents toolhost/status lists.
+const maxAgentsShown = 10
+
+func (e *endpoint) connected(name string) {
+	if name == "" {
+		name = "(unnamed)"
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.agents = append(e.agents, connectedAgent{Name: name, At: time.Now().UTC()})
+	if len(e.agents) > maxAgentsShown {
+		e.agents = e.agents[len(e.agents)-maxAgentsShown:]
+	}
 }
 
 // startEndpoint starts the endpoint of sess; editor names the editor.
@@ -57,6 +81,7 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 	e.mcp = mcpserver.NewServer(sess.Registry, sess.Pipeline, s.opts.Log, mcpserver.Config{
 		Instructions: "toolhost: coding tools (read, search, edit, run) that run inside the user's " + editorName(editor) +
 			" session: reads see unsaved changes, edits arrive as reviewable editor edits, and the user approves calls in the editor.",
+		OnClient: e.connected,
 		CallHost: func(req *sdk.CallToolRequest, own tools.Host) tools.Host {
 			return &endpointHost{editorHost: s.callHost(func() {}), own: own, client: agentName(req)}
 		},
@@ -120,7 +145,7 @@ func (e *endpoint) status() map[string]any {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return map[string]any{"url": e.url, "token": e.token, "sessionFile": e.file, "pid": e.info.PID,
-		"serversUrl": e.serversURL, "editorToken": e.editorToken}
+		"serversUrl": e.serversURL, "editorToken": e.editorToken, "agents": append([]connectedAgent{}, e.agents...)}
 }
 
 // close removes the discovery file and stops serving.

@@ -19,6 +19,10 @@ import (
 // must match the editor session's (lspserver.ClientMetaKey).
 const ClientMetaKey = "toolhost/client"
 
+// AttachClientName is how `toolhost mcp --attach` names itself to the
+// editor session (toolhost/status lists the agents that connected).
+const AttachClientName = "toolhost mcp --attach"
+
 // AttachOptions configure Attach.
 type AttachOptions struct {
 	// Session is the editor session to reach.
@@ -53,7 +57,7 @@ func Attach(ctx context.Context, in io.Reader, out io.Writer, opts AttachOptions
 	if opts.HTTPClient != nil && opts.HTTPClient.Transport != nil {
 		base = opts.HTTPClient.Transport
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "toolhost-attach", Version: Version}, &sdk.ClientOptions{
+	client := sdk.NewClient(&sdk.Implementation{Name: AttachClientName, Version: Version}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(ctx context.Context, _ *sdk.ToolListChangedRequest) {
 			if err := p.syncTools(ctx); err != nil {
 				log.Warn("the session's tools could not be listed again", "err", err)

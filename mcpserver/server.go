@@ -60,6 +60,9 @@ type Config struct {
 	// Serves, when set, picks the registry's tools served (by name); nil
 	// serves every enabled tool.
 	Serves func(name string) bool
+	// OnClient, when set, is told the name of each client that completed
+	// the handshake.
+	OnClient func(name string)
 }
 
 // defaultInstructions are the instructions of `toolhost mcp`.
@@ -169,6 +172,13 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 		// before it (the Go and TypeScript clients negotiate down).
 		SupportedProtocolVersions: handshakeVersions(),
 		InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) {
+			if cfg.OnClient != nil {
+				name := ""
+				if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+					name = p.ClientInfo.Name
+				}
+				cfg.OnClient(name)
+			}
 			s.clientOnce.Do(func() {
 				s.client = req.Session
 				close(s.clientReady)
