@@ -1,5 +1,5 @@
--- :Toolhost {subcommand}: tools, run, todos, tasks, mode, status, start,
--- stop, restart.
+-- :Toolhost {subcommand}: tools, run, todos, tasks, mode, status, agents,
+-- start, stop, restart.
 local format = require("toolhost.format")
 
 local M = {}
@@ -112,6 +112,10 @@ function M.subcommands.status()
   th().request("toolhost/status", vim.empty_dict(), on_result("status", function(status)
     M.show("status", vim.split(vim.inspect(status), "\n", { plain = true }), "lua")
   end))
+end
+
+function M.subcommands.agents()
+  require("toolhost.agents").show()
 end
 
 function M.subcommands.start()
