@@ -54,11 +54,11 @@ func canonicalJSON(v any) string {
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	var any any
-	if dec.Decode(&any) != nil {
+	var v2 any
+	if dec.Decode(&v2) != nil {
 		return string(raw)
 	}
-	b, err := json.Marshal(any)
+	b, err := json.Marshal(v2)
 	if err != nil {
 		return string(raw)
 	}

@@ -20,11 +20,6 @@ import (
 	"github.com/toolhost/toolhost/tools"
 )
 
-// ClientMetaKey is the _meta key of a tools/call through the endpoint that
-// names the agent which asked (toolhost mcp --attach passes on its own
-// client's name), for the prompts the user sees.
-const ClientMetaKey = "toolhost/client"
-
 // endpoint serves the editor session over MCP (streamable HTTP) on a
 // loopback port to other agents: their calls run in this session, with
 // the editor's documents, edits, dialogs and progress.
@@ -215,7 +210,7 @@ func (b bothProgress) End(m string) {
 // agentName is how a prompt names the agent of a call: the name toolhost
 // mcp --attach passed on, else the MCP client's own.
 func agentName(req *sdk.CallToolRequest) string {
-	if name, ok := req.Params.Meta[ClientMetaKey].(string); ok && strings.TrimSpace(name) != "" {
+	if name, ok := req.Params.Meta[mcpserver.ClientMetaKey].(string); ok && strings.TrimSpace(name) != "" {
 		return prettyClient(name)
 	}
 	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
@@ -232,14 +227,13 @@ func agentName(req *sdk.CallToolRequest) string {
 // knownClients are the names some MCP clients give themselves, as users
 // know them.
 var knownClients = map[string]string{
-	"claude-code":        "Claude Code",
-	"claude-ai":          "Claude",
-	"codecompanion":      "CodeCompanion",
-	"mcphub":             "mcphub",
-	"cline":              "Cline",
-	"continue-client":    "Continue",
-	"opencode":           "opencode",
-	"visual studio code": "Copilot agent mode",
+	"claude-code":     "Claude Code",
+	"claude-ai":       "Claude",
+	"codecompanion":   "CodeCompanion",
+	"mcphub":          "mcphub",
+	"cline":           "Cline",
+	"continue-client": "Continue",
+	"opencode":        "opencode",
 }
 
 func prettyClient(name string) string {

@@ -15,8 +15,7 @@ import (
 )
 
 // ClientMetaKey is the _meta key of a forwarded tools/call that names the
-// agent which made it; the editor session's prompts show that name. It
-// must match the editor session's (lspserver.ClientMetaKey).
+// agent which made it; the editor session's prompts show that name.
 const ClientMetaKey = "toolhost/client"
 
 // AttachClientName is how `toolhost mcp --attach` names itself to the

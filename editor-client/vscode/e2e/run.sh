@@ -23,4 +23,11 @@ cd "$ext"
 if [ ! -f toolhost.vsix ] || [ -n "$(find src package.json -newer toolhost.vsix -print -quit)" ]; then
   npm run build --silent && npm run package --silent >/dev/null
 fi
-node "$here/run.mjs"
+status=0
+node "$here/run.mjs" || status=1
+# Further scenarios, each in its own file with its own code-server.
+for scenario in "$here"/scenarios/*.mjs; do
+  [ -e "$scenario" ] || continue
+  node "$scenario" || status=1
+done
+exit "$status"
