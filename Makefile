@@ -2,7 +2,7 @@
 GO      ?= go
 BIN     := bin/toolhost
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+LDFLAGS := -s -w -X github.com/toolhost/toolhost/internal/version.stamped=$(VERSION)
 
 .PHONY: all build deps test test-go test-node test-nvim test-vscode test-vscode-e2e demo bench lint docs e2e vscode clean
 

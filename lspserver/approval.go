@@ -128,15 +128,21 @@ func (s *server) checkPermission(ctx context.Context, sess *session.Session, raw
 	if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
 		return nil, invalidParams("missing required field \"name\" (the tool whose call is checked)")
 	}
-	d, err := sess.Pipeline.CheckPermission(ctx, tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input})
-	if err != nil {
-		return nil, err
+	req := tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input}
+	host := s.callHost(nil)
+	d, refused := sess.Pipeline.Decide(host, req)
+	if refused != nil {
+		// The call would fail before any permission is asked: the model
+		// gets this error when it runs.
+		return checkPermissionResult{Decision: string(tools.VerdictDeny), Reason: strings.TrimPrefix(refused.Text(), "Error: ")}, nil
 	}
-	res := checkPermissionResult{Decision: d.Decision, Reason: d.Reason}
-	if d.Request != nil {
-		res.Title, res.Risk, res.Preview, res.Suggestions = d.Request.Title, d.Request.Risk, d.Request.Preview, d.Request.Suggestions
+	res := checkPermissionResult{Decision: string(d.Verdict), Reason: d.Reason}
+	if d.Verdict == tools.VerdictAsk {
+		if prompt := sess.Pipeline.Prompt(ctx, host, req); prompt != nil {
+			res.Title, res.Risk, res.Preview, res.Suggestions = prompt.Title, prompt.Risk, prompt.Preview, prompt.Suggestions
+		}
 	}
-	if d.Decision != tools.PermissionDeny {
+	if d.Verdict != tools.VerdictDeny {
 		s.approvals.add(approvalKey(*p.Name, p.Input))
 	}
 	return res, nil

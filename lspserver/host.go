@@ -77,9 +77,7 @@ func (h *editorHost) RequestPermission(ctx context.Context, req tools.Permission
 		if res == nil {
 			return tools.PermissionResponse{}, tools.ErrDismissed
 		}
-		switch res.Decision {
-		case tools.DecisionAllow, tools.DecisionAllowAlways, tools.DecisionDeny:
-		default:
+		if !res.Consented() && res.Decision != tools.DecisionDeny {
 			// Never read an unknown answer as consent.
 			res.Message = strings.TrimSpace(fmt.Sprintf("the client answered %q, which is not allow, allowAlways or deny. %s", res.Decision, res.Message))
 			res.Decision = tools.DecisionDeny

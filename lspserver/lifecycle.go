@@ -153,9 +153,8 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 
 	// The capabilities are in place before the session starts anything that
 	// may ask the user (an MCP server of the project's .mcp.json).
-	s.mu.Lock()
-	s.caps = p.Capabilities
-	s.mu.Unlock()
+	clientCaps := p.Capabilities
+	s.caps.Store(&clientCaps)
 	log := slog.New(fanoutHandler{s.opts.Log.Handler(), &clientLogHandler{srv: s}})
 	sess, err := s.opts.NewSession(session.Options{
 		Roots:            roots,
@@ -180,10 +179,10 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 			s.opts.Log.Warn("other agents cannot reach this session: its MCP endpoint did not start", "err", err)
 		}
 	}
-	s.mu.Lock()
-	s.sess = sess
-	s.endpoint = ep
-	s.mu.Unlock()
+	if ep != nil {
+		s.endpoint.Store(ep)
+	}
+	s.sess.Store(sess)
 	// The endpoint's server follows the registry too; the registry has
 	// one listener, this one.
 	sess.Registry.OnChange(func() {
@@ -326,5 +325,5 @@ func (s *server) approveMCPServer(ctx context.Context, name string) bool {
 		s.opts.Log.Warn("could not ask whether an MCP server may start; it stays stopped", "server", name, "err", err)
 		return false
 	}
-	return res.Decision == tools.DecisionAllow || res.Decision == tools.DecisionAllowAlways
+	return res.Consented()
 }

@@ -18,7 +18,7 @@ func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, fl *inflig
 	params := call.Params()
 	switch call.Method() {
 	case "toolhost/listTools":
-		return listTools(sess, params)
+		return listTools(sess, s.callHost(nil), params)
 	case "toolhost/callTool":
 		return s.callTool(ctx, sess, params, fl)
 	case "toolhost/checkPermission":
@@ -43,7 +43,7 @@ type listToolsParams struct {
 }
 
 // listTools renders every tool in the asked format with its registry state.
-func listTools(sess *session.Session, raw json.RawMessage) (any, error) {
+func listTools(sess *session.Session, host tools.Host, raw json.RawMessage) (any, error) {
 	var p listToolsParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func listTools(sess *session.Session, raw json.RawMessage) (any, error) {
 		def["sideEffect"] = e.Tool.SideEffect()
 		def["risk"] = tools.DefaultRisk(e.Tool.SideEffect())
 		def["enabled"] = e.Enabled
-		def["autoAllowed"] = sess.AutoAllowed(e.Tool)
+		def["autoAllowed"] = sess.AutoAllowed(host, e.Tool)
 		def["docs"] = toolDocs(e.Tool)
 		list = append(list, def)
 	}

@@ -42,7 +42,7 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 			close(s.ready)
 			// Off the start-up path: the first calls find their schemas
 			// compiled.
-			s.goSafely("preparing the tools' schemas", sess.Pipeline.PrepareSchemas)
+			s.bg.Go("preparing the tools' schemas", func(context.Context) { sess.Pipeline.PrepareSchemas() })
 		})
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams

@@ -24,17 +24,17 @@ func (h *editorHost) BeginProgress(ctx context.Context, title string, cancel fun
 	if cancel == nil {
 		cancel = h.cancelCall
 	}
-	s.mu.Lock()
+	s.progressMu.Lock()
 	s.callSeq++
 	token := fmt.Sprintf("toolhost/call/%d", s.callSeq)
-	s.mu.Unlock()
+	s.progressMu.Unlock()
 	if err := s.callClient(ctx, "window/workDoneProgress/create", map[string]string{"token": token}, nil); err != nil {
 		s.opts.Log.Debug("no progress for a call: the client refused to create it", "err", err)
 		return tools.NoProgress{}
 	}
-	s.mu.Lock()
+	s.progressMu.Lock()
 	s.progress[token] = cancel
-	s.mu.Unlock()
+	s.progressMu.Unlock()
 	p := &workDoneProgress{srv: s, token: token, start: time.Now()}
 	p.limiter = newReportLimiter(reportInterval, p.sendReport, time.Now, realAfterFunc)
 	_ = s.notify("$/progress", progressParams{Token: token, Value: progressValue{Kind: "begin", Title: title, Cancellable: true}})
@@ -43,9 +43,9 @@ func (h *editorHost) BeginProgress(ctx context.Context, title string, cancel fun
 
 // cancelProgress handles window/workDoneProgress/cancel.
 func (s *server) cancelProgress(token string) {
-	s.mu.Lock()
+	s.progressMu.Lock()
 	cancel := s.progress[token]
-	s.mu.Unlock()
+	s.progressMu.Unlock()
 	if cancel != nil {
 		cancel()
 	}
@@ -82,19 +82,18 @@ func (p *workDoneProgress) sendReport(message string) {
 	_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "report", Message: message}})
 }
 
-// End flushes a pending report and ends the progress with the elapsed time.
+// End flushes a pending report and ends the progress with message, which
+// says how it ended and how long it took (the pipeline writes it); an empty
+// message becomes "done in" the elapsed time.
 func (p *workDoneProgress) End(message string) {
 	p.endOnce.Do(func() {
 		p.limiter.Stop()
-		elapsed := time.Since(p.start).Round(time.Millisecond)
 		if message == "" {
-			message = "done in " + elapsed.String()
-		} else {
-			message += " (" + elapsed.String() + ")"
+			message = "done in " + time.Since(p.start).Round(time.Millisecond).String()
 		}
-		p.srv.mu.Lock()
+		p.srv.progressMu.Lock()
 		delete(p.srv.progress, p.token)
-		p.srv.mu.Unlock()
+		p.srv.progressMu.Unlock()
 		_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "end", Message: message}})
 	})
 }

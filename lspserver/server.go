@@ -23,12 +23,15 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/toolhost/toolhost/internal/background"
+	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/session"
 )
 
 // Options configure Serve.
 type Options struct {
-	// Version is reported as serverInfo.version.
+	// Version is reported as serverInfo.version; empty means toolhost's
+	// own (internal/version).
 	Version string
 	// Log receives the server's own logs (e.g. stderr); nil discards them.
 	// The session's logs go there and, by $/setTrace level, to the client as
@@ -61,7 +64,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	if opts.Version == "" {
-		opts.Version = "dev"
+		opts.Version = version.String()
 	}
 	if opts.NewSession == nil {
 		opts.NewSession = session.New
@@ -80,6 +83,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		ready:    make(chan struct{}),
 		inflight: map[jsonrpc2.ID]*inflightCall{},
 		progress: map[string]func(){},
+		bg:       background.New(opts.Log),
 	}
 	s.trace.Store(traceOff)
 	conn.Go(ctx, s.handle)
@@ -108,6 +112,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if e := s.agentEndpoint(); e != nil {
 		e.close()
 	}
+	s.bg.Close()
 	if sess := s.session(); sess != nil {
 		sess.Close()
 	}
@@ -138,14 +143,21 @@ type server struct {
 
 	// requests counts running request goroutines.
 	requests sync.WaitGroup
+	// bg owns the other work the server starts aside (compiling schemas);
+	// Serve ends it and waits for it before closing the session.
+	bg *background.Group
 
-	mu sync.Mutex
-	// sess is set by initialize.
-	sess *session.Session
-	// caps are the client's capabilities from initialize.
-	caps clientCapabilities
+	// caps are the client's capabilities and sess the session; initialize
+	// sets each once (caps first: the session may ask the user while it
+	// starts) and nothing changes them after.
+	caps atomic.Pointer[clientCapabilities]
+	sess atomic.Pointer[session.Session]
+
+	inflightMu sync.Mutex
 	// inflight are the running requests by id, for $/cancelRequest.
 	inflight map[jsonrpc2.ID]*inflightCall
+
+	progressMu sync.Mutex
 	// progress maps a work-done token to the cancel of its call, for
 	// window/workDoneProgress/cancel.
 	progress map[string]func()
@@ -154,15 +166,13 @@ type server struct {
 
 	// approvals are the calls checked for an approved toolhost/callTool.
 	approvals approvals
-	// endpoint is the session's MCP endpoint for other agents, when it runs.
-	endpoint *endpoint
+	// endpoint is the session's MCP endpoint for other agents, when it
+	// runs; initialize sets it once, before the session.
+	endpoint atomic.Pointer[endpoint]
 }
 
-func (s *server) agentEndpoint() *endpoint {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.endpoint
-}
+// agentEndpoint is the session's MCP endpoint; nil when it does not run.
+func (s *server) agentEndpoint() *endpoint { return s.endpoint.Load() }
 
 // inflightCall is a running request.
 type inflightCall struct {
@@ -171,16 +181,15 @@ type inflightCall struct {
 	cancelled atomic.Bool
 }
 
-func (s *server) session() *session.Session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sess
-}
+// session is the session initialize built; nil before.
+func (s *server) session() *session.Session { return s.sess.Load() }
 
+// capabilities are the client's capabilities; zero before initialize.
 func (s *server) capabilities() clientCapabilities {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.caps
+	if c := s.caps.Load(); c != nil {
+		return *c
+	}
+	return clientCapabilities{}
 }
 
 // handle is the jsonrpc2 handler; it runs in the read loop, so it never
@@ -239,18 +248,18 @@ func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	fl := &inflightCall{cancel: cancel}
 	id := call.ID()
-	s.mu.Lock()
+	s.inflightMu.Lock()
 	s.inflight[id] = fl
-	s.mu.Unlock()
+	s.inflightMu.Unlock()
 	s.requests.Add(1)
 	go func() {
 		defer s.requests.Done()
 		defer func() {
-			s.mu.Lock()
+			s.inflightMu.Lock()
 			if s.inflight[id] == fl {
 				delete(s.inflight, id)
 			}
-			s.mu.Unlock()
+			s.inflightMu.Unlock()
 			cancel()
 		}()
 		res, err := s.handleCallSafely(ctx, call, fl)
@@ -271,19 +280,6 @@ func (s *server) handleCallSafely(ctx context.Context, call *jsonrpc2.Call, fl *
 		}
 	}()
 	return s.handleCall(ctx, call, fl)
-}
-
-// goSafely runs f in its own goroutine and logs a panic instead of taking
-// the server down, as requests and notifications are handled.
-func (s *server) goSafely(what string, f func()) {
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.opts.Log.Error("background work panicked", "what", what, "panic", p, "stack", string(debug.Stack()))
-			}
-		}()
-		f()
-	}()
 }
 
 // RequestCancelled is LSP's error code for a request the client cancelled.
@@ -314,8 +310,8 @@ func (s *server) reply(reply jsonrpc2.Replier, result any, err error) {
 
 // cancelAll cancels every running request.
 func (s *server) cancelAll() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.inflightMu.Lock()
+	defer s.inflightMu.Unlock()
 	for _, fl := range s.inflight {
 		fl.cancel()
 	}
@@ -330,9 +326,9 @@ func (s *server) cancelRequest(params json.RawMessage) {
 		s.opts.Log.Warn("ignored $/cancelRequest without a valid id", "params", string(params))
 		return
 	}
-	s.mu.Lock()
+	s.inflightMu.Lock()
 	fl := s.inflight[*p.ID]
-	s.mu.Unlock()
+	s.inflightMu.Unlock()
 	if fl == nil {
 		return // already answered
 	}

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/discovery"
+	"github.com/toolhost/toolhost/internal/version"
 )
 
 // ClientMetaKey is the _meta key of a forwarded tools/call that names the
@@ -56,7 +57,7 @@ func Attach(ctx context.Context, in io.Reader, out io.Writer, opts AttachOptions
 	if opts.HTTPClient != nil && opts.HTTPClient.Transport != nil {
 		base = opts.HTTPClient.Transport
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: AttachClientName, Version: Version}, &sdk.ClientOptions{
+	client := sdk.NewClient(&sdk.Implementation{Name: AttachClientName, Version: version.String()}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(ctx context.Context, _ *sdk.ToolListChangedRequest) {
 			if err := p.syncTools(ctx); err != nil {
 				log.Warn("the session's tools could not be listed again", "err", err)
@@ -79,7 +80,7 @@ func Attach(ctx context.Context, in io.Reader, out io.Writer, opts AttachOptions
 	if r := upstream.InitializeResult(); r != nil {
 		instructions = r.Instructions
 	}
-	server := sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: Version}, &sdk.ServerOptions{
+	server := sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
 		Logger:                    log,
 		Instructions:              instructions,
 		SupportedProtocolVersions: handshakeVersions(),

@@ -89,9 +89,8 @@ func (h *host) RequestPermission(ctx context.Context, req tools.PermissionReques
 		return tools.PermissionResponse{Decision: tools.DecisionDeny}, nil
 	}
 	decision, _ := res.Content[decisionField].(string)
-	switch decision {
-	case tools.DecisionAllow, tools.DecisionAllowAlways:
-		return tools.PermissionResponse{Decision: decision}, nil
+	if ans := (tools.PermissionResponse{Decision: decision}); ans.Consented() {
+		return ans, nil
 	}
 	return tools.PermissionResponse{Decision: tools.DecisionDeny}, nil
 }

@@ -25,12 +25,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/background"
+	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 )
-
-// Version is reported as the server's version in the MCP handshake.
-var Version = "0.1.0"
 
 // Options configure Serve.
 type Options struct {
@@ -98,6 +97,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	defer sess.Close()
 	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: opts.Instructions})
+	defer srv.Close()
 	close(built)
 	srv.FollowClientRoots(sess.Workspace.SetRoots)
 	limit := opts.MaxMessageBytes
@@ -129,6 +129,10 @@ type Server struct {
 	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
 	serves   func(string) bool
 
+	// bg owns the goroutines the server starts (the first sync of the
+	// tools, compiling schemas, fetching the client's roots); Close ends
+	// and waits for them.
+	bg *background.Group
 	// ready is closed once the tools were first added to the MCP server.
 	ready chan struct{}
 	// client is the first client session, set once before clientReady is
@@ -164,7 +168,8 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 	}
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
 		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves}
-	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: Version}, &sdk.ServerOptions{
+	s.bg = background.New(s.log)
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
 		Logger:       s.log,
 		Instructions: cfg.Instructions,
 		// Protocol 2026-07-28 forbids server-initiated elicitation; prompts
@@ -184,13 +189,13 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 				close(s.clientReady)
 				// Off the start-up path: the first calls find their
 				// schemas compiled.
-				go s.pipeline.PrepareSchemas()
+				s.bg.Go("preparing the tools' schemas", func(context.Context) { s.pipeline.PrepareSchemas() })
 			})
-			go s.fetchRoots(req.Session)
+			s.bg.Go("fetching the client's roots", func(ctx context.Context) { s.fetchRoots(ctx, req.Session) })
 		},
 		//lint:ignore SA1019 roots are deprecated only from protocol 2026-07-28 on, which this server does not speak
 		RootsListChangedHandler: func(_ context.Context, req *sdk.RootsListChangedRequest) {
-			go s.fetchRoots(req.Session)
+			s.bg.Go("fetching the client's roots", func(ctx context.Context) { s.fetchRoots(ctx, req.Session) })
 		},
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
@@ -198,10 +203,10 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 	// schema); doing it while the client's handshake is under way keeps it
 	// off the start-up path. tools/list and tools/call wait for it.
 	s.ready = make(chan struct{})
-	go func() {
+	s.bg.Go("adding the tools", func(context.Context) {
 		s.sync()
 		close(s.ready)
-	}()
+	})
 	s.mcp.AddReceivingMiddleware(s.awaitTools)
 	reg.OnChange(s.sync)
 	return s
@@ -253,7 +258,7 @@ func (s *Server) ApproveMCPServer(ctx context.Context, name string) bool {
 		s.log.Info("project MCP server not approved", "server", name, "err", err)
 		return false
 	}
-	return ans.Decision == tools.DecisionAllow || ans.Decision == tools.DecisionAllowAlways
+	return ans.Consented()
 }
 
 // FollowClientRoots makes the server ask a client that declares roots for
@@ -268,8 +273,8 @@ func (s *Server) FollowClientRoots(set func(paths []string)) {
 // capability (MCP asks servers not to send roots/list to others); until
 // an answer, or when the client has none, the roots stay as they are. It
 // runs aside from the notification that triggered it: the answer arrives
-// on the same stream.
-func (s *Server) fetchRoots(ss *sdk.ServerSession) {
+// on the same stream. It gives up when ctx ends (the server closes).
+func (s *Server) fetchRoots(ctx context.Context, ss *sdk.ServerSession) {
 	set := s.onRoots.Load()
 	if set == nil {
 		return
@@ -279,7 +284,7 @@ func (s *Server) fetchRoots(ss *sdk.ServerSession) {
 		s.log.Debug("the client does not offer roots; keeping the workspace roots")
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), rootsTimeout)
+	ctx, cancel := context.WithTimeout(ctx, rootsTimeout)
 	defer cancel()
 	//lint:ignore SA1019 roots are deprecated from 2026-07-28 on, which this server does not speak
 	res, err := ss.ListRoots(ctx, nil)
@@ -303,6 +308,10 @@ func (s *Server) fetchRoots(ss *sdk.ServerSession) {
 
 // rootsTimeout bounds the wait for a client's roots.
 const rootsTimeout = 10 * time.Second
+
+// Close ends the work the server started in the background and waits for
+// it. Safe to call more than once.
+func (s *Server) Close() { s.bg.Close() }
 
 // Run serves one client over t until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {

@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/fs"
 	"github.com/toolhost/toolhost/tools/permission"
@@ -99,6 +100,16 @@ func text(res *sdk.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// The handshake reports toolhost's one version, the one `toolhost version`
+// prints.
+func TestHandshakeReportsTheVersion(t *testing.T) {
+	f := connect(t, nil)
+	info := f.session.InitializeResult().ServerInfo
+	if info.Name != "toolhost" || info.Version != version.String() {
+		t.Errorf("serverInfo %+v, want toolhost %s", info, version.String())
+	}
 }
 
 func TestListToolsWithAnnotations(t *testing.T) {

@@ -4,10 +4,24 @@
 # fd-find for the Glob benchmark, poppler-utils for reading PDFs), the npm
 # packages of the Node tests and the VS Code extension, and the Go modules.
 # Safe to run again: it installs only what is missing.
+#
+# Each step's output goes to a log; a step that fails stops the script with
+# a message naming the step and the end of its log, never a later error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+log=$(mktemp "${TMPDIR:-/tmp}/toolhost-deps.XXXXXX")
 say() { printf 'deps: %s\n' "$*" >&2; }
+# step NAME CMD...: runs CMD with its output in the log; stops on failure.
+step() {
+  local name=$1
+  shift
+  if ! "$@" >>"$log" 2>&1; then
+    printf 'deps: step "%s" failed; the end of its log (%s):\n' "$name" "$log" >&2
+    tail -n 30 "$log" >&2
+    exit 1
+  fi
+}
 
 missing=()
 command -v rg >/dev/null 2>&1 || missing+=(ripgrep)
@@ -16,14 +30,15 @@ command -v fdfind >/dev/null 2>&1 || command -v fd >/dev/null 2>&1 || missing+=(
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v git >/dev/null 2>&1 || missing+=(git)
 if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" -eq 0 ]; then
-    say "installing Debian packages: ${missing[*]}"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    say "missing Debian packages: ${missing[*]} — install them with: sudo apt-get install ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
+    say "missing Debian packages: ${missing[*]} — install them as root: apt-get install ${missing[*]}"
     exit 1
   fi
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  say "installing Debian packages: ${missing[*]} (log: $log)"
+  step "apt-get update" $sudo apt-get update
+  step "apt-get install ${missing[*]}" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${missing[@]}"
 fi
 
 # npm packages: each folder with a package-lock.json gets `npm ci` when its
@@ -31,11 +46,12 @@ fi
 for dir in test/node test/mcp editor-client/vscode; do
   [ -f "$dir/package-lock.json" ] || continue
   if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules" ]; then
-    say "npm ci in $dir"
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    say "npm ci in $dir (log: $log)"
+    step "npm ci in $dir" env -C "$dir" npm ci --no-audit --no-fund
     touch "$dir/node_modules"
   fi
 done
 
 say "go mod download"
-go mod download
+step "go mod download" go mod download
+rm -f "$log"

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/background"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/builtin"
@@ -55,8 +56,11 @@ type Session struct {
 	Registry  *tools.Registry
 	Pipeline  *tools.Pipeline
 	Log       *slog.Logger
-	// Settings holds the merged settings of every layer; it reloads when the
-	// client sends new settings or a settings file is written.
+	// Settings holds the merged settings of every layer. It reloads when
+	// the client sends settings (workspace/didChangeConfiguration, which
+	// also re-reads the files), when the workspace folders change, and when
+	// toolhost writes a local settings file itself; nothing watches the
+	// files for other changes.
 	Settings *settings.Store
 	// Permissions decides each call and holds the permission mode.
 	Permissions *permission.Checker
@@ -67,6 +71,10 @@ type Session struct {
 	Todos *state.TodoStore
 	// MCP runs the configured MCP servers; their tools are in Registry.
 	MCP *toolmcp.Manager
+
+	// bg owns the goroutines the session starts (reloading the MCP
+	// servers); Close waits for them.
+	bg *background.Group
 
 	// closeOnce makes Close idempotent (the server and a deferred call may
 	// both close).
@@ -99,6 +107,7 @@ func New(opts Options) (*Session, error) {
 		Permissions: checker,
 		Tasks:       tasks.NewManager(tasks.Options{Log: log}),
 		Todos:       state.NewTodoStore(),
+		bg:          background.New(log),
 	}
 	s.applySettings(store.Current())
 	store.OnChange(s.applySettings)
@@ -160,11 +169,11 @@ func (s *Session) applySettings(st *settings.Settings) {
 	if s.MCP != nil && changed {
 		// Reload takes the MCP manager's own lock, never the store's, so it
 		// is safe from a store listener.
-		go func() {
+		s.bg.Go("reloading the MCP servers", func(context.Context) {
 			if err := s.MCP.Reload(); err != nil {
 				s.Log.Warn("the MCP servers could not be reloaded", "err", err)
 			}
-		}()
+		})
 	}
 }
 
@@ -217,28 +226,11 @@ func (s *Session) SetRoots(roots []string) {
 	s.Settings.SetRoots(s.Workspace.Roots())
 }
 
-// AutoAllowed reports whether a call of t would run without a prompt in the
-// current mode, before rules about its input are looked at (listTools'
-// autoAllowed).
-func (s *Session) AutoAllowed(t tools.Tool) bool {
-	switch s.Permissions.Mode() {
-	case tools.ModeBypassPermissions:
-		return true
-	case tools.ModePlan, tools.ModeDontAsk:
-		return t.SideEffect() == tools.SideEffectNone
-	case tools.ModeAcceptEdits:
-		return t.SideEffect() == tools.SideEffectNone || t.SideEffect() == tools.SideEffectMutating
-	}
-	if t.SideEffect() == tools.SideEffectNone {
-		return true
-	}
-	// A bare allow rule for the tool ("Bash", "mcp__github") allows every call.
-	for _, r := range s.Settings.Current().Permissions.Allow {
-		if strings.EqualFold(r, t.Name()) {
-			return true
-		}
-	}
-	return slices.ContainsFunc(s.Permissions.SessionRules(), func(r string) bool { return strings.EqualFold(r, t.Name()) })
+// AutoAllowed reports whether a call of t would run without a prompt for
+// host, before rules about its input are looked at (listTools'
+// autoAllowed). The permission checker decides; see Checker.AutoAllowed.
+func (s *Session) AutoAllowed(host tools.Host, t tools.Tool) bool {
+	return s.Permissions.AutoAllowed(host, t)
 }
 
 // Status is the session's part of toolhost/status: MCP servers, background
@@ -270,6 +262,9 @@ func nonNilSlice[T any](v []T) []T {
 // process group and stops the MCP servers. Safe to call more than once.
 func (s *Session) Close() {
 	s.closeOnce.Do(func() {
+		// A reload under way finishes first, so it cannot start servers
+		// after they were stopped.
+		s.bg.Close()
 		if s.MCP != nil {
 			s.MCP.Close()
 		}

@@ -74,7 +74,7 @@ func TestModeComesFromSettingsAndStatusReportsState(t *testing.T) {
 	}
 	edit, _ := s.Registry.Lookup("Edit")
 	bash, _ := s.Registry.Lookup("Bash")
-	if !s.AutoAllowed(edit.Tool) || s.AutoAllowed(bash.Tool) {
+	if !s.AutoAllowed(nil, edit.Tool) || s.AutoAllowed(nil, bash.Tool) {
 		t.Error("in acceptEdits, Edit is auto-allowed and Bash is not")
 	}
 	raw, _ := json.Marshal(s.Status())

@@ -2,10 +2,10 @@ package tools
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Texts of the results of calls a cancelled batch did not finish.
@@ -166,16 +166,10 @@ func conflict(a, b claim) bool {
 func overlaps(xs, ys []string) bool {
 	for _, x := range xs {
 		for _, y := range ys {
-			if x == y || within(x, y) || within(y, x) {
+			if pathutil.Within(x, y) || pathutil.Within(y, x) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// within reports whether p lies below dir.
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

@@ -82,6 +82,13 @@ type PermissionResponse struct {
 	Message      string `json:"message,omitempty"`
 }
 
+// Consented reports whether the user allowed what they were asked: "allow"
+// or "allowAlways". Every other answer, an unknown one included, is a
+// refusal. It is the one reading of an answer to a permission prompt.
+func (r PermissionResponse) Consented() bool {
+	return r.Decision == DecisionAllow || r.Decision == DecisionAllowAlways
+}
+
 // Question is one question of AskUserQuestion, in Claude Code's shape.
 type Question struct {
 	Question    string           `json:"question"`

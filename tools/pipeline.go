@@ -14,7 +14,6 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools/hooks"
-	"github.com/toolhost/toolhost/workspace"
 )
 
 // Request is one call as a client sends it.
@@ -164,7 +163,12 @@ type callState struct {
 	host  Host
 	tool  Tool
 	input json.RawMessage
-	risk  Risk
+	// access and risk are the call's, from the tool (paths absolute).
+	access Access
+	risk   Risk
+	// reviewEdits is the checker's answer that the editor's review of the
+	// call's edits is the prompt.
+	reviewEdits bool
 	// context is hooks' additionalContext, appended to the result.
 	context []contextNote
 	// messages and stopReason go to the Response.
@@ -185,33 +189,93 @@ func (c *callState) absorb(event string, out hooks.Outcome) {
 	}
 }
 
-func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+// prepare looks the call's tool up and validates its input; a non-nil
+// Result is the answer when the call cannot run.
+func (p *Pipeline) prepare(c *callState) *Result {
 	entry, ok := p.Registry.Lookup(c.req.Name)
 	if !ok {
 		msg := fmt.Sprintf("no tool named %q.", c.req.Name)
 		if s := p.Registry.Suggest(c.req.Name, 3); len(s) > 0 {
 			msg += " Did you mean " + strings.Join(s, ", ") + "?"
 		}
-		return ErrorResult("%s Call toolhost/listTools for the available tools.", msg), nil
+		return ErrorResult("%s Call toolhost/listTools for the available tools.", msg)
 	}
 	if !entry.Enabled {
-		return ErrorResult("the tool %s is disabled; enable it with toolhost/setToolsEnabled or the tools.enabled setting.", entry.Tool.Name()), nil
+		return ErrorResult("the tool %s is disabled; enable it with toolhost/setToolsEnabled or the tools.enabled setting.", entry.Tool.Name())
 	}
 	c.tool = entry.Tool
-	name := c.tool.Name()
-
 	c.input = normalInput(c.req.Input)
 	if res := p.validate(c.tool, c.input, ""); res != nil {
+		return res
+	}
+	c.access = p.access(c.tool, c.input)
+	c.risk = p.risk(c.tool, c.input)
+	return nil
+}
+
+// permissionCall is what the checker decides on for a prepared call.
+func (c *callState) permissionCall() PermissionCall {
+	return PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: c.input, Access: c.access, Risk: c.risk}
+}
+
+// Decide is the permission checker's decision on req as the pipeline would
+// make it, without running the tool, its hooks or a prompt
+// (toolhost/checkPermission). When req cannot be called (an unknown or
+// disabled tool, an input that fails the schema) the Result says why and
+// the decision is empty.
+func (p *Pipeline) Decide(host Host, req Request) (PermissionDecision, *Result) {
+	if host == nil {
+		host = NoHost{}
+	}
+	c := &callState{req: req, host: host}
+	if res := p.prepare(c); res != nil {
+		return PermissionDecision{}, res
+	}
+	if p.Permissions == nil {
+		return PermissionDecision{Verdict: VerdictAllow, Reason: "no permission checker is configured"}, nil
+	}
+	var d PermissionDecision
+	p.safely(c.tool.Name(), "permission decision", func() { d = p.Permissions.Decide(host, c.permissionCall()) })
+	if d.Verdict == "" {
+		return PermissionDecision{}, ErrorResult("the permission decision on %s failed; see the server log.", c.tool.Name())
+	}
+	return d, nil
+}
+
+// Prompt is the permission prompt the checker would show for req, for a
+// client that confirms calls in its own UI; nil when req cannot be called
+// or the checker cannot tell its prompt.
+func (p *Pipeline) Prompt(ctx context.Context, host Host, req Request) *PermissionRequest {
+	prompter, ok := p.Permissions.(PermissionPrompter)
+	if !ok {
+		return nil
+	}
+	if host == nil {
+		host = NoHost{}
+	}
+	c := &callState{req: req, host: host}
+	if res := p.prepare(c); res != nil {
+		return nil
+	}
+	var out *PermissionRequest
+	p.safely(c.tool.Name(), "permission prompt", func() {
+		r := prompter.Prompt(ctx, host, c.permissionCall())
+		out = &r
+	})
+	return out
+}
+
+func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if res := p.prepare(c); res != nil {
 		return res, nil
 	}
-
-	access := p.access(c.tool, c.input)
-	c.risk = p.risk(c.tool, c.input)
+	name := c.tool.Name()
+	access := c.access
 	if p.Permissions != nil {
-		out, err := p.Permissions.Check(ctx, c.host, PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: c.input, Access: access, Risk: c.risk})
+		out, err := p.Permissions.Check(ctx, c.host, c.permissionCall())
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -222,9 +286,7 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 		if !out.Allow {
 			return denied(name, out.Message), nil
 		}
-		if out.Review {
-			ctx = workspace.WithConfirmation(ctx)
-		}
+		c.reviewEdits = out.Review
 		if len(out.UpdatedInput) > 0 {
 			if res := p.validate(c.tool, out.UpdatedInput, "the input as the user changed it"); res != nil {
 				return res, nil
@@ -337,7 +399,7 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 		p.Log.Warn("permission prompt failed", "tool", name, "err", err)
 		return ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, and asking failed (%v), so the call was denied.", name, err), nil
 	}
-	if ans.Decision != DecisionAllow && ans.Decision != DecisionAllowAlways {
+	if !ans.Consented() {
 		msg := "the user denied " + name
 		if ans.Message != "" {
 			msg += ": " + ans.Message
@@ -377,7 +439,7 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 				err = fmt.Errorf("the tool crashed: %v", r)
 			}
 		}()
-		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: c.host, Progress: progress})
+		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: c.host, Progress: progress, ReviewEdits: c.reviewEdits})
 	}()
 	elapsed := time.Since(start).Round(time.Millisecond)
 

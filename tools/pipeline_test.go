@@ -328,6 +328,13 @@ type fakeChecker struct {
 	seen    []PermissionCall
 }
 
+func (c *fakeChecker) Decide(Host, PermissionCall) PermissionDecision {
+	if c.outcome.Allow {
+		return PermissionDecision{Verdict: VerdictAllow}
+	}
+	return PermissionDecision{Verdict: VerdictDeny, Reason: c.outcome.Message}
+}
+
 func (c *fakeChecker) Check(_ context.Context, _ Host, call PermissionCall) (PermissionOutcome, error) {
 	c.mu.Lock()
 	c.seen = append(c.seen, call)
@@ -382,6 +389,23 @@ func TestPermission(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("the editor's review travels with the call", func(t *testing.T) {
+		for _, review := range []bool{false, true} {
+			var got []bool
+			edit := &fakeTool{name: "Edit", side: SideEffectMutating, run: func(_ context.Context, c *Call) (*Result, error) {
+				got = append(got, c.ReviewEdits)
+				return TextResult("ok"), nil
+			}}
+			reg := NewRegistry()
+			reg.Register(CategoryCore, edit)
+			checker := &fakeChecker{outcome: PermissionOutcome{Allow: true, Review: review}}
+			call(t, NewPipeline(reg, nil, WithPermissions(checker)), nil, "Edit", `{}`)
+			if len(got) != 1 || got[0] != review {
+				t.Errorf("checker's Review %v: the tool saw ReviewEdits %v", review, got)
+			}
+		}
+	})
 
 	t.Run("risk defaults to the side effect", func(t *testing.T) {
 		checker := &fakeChecker{outcome: PermissionOutcome{Allow: true}}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/toolhost/toolhost/internal/strdist"
 )
 
 // Categories of tools (design.md section 3).
@@ -264,7 +266,7 @@ func (r *Registry) Suggest(name string, n int) []string {
 	var all []scored
 	for _, cand := range r.Names() {
 		lc := strings.ToLower(cand)
-		d := editDistance(lname, lc)
+		d := strdist.Levenshtein(lname, lc)
 		if strings.Contains(lc, lname) || strings.Contains(lname, lc) {
 			d = 0
 		}
@@ -278,27 +280,6 @@ func (r *Registry) Suggest(name string, n int) []string {
 		out = append(out, all[i].name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Definition formats of Definitions.

@@ -86,6 +86,11 @@ type Call struct {
 	// Progress reports intermediate status of this call. Never nil when the
 	// pipeline runs the call.
 	Progress Progress
+	// ReviewEdits asks for the call's file changes to be shown in the
+	// editor for confirmation (workspace/applyEdit with needsConfirmation):
+	// the permission checker allowed the call because the editor's review
+	// is the prompt (edit.reviewInEditor).
+	ReviewEdits bool
 }
 
 // Documented is implemented by tools that carry reference documentation
@@ -129,6 +134,15 @@ type Access struct {
 // input it cannot parse yields an empty Access.
 type AccessDescriber interface {
 	Access(input json.RawMessage) Access
+}
+
+// TypedInput is implemented by tools whose input decodes into a Go struct.
+// NewInput returns a pointer to a new zero value of it. A registry-wide test
+// checks that the struct and InputSchema name the same fields with the
+// same types, so the schema the model sees cannot drift from what the tool
+// reads.
+type TypedInput interface {
+	NewInput() any
 }
 
 // RiskAssessor is implemented by tools whose risk depends on more than the

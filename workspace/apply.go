@@ -12,22 +12,47 @@ import (
 	"time"
 )
 
-// Change is one file change a tool wants made.
-type Change struct {
+// Modification is a change of one file a tool wants made, planned from the
+// file's content as it is when the change is made.
+type Modification struct {
 	// Path is absolute.
 	Path string
-	// Old is the content the change was computed from (what the tool read
-	// from the buffer or disk); nil for a file that does not exist yet.
-	Old []byte
-	// New is the whole new content.
-	New []byte
 	// Label names the tool and file, e.g. "Edit main.go"; the editor shows it
 	// in its undo history and preview.
 	Label string
-	// NeedsConfirmation asks the editor to show the change for review before
-	// applying it (a change annotation with needsConfirmation).
-	NeedsConfirmation bool
+	// Review asks the editor to show the change for review before applying
+	// it (a change annotation with needsConfirmation).
+	Review bool
+	// Plan computes the whole new content from the current content (nil
+	// when the file does not exist). It runs under the file's lock, after
+	// the freshness check, so what it sees is what gets replaced. An error
+	// fails the change (as a *PlanError unless it is one already) and
+	// nothing is written; returning current unchanged changes nothing.
+	Plan func(current []byte) ([]byte, error)
 }
+
+// Modified is what Modify did.
+type Modified struct {
+	// Old is the content the change replaced; nil when it created the file.
+	Old []byte
+	// New is the content written.
+	New []byte
+	// Changed is false when the plan left the content as it was; nothing
+	// was sent or written then.
+	Changed bool
+}
+
+// PlanError is a change that was not made for a reason the model can act
+// on: the file could not be read, or the plan refused (old_string not
+// found, a cell that does not exist). Nothing was written.
+type PlanError struct {
+	Err error
+}
+
+func (e *PlanError) Error() string { return e.Err.Error() }
+
+// Unwrap lets errors.As find what the plan returned.
+func (e *PlanError) Unwrap() error { return e.Err }
 
 // RejectedError is returned when the editor declined an edit (the user
 // rejected it in the preview, or the document changed under it). Nothing was
@@ -48,84 +73,97 @@ func (e *RejectedError) Error() string {
 // annotationID is the id of the one change annotation of a change.
 const annotationID = "toolhost"
 
-type confirmationKey struct{}
-
-// WithConfirmation marks ctx so that changes made under it ask the editor for
-// review (needsConfirmation). The permission layer sets it when the user
-// should see an edit in the editor's own preview rather than in a dialog.
-func WithConfirmation(ctx context.Context) context.Context {
-	return context.WithValue(ctx, confirmationKey{}, true)
-}
-
-// ConfirmationRequested reports whether ctx asks for edits to be reviewed.
-func ConfirmationRequested(ctx context.Context) bool {
-	v, _ := ctx.Value(confirmationKey{}).(bool)
-	return v
-}
-
-// ApplyChange makes a change and, once it succeeds, records the new content
-// as read so a second edit in a row needs no new Read.
+// Modify makes a change of one file, in one place for every tool: under
+// a per-path lock it reads the user's current view of the file (the
+// editor's buffer when open, else the disk), checks that the agent read it
+// in this session and that it has not changed since (CheckFresh: a
+// *StaleError otherwise), plans the new content from it (m.Plan), and
+// applies the change. Once it succeeds the new content counts as read, so
+// a second edit in a row needs no new Read.
 //
-// No lost work: right before applying, under a per-path lock, the user's
-// current view of the file (the editor's buffer when open, else the disk) is
-// compared with ch.Old. If anything changed since the tool read it — the user
-// typed in the editor, another program wrote the file, the file appeared or
-// vanished — the change fails with a *StaleError asking the agent to Read the
-// file again; nothing is merged or overwritten. Failing is chosen over
-// merging because the agent's edit was reasoned from the old text; the
-// re-read costs one call, a wrong merge costs the user's work.
+// No lost work: failing on a file changed since the agent's Read is chosen
+// over merging because the agent's change was reasoned from the old text;
+// the re-read costs one call, a wrong merge costs the user's work. A file
+// that does not exist needs no Read; the plan gets nil.
 //
 // With an editor that can apply edits, the change goes out as
 // workspace/applyEdit: a CreateFile plus an insertion for a new file (parent
 // folders are created first), else a TextDocumentEdit with the document's
 // version when it is open (null otherwise) and minimal text edits, all under
-// one change annotation labelled ch.Label. A refusal is a *RejectedError and
+// one change annotation labelled m.Label. A refusal is a *RejectedError and
 // nothing is written. After an accepted edit the file is on disk before
-// ApplyChange returns: the server writes it atomically unless the client
+// Modify returns: the server writes it atomically unless the client
 // declares that it saves applied edits, and even then it checks the disk and
 // writes the file itself if the save did not happen. Without an editor the
 // file is written atomically (WriteFileAtomic: same folder, renamed in place,
 // mode kept).
-func (w *Workspace) ApplyChange(ctx context.Context, ed Editor, ch Change) error {
-	unlock, err := w.locks.lock(ctx, ch.Path)
+func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modified, error) {
+	unlock, err := w.locks.lock(ctx, m.Path)
 	if err != nil {
-		return err
+		return Modified{}, err
 	}
 	defer unlock()
 
-	same, why, err := w.sameContent(ch.Path, ch.Old)
+	current, _, err := w.ReadFile(m.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		current = nil
+	case err != nil:
+		return Modified{}, &PlanError{Err: fmt.Errorf("cannot read %s: %v", m.Path, err)}
+	default:
+		if err := w.CheckFresh(m.Path); err != nil {
+			return Modified{}, err
+		}
+	}
+	next, err := m.Plan(current)
 	if err != nil {
+		var pe *PlanError
+		if !errors.As(err, &pe) {
+			err = &PlanError{Err: err}
+		}
+		return Modified{}, err
+	}
+	done := Modified{Old: current, New: next, Changed: current == nil || !bytes.Equal(current, next)}
+	if !done.Changed {
+		return done, nil
+	}
+	if err := w.apply(ctx, ed, m, current, next); err != nil {
+		return Modified{}, err
+	}
+	return done, nil
+}
+
+// apply sends or writes a planned change; the caller holds the path's lock.
+func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, next []byte) error {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if !same {
-		return &StaleError{Path: ch.Path, Kind: ErrStale, Why: why}
-	}
-
 	// The new content is what the agent has seen from here on; the file's
 	// time vouches for it only if nothing touches the file from now on.
 	written := time.Now()
 	if ed == nil || !ed.CanApplyEdit() {
-		if err := WriteFileAtomic(ch.Path, ch.New); err != nil {
+		if err := WriteFileAtomic(m.Path, next); err != nil {
 			return err
 		}
-		w.MarkRead(ch.Path, ch.New, nil, written)
+		w.MarkRead(m.Path, next, nil, written)
 		return nil
 	}
 
 	var created []string
-	if ch.Old == nil {
-		if created, err = mkdirParents(filepath.Dir(ch.Path)); err != nil {
+	var err error
+	if old == nil {
+		if created, err = mkdirParents(filepath.Dir(m.Path)); err != nil {
 			return err
 		}
 	}
-	params := w.editParams(ch)
+	params := w.editParams(m, old, next)
 	res, err := ed.ApplyEdit(ctx, params)
 	if err == nil && (res == nil || !res.Applied) {
 		reason := ""
 		if res != nil {
 			reason = res.FailureReason
 		}
-		err = &RejectedError{Path: ch.Path, Reason: reason}
+		err = &RejectedError{Path: m.Path, Reason: reason}
 	}
 	if err != nil {
 		removeEmptyDirs(created)
@@ -134,60 +172,60 @@ func (w *Workspace) ApplyChange(ctx context.Context, ed Editor, ch Change) error
 
 	// The editor changed its buffer (and may have sent didChange already);
 	// give the overlay a moment to catch up so the read record matches it.
-	w.waitDocument(ctx, ch.Path, string(ch.New), editorSyncTimeout)
-	if err := w.ensureOnDisk(ed, ch); err != nil {
+	w.waitDocument(ctx, m.Path, string(next), editorSyncTimeout)
+	if err := w.ensureOnDisk(ed, m.Path, next); err != nil {
 		return err
 	}
 	var version *int32
-	if _, v, open := w.Document(ch.Path); open {
+	if _, v, open := w.Document(m.Path); open {
 		version = &v
 	}
-	w.MarkRead(ch.Path, ch.New, version, written)
+	w.MarkRead(m.Path, next, version, written)
 	return nil
 }
 
 // editParams builds the workspace/applyEdit params of a change.
-func (w *Workspace) editParams(ch Change) *ApplyWorkspaceEditParams {
-	uri := PathToURI(ch.Path)
+func (w *Workspace) editParams(m Modification, old, next []byte) *ApplyWorkspaceEditParams {
+	uri := PathToURI(m.Path)
 	edit := WorkspaceEdit{ChangeAnnotations: map[string]ChangeAnnotation{
-		annotationID: {Label: ch.Label, NeedsConfirmation: ch.NeedsConfirmation},
+		annotationID: {Label: m.Label, NeedsConfirmation: m.Review},
 	}}
-	if ch.Old == nil {
+	if old == nil {
 		edit.DocumentChanges = append(edit.DocumentChanges, DocumentChange{CreateFile: &CreateFile{
 			Kind: "create", URI: uri, AnnotationID: annotationID,
 		}})
-		if len(ch.New) > 0 {
+		if len(next) > 0 {
 			edit.DocumentChanges = append(edit.DocumentChanges, DocumentChange{TextDocumentEdit: &TextDocumentEdit{
 				TextDocument: VersionedTextDocumentIdentifier{URI: uri},
 				Edits: []AnnotatedTextEdit{{
-					Range: Range{}, NewText: string(ch.New), AnnotationID: annotationID,
+					Range: Range{}, NewText: string(next), AnnotationID: annotationID,
 				}},
 			}})
 		}
-		return &ApplyWorkspaceEditParams{Label: ch.Label, Edit: edit}
+		return &ApplyWorkspaceEditParams{Label: m.Label, Edit: edit}
 	}
 	ident := VersionedTextDocumentIdentifier{URI: uri}
-	if _, v, open := w.Document(ch.Path); open {
+	if _, v, open := w.Document(m.Path); open {
 		ident.Version = &v
 	}
-	old := string(ch.Old)
-	edits := textEdits(old, minimalEdits(old, string(ch.New)), w.PositionEncoding(), annotationID)
+	before := string(old)
+	edits := textEdits(before, minimalEdits(before, string(next)), w.PositionEncoding(), annotationID)
 	edit.DocumentChanges = append(edit.DocumentChanges, DocumentChange{TextDocumentEdit: &TextDocumentEdit{
 		TextDocument: ident, Edits: edits,
 	}})
-	return &ApplyWorkspaceEditParams{Label: ch.Label, Edit: edit}
+	return &ApplyWorkspaceEditParams{Label: m.Label, Edit: edit}
 }
 
 // ensureOnDisk makes sure an applied change is on disk: written by the
 // server for clients that do not save applied edits, checked (and written
 // when missing) for clients that do.
-func (w *Workspace) ensureOnDisk(ed Editor, ch Change) error {
+func (w *Workspace) ensureOnDisk(ed Editor, path string, content []byte) error {
 	if ed.SavesAppliedEdits() {
-		if cur, err := os.ReadFile(ch.Path); err == nil && bytes.Equal(cur, ch.New) {
+		if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, content) {
 			return nil
 		}
 	}
-	return WriteFileAtomic(ch.Path, ch.New)
+	return WriteFileAtomic(path, content)
 }
 
 // mkdirParents creates dir and its missing parents and returns the folders

@@ -14,20 +14,22 @@ import (
 )
 
 // savesButDoesNot declares savesAppliedEdits but never writes the disk, so
-// ApplyChange's check after the edit must write the file itself.
+// Modify's check after the edit must write the file itself.
 type savesButDoesNot struct{ *workspacetest.FakeEditor }
 
 func (savesButDoesNot) SavesAppliedEdits() bool { return true }
 
-func TestApplyChange(t *testing.T) {
+func TestModify(t *testing.T) {
 	const oldText = "package main\n\n// 日本語 😀 comment\nfunc main() { println(\"hi\") }\n"
 	const newText = "package main\n\n// 日本語 😀 comment\nfunc main() { println(\"hello\") }\n"
 	tests := []struct {
 		name string
-		// setup prepares the editor; it returns the editor ApplyChange gets.
+		// setup prepares the editor; it returns the editor Modify gets.
 		setup func(t *testing.T, w *workspace.Workspace, fe *workspacetest.FakeEditor, path string) workspace.Editor
 		// newFile makes the change create sub/dir/new.go.
-		newFile           bool
+		newFile bool
+		// notRead skips the agent's Read of the existing file.
+		notRead           bool
 		needsConfirmation bool
 		wantVersion       *int32
 		wantErr           string
@@ -132,6 +134,14 @@ func TestApplyChange(t *testing.T) {
 			wantErr: "Read the file again",
 		},
 		{
+			name:    "never read: refused, nothing sent",
+			notRead: true,
+			setup: func(_ *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, _ string) workspace.Editor {
+				return fe
+			},
+			wantErr: "has not been read in this session",
+		},
+		{
 			name: "typed in the editor since read: stale",
 			setup: func(t *testing.T, _ *workspace.Workspace, fe *workspacetest.FakeEditor, path string) workspace.Editor {
 				if err := fe.Open(path, oldText); err != nil {
@@ -153,18 +163,22 @@ func TestApplyChange(t *testing.T) {
 			if err := os.WriteFile(path, []byte(oldText), 0o751); err != nil {
 				t.Fatal(err)
 			}
-			var old []byte = []byte(oldText)
 			if tt.newFile {
 				path = filepath.Join(dir, "sub", "dir", "new.go")
-				old = nil
+			} else if !tt.notRead {
+				w.MarkRead(path, []byte(oldText), nil, time.Now())
 			}
 			fe := workspacetest.NewFakeEditor(w)
 			ed := tt.setup(t, w, fe, path)
 			before, _ := os.ReadFile(path)
 
-			err := w.ApplyChange(context.Background(), ed, workspace.Change{
-				Path: path, Old: old, New: []byte(newText), Label: "Edit " + filepath.Base(path),
-				NeedsConfirmation: tt.needsConfirmation,
+			var planned []byte
+			done, err := w.Modify(context.Background(), ed, workspace.Modification{
+				Path: path, Label: "Edit " + filepath.Base(path), Review: tt.needsConfirmation,
+				Plan: func(current []byte) ([]byte, error) {
+					planned = current
+					return []byte(newText), nil
+				},
 			})
 
 			if tt.check != nil {
@@ -172,25 +186,31 @@ func TestApplyChange(t *testing.T) {
 			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ApplyChange = %v, want an error containing %q", err, tt.wantErr)
+					t.Fatalf("Modify = %v, want an error containing %q", err, tt.wantErr)
 				}
 				after, _ := os.ReadFile(path)
 				if string(after) != string(before) {
 					t.Errorf("file changed by a failed change: %q", after)
 				}
-				if strings.Contains(tt.wantErr, "again") || strings.Contains(tt.wantErr, "editor") {
+				if errors.Is(err, workspace.ErrStale) || errors.Is(err, workspace.ErrNotRead) {
 					if n := len(fe.Calls()); n != 0 {
 						t.Errorf("a stale change was still sent to the editor")
+					}
+					if planned != nil {
+						t.Errorf("a stale change was planned")
 					}
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("ApplyChange: %v", err)
+				t.Fatalf("Modify: %v", err)
+			}
+			if tt.newFile != (planned == nil) || tt.newFile != (done.Old == nil) || !done.Changed || string(done.New) != newText {
+				t.Errorf("planned from %q; Modified %+v", planned, done)
 			}
 			got, err := os.ReadFile(path)
 			if err != nil || string(got) != newText {
-				t.Fatalf("disk after ApplyChange = %q, %v; want the new text", got, err)
+				t.Fatalf("disk after Modify = %q, %v; want the new text", got, err)
 			}
 			if !tt.newFile {
 				if st, _ := os.Stat(path); st.Mode().Perm() != 0o751 {
@@ -260,7 +280,12 @@ func checkParams(t *testing.T, p *workspace.ApplyWorkspaceEditParams, path strin
 	}
 }
 
-func TestApplyChangeTwiceWithoutReread(t *testing.T) {
+// setTo is a plan that replaces the whole content with text.
+func setTo(text string) func([]byte) ([]byte, error) {
+	return func([]byte) ([]byte, error) { return []byte(text), nil }
+}
+
+func TestModifyTwiceWithoutReread(t *testing.T) {
 	dir := t.TempDir()
 	w := workspace.New(dir)
 	path := filepath.Join(dir, "a.txt")
@@ -273,11 +298,7 @@ func TestApplyChangeTwiceWithoutReread(t *testing.T) {
 	}
 	w.MarkRead(path, []byte("one\n"), ptr(int32(1)), time.Now())
 	for i, next := range []string{"two\n", "three\n"} {
-		if err := w.CheckFresh(path); err != nil {
-			t.Fatalf("edit %d: CheckFresh: %v", i, err)
-		}
-		cur, _, _ := w.ReadFile(path)
-		if err := w.ApplyChange(context.Background(), fe, workspace.Change{Path: path, Old: cur, New: []byte(next), Label: "Edit a.txt"}); err != nil {
+		if _, err := w.Modify(context.Background(), fe, workspace.Modification{Path: path, Label: "Edit a.txt", Plan: setTo(next)}); err != nil {
 			t.Fatalf("edit %d: %v", i, err)
 		}
 	}
@@ -287,15 +308,15 @@ func TestApplyChangeTwiceWithoutReread(t *testing.T) {
 	}
 }
 
-func TestApplyChangeCancelled(t *testing.T) {
+func TestModifyCancelled(t *testing.T) {
 	dir := t.TempDir()
 	w := workspace.New(dir)
 	path := filepath.Join(dir, "a.txt")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := w.ApplyChange(ctx, workspacetest.NewFakeEditor(w), workspace.Change{Path: path, New: []byte("x")})
+	_, err := w.Modify(ctx, workspacetest.NewFakeEditor(w), workspace.Modification{Path: path, Plan: setTo("x")})
 	if err == nil {
-		t.Fatal("ApplyChange with a cancelled context succeeded")
+		t.Fatal("Modify with a cancelled context succeeded")
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("file written despite cancellation")
@@ -304,10 +325,11 @@ func TestApplyChangeCancelled(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-// TestApplyChangeConcurrentNoLostWork starts two changes computed from the
-// same content at once: exactly one may land, the other must fail as stale
-// instead of overwriting it.
-func TestApplyChangeConcurrentNoLostWork(t *testing.T) {
+// TestModifyConcurrentNoLostWork starts two changes of the same content at
+// once: each is planned from what the other left, so the second sees the
+// first's result, and a plan that expects the old text fails instead of
+// overwriting it.
+func TestModifyConcurrentNoLostWork(t *testing.T) {
 	for _, withEditor := range []bool{false, true} {
 		dir := t.TempDir()
 		w := workspace.New(dir)
@@ -319,26 +341,83 @@ func TestApplyChangeConcurrentNoLostWork(t *testing.T) {
 		if withEditor {
 			ed = workspacetest.NewFakeEditor(w)
 		}
+		w.MarkRead(path, []byte("base\n"), nil, time.Now())
 		results := make(chan error, 2)
 		for _, text := range []string{"first\n", "second\n"} {
 			go func() {
-				results <- w.ApplyChange(context.Background(), ed, workspace.Change{Path: path, Old: []byte("base\n"), New: []byte(text)})
+				_, err := w.Modify(context.Background(), ed, workspace.Modification{Path: path, Plan: func(cur []byte) ([]byte, error) {
+					if string(cur) != "base\n" {
+						return nil, errors.New("base is gone")
+					}
+					return []byte(text), nil
+				}})
+				results <- err
 			}()
 		}
-		var ok, stale int
+		var ok, refused int
 		for range 2 {
 			err := <-results
+			var pe *workspace.PlanError
 			switch {
 			case err == nil:
 				ok++
-			case errors.Is(err, workspace.ErrStale):
-				stale++
+			case errors.As(err, &pe):
+				refused++
 			default:
 				t.Fatalf("unexpected error: %v", err)
 			}
 		}
-		if ok != 1 || stale != 1 {
-			t.Errorf("editor=%v: %d applied, %d stale; want one each", withEditor, ok, stale)
+		if ok != 1 || refused != 1 {
+			t.Errorf("editor=%v: %d applied, %d refused; want one each", withEditor, ok, refused)
 		}
+	}
+}
+
+// The plan sees what the user sees (an open buffer's unsaved text); a plan
+// that changes nothing sends nothing, and a plan's refusal writes nothing.
+func TestModifyPlan(t *testing.T) {
+	tests := []struct {
+		name        string
+		plan        func([]byte) ([]byte, error)
+		wantChanged bool
+		wantErr     string
+		wantText    string
+	}{
+		{name: "planned from the buffer", plan: func(cur []byte) ([]byte, error) { return append(cur, "more\n"...), nil }, wantChanged: true, wantText: "buffer\nmore\n"},
+		{name: "nothing to change", plan: func(cur []byte) ([]byte, error) { return cur, nil }, wantText: "buffer\n"},
+		{name: "refused", plan: func([]byte) ([]byte, error) { return nil, errors.New("no such cell") }, wantErr: "no such cell", wantText: "buffer\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w := workspace.New(dir)
+			path := filepath.Join(dir, "a.txt")
+			if err := os.WriteFile(path, []byte("disk\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fe := workspacetest.NewFakeEditor(w)
+			if err := fe.Open(path, "buffer\n"); err != nil {
+				t.Fatal(err)
+			}
+			w.MarkRead(path, []byte("buffer\n"), ptr(int32(1)), time.Now())
+			done, err := w.Modify(context.Background(), fe, workspace.Modification{Path: path, Label: "Edit a.txt", Plan: tt.plan})
+			if tt.wantErr != "" {
+				var pe *workspace.PlanError
+				if !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Modify = %v, want a PlanError with %q", err, tt.wantErr)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if done.Changed != tt.wantChanged {
+				t.Errorf("Changed = %v, want %v", done.Changed, tt.wantChanged)
+			}
+			if n := len(fe.Calls()); n != 0 != tt.wantChanged {
+				t.Errorf("%d applyEdit requests with Changed %v", n, tt.wantChanged)
+			}
+			if text, _, _ := fe.Buffer(path); text != tt.wantText {
+				t.Errorf("buffer %q, want %q", text, tt.wantText)
+			}
+		})
 	}
 }

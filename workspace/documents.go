@@ -144,7 +144,7 @@ func (w *Workspace) OpenDocuments() []string {
 	return paths
 }
 
-// editorSyncTimeout bounds how long ApplyChange waits for the editor's
+// editorSyncTimeout bounds how long Modify waits for the editor's
 // didChange after it applied an edit. Editors send it before answering
 // applyEdit in practice; the bound only keeps a slow or odd client from
 // stalling a tool call.

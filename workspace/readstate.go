@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -207,29 +206,4 @@ func (w *Workspace) CheckFresh(abs string) error {
 		return &StaleError{Path: abs, Kind: ErrStale, Why: "was changed on disk"}
 	}
 	return nil
-}
-
-// sameContent reports whether the user's current view of abs (buffer or
-// disk) is exactly want; for want == nil, whether the file is absent.
-func (w *Workspace) sameContent(abs string, want []byte) (bool, string, error) {
-	cur, _, err := w.ReadFile(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		if want == nil {
-			return true, "", nil
-		}
-		return false, "was deleted or moved", nil
-	}
-	if err != nil {
-		return false, "", err
-	}
-	if want == nil {
-		return false, "was created by someone else", nil
-	}
-	if !bytes.Equal(cur, want) {
-		if _, _, open := w.Document(abs); open {
-			return false, "was changed in the editor", nil
-		}
-		return false, "was changed on disk", nil
-	}
-	return true, "", nil
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Workspace is one session's view of the files: its roots, the documents the
@@ -120,41 +122,15 @@ func (w *Workspace) Resolve(p string) (string, error) {
 // additional directory once symlinks are resolved (for a path that does not
 // exist yet, its nearest existing parent is resolved).
 func (w *Workspace) Inside(abs string) bool {
-	real := realPath(abs)
+	real := pathutil.RealPath(abs)
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	for _, group := range [][]string{w.roots, w.extra} {
 		for _, r := range group {
-			if within(realPath(r), real) {
+			if pathutil.Within(pathutil.RealPath(r), real) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// realPath resolves symlinks in the longest existing prefix of p.
-func realPath(p string) string {
-	rest := ""
-	cur := p
-	for {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
-
-// within reports whether p is root or below it.
-func within(root, p string) bool {
-	if root == p {
-		return true
-	}
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }

@@ -1,21 +1,31 @@
 // Command searchbench times toolhost's Grep and Glob against ripgrep and fd
-// run directly, on a generated tree (about 20,000 files by default), and
-// prints the median of repeated runs and the ratio tool / direct command.
-// Each tool run goes through the tool's Execute, result text included; each
-// direct run starts the program and reads all its output, as the tool does.
+// run directly, and prints the median of repeated runs and the ratio tool /
+// direct command. Each tool run goes through the tool's Execute, result text
+// included; each direct run starts the program and reads all its output, as
+// the tool does.
+//
+// By default it generates a tree (about 20,000 files) in a temporary
+// folder, or in -dir, which must be new or empty: the tree and a `git init`
+// would otherwise land among someone's files. -tree times an existing tree
+// instead, such as a real repository, which is what users search; -grep and
+// -glob choose the patterns there.
 //
 //	go run ./bench/searchbench -files 20000 -runs 21
+//	go run ./bench/searchbench -tree ~/src/linux -grep 'struct file' -glob '**/*.c'
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -42,30 +52,18 @@ type scenario struct {
 func main() {
 	files := flag.Int("files", 20000, "files in the generated tree")
 	runs := flag.Int("runs", 21, "timed runs per measurement (after 2 warm-up runs)")
-	dir := flag.String("dir", "", "folder for the tree (default: a new temporary folder, removed afterwards)")
+	dir := flag.String("dir", "", "new or empty folder to generate the tree in (default: a temporary folder, removed afterwards)")
+	tree := flag.String("tree", "", "time an existing tree (e.g. a repository) instead of generating one; nothing is written to it")
+	grepPattern := flag.String("grep", "TODO", "with -tree: the Grep pattern (a regular expression)")
+	globPattern := flag.String("glob", "**/*.go", "with -tree: the Glob pattern")
 	flag.Parse()
 	log.SetFlags(0)
 
-	root := *dir
-	if root == "" {
-		tmp, err := os.MkdirTemp("", "searchbench-")
-		if err != nil {
-			log.Fatal(err)
-		}
-		defer os.RemoveAll(tmp)
-		root = tmp
-	}
-	start := time.Now()
-	written, err := searchtest.Generate(root, *files)
+	root, cleanup, err := prepareTree(*dir, *tree, *files)
 	if err != nil {
-		log.Fatal(err)
+		log.Fatalf("searchbench: %v", err)
 	}
-	fmt.Printf("tree: %d files in %s (generated in %s)\n", len(written), root, time.Since(start).Round(time.Millisecond))
-	// A repository, so fd (which has no --no-require-git) honours the
-	// .gitignore files as ripgrep and the tools do.
-	if err := exec.Command("git", "init", "-q", root).Run(); err != nil {
-		log.Printf("git init: %v (fd will not honour .gitignore)", err)
-	}
+	defer cleanup()
 
 	rg := search.FindRipgrep()
 	if rg == "" {
@@ -75,11 +73,79 @@ func main() {
 	if fd == "" {
 		fd, _ = exec.LookPath("fd")
 	}
+	var scenarios []scenario
+	if *tree != "" {
+		scenarios = treeScenarios(root, rg, fd, *grepPattern, *globPattern)
+	} else {
+		scenarios = generatedScenarios(root, rg, fd)
+	}
+	if failed := measure(scenarios, *runs); failed {
+		os.Exit(1)
+	}
+}
+
+// prepareTree returns the folder to search and what removes what was made
+// for it. With tree it is that existing folder, untouched. Otherwise a tree
+// of files files is generated in dir, which must not exist or be empty, or
+// in a new temporary folder, and made a git repository so fd (which has no
+// --no-require-git) honours its .gitignore files as ripgrep and the tools do.
+func prepareTree(dir, tree string, files int) (string, func(), error) {
+	nothing := func() {}
+	if tree != "" {
+		if dir != "" {
+			return "", nothing, fmt.Errorf("-dir and -tree exclude each other: -dir generates a tree, -tree times an existing one")
+		}
+		st, err := os.Stat(tree)
+		if err != nil {
+			return "", nothing, fmt.Errorf("-tree %s: %w", tree, err)
+		}
+		if !st.IsDir() {
+			return "", nothing, fmt.Errorf("-tree %s is not a folder", tree)
+		}
+		abs, err := filepath.Abs(tree)
+		return abs, nothing, err
+	}
+	root, cleanup := dir, nothing
+	if root == "" {
+		tmp, err := os.MkdirTemp("", "searchbench-")
+		if err != nil {
+			return "", nothing, err
+		}
+		root, cleanup = tmp, func() { os.RemoveAll(tmp) }
+	} else {
+		entries, err := os.ReadDir(root)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return "", nothing, fmt.Errorf("-dir %s: %w", root, err)
+		case len(entries) > 0:
+			return "", nothing, fmt.Errorf("-dir %s is not empty: the benchmark writes %d files and runs git init there. Give a new or empty folder, or time that tree as it is with -tree %s", root, files, root)
+		}
+	}
+	start := time.Now()
+	written, err := searchtest.Generate(root, files)
+	if err != nil {
+		cleanup()
+		return "", nothing, err
+	}
+	fmt.Printf("tree: %d files in %s (generated in %s)\n", len(written), root, time.Since(start).Round(time.Millisecond))
+	if err := exec.Command("git", "init", "-q", root).Run(); err != nil {
+		log.Printf("git init: %v (fd will not honour .gitignore)", err)
+	}
+	return root, cleanup, nil
+}
+
+// rgCommand is ripgrep with the tool's flags, extra, and root.
+func rgCommand(rg, root string, extra ...string) []string {
+	return append(append([]string{rg}, rgFlags...), append(extra, "--", root)...)
+}
+
+// generatedScenarios are the measurements on the generated tree, whose
+// words are known, with the ratios to stay under.
+func generatedScenarios(root, rg, fd string) []scenario {
 	ws := workspace.New(root)
 	grepRg, grepGo, glob := search.NewGrep(ws, rg), search.NewGrep(ws, ""), search.NewGlob(ws)
-	rgArgs := func(extra ...string) []string {
-		return append(append([]string{rg}, rgFlags...), append(extra, "--", root)...)
-	}
+	rgArgs := func(extra ...string) []string { return rgCommand(rg, root, extra...) }
 	scenarios := []scenario{
 		{"Grep files_with_matches, literal", grepRg, `{"pattern":"NewServer"}`, rgArgs("--files-with-matches", "--regexp", "NewServer"), 1.15},
 		{"Grep files_with_matches, regexp", grepRg, `{"pattern":"func \\w+Server\\d+"}`, rgArgs("--files-with-matches", "--regexp", `func \w+Server\d+`), 1.15},
@@ -94,20 +160,54 @@ func main() {
 		scenarios = append(scenarios, scenario{"Glob **/*.go vs fd", glob, `{"pattern":"**/*.go"}`, []string{fd, "--hidden", "--type", "f", "--glob", "*.go", ".", root}, 1.5})
 	}
 	// The Go implementation, for information: it is what runs without rg.
-	scenarios = append(scenarios,
+	return append(scenarios,
 		scenario{"Grep (Go, no rg) files_with_matches, literal", grepGo, `{"pattern":"NewServer"}`, rgArgs("--files-with-matches", "--regexp", "NewServer"), 0},
 		scenario{"Grep (Go, no rg) count -i", grepGo, `{"pattern":"errorhandler","-i":true,"output_mode":"count"}`, rgArgs("--count", "--ignore-case", "--regexp", "errorhandler"), 0},
 	)
+}
 
-	fmt.Printf("%d timed runs each, medians; ratio = tool / direct command\n\n", *runs)
+// treeScenarios are the measurements on an existing tree with the given
+// patterns. They are reported without targets: how a tree's size and
+// content weigh on the ratio is what they show.
+func treeScenarios(root, rg, fd, grepPattern, globPattern string) []scenario {
+	ws := workspace.New(root)
+	grepRg, grepGo, glob := search.NewGrep(ws, rg), search.NewGrep(ws, ""), search.NewGlob(ws)
+	input := func(fields ...any) string {
+		m := map[string]any{}
+		for i := 0; i+1 < len(fields); i += 2 {
+			m[fields[i].(string)] = fields[i+1]
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	rgArgs := func(extra ...string) []string { return rgCommand(rg, root, extra...) }
+	scenarios := []scenario{
+		{"Grep files_with_matches", grepRg, input("pattern", grepPattern), rgArgs("--files-with-matches", "--regexp", grepPattern), 0},
+		{"Grep content -n", grepRg, input("pattern", grepPattern, "output_mode", "content"), rgArgs("--line-number", "--regexp", grepPattern), 0},
+		{"Grep count -i", grepRg, input("pattern", grepPattern, "-i", true, "output_mode", "count"), rgArgs("--count", "--ignore-case", "--regexp", grepPattern), 0},
+		{"Glob vs rg --files -g", glob, input("pattern", globPattern), append(append([]string{rg}, rgFlags...), "--files", "--glob", globPattern, root), 0},
+	}
+	if fd != "" {
+		scenarios = append(scenarios, scenario{"Glob vs fd", glob, input("pattern", globPattern), []string{fd, "--hidden", "--type", "f", "--glob", globPattern, ".", root}, 0})
+	}
+	return append(scenarios,
+		scenario{"Grep (Go, no rg) files_with_matches", grepGo, input("pattern", grepPattern), rgArgs("--files-with-matches", "--regexp", grepPattern), 0})
+}
+
+// measure times each scenario and prints a table; it reports whether a
+// ratio went over its target.
+func measure(scenarios []scenario, runs int) (failed bool) {
+	fmt.Printf("%d timed runs each, medians; ratio = tool / direct command\n\n", runs)
 	fmt.Printf("%-46s %10s %10s %7s %8s\n", "scenario", "tool", "direct", "ratio", "target")
-	failed := false
-	for _, s := range scenarios {
-		toolTimes, directTimes := make([]time.Duration, 0, *runs), make([]time.Duration, 0, *runs)
-		for i := 0; i < *runs+2; i++ {
+	for i, s := range scenarios {
+		fmt.Fprintf(os.Stderr, "searchbench: %d/%d %s\r", i+1, len(scenarios), s.name)
+		toolTimes, directTimes := make([]time.Duration, 0, runs), make([]time.Duration, 0, runs)
+		var output int64
+		for i := 0; i < runs+2; i++ {
 			// Alternate, so drift in the machine's load hits both alike.
 			tt := timeTool(s.tool, s.input)
-			dt := timeCommand(s.direct)
+			dt, n := timeCommand(s.direct)
+			output = n
 			if i >= 2 {
 				toolTimes, directTimes = append(toolTimes, tt), append(directTimes, dt)
 			}
@@ -115,6 +215,11 @@ func main() {
 		tm, dm := median(toolTimes), median(directTimes)
 		ratio := float64(tm) / float64(dm)
 		target, verdict := "-", ""
+		if output == 0 {
+			// Only a tree given with -tree can get here: the generated
+			// tree's words are known.
+			verdict = "  (no matches: choose patterns with -grep and -glob)"
+		}
 		if s.target > 0 {
 			target = fmt.Sprintf("≤ %.2f", s.target)
 			if ratio > s.target {
@@ -123,10 +228,8 @@ func main() {
 		}
 		fmt.Printf("%-46s %10s %10s %7.2f %8s%s\n", s.name, ms(tm), ms(dm), ratio, target, verdict)
 	}
-	fmt.Printf("\ndirect commands: %s ... (same ignore flags as the tool)\n", strings.Join(rgArgs()[:3], " "))
-	if failed {
-		os.Exit(1)
-	}
+	fmt.Printf("\ndirect commands: ripgrep with the same ignore flags as the tool: %s\n", strings.Join(rgFlags, " "))
+	return failed
 }
 
 func timeTool(t tools.Tool, input string) time.Duration {
@@ -139,7 +242,10 @@ func timeTool(t tools.Tool, input string) time.Duration {
 	return d
 }
 
-func timeCommand(argv []string) time.Duration {
+// timeCommand runs argv, reads its output and returns the time and the
+// number of bytes read. An exit status of 1 without output is ripgrep's
+// "no match", not a failure.
+func timeCommand(argv []string) (time.Duration, int64) {
 	start := time.Now()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	out, err := cmd.StdoutPipe()
@@ -152,10 +258,11 @@ func timeCommand(argv []string) time.Duration {
 	n, _ := io.Copy(io.Discard, out)
 	err = cmd.Wait()
 	d := time.Since(start)
-	if err != nil || n == 0 {
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1 && n == 0) {
 		log.Fatalf("%v: %v (%d bytes)", argv, err, n)
 	}
-	return d
+	return d, n
 }
 
 func median(ds []time.Duration) time.Duration {

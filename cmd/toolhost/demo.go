@@ -28,7 +28,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	serve := func(ctx context.Context, in io.Reader, out io.Writer) error {
-		return lspserver.Serve(ctx, in, out, lspserver.Options{Version: version, Log: slog.New(slog.DiscardHandler)})
+		return lspserver.Serve(ctx, in, out, lspserver.Options{Log: slog.New(slog.DiscardHandler)})
 	}
 	if err := script.Demo(ctx, stdout, file, serve); err != nil {
 		if errors.Is(err, fs.ErrNotExist) && file == defaultDemo {

@@ -11,10 +11,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-)
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+	"github.com/toolhost/toolhost/internal/version"
+)
 
 const usage = `toolhost — the tool layer of an AI coding agent, as an editor backend
 
@@ -58,7 +57,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "demo":
 		return runDemo(ctx, args, stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "toolhost", version)
+		fmt.Fprintln(stdout, "toolhost", version.String())
 		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

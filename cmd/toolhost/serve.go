@@ -40,7 +40,6 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// (background tasks, MCP servers): writes fail with EPIPE instead.
 	signal.Ignore(syscall.SIGPIPE)
 	err := lspserver.Serve(ctx, stdin, stdout, lspserver.Options{
-		Version:         version,
 		Log:             stderrLogger(stderr, *verbose),
 		MaxMessageBytes: *maxBytes,
 		AgentEndpoint:   !*noEndpoint,

@@ -28,7 +28,8 @@
 //
 // $WORK in a line stands for the workspace root. Server messages are
 // normalised before matching: the root becomes $WORK, every "durationMs"
-// becomes "*", the message of a progress end becomes "*". An expected "*"
+// becomes "*", and each time in the message of a progress end becomes
+// "<time>" ("done in <time>"). An expected "*"
 // matches any value. With Options.Update, each expectation the server's
 // message no longer matches is rewritten as a "<-" line of that message.
 package script
@@ -44,6 +45,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -429,12 +431,18 @@ func (r *replayer) normalise(body []byte) []byte {
 	if m, ok := v.(map[string]any); ok && m["method"] == "$/progress" {
 		if p, ok := m["params"].(map[string]any); ok {
 			if val, ok := p["value"].(map[string]any); ok && val["kind"] == "end" {
-				val["message"] = "*"
+				if msg, ok := val["message"].(string); ok {
+					val["message"] = goDuration.ReplaceAllString(msg, "<time>")
+				}
 			}
 		}
 	}
 	return marshal(v)
 }
+
+// goDuration matches a time as Go prints a time.Duration: "3ms", "1.5s",
+// "2m3.004s".
+var goDuration = regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|us|ms|s|m|h)(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))*\b`)
 
 // scrub replaces every durationMs value with "*".
 func scrub(v any) any {

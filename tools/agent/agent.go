@@ -124,6 +124,9 @@ func (*Agent) Description() string          { return agentDescription }
 func (*Agent) InputSchema() json.RawMessage { return agentSchema }
 func (*Agent) SideEffect() tools.SideEffect { return tools.SideEffectSpawns }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Agent) NewInput() any { return new(Input) }
+
 // Docs implements tools.Documented.
 func (*Agent) Docs() tools.Docs {
 	return tools.Docs{

@@ -453,24 +453,3 @@ func TestBackground(t *testing.T) {
 		t.Errorf("status after TaskStop %s", snap.Status)
 	}
 }
-
-func TestExamplesMatchSchema(t *testing.T) {
-	tool := agent.New(agent.Options{})
-	v := tools.NewValidator()
-	docs := tool.Docs()
-	if docs.Short == "" || len(docs.Examples) == 0 {
-		t.Fatal("Agent has no summary or no examples")
-	}
-	for _, ex := range docs.Examples {
-		res, err := v.Validate(tool, ex.Input, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res != nil {
-			t.Errorf("example %q is invalid: %s", ex.Title, res.Text())
-		}
-	}
-	if tool.SideEffect() != tools.SideEffectSpawns {
-		t.Errorf("side effect %s", tool.SideEffect())
-	}
-}

@@ -54,6 +54,9 @@ func (*GetTime) Description() string          { return getTimeDescription }
 func (*GetTime) InputSchema() json.RawMessage { return getTimeSchema }
 func (*GetTime) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*GetTime) NewInput() any { return new(getTimeParams) }
+
 // Docs implements tools.Documented.
 func (*GetTime) Docs() tools.Docs {
 	return tools.Docs{

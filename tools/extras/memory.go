@@ -67,6 +67,9 @@ func (*Memory) Name() string                 { return "Memory" }
 func (*Memory) Description() string          { return memoryDescription }
 func (*Memory) InputSchema() json.RawMessage { return memorySchema }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Memory) NewInput() any { return new(memoryParams) }
+
 // SideEffect is state: the notes are toolhost's own data, kept apart from the
 // project's files.
 func (*Memory) SideEffect() tools.SideEffect { return tools.SideEffectState }

@@ -42,6 +42,9 @@ func (*Diff) Description() string          { return diffDescription }
 func (*Diff) InputSchema() json.RawMessage { return diffSchema }
 func (*Diff) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Diff) NewInput() any { return new(diffParams) }
+
 // Docs implements tools.Documented.
 func (*Diff) Docs() tools.Docs {
 	return tools.Docs{

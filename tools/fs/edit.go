@@ -57,6 +57,9 @@ func (*Edit) Description() string          { return editDescription }
 func (*Edit) InputSchema() json.RawMessage { return editSchema }
 func (*Edit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Edit) NewInput() any { return new(editParams) }
+
 // Docs implements tools.Documented.
 func (*Edit) Docs() tools.Docs {
 	return tools.Docs{
@@ -119,32 +122,26 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if p.OldString == p.NewString {
 		return tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string."), nil
 	}
-	old, _, err := e.ws.ReadFile(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if p.OldString != "" {
-			return notFound(abs), nil
-		}
-		old = nil // an empty old_string creates the file
-	case err != nil:
-		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
-	default:
-		if err := e.ws.CheckFresh(abs); err != nil {
-			return tools.ErrorResult("%v", err), nil
-		}
-	}
-	plan, fail := planEdit(abs, old, p, currentSettings(e.settings).Edit.Fuzzy)
-	if fail != nil {
-		return tools.ErrorResult("%v", fail), nil
-	}
-	err = e.ws.ApplyChange(ctx, call.Host, workspace.Change{
-		Path: abs, Old: old, New: plan.content,
-		Label:             "Edit " + displayName(e.ws, abs),
-		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	fuzzy := currentSettings(e.settings).Edit.Fuzzy
+	var plan *editPlan
+	done, err := e.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: abs, Label: "Edit " + displayName(e.ws, abs), Review: call.ReviewEdits,
+		Plan: func(current []byte) ([]byte, error) {
+			if current == nil && p.OldString != "" {
+				return nil, resultError{notFound(abs)}
+			}
+			// An empty old_string creates a file that does not exist.
+			var err error
+			if plan, err = planEdit(abs, current, p, fuzzy); err != nil {
+				return nil, err
+			}
+			return plan.content, nil
+		},
 	})
 	if err != nil {
 		return changeResult(err)
 	}
+	old := done.Old
 	var summary string
 	switch {
 	case old == nil:

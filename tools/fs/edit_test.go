@@ -8,7 +8,6 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
-	"github.com/toolhost/toolhost/workspace"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
 
@@ -360,8 +359,7 @@ func TestEditNeedsConfirmation(t *testing.T) {
 	p := e.write("f.txt", "a\n", 0o644)
 	e.readFile(p)
 	fe := workspacetest.NewFakeEditor(e.ws)
-	ctx := workspace.WithConfirmation(context.Background())
-	res := call(t, ctx, NewEdit(e.ws, nil), editorHost{ed: fe}, map[string]any{"file_path": p, "old_string": "a", "new_string": "b"})
+	res := callAs(t, context.Background(), NewEdit(e.ws, nil), tools.Call{Host: editorHost{ed: fe}, ReviewEdits: true}, map[string]any{"file_path": p, "old_string": "a", "new_string": "b"})
 	wantResult(t, res, false)
 	calls := fe.Calls()
 	if len(calls) != 1 {

@@ -1,6 +1,6 @@
 // Package fs holds the file tools: Read, Write, Edit, NotebookEdit and Diff.
 // Their names and input schemas follow Claude Code's. Reads see the editor's
-// unsaved buffers; changes go through workspace.ApplyChange, so they reach
+// unsaved buffers; changes go through workspace.Modify, so they reach
 // the editor as workspace/applyEdit (or the disk, atomically) only when the
 // file is as the agent last read it.
 package fs
@@ -55,15 +55,27 @@ func unifiedDiff(ws *workspace.Workspace, abs string, old, new []byte) string {
 	return d
 }
 
-// changeResult turns an error of workspace.ApplyChange into what the model
-// sees: a stale file or a refused edit is something it can act on; anything
-// else is an infrastructure failure.
+// resultError carries a plan's refusal that is already a whole result (a
+// missing file with its look-alikes) through workspace.Modify.
+type resultError struct{ res *tools.Result }
+
+func (e resultError) Error() string { return e.res.Text() }
+
+// changeResult turns an error of workspace.Modify into what the model sees:
+// a stale file, a plan that does not fit the file or a refused edit is
+// something it can act on; anything else is an infrastructure failure.
 func changeResult(err error) (*tools.Result, error) {
+	var whole resultError
 	var stale *workspace.StaleError
+	var plan *workspace.PlanError
 	var rejected *workspace.RejectedError
 	switch {
+	case errors.As(err, &whole):
+		return whole.res, nil
 	case errors.As(err, &stale):
 		return tools.ErrorResult("%v", stale), nil
+	case errors.As(err, &plan):
+		return tools.ErrorResult("%v", plan), nil
 	case errors.As(err, &rejected):
 		return tools.ErrorResult("%v. Ask the user what they want changed, or try a different change.", rejected), nil
 	}

@@ -67,14 +67,21 @@ func (e *env) read(name string) string {
 // call runs a tool with input (a value marshalled to JSON) through Execute.
 func call(t testing.TB, ctx context.Context, tool tools.Tool, host tools.Host, input any) *tools.Result {
 	t.Helper()
+	return callAs(t, ctx, tool, tools.Call{Host: host}, input)
+}
+
+// callAs is call with the Call's other fields (ReviewEdits) as given.
+func callAs(t testing.TB, ctx context.Context, tool tools.Tool, c tools.Call, input any) *tools.Result {
+	t.Helper()
 	raw, err := json.Marshal(input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if host == nil {
-		host = tools.NoHost{}
+	if c.Host == nil {
+		c.Host = tools.NoHost{}
 	}
-	res, err := tool.Execute(ctx, &tools.Call{ID: "t", Name: tool.Name(), Input: raw, Host: host, Progress: tools.NoProgress{}})
+	c.ID, c.Name, c.Input, c.Progress = "t", tool.Name(), raw, tools.NoProgress{}
+	res, err := tool.Execute(ctx, &c)
 	if err != nil {
 		t.Fatalf("%s.Execute: %v", tool.Name(), err)
 	}

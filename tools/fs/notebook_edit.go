@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -50,6 +49,9 @@ func (*NotebookEdit) Name() string                 { return "NotebookEdit" }
 func (*NotebookEdit) Description() string          { return notebookEditDescription }
 func (*NotebookEdit) InputSchema() json.RawMessage { return notebookEditSchema }
 func (*NotebookEdit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
+
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*NotebookEdit) NewInput() any { return new(notebookEditParams) }
 
 // Docs implements tools.Documented.
 func (*NotebookEdit) Docs() tools.Docs {
@@ -111,24 +113,20 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	if !strings.EqualFold(filepath.Ext(abs), ".ipynb") {
 		return tools.ErrorResult("%s is not a Jupyter notebook (.ipynb); use Edit for other files.", abs), nil
 	}
-	old, _, err := t.ws.ReadFile(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return notFound(abs), nil
-	case err != nil:
-		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
-	}
-	if err := t.ws.CheckFresh(abs); err != nil {
-		return tools.ErrorResult("%v", err), nil
-	}
-	out, summary, fail := planNotebookEdit(old, p)
-	if fail != nil {
-		return tools.ErrorResult("%s: %v", abs, fail), nil
-	}
-	err = t.ws.ApplyChange(ctx, call.Host, workspace.Change{
-		Path: abs, Old: old, New: out,
-		Label:             "NotebookEdit " + displayName(t.ws, abs),
-		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	var summary string
+	_, err := t.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: abs, Label: "NotebookEdit " + displayName(t.ws, abs), Review: call.ReviewEdits,
+		Plan: func(current []byte) ([]byte, error) {
+			if current == nil {
+				return nil, resultError{notFound(abs)}
+			}
+			out, s, err := planNotebookEdit(current, p)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", abs, err)
+			}
+			summary = s
+			return out, nil
+		},
 	})
 	if err != nil {
 		return changeResult(err)

@@ -93,6 +93,9 @@ func (*Read) Description() string          { return readDescription }
 func (*Read) InputSchema() json.RawMessage { return readSchema }
 func (*Read) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Read) NewInput() any { return new(readParams) }
+
 // Docs implements tools.Documented.
 func (*Read) Docs() tools.Docs {
 	return tools.Docs{

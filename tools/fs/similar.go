@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/strdist"
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -63,7 +64,7 @@ func similarNames(dir, name string, n int) []string {
 		case len(stem) >= 3 && (strings.Contains(cand, stem) || strings.Contains(stem, strings.TrimSuffix(cand, filepath.Ext(cand)))):
 			score = 2
 		default:
-			if d := editDistance(lname, cand); d <= max(2, len(lname)/4) {
+			if d := strdist.Levenshtein(lname, cand); d <= max(2, len(lname)/4) {
 				score = 2 + d
 			}
 		}
@@ -82,25 +83,4 @@ func similarNames(dir, name string, n int) []string {
 		out = append(out, found[i].path)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

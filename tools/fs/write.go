@@ -45,6 +45,9 @@ func (*Write) Description() string          { return writeDescription }
 func (*Write) InputSchema() json.RawMessage { return writeSchema }
 func (*Write) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Write) NewInput() any { return new(writeParams) }
+
 // Docs implements tools.Documented.
 func (*Write) Docs() tools.Docs {
 	return tools.Docs{
@@ -100,29 +103,17 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
 		return tools.ErrorResult("%s is a directory; give the path of a file.", abs), nil
 	}
-	old, _, err := w.ws.ReadFile(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		old = nil
-	case err != nil:
-		return tools.ErrorResult("cannot read %s before overwriting it: %v.", abs, err), nil
-	default:
-		if err := w.ws.CheckFresh(abs); err != nil {
-			return tools.ErrorResult("%v", err), nil
-		}
-	}
-	newContent := []byte(p.Content)
-	if old != nil && string(old) == p.Content {
-		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
-	}
-	err = w.ws.ApplyChange(ctx, call.Host, workspace.Change{
-		Path: abs, Old: old, New: newContent,
-		Label:             "Write " + displayName(w.ws, abs),
-		NeedsConfirmation: workspace.ConfirmationRequested(ctx),
+	done, err := w.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: abs, Label: "Write " + displayName(w.ws, abs), Review: call.ReviewEdits,
+		Plan: func([]byte) ([]byte, error) { return []byte(p.Content), nil },
 	})
 	if err != nil {
 		return changeResult(err)
 	}
+	if !done.Changed {
+		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
+	}
+	old, newContent := done.Old, done.New
 	lines := countLines(p.Content)
 	if old == nil {
 		res := tools.TextResult(fmt.Sprintf("Created %s (%d lines).", abs, lines))

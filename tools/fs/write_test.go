@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
-	"github.com/toolhost/toolhost/workspace"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
 
@@ -137,11 +136,7 @@ func TestWriteThroughEditor(t *testing.T) {
 				e.write("pkg/new.go", "package old\n", 0o644)
 				e.readFile(p)
 			}
-			ctx := context.Background()
-			if tt.confirm {
-				ctx = workspace.WithConfirmation(ctx)
-			}
-			res := call(t, ctx, NewWrite(e.ws), editorHost{ed: fe}, map[string]any{"file_path": p, "content": "package pkg\n"})
+			res := callAs(t, context.Background(), NewWrite(e.ws), tools.Call{Host: editorHost{ed: fe}, ReviewEdits: tt.confirm}, map[string]any{"file_path": p, "content": "package pkg\n"})
 			calls := fe.Calls()
 			if len(calls) != 1 {
 				t.Fatalf("%d applyEdit requests, want 1", len(calls))

@@ -51,6 +51,9 @@ func (*ListMcpResources) InputSchema() json.RawMessage {
 }
 func (*ListMcpResources) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*ListMcpResources) NewInput() any { return new(ListMcpResourcesParams) }
+
 func (*ListMcpResources) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "List the resources of the connected MCP servers.",

@@ -22,6 +22,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/background"
+	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 )
@@ -126,6 +128,9 @@ type Manager struct {
 
 	// wg counts the servers' supervisors.
 	wg sync.WaitGroup
+	// bg owns the other work started for the servers (re-listing a
+	// server's tools when it says they changed); Close waits for it.
+	bg *background.Group
 
 	mu sync.Mutex
 	// ctx is the lifetime of every server; cancel ends them all.
@@ -144,6 +149,7 @@ type Manager struct {
 func New(reg *tools.Registry, opts Options) *Manager {
 	opts.setDefaults()
 	m := &Manager{opts: opts, reg: reg, log: opts.Log.With("component", "mcp"), servers: map[string]*server{}, changed: make(chan struct{})}
+	m.bg = background.New(m.log)
 	reg.Register(tools.CategoryMCP, NewListMcpResources(m), NewReadMcpResource(m))
 	return m
 }
@@ -233,6 +239,7 @@ func (m *Manager) Close() {
 		cancel()
 	}
 	m.wg.Wait()
+	m.bg.Close()
 }
 
 // Status returns every server's status, sorted by name.
@@ -340,12 +347,16 @@ func downMessage(st ServerStatus) string {
 
 // newClient builds an SDK client whose handlers route to s.
 func newClient(s *server) *sdk.Client {
-	c := sdk.NewClient(&sdk.Implementation{Name: "toolhost", Version: "0.1.0"}, &sdk.ClientOptions{
+	c := sdk.NewClient(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ClientOptions{
 		Logger: s.log,
 		ToolListChangedHandler: func(_ context.Context, req *sdk.ToolListChangedRequest) {
 			// Listing from inside a notification handler could wait on the
 			// very read loop that delivers the answer: refresh aside.
-			go s.refreshTools(req.Session)
+			s.m.bg.Go("re-listing an MCP server's tools", func(context.Context) {
+				if err := s.refreshTools(req.Session); err != nil {
+					s.log.Warn("could not list the MCP server's changed tools", "err", err)
+				}
+			})
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
 			s.reportProgress(req.Params)

@@ -56,6 +56,9 @@ func (*ReadMcpResource) Description() string          { return readMcpResourceDe
 func (*ReadMcpResource) InputSchema() json.RawMessage { return json.RawMessage(readMcpResourceSchema) }
 func (*ReadMcpResource) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*ReadMcpResource) NewInput() any { return new(ReadMcpResourceParams) }
+
 func (*ReadMcpResource) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "Read a resource of an MCP server by URI.",

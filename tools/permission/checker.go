@@ -19,7 +19,11 @@
 //  7. a read outside the workspace asks;
 //  8. acceptEdits allows edits inside the workspace;
 //  9. low-risk tools (side effect none, state or blocking) are allowed;
-//  10. anything else asks; dontAsk turns that into a denial.
+//  10. edits the editor shows for review (edit.reviewInEditor) are allowed,
+//     the review being the prompt;
+//  11. anything else asks; dontAsk turns that into a denial.
+//
+// Decide is that decision alone; Check adds the prompt.
 package permission
 
 import (
@@ -34,6 +38,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 )
@@ -117,7 +122,6 @@ func (c *Checker) rulesOf(st *settings.Settings) *compiledRules {
 
 var (
 	_ tools.PermissionChecker = (*Checker)(nil)
-	_ tools.PermissionDecider = (*Checker)(nil)
 	_ tools.ModeController    = (*Checker)(nil)
 )
 
@@ -171,43 +175,52 @@ func (c *Checker) SessionRules() []string {
 	return slices.Clone(c.sessionAllow)
 }
 
-// Check decides on one call. A denial's Message says why and what to do
-// next; it carries no "Error: " prefix (the pipeline adds it). The error is
-// non-nil only when ctx ended before or while asking.
+// Decide is the decision on call without asking anybody: what Check would
+// do before it prompts. It is the only place that decides whether a call
+// needs the user; listTools' autoAllowed and toolhost/checkPermission read
+// it. In dontAsk mode an "ask" is a denial.
+func (c *Checker) Decide(host tools.Host, call tools.PermissionCall) tools.PermissionDecision {
+	return c.newDecision(host, call).decide()
+}
+
+// Check decides on one call and asks the user when the decision is "ask".
+// A denial's Message says why and what to do next; it carries no "Error: "
+// prefix (the pipeline adds it). The error is non-nil only when ctx ended
+// before or while asking.
 func (c *Checker) Check(ctx context.Context, host tools.Host, call tools.PermissionCall) (tools.PermissionOutcome, error) {
 	if err := ctx.Err(); err != nil {
 		return tools.PermissionOutcome{}, err
 	}
+	d := c.newDecision(host, call)
+	v := d.decide()
+	switch v.Verdict {
+	case tools.VerdictAllow:
+		return tools.PermissionOutcome{Allow: true, Review: v.Review}, nil
+	case tools.VerdictAsk:
+		return d.ask(ctx, v.Reason)
+	}
+	return tools.PermissionOutcome{Message: v.Reason}, nil
+}
+
+// AutoAllowed reports whether a call of t runs without asking the user in
+// the current mode, before rules about its input are looked at: a call
+// with an empty input that, for a tool that edits files, writes a file at
+// the workspace root (listTools' autoAllowed). It is Decide's answer.
+func (c *Checker) AutoAllowed(host tools.Host, t tools.Tool) bool {
+	call := tools.PermissionCall{Tool: t, Input: json.RawMessage("{}")}
+	if t.SideEffect() == tools.SideEffectMutating {
+		call.Access.WritePaths = []string{filepath.Join(c.ws.Root(), "file")}
+	}
+	return c.Decide(host, call).Verdict == tools.VerdictAllow
+}
+
+func (c *Checker) newDecision(host tools.Host, call tools.PermissionCall) *decision {
 	if host == nil {
 		host = tools.NoHost{}
 	}
-	st := c.settings()
-	d := &decision{c: c, host: host, call: call, st: st, mode: c.Mode(), name: call.Tool.Name()}
+	d := &decision{c: c, host: host, call: call, st: c.settings(), mode: c.Mode(), name: call.Tool.Name()}
 	d.subject()
-	return d.decide(ctx)
-}
-
-// Decide is what Check would decide on call, with nobody asked and nothing
-// remembered: allow, deny with the model's message, or ask with the prompt
-// the user would see. It is the same decision as Check's, taken by the same
-// code, so an editor that shows the prompt itself (VS Code's agent mode)
-// never disagrees with a call that goes through the pipeline.
-func (c *Checker) Decide(ctx context.Context, call tools.PermissionCall) (tools.PermissionDecision, error) {
-	if err := ctx.Err(); err != nil {
-		return tools.PermissionDecision{}, err
-	}
-	d := &decision{c: c, host: tools.NoHost{}, call: call, st: c.settings(), mode: c.Mode(), name: call.Tool.Name(), dry: true}
-	d.subject()
-	out, err := d.decide(ctx)
-	switch {
-	case err != nil:
-		return tools.PermissionDecision{}, err
-	case d.asked != nil:
-		return tools.PermissionDecision{Decision: tools.PermissionAsk, Reason: d.askReason, Request: d.asked}, nil
-	case out.Allow:
-		return tools.PermissionDecision{Decision: tools.PermissionAllow}, nil
-	}
-	return tools.PermissionDecision{Decision: tools.PermissionDeny, Reason: out.Message}, nil
+	return d
 }
 
 // decision is the state of one Check.
@@ -220,12 +233,6 @@ type decision struct {
 	name string
 	sub  subject
 	pm   *pathMatcher
-
-	// dry marks a decision that must not ask (Decide): ask records the
-	// prompt in asked, and why in askReason, instead of showing it.
-	dry       bool
-	asked     *tools.PermissionRequest
-	askReason string
 }
 
 func (d *decision) subject() {
@@ -248,7 +255,7 @@ func (d *decision) additionalDirectories() []string {
 	var out []string
 	for _, dir := range d.st.Permissions.AdditionalDirectories {
 		if abs, err := d.c.ws.Resolve(dir); err == nil {
-			out = append(out, realPath(abs))
+			out = append(out, pathutil.RealPath(abs))
 		}
 	}
 	return out
@@ -261,21 +268,31 @@ func (d *decision) resolve(paths []string, extra []string) []resolvedPath {
 		if err != nil {
 			continue
 		}
-		rp := resolvedPath{given: p, abs: abs, real: realPath(abs), isDir: isDir(abs)}
+		rp := resolvedPath{given: p, abs: abs, real: pathutil.RealPath(abs), isDir: isDir(abs)}
 		rp.inside = d.c.ws.Inside(abs)
 		for _, e := range extra {
-			rp.inside = rp.inside || within(e, rp.real)
+			rp.inside = rp.inside || pathutil.Within(e, rp.real)
 		}
 		out = append(out, rp)
 	}
 	return out
 }
 
-func (d *decision) decide(ctx context.Context) (tools.PermissionOutcome, error) {
+func (d *decision) decide() tools.PermissionDecision {
+	v := d.rulesSay()
+	if v.Verdict == tools.VerdictAsk && d.mode == tools.ModeDontAsk {
+		return denyWith("%s needs permission (%s), and the permission mode is dontAsk, which denies instead of asking. %s",
+			d.what(), v.Reason, howToAllow(d.suggestions()))
+	}
+	return v
+}
+
+// rulesSay applies the order of the package doc to the call.
+func (d *decision) rulesSay() tools.PermissionDecision {
 	perms := d.st.Permissions
 	rules := d.c.rulesOf(d.st)
 	if r, ok := rules.deny.firstMatch(&d.sub, d.pm); ok {
-		return deny("%s was denied by the rule %s in the permission settings. Do not retry it; find another way or ask the user to change the rule.", d.what(), r), nil
+		return denyWith("%s was denied by the rule %s in the permission settings. Do not retry it; find another way or ask the user to change the rule.", d.what(), r)
 	}
 	var outsideWrites []string
 	for _, p := range d.sub.writes {
@@ -284,15 +301,15 @@ func (d *decision) decide(ctx context.Context) (tools.PermissionOutcome, error) 
 		}
 	}
 	if len(outsideWrites) > 0 && !perms.AllowWritesOutsideWorkspace {
-		return deny("%s would write %s, outside the workspace (%s). Writes outside the workspace are refused in every permission mode. Write inside the workspace instead; if the user wants that folder included, they can add it to permissions.additionalDirectories.",
-			d.name, strings.Join(outsideWrites, ", "), strings.Join(d.c.ws.Roots(), ", ")), nil
+		return denyWith("%s would write %s, outside the workspace (%s). Writes outside the workspace are refused in every permission mode. Write inside the workspace instead; if the user wants that folder included, they can add it to permissions.additionalDirectories.",
+			d.name, strings.Join(outsideWrites, ", "), strings.Join(d.c.ws.Roots(), ", "))
 	}
 	if d.mode == tools.ModePlan {
 		if d.writesOnlyPlanFile() {
-			return allow(), nil
+			return allowBecause("plan mode allows writing the plan file")
 		}
 		if !readOnly(d.call.Tool.SideEffect()) {
-			return deny("%s is not available in plan mode, which allows only read-only tools. Keep researching and write the plan (to %s, or pass it to ExitPlanMode); then call ExitPlanMode so the user can approve the plan and leave plan mode.", d.name, PlanFile), nil
+			return denyWith("%s is not available in plan mode, which allows only read-only tools. Keep researching and write the plan (to %s, or pass it to ExitPlanMode); then call ExitPlanMode so the user can approve the plan and leave plan mode.", d.name, PlanFile)
 		}
 	}
 	allowRules := rules.allow
@@ -300,37 +317,37 @@ func (d *decision) decide(ctx context.Context) (tools.PermissionOutcome, error) 
 		allowRules = append(slices.Clone(allowRules), compileRules(session)...)
 	}
 	if r, ok := rules.ask.firstMatch(&d.sub, d.pm); ok && d.mode != tools.ModeBypassPermissions {
-		return d.ask(ctx, "the rule "+r+" asks for confirmation")
+		return askBecause("the rule " + r + " asks for confirmation")
 	}
 	if len(outsideWrites) > 0 {
 		if allowRules.allows(&d.sub, d.pm) {
-			return allow(), nil
+			return allowBecause("an allow rule names the path outside the workspace")
 		}
-		return d.ask(ctx, "it writes outside the workspace")
+		return askBecause("it writes outside the workspace")
 	}
 	if d.mode == tools.ModeBypassPermissions {
-		return allow(), nil
+		return allowBecause("the permission mode is bypassPermissions")
 	}
 	if allowRules.allows(&d.sub, d.pm) {
-		return allow(), nil
+		return allowBecause("an allow rule matches it")
 	}
 	for _, p := range d.sub.reads {
 		if !p.inside {
-			return d.ask(ctx, "it reads outside the workspace")
+			return askBecause("it reads outside the workspace")
 		}
 	}
 	if d.mode == tools.ModeAcceptEdits && d.call.Tool.SideEffect() == tools.SideEffectMutating && len(d.sub.writes) > 0 {
-		return allow(), nil
+		return allowBecause("the permission mode acceptEdits allows edits inside the workspace")
 	}
 	if readOnly(d.call.Tool.SideEffect()) && d.risk() == tools.RiskLow {
-		return allow(), nil
+		return allowBecause("it is a low-risk call that changes no files")
 	}
 	if d.st.Edit.ReviewInEditor && editFamily(d.name) && len(d.sub.writes) > 0 && d.host.CanApplyEdit() {
 		// Every write is inside the workspace here: the editor's review of
 		// the edit is the prompt.
-		return tools.PermissionOutcome{Allow: true, Review: true}, nil
+		return tools.PermissionDecision{Verdict: tools.VerdictAllow, Reason: "the editor asks the user to review the edit (edit.reviewInEditor)", Review: true}
 	}
-	return d.ask(ctx, "no rule allows it")
+	return askBecause("no rule allows it")
 }
 
 // readOnly reports side effects that change nothing outside toolhost's own
@@ -382,7 +399,17 @@ func (d *decision) what() string {
 	return "The tool " + d.name
 }
 
-func allow() tools.PermissionOutcome { return tools.PermissionOutcome{Allow: true} }
+func allowBecause(why string) tools.PermissionDecision {
+	return tools.PermissionDecision{Verdict: tools.VerdictAllow, Reason: why}
+}
+
+func askBecause(why string) tools.PermissionDecision {
+	return tools.PermissionDecision{Verdict: tools.VerdictAsk, Reason: why}
+}
+
+func denyWith(format string, args ...any) tools.PermissionDecision {
+	return tools.PermissionDecision{Verdict: tools.VerdictDeny, Reason: fmt.Sprintf(format, args...)}
+}
 
 func deny(format string, args ...any) tools.PermissionOutcome {
 	return tools.PermissionOutcome{Message: fmt.Sprintf(format, args...)}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -143,24 +144,41 @@ func run(t *testing.T, c *Checker, cl call) (verdict, tools.PermissionOutcome, *
 	t.Helper()
 	host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}
 	input := json.RawMessage(`{"x":1}`)
-	out, err := c.Check(context.Background(), host, tools.PermissionCall{CallID: "c1", Tool: cl.tool, Input: input, Access: cl.access})
+	pc := tools.PermissionCall{CallID: "c1", Tool: cl.tool, Input: input, Access: cl.access}
+	// Decide is Check without the prompt: it asks nobody and comes to the
+	// same verdict.
+	decision := c.Decide(host, pc)
+	if len(host.requests) > 0 {
+		t.Fatalf("Decide asked the user")
+	}
+	out, err := c.Check(context.Background(), host, pc)
 	if err != nil {
 		t.Fatalf("Check: %v", err)
 	}
+	got := denied
 	switch {
 	case len(host.requests) > 0:
 		if out.Allow {
 			t.Fatalf("a denied prompt allowed the call")
 		}
-		return asked, out, host
+		got = asked
 	case out.Allow:
-		return allowed, out, host
+		got = allowed
 	default:
 		if out.Message == "" {
 			t.Fatalf("a denial without a message")
 		}
-		return denied, out, host
+		if decision.Reason != out.Message {
+			t.Errorf("Decide's reason %q differs from Check's denial %q", decision.Reason, out.Message)
+		}
 	}
+	if string(decision.Verdict) != string(got) {
+		t.Errorf("Decide says %s, Check did %s", decision.Verdict, got)
+	}
+	if decision.Reason == "" {
+		t.Errorf("Decide gave no reason for %s", decision.Verdict)
+	}
+	return got, out, host
 }
 
 func TestRules(t *testing.T) {
@@ -249,7 +267,7 @@ func TestDenyBeatsAskBeatsAllow(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			probe := newEnv(t, "")
-			e := newEnv(t, strings.ReplaceAll(tc.settings, "//OUTSIDE", "/"+realPath(probe.outside)))
+			e := newEnv(t, strings.ReplaceAll(tc.settings, "//OUTSIDE", "/"+pathutil.RealPath(probe.outside)))
 			cl := tc.call
 			if tc.name == "deny through a symlink" {
 				// The link inside e's root must point at the folder the rule names.

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // resolvedPath is one path of a call, resolved for permission checks.
@@ -71,10 +73,10 @@ type pathMatcher struct {
 func newPathMatcher(roots []string, home string) *pathMatcher {
 	m := &pathMatcher{}
 	for _, r := range roots {
-		m.roots = append(m.roots, uniqueStrings(r, realPath(r))...)
+		m.roots = append(m.roots, uniqueStrings(r, pathutil.RealPath(r))...)
 	}
 	if home != "" {
-		m.home = uniqueStrings(home, realPath(home))
+		m.home = uniqueStrings(home, pathutil.RealPath(home))
 	}
 	return m
 }
@@ -105,30 +107,6 @@ func (pp *pathPattern) matchUnder(base, abs string, isDir bool) bool {
 		return true
 	}
 	return pp.pattern.Match(strings.Split(filepath.ToSlash(rel), "/"), isDir) == gitignore.Exclude
-}
-
-// realPath resolves symlinks in the longest existing prefix of p, so a
-// path that does not exist yet is judged by the folder it would land in.
-func realPath(p string) string {
-	rest := ""
-	cur := p
-	for {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
-
-// within reports whether p is root or below it (both cleaned).
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
 func isDir(p string) bool {

@@ -9,33 +9,18 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/tools"
 )
 
 // maxSuggestions caps the rules offered in one prompt.
 const maxSuggestions = 5
 
-// ask settles a call that needs the user's consent: denied in dontAsk mode,
-// otherwise a prompt through the host. reason says why it is asked.
+// ask settles a call that needs the user's consent with a prompt through
+// the host. reason says why it is asked.
 func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutcome, error) {
-	suggestions := d.suggestions()
-	if d.mode == tools.ModeDontAsk {
-		return deny("%s needs permission (%s), and the permission mode is dontAsk, which denies instead of asking. %s",
-			d.what(), reason, howToAllow(suggestions)), nil
-	}
-	req := tools.PermissionRequest{
-		CallID:      d.call.CallID,
-		ToolName:    d.name,
-		Input:       d.call.Input,
-		Title:       d.title(),
-		Risk:        d.risk(),
-		Preview:     d.preview(ctx),
-		Suggestions: suggestions,
-	}
-	if d.dry {
-		d.asked, d.askReason = &req, reason
-		return tools.PermissionOutcome{}, nil
-	}
+	req := d.request(ctx)
+	suggestions := req.Suggestions
 	resp, err := d.host.RequestPermission(ctx, req)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return tools.PermissionOutcome{}, ctxErr
@@ -51,11 +36,10 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 		return deny("Permission to run %s could not be asked (%v), so it did not run. Tell the user; they can allow it with a rule. %s",
 			d.name, err, howToAllow(suggestions)), nil
 	}
-	switch resp.Decision {
-	case tools.DecisionAllow:
-		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
-	case tools.DecisionAllowAlways:
-		d.c.remember(suggestions, d.st.Permissions.SavesAlwaysAllow())
+	if resp.Consented() {
+		if resp.Decision == tools.DecisionAllowAlways {
+			d.c.remember(suggestions, d.st.Permissions.SavesAlwaysAllow())
+		}
 		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
 	}
 	msg := "The user denied permission: " + lowerFirst(d.what()) + " did not run."
@@ -67,6 +51,28 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 	}
 	return deny("%s Do not retry the same call; follow the user's guidance, or ask them what they want instead.", msg), nil
 }
+
+// request is the prompt of the call: what it does, its preview, its risk
+// and the rules an "Always allow" adds.
+func (d *decision) request(ctx context.Context) tools.PermissionRequest {
+	return tools.PermissionRequest{
+		CallID:      d.call.CallID,
+		ToolName:    d.name,
+		Input:       d.call.Input,
+		Title:       d.title(),
+		Risk:        d.risk(),
+		Preview:     d.preview(ctx),
+		Suggestions: d.suggestions(),
+	}
+}
+
+// Prompt is the prompt Check shows for call when Decide says "ask",
+// built by the same code, with nobody asked (toolhost/checkPermission).
+func (c *Checker) Prompt(ctx context.Context, host tools.Host, call tools.PermissionCall) tools.PermissionRequest {
+	return c.newDecision(host, call).request(ctx)
+}
+
+var _ tools.PermissionPrompter = (*Checker)(nil)
 
 // howToAllow tells the model (and through it the user) how the call could
 // be allowed without a prompt.
@@ -146,7 +152,7 @@ func (d *decision) describePaths(ps []resolvedPath) string {
 func (d *decision) display(p resolvedPath) string {
 	if p.inside {
 		for _, r := range d.c.ws.Roots() {
-			if rel, err := filepath.Rel(r, p.abs); err == nil && within(r, p.abs) {
+			if rel, err := filepath.Rel(r, p.abs); err == nil && pathutil.Within(r, p.abs) {
 				return filepath.ToSlash(rel)
 			}
 		}
@@ -232,7 +238,7 @@ func prefixPattern(part string) string {
 func (d *decision) pathPattern(p resolvedPath) string {
 	if p.inside {
 		for _, r := range d.c.ws.Roots() {
-			if !within(r, p.abs) {
+			if !pathutil.Within(r, p.abs) {
 				continue
 			}
 			rel, _ := filepath.Rel(r, p.abs)

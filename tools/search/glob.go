@@ -64,6 +64,9 @@ func (*Glob) Description() string          { return globDescription }
 func (*Glob) InputSchema() json.RawMessage { return json.RawMessage(globSchema) }
 func (*Glob) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Glob) NewInput() any { return new(GlobInput) }
+
 // Access names the folder the walk starts in: path, joined with the
 // pattern's fixed leading folders (an absolute pattern, or "../x/**", can
 // reach outside path, and the permission check must see that).

@@ -159,6 +159,9 @@ func (*Grep) Access(in json.RawMessage) tools.Access {
 	return readPaths(p.Path)
 }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Grep) NewInput() any { return new(GrepInput) }
+
 // Docs documents Grep for `toolhost tools docs`.
 func (*Grep) Docs() tools.Docs {
 	return tools.Docs{

@@ -56,6 +56,9 @@ func (*LS) Access(in json.RawMessage) tools.Access {
 	return readPaths(p.Path)
 }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*LS) NewInput() any { return new(LSInput) }
+
 // Docs documents LS.
 func (*LS) Docs() tools.Docs {
 	return tools.Docs{

@@ -57,6 +57,9 @@ func (*Tree) Access(in json.RawMessage) tools.Access {
 	return readPaths(p.Path)
 }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Tree) NewInput() any { return new(TreeInput) }
+
 // Docs documents Tree.
 func (*Tree) Docs() tools.Docs {
 	return tools.Docs{

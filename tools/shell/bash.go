@@ -87,6 +87,9 @@ func (*Bash) Description() string          { return bashDescription }
 func (*Bash) InputSchema() json.RawMessage { return json.RawMessage(bashSchema) }
 func (*Bash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Bash) NewInput() any { return new(BashInput) }
+
 // Docs documents Bash.
 func (*Bash) Docs() tools.Docs {
 	return tools.Docs{

@@ -56,6 +56,9 @@ func (*SSHBash) Description() string          { return sshBashDescription }
 func (*SSHBash) InputSchema() json.RawMessage { return json.RawMessage(sshBashSchema) }
 func (*SSHBash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*SSHBash) NewInput() any { return new(SSHBashInput) }
+
 // Docs documents SSHBash.
 func (*SSHBash) Docs() tools.Docs {
 	return tools.Docs{

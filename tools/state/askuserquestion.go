@@ -124,6 +124,9 @@ func (*AskUserQuestion) Description() string          { return askUserQuestionDe
 func (*AskUserQuestion) InputSchema() json.RawMessage { return askUserQuestionSchema }
 func (*AskUserQuestion) SideEffect() tools.SideEffect { return tools.SideEffectState }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*AskUserQuestion) NewInput() any { return new(askUserQuestionParams) }
+
 // Docs implements tools.Documented.
 func (*AskUserQuestion) Docs() tools.Docs {
 	return tools.Docs{

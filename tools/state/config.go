@@ -107,6 +107,9 @@ func (*Config) Name() string                 { return "Config" }
 func (*Config) Description() string          { return configDescription }
 func (*Config) InputSchema() json.RawMessage { return configSchema }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*Config) NewInput() any { return new(configParams) }
+
 // SideEffect is state: a write changes toolhost's own settings, never the
 // project's files. Writes still prompt, through Risk.
 func (*Config) SideEffect() tools.SideEffect { return tools.SideEffectState }

@@ -19,11 +19,13 @@ import (
 var exitPlanModeDescription string
 
 // exitPlanModeSchema follows Claude Code's: allowedPrompts is optional and
-// other properties are allowed. toolhost reads one of them, "plan" (the
-// plan inline, as earlier Claude Code versions sent it).
+// other properties are allowed. toolhost reads one more, "plan" (the plan
+// inline, as earlier Claude Code versions sent it), declared so the schema
+// says what the tool reads.
 var exitPlanModeSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
+    "plan": {"type": "string", "description": "The plan in markdown. Optional: without it the plan file (.toolhost/plan.md) is shown."},
     "allowedPrompts": {
       "type": "array",
       "description": "Deprecated and ignored.",
@@ -44,6 +46,8 @@ var exitPlanModeSchema = json.RawMessage(`{
 type exitPlanModeParams struct {
 	// Plan is the plan in markdown, when the model passes it inline.
 	Plan string `json:"plan,omitempty"`
+	// AllowedPrompts is accepted for Claude Code's schema and ignored.
+	AllowedPrompts []json.RawMessage `json:"allowedPrompts,omitempty"`
 }
 
 // ExitPlanModeOutput is the structured result, in Claude Code's shape.
@@ -70,6 +74,9 @@ func NewExitPlanMode(modes tools.ModeController, root func() string) *ExitPlanMo
 func (*ExitPlanMode) Name() string                 { return "ExitPlanMode" }
 func (*ExitPlanMode) Description() string          { return exitPlanModeDescription }
 func (*ExitPlanMode) InputSchema() json.RawMessage { return exitPlanModeSchema }
+
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*ExitPlanMode) NewInput() any { return new(exitPlanModeParams) }
 
 // SideEffect is state: it changes only the session's permission mode, and
 // only with the user's approval, which it asks for itself.
@@ -131,7 +138,7 @@ func (t *ExitPlanMode) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	case err != nil:
 		return nil, fmt.Errorf("ask the user to approve the plan: %w", err)
 	}
-	if resp.Decision != tools.DecisionAllow && resp.Decision != tools.DecisionAllowAlways {
+	if !resp.Consented() {
 		msg := "the user did not approve the plan, so the session stays in plan mode. Keep planning: revise the plan"
 		if resp.Message != "" {
 			msg += " according to the user's feedback: " + resp.Message

@@ -109,6 +109,9 @@ func (*TodoWrite) Description() string          { return todoWriteDescription }
 func (*TodoWrite) InputSchema() json.RawMessage { return todoWriteSchema }
 func (*TodoWrite) SideEffect() tools.SideEffect { return tools.SideEffectState }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*TodoWrite) NewInput() any { return new(TodosParams) }
+
 // Docs implements tools.Documented.
 func (*TodoWrite) Docs() tools.Docs {
 	return tools.Docs{

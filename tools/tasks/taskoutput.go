@@ -66,6 +66,9 @@ func (*TaskOutputTool) Description() string          { return taskOutputDescript
 func (*TaskOutputTool) InputSchema() json.RawMessage { return json.RawMessage(taskOutputSchema) }
 func (*TaskOutputTool) SideEffect() tools.SideEffect { return tools.SideEffectBlocking }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*TaskOutputTool) NewInput() any { return new(TaskOutputInput) }
+
 // Docs documents TaskOutput.
 func (*TaskOutputTool) Docs() tools.Docs {
 	return tools.Docs{

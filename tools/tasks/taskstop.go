@@ -47,6 +47,9 @@ func (*TaskStopTool) Name() string                 { return "TaskStop" }
 func (*TaskStopTool) Description() string          { return taskStopDescription }
 func (*TaskStopTool) InputSchema() json.RawMessage { return json.RawMessage(taskStopSchema) }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*TaskStopTool) NewInput() any { return new(TaskStopInput) }
+
 // SideEffect: it only ends processes the session itself started.
 func (*TaskStopTool) SideEffect() tools.SideEffect { return tools.SideEffectState }
 

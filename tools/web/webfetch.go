@@ -81,6 +81,9 @@ func (*WebFetch) Description() string          { return webFetchDescription }
 func (*WebFetch) InputSchema() json.RawMessage { return webFetchSchema }
 func (*WebFetch) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*WebFetch) NewInput() any { return new(webFetchParams) }
+
 // Docs implements tools.Documented.
 func (*WebFetch) Docs() tools.Docs {
 	return tools.Docs{

@@ -74,6 +74,9 @@ func (*WebSearch) Description() string          { return webSearchDescription }
 func (*WebSearch) InputSchema() json.RawMessage { return webSearchSchema }
 func (*WebSearch) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
+// NewInput implements tools.TypedInput: the struct the input decodes into.
+func (*WebSearch) NewInput() any { return new(webSearchParams) }
+
 // Docs implements tools.Documented.
 func (*WebSearch) Docs() tools.Docs {
 	return tools.Docs{

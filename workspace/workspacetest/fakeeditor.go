@@ -1,5 +1,5 @@
 // Package workspacetest provides a fake editor for tests of code that makes
-// changes through workspace.ApplyChange: it applies workspace/applyEdit
+// changes through workspace.Modify: it applies workspace/applyEdit
 // params to in-memory buffers the way an LSP client does (UTF-16 positions,
 // document versions, CreateFile), can save them to disk, can reject, and
 // records every request.

@@ -151,6 +151,25 @@ h.test("apply: an edit without confirmation creates and writes a new file", func
   h.eq(#log, 0, "no dialog")
 end)
 
+h.test("apply: a write that fails after the edit still answers applied", function()
+  local dir = h.workspace({ ["d.txt"] = "old\n" })
+  local uri = vim.uri_from_fname(dir .. "/d.txt")
+  local write_documents, notify = edits.write_documents, vim.notify
+  local notices = {}
+  edits.write_documents = function()
+    return false, "could not write d.txt: E212"
+  end
+  vim.notify = function(msg)
+    table.insert(notices, msg)
+  end
+  local ok, result = pcall(edits.apply, { edit = { documentChanges = { replace(uri, 0, 0, 3, "new") } } }, { offset_encoding = "utf-16" }, opts)
+  edits.write_documents, vim.notify = write_documents, notify
+  h.truthy(ok, tostring(result))
+  h.eq(result, { applied = true })
+  h.eq(vim.api.nvim_buf_get_lines(vim.fn.bufnr(dir .. "/d.txt"), 0, -1, false), { "new" }, "buffer")
+  h.match(notices[1], "E212")
+end)
+
 h.test("format: todos, results and tools", function()
   h.eq(format.todos({
     { content = "Write", status = "completed", activeForm = "Writing" },

@@ -8,7 +8,7 @@
 import * as vscode from "vscode";
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from "vscode-languageclient";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { needsConfirmation, REJECTED_REASON, touchedUris } from "./logic/edits";
+import { applyThenSave, needsConfirmation, touchedUris } from "./logic/edits";
 
 /** Applies one edit request; never throws (a failure is `applied: false`). */
 export async function applyWorkspaceEdit(
@@ -23,12 +23,12 @@ export async function applyWorkspaceEdit(
     }
     const edit = await client.protocol2CodeConverter.asWorkspaceEdit(params.edit);
     const confirm = needsConfirmation(params.edit);
-    const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: confirm });
-    if (!applied) {
-      return { applied: false, failureReason: confirm ? REJECTED_REASON : "VS Code could not apply the edit" };
-    }
-    await saveTouched(client, touchedUris(params.edit));
-    return { applied: true };
+    return await applyThenSave(
+      async () => vscode.workspace.applyEdit(edit, { isRefactoring: confirm }),
+      () => saveTouched(client, touchedUris(params.edit)),
+      confirm,
+      log,
+    );
   } catch (err) {
     log(`applyEdit failed: ${(err as Error).message}`);
     return { applied: false, failureReason: (err as Error).message };

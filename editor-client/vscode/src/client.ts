@@ -64,9 +64,11 @@ export function createClient(
     options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
   };
   const clientOptions: LanguageClientOptions = {
-    // Every file: the server keeps an overlay of open documents so Read sees
-    // unsaved text and Edit notices changes made since the last Read.
-    documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
+    // Every file on disk: the server keeps an overlay of open documents so
+    // Read sees unsaved text and Edit notices changes made since the last
+    // Read. Untitled buffers have no path a tool could name, and the server
+    // tracks only file: documents.
+    documentSelector: [{ scheme: "file" }],
     outputChannel: output,
     initializationOptions,
   };

@@ -6,46 +6,57 @@
 import * as vscode from "vscode";
 import { askQuestions, AskUserQuestionParams, AskUserQuestionResult, QuestionPickItem, QuestionUI } from "./logic/questions";
 import { PERMISSION_ACTIONS, PermissionAnswer, permissionAnswer, PermissionParams, permissionPrompt } from "./logic/permission";
+import { untilCancelled } from "./logic/cancel";
 
-/** QuestionUI over VS Code's QuickPick and InputBox. */
-export const vscodeQuestionUI: QuestionUI = {
-  async pick(pick) {
-    type Item = vscode.QuickPickItem & { source: QuestionPickItem };
-    const items: Item[] = pick.items.map((source) => ({
-      label: source.label,
-      description: source.description,
-      source,
-    }));
-    const options = {
-      title: pick.title,
-      placeHolder: pick.placeholder,
-      ignoreFocusOut: true,
-      matchOnDescription: true,
-    };
-    if (pick.canPickMany) {
-      const picked = await vscode.window.showQuickPick(items, { ...options, canPickMany: true });
-      return picked?.map((p) => p.source);
-    }
-    const picked = await vscode.window.showQuickPick(items, options);
-    return picked ? [picked.source] : undefined;
-  },
-  async input(prompt, title) {
-    return vscode.window.showInputBox({ title, prompt, ignoreFocusOut: true, placeHolder: "Your answer" });
-  },
-};
-
-/** Handles `toolhost/askUserQuestion`. */
-export function askUserQuestion(params: AskUserQuestionParams): Promise<AskUserQuestionResult> {
-  return askQuestions(params, vscodeQuestionUI);
+/**
+ * QuestionUI over VS Code's QuickPick and InputBox. They close when the
+ * server cancels its request (the tool call was cancelled), which ends the
+ * questions as dismissed.
+ */
+export function vscodeQuestionUI(token?: vscode.CancellationToken): QuestionUI {
+  return {
+    async pick(pick) {
+      type Item = vscode.QuickPickItem & { source: QuestionPickItem };
+      const items: Item[] = pick.items.map((source) => ({
+        label: source.label,
+        description: source.description,
+        source,
+      }));
+      const options = {
+        title: pick.title,
+        placeHolder: pick.placeholder,
+        ignoreFocusOut: true,
+        matchOnDescription: true,
+      };
+      if (pick.canPickMany) {
+        const picked = await vscode.window.showQuickPick(items, { ...options, canPickMany: true }, token);
+        return picked?.map((p) => p.source);
+      }
+      const picked = await vscode.window.showQuickPick(items, options, token);
+      return picked ? [picked.source] : undefined;
+    },
+    async input(prompt, title) {
+      return vscode.window.showInputBox({ title, prompt, ignoreFocusOut: true, placeHolder: "Your answer" }, token);
+    },
+  };
 }
 
-/** Handles `toolhost/requestPermission` with a modal warning. */
-export async function requestPermission(params: PermissionParams): Promise<PermissionAnswer> {
+/** Handles `toolhost/askUserQuestion`. */
+export function askUserQuestion(params: AskUserQuestionParams, token?: vscode.CancellationToken): Promise<AskUserQuestionResult> {
+  return askQuestions(params, vscodeQuestionUI(token));
+}
+
+/**
+ * Handles `toolhost/requestPermission` with a modal warning. VS Code cannot
+ * close a modal from outside, so when the server cancels its request the
+ * answer (a dismissal) goes out at once; the user's later click is ignored.
+ */
+export async function requestPermission(params: PermissionParams, token?: vscode.CancellationToken): Promise<PermissionAnswer> {
   const prompt = permissionPrompt(params);
-  const choice = await vscode.window.showWarningMessage(
-    prompt.message,
-    { modal: true, detail: prompt.detail },
-    ...PERMISSION_ACTIONS,
+  const choice = await untilCancelled(
+    vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, ...PERMISSION_ACTIONS),
+    token,
+    undefined,
   );
   return permissionAnswer(choice);
 }

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { needsConfirmation, touchedUris } from "../src/logic/edits";
+import { applyThenSave, needsConfirmation, REJECTED_REASON, touchedUris } from "../src/logic/edits";
 
 test("touchedUris lists edited, created and renamed-to documents once each", () => {
   const uris = touchedUris({
@@ -23,4 +23,31 @@ test("needsConfirmation looks at every change annotation", () => {
     needsConfirmation({ changeAnnotations: { a: { label: "x" }, b: { label: "Edit", needsConfirmation: true } } }),
     true,
   );
+});
+
+test("applyThenSave: a failed save after an applied edit still answers applied", async () => {
+  const logged: string[] = [];
+  const log = (l: string) => logged.push(l);
+  const failingSave = async () => {
+    throw new Error("could not save /w/a.txt");
+  };
+  assert.deepEqual(await applyThenSave(async () => true, failingSave, false, log), { applied: true });
+  assert.match(logged[0], /saving failed \(could not save \/w\/a.txt\)/);
+
+  let saved = 0;
+  const save = async () => {
+    saved++;
+  };
+  assert.deepEqual(await applyThenSave(async () => true, save, false, log), { applied: true });
+  assert.equal(saved, 1);
+  assert.deepEqual(await applyThenSave(async () => false, save, true, log), { applied: false, failureReason: REJECTED_REASON });
+  assert.deepEqual(await applyThenSave(async () => false, save, false, log), {
+    applied: false,
+    failureReason: "VS Code could not apply the edit",
+  });
+  assert.equal(saved, 1, "nothing is saved when the edit was not applied");
+  const thrown = await applyThenSave(async () => {
+    throw new Error("bad range");
+  }, save, false, log);
+  assert.deepEqual(thrown, { applied: false, failureReason: "bad range" });
 });

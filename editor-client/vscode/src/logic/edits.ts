@@ -48,3 +48,41 @@ export function needsConfirmation(edit: ProtocolWorkspaceEdit): boolean {
 
 /** Reason given to the server when the user discards a previewed edit. */
 export const REJECTED_REASON = "the user rejected the edit";
+
+/** The answer to `workspace/applyEdit`. */
+export interface ApplyOutcome {
+  applied: boolean;
+  failureReason?: string;
+}
+
+/**
+ * Applies an edit and then saves what it touched. Whether the edit is
+ * applied is the editor's answer alone: once the buffers hold the edit, a
+ * failed save is logged and the answer stays `applied: true`, so the server
+ * (which checks the disk of a client that saves applied edits) writes the
+ * file itself. Answering `applied: false` there would tell the model the
+ * file is unchanged while the buffer changed.
+ */
+export async function applyThenSave(
+  apply: () => Promise<boolean>,
+  save: () => Promise<void>,
+  confirm: boolean,
+  log: (line: string) => void,
+): Promise<ApplyOutcome> {
+  let applied: boolean;
+  try {
+    applied = await apply();
+  } catch (err) {
+    log(`applyEdit failed: ${(err as Error).message}`);
+    return { applied: false, failureReason: (err as Error).message };
+  }
+  if (!applied) {
+    return { applied: false, failureReason: confirm ? REJECTED_REASON : "VS Code could not apply the edit" };
+  }
+  try {
+    await save();
+  } catch (err) {
+    log(`the edit was applied, but saving failed (${(err as Error).message}); the server writes the file`);
+  }
+  return { applied: true };
+}
