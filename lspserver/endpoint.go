@@ -156,6 +156,8 @@ func (e *endpoint) close() {
 	// also cancels the calls still running.
 	_ = e.http.Close()
 	<-e.served
+	e.mcp.Close()
+	e.servers.Close()
 }
 
 // endpointHost is the host of a call through the endpoint: the editor's
