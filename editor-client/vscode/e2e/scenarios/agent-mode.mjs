@@ -4,7 +4,8 @@
 // typing; Edit shows one confirmation in the chat with toolhost's diff and,
 // approved, changes the document through applyEdit, which VS Code's undo
 // reverts; a Bash the user skips does not run; AskUserQuestion is answered
-// in the editor's quick pick. Screenshots: e2e/artifacts/agent-*.png.
+// in the editor's quick pick; the Agent tool's sub-agent runs on the
+// editor's language model (toolhost/runAgent). Screenshots: e2e/artifacts/agent-*.png.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
@@ -88,6 +89,7 @@ async function main() {
   writeUserSettings(userDataDir, {
     "toolhost.path": env("TOOLHOST_BIN"),
     "toolhost.permissionMode": "default",
+    "toolhost.agent.vendor": "toolhost-script",
     "chat.allowAnonymousAccess": true,
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,
@@ -205,6 +207,15 @@ async function main() {
     const answered = await result("AskUserQuestion");
     if (!answered.includes("Blue")) throw new Error(`the answer did not reach the model: ${answered}`);
     await shot("08-answered");
+
+    step("Agent runs its sub-agent on the editor's language model");
+    await send(`CALL toolhost_Agent <<<${JSON.stringify({ description: "Greet", prompt: "SUBAGENT_REPORT hello from the editor model", subagent_type: "general-purpose" })}>>>`);
+    await confirmation.waitFor({ state: "visible", timeout: 60000 });
+    await shot("09-agent-confirmation");
+    await clickConfirmation(/^Allow/);
+    const report = await result("Agent");
+    if (!report.includes("sub-agent report: hello from the editor model")) throw new Error(`the sub-agent's report did not come back: ${report}`);
+    await shot("10-agent-report");
 
     console.log(`e2e agent mode: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(`${steps.length} passed, 0 failed`);

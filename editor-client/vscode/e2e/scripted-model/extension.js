@@ -6,6 +6,8 @@
 // test reads in the chat. A prompt with WAIT_FOR <file name> "<text>" first
 // waits until that document holds the text, unsaved (chat saves dirty
 // editors when a request is sent, so the test types after sending).
+// A prompt with SUBAGENT_REPORT <text> and no CALL (a sub-agent's task) is
+// answered "sub-agent report: <text>".
 // "toolhost e2e: Send the Scripted Prompt" opens agent mode with the model
 // and the prompt in <workspace>/.e2e-prompt.txt.
 const vscode = require("vscode");
@@ -85,6 +87,14 @@ async function respond(_model, messages, options, progress, token) {
     await waitForText(wait[1], wait[2], token);
   }
   const m = prompt.match(/CALL (\S+) <<<([\s\S]*?)>>>/);
+  const sub = prompt.match(/SUBAGENT_REPORT ([^"\n]+)/);
+  if (!m && sub) {
+    // A sub-agent of toolhost's Agent tool, run on this model by the
+    // extension (toolhost/runAgent): it reports at once.
+    log("answering a sub-agent");
+    progress.report(new vscode.LanguageModelTextPart(`sub-agent report: ${sub[1]}`));
+    return;
+  }
   if (!m) {
     progress.report(new vscode.LanguageModelTextPart(`no CALL in the prompt: ${prompt.slice(0, 200)}`));
     return;
