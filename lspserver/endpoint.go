@@ -124,6 +124,12 @@ func requireToken(token string, next http.Handler) http.Handler {
 	})
 }
 
+// sync brings both servers' tools up to date with the registry.
+func (e *endpoint) sync() {
+	e.mcp.Sync()
+	e.servers.Sync()
+}
+
 // setRoots brings the discovery file up to date with the workspace.
 func (e *endpoint) setRoots(roots []string) error {
 	e.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/discovery"
+	"github.com/toolhost/toolhost/internal/testnpm"
 	"github.com/toolhost/toolhost/mcpserver"
 	"github.com/toolhost/toolhost/session"
 )
@@ -30,6 +32,7 @@ type fakeEditor struct {
 	prompts  []string
 	edits    []map[string]any
 	progress []string
+	tools    []string // the latest toolhost/toolsChanged
 	changed  chan struct{}
 }
 
@@ -57,6 +60,11 @@ func (e *fakeEditor) loop() {
 			e.c.send(map[string]any{"jsonrpc": "2.0", "id": m["id"], "result": map[string]any{"applied": true}})
 		case "window/workDoneProgress/create":
 			e.c.send(map[string]any{"jsonrpc": "2.0", "id": m["id"], "result": nil})
+		case "toolhost/toolsChanged":
+			e.tools = nil
+			for _, n := range params["tools"].([]any) {
+				e.tools = append(e.tools, n.(string))
+			}
 		case "$/progress":
 			v := params["value"].(map[string]any)
 			msg, _ := v["message"].(string)
@@ -265,5 +273,70 @@ func TestAgentEndpoint(t *testing.T) {
 	}
 	if _, err := os.Stat(file); !os.IsNotExist(err) {
 		t.Errorf("the session file is still there after exit: %v", err)
+	}
+}
+
+// TestEditorMCPServersPath: the editor's own path serves the tools of
+// toolhost's MCP servers only. The editor confirmed each call in its own UI
+// (VS Code does for MCP tools), so toolhost's prompt for it is answered by
+// that confirmation and the editor gets no dialog; a deny rule still denies.
+func TestEditorMCPServersPath(t *testing.T) {
+	script := testnpm.EverythingScript(t)
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	root := t.TempDir()
+	c := startServer(t, Options{AgentEndpoint: true, OnSession: func(*session.Session) {}})
+	c.request(0, "initialize", map[string]any{"rootPath": root, "capabilities": map[string]any{
+		"experimental": map[string]any{"toolhost": map[string]any{"requestPermission": true}},
+	}, "initializationOptions": map[string]any{
+		"mcpServers":  map[string]any{"everything": map[string]any{"command": "node", "args": []string{script, "stdio"}}},
+		"permissions": map[string]any{"deny": []string{"mcp__everything__get-env"}},
+	}})
+	if m := c.next(); m["error"] != nil {
+		t.Fatalf("initialize: %v", m["error"])
+	}
+	c.notify("initialized", map[string]any{})
+	ed := newFakeEditor(c)
+	c.request(1, "toolhost/status", nil)
+	st := ed.result(t)["result"].(map[string]any)["agentEndpoint"].(map[string]any)
+
+	ctx := context.Background()
+	vs, err := sdk.NewClient(&sdk.Implementation{Name: "Visual Studio Code"}, nil).Connect(ctx,
+		&sdk.StreamableClientTransport{Endpoint: st["serversUrl"].(string), HTTPClient: &http.Client{Transport: tokenClient{st["editorToken"].(string)}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vs.Close()
+	// The server starts in the background; the editor is told when its
+	// tools are in (the endpoint has them by then).
+	ed.waitFor(t, "the MCP server's tools", func() bool { return slices.Contains(ed.tools, "mcp__everything__echo") })
+	list, err := vs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	if !slices.Contains(names, "mcp__everything__echo") {
+		t.Fatalf("the editor's MCP-servers path lists %v", names)
+	}
+	for _, n := range names {
+		if !strings.HasPrefix(n, "mcp__") {
+			t.Errorf("the editor's MCP-servers path serves %s", n)
+		}
+	}
+	res, err := vs.CallTool(ctx, &sdk.CallToolParams{Name: "mcp__everything__echo", Arguments: map[string]any{"message": "through the editor path"}})
+	if err != nil || res.IsError || !strings.Contains(textOf(res), "through the editor path") {
+		t.Fatalf("echo = %v %q", err, textOf(res))
+	}
+	res, err = vs.CallTool(ctx, &sdk.CallToolParams{Name: "mcp__everything__get-env", Arguments: map[string]any{}})
+	if err != nil || !res.IsError || !strings.Contains(textOf(res), "denied by the rule") {
+		t.Fatalf("a denied tool = %v %q, want the rule's refusal", err, textOf(res))
+	}
+	ed.mu.Lock()
+	defer ed.mu.Unlock()
+	if len(ed.prompts) != 0 {
+		t.Errorf("the editor was asked %q; its own confirmation is the one approval", ed.prompts)
 	}
 }

@@ -186,10 +186,11 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	// The endpoint's server follows the registry too; the registry has
 	// one listener, this one.
 	sess.Registry.OnChange(func() {
-		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": sess.Registry.EnabledNames()})
+		// The endpoint first: an editor told of new tools finds them there.
 		if ep != nil {
-			ep.mcp.Sync()
+			ep.sync()
 		}
+		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": sess.Registry.EnabledNames()})
 	})
 
 	var res initializeResult
