@@ -4,7 +4,7 @@ BIN     := bin/toolhost
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/toolhost/toolhost/internal/version.stamped=$(VERSION)
 
-.PHONY: all build deps test test-go test-node test-nvim test-vscode test-vscode-e2e demo bench lint docs e2e vscode clean
+.PHONY: all build deps fuzz test test-go test-node test-nvim test-vscode test-vscode-e2e demo bench lint docs e2e vscode clean
 
 all: build
 
@@ -28,6 +28,15 @@ test: deps build test-go test-node test-nvim test-vscode test-vscode-e2e
 test-go:
 	$(GO) vet ./...
 	CI=$${CI:-} $(GO) test -count=1 ./...
+	$(MAKE) fuzz
+
+# fuzz runs the fuzz targets of the two input framings briefly (FUZZTIME
+# each); `make fuzz FUZZTIME=10m` digs deeper. A failure is saved under the
+# package's testdata/fuzz and replayed by every later go test.
+FUZZTIME ?= 10s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./lspserver
+	$(GO) test -run '^$$' -fuzz '^FuzzLineGuard$$' -fuzztime $(FUZZTIME) ./mcpserver
 
 test-node: build
 	@if [ -f test/node/package.json ]; then cd test/node && TOOLHOST_BIN=$(CURDIR)/$(BIN) npm test; fi

@@ -33,6 +33,8 @@ func TestFramingFaultsAreAnsweredAndReadingGoesOn(t *testing.T) {
 		{name: "missing Content-Length", input: "Content-Type: x\r\n\r\n", wantCodes: []int{-32700}, wantText: "no Content-Length"},
 		{name: "garbage line before a header", input: "hello there\r\n" + frame(`{"jsonrpc":"2.0","method":"initialized"}`), wantCodes: []int{-32700}, wantText: "hello there"},
 		{name: "body without newline runs into the next header", input: `{"oops":1}` + frame(`{"jsonrpc":"2.0","method":"$/noop"}`), wantCodes: []int{-32700}, wantText: "oops"},
+		{name: "header line cut short", input: "Content-Len", wantCodes: []int{-32700}, wantText: "Content-Len"},
+		{name: "header line cut short after a header", input: "Content-Type: x\r\nContent-Le", wantCodes: []int{-32700}, wantText: "Content-Le"},
 		{name: "negative Content-Length", input: "Content-Length: -5\r\n\r\n", wantCodes: []int{-32700}, wantText: "invalid Content-Length"},
 		{name: "stray blank lines are harmless", input: "\r\n\r\n"},
 		{name: "a response from the client is not answered", input: frame(`{"jsonrpc":"2.0","id":99,"result":null}`)},

@@ -127,9 +127,25 @@ const contentLengthName = "content-length:"
 
 // readFrame reads one header block and its body. If resumed, a
 // Content-Length name has already been consumed and the first line holds its
-// value.
+// value. A discard of an oversized body that stops at the next message's
+// header resumes there in the same loop, so a stream of oversized headers,
+// each cut short by the next, costs constant memory and stack.
 func (s *Stream) readFrame(resumed bool) (frame, error) {
-	var fr frame
+	var total int64
+	for {
+		fr, resync, err := s.readOneFrame(resumed)
+		total += fr.n
+		fr.n = total
+		if err != nil || !resync {
+			return fr, err
+		}
+		resumed = true
+	}
+}
+
+// readOneFrame is one step of readFrame; resync reports that it stopped
+// just past a "Content-Length:" name inside an oversized body.
+func (s *Stream) readOneFrame(resumed bool) (fr frame, resync bool, err error) {
 	length := int64(-1)
 	var garbage []string
 	var lengthErr string
@@ -145,9 +161,9 @@ func (s *Stream) readFrame(resumed bool) (frame, error) {
 		fr.n += n
 		if err != nil {
 			if errors.Is(err, io.EOF) && n == 0 && !sawHeader && prefix == "" {
-				return fr, io.EOF
+				return fr, false, io.EOF
 			}
-			return fr, fmt.Errorf("reading a message header: %w", err)
+			return fr, false, fmt.Errorf("reading a message header: %w", err)
 		}
 		line, prefix = prefix+strings.TrimRight(line, "\r\n"), ""
 		if strings.TrimSpace(line) == "" {
@@ -157,18 +173,21 @@ func (s *Stream) readFrame(resumed bool) (frame, error) {
 			}
 			break
 		}
-		name, value, ok := splitHeader(line)
+		// A Content-Length inside a line means the text before it was cut
+		// short: a body sent without a trailing newline, or a header line
+		// interrupted ("Content-Len" and then the next message). The next
+		// message starts at the header; what comes before is reported.
+		var name, value string
+		ok := false
+		if i := strings.Index(strings.ToLower(line), contentLengthName); i > 0 {
+			garbage = append(garbage, line[:i])
+			name, value, ok = splitHeader(line[i:])
+		} else {
+			name, value, ok = splitHeader(line)
+		}
 		if !ok {
-			// A line that is not a header; it may still end in one (a body
-			// sent without a trailing newline runs into the next header).
-			if i := strings.Index(strings.ToLower(line), contentLengthName); i > 0 {
-				garbage = append(garbage, line[:i])
-				name, value, ok = splitHeader(line[i:])
-			}
-			if !ok {
-				garbage = append(garbage, line)
-				continue
-			}
+			garbage = append(garbage, line)
+			continue
 		}
 		sawHeader = true
 		if strings.EqualFold(name, "Content-Length") {
@@ -183,14 +202,14 @@ func (s *Stream) readFrame(resumed bool) (frame, error) {
 	switch {
 	case lengthErr != "":
 		fr.fault = jsonrpc2.NewError(jsonrpc2.ParseError, lengthErr+"; the message was skipped")
-		return fr, nil
+		return fr, false, nil
 	case length < 0:
 		msg := "a message had no Content-Length header; each message needs \"Content-Length: N\" followed by an empty line"
 		if len(garbage) > 0 {
 			msg = fmt.Sprintf("unreadable message header %q; %s", truncate(garbage[0], 80), msg)
 		}
 		fr.fault = jsonrpc2.NewError(jsonrpc2.ParseError, msg)
-		return fr, nil
+		return fr, false, nil
 	case len(garbage) > 0:
 		// The framing is intact, so the message itself is still read; the
 		// stray text before it is reported.
@@ -204,28 +223,23 @@ func (s *Stream) readFrame(resumed bool) (frame, error) {
 		// Answer first so the client learns of it at once, then discard.
 		s.writeFault(nil, fr.fault)
 		fr.fault = nil
-		n, resync, err := s.discard(length)
+		n, resynced, err := s.discard(length)
 		fr.n += n
 		if err != nil {
-			return fr, fmt.Errorf("discarding an oversized message: %w", err)
+			return fr, false, fmt.Errorf("discarding an oversized message: %w", err)
 		}
-		if resync {
-			// The discard stopped just past a "Content-Length:" name: the
-			// next message starts there.
-			next, err := s.readFrame(true)
-			next.n += fr.n
-			return next, err
-		}
-		return fr, nil
+		// On resync the discard stopped just past a "Content-Length:"
+		// name: the next message starts there.
+		return fr, resynced, nil
 	}
 	body := make([]byte, length)
 	n, err := io.ReadFull(s.in, body)
 	fr.n += int64(n)
 	if err != nil {
-		return fr, fmt.Errorf("reading a message body: %w", err)
+		return fr, false, fmt.Errorf("reading a message body: %w", err)
 	}
 	fr.body = body
-	return fr, nil
+	return fr, false, nil
 }
 
 // splitHeader splits "Name: value"; the name must be an HTTP token.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -110,5 +111,40 @@ func TestTruncateKeepsRunesWhole(t *testing.T) {
 		if got := truncate(tt.in, tt.n); got != tt.want {
 			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
+	}
+}
+
+// countingWriter counts what is written and keeps nothing.
+type countingWriter struct{ n int }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// TestStreamResyncIsIterative reads a stream of oversized headers, each
+// cut short by the next, under a small stack limit: resynchronising must
+// not grow the stack (or memory) with the number of headers.
+func TestStreamResyncIsIterative(t *testing.T) {
+	const headers = 100_000
+	valid := `{"jsonrpc":"2.0","id":1,"method":"toolhost/status"}`
+	input := strings.Repeat("Content-Length: 100000000\r\n\r\n", headers) +
+		fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(valid), valid)
+	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
+	out := &countingWriter{}
+	s := NewStream(strings.NewReader(input), out, 1<<20, nil)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	msg, _, err := s.Read(context.Background())
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if call, ok := msg.(*jsonrpc2.Call); !ok || call.Method() != "toolhost/status" {
+		t.Fatalf("read %#v, want the status call after the oversized headers", msg)
+	}
+	if out.n < headers*100 {
+		t.Errorf("wrote %d bytes of answers for %d oversized headers", out.n, headers)
+	}
+	if after.StackInuse > 8<<20 {
+		t.Errorf("stack in use %d bytes after %d resyncs", after.StackInuse, headers)
 	}
 }

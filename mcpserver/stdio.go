@@ -226,6 +226,10 @@ func decodable(msg []byte) (fields map[string]json.RawMessage, method string, er
 	if hasID && !validID(rawID) && string(rawID) != "null" {
 		return fields, "", errors.New(`"id" must be a string or a number`)
 	}
+	if hasID && !exactID(rawID) {
+		// The SDK carries numeric ids as int64 and would answer 1.5 as 1.
+		return fields, "", errors.New(`"id" must be a string or an integer (at most 2^53 in size), so that the answer can repeat it exactly`)
+	}
 	if rawMethod, ok := fields["method"]; ok {
 		if string(rawMethod) != "null" && json.Unmarshal(rawMethod, &method) != nil {
 			return fields, "", errors.New(`"method" must be a string`)
@@ -272,6 +276,21 @@ func validID(raw json.RawMessage) bool {
 	}
 	var f float64
 	return (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') && json.Unmarshal(raw, &f) == nil
+}
+
+// exactID reports whether the SDK answers with id exactly as sent: a
+// string, null, or an integer written without fraction or exponent that a
+// float64 holds exactly.
+func exactID(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] == '"' || string(raw) == "null" {
+		return true
+	}
+	if bytes.ContainsAny(raw, ".eE") || string(raw) == "-0" {
+		return false
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil && n <= 1<<53 && n >= -(1<<53)
 }
 
 // track notes a request the SDK will answer, and forgets one the client
@@ -431,7 +450,24 @@ func newLockedWriter(w io.Writer) *lockedWriter {
 	return &lockedWriter{w: w, asked: newUnanswered()}
 }
 
+// sdkCodeZero is how the SDK writes an error it has no JSON-RPC code for
+// (a request before initialize, for one); codeZeroFixed is the same with
+// the code JSON-RPC has for it.
+var (
+	sdkCodeZero   = []byte(`"error":{"code":0,`)
+	codeZeroFixed = []byte(`"error":{"code":-32600,`)
+)
+
 func (l *lockedWriter) Write(p []byte) (int, error) {
+	if bytes.Contains(p, sdkCodeZero) {
+		// Only the envelope can hold these bytes unescaped: inside a JSON
+		// string the quotes would be escaped.
+		fixed := bytes.Replace(p, sdkCodeZero, codeZeroFixed, 1)
+		if _, err := l.Write(fixed); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
 	l.mu.Lock()
 	n, err := l.w.Write(p)
 	l.mu.Unlock()

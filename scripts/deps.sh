@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks for building and testing toolhost:
 # Debian packages (ripgrep for Grep, neovim for the Neovim plugin's tests,
-# fd-find for the Glob benchmark, poppler-utils for reading PDFs), the npm
+# fd-find for the Glob benchmark, poppler-utils for reading PDFs, bubblewrap
+# for bash.sandbox), the npm
 # packages of the Node tests and the VS Code extension, and the Go modules.
 # Safe to run again: it installs only what is missing.
 #
@@ -29,6 +30,7 @@ command -v nvim >/dev/null 2>&1 || missing+=(neovim)
 command -v fdfind >/dev/null 2>&1 || command -v fd >/dev/null 2>&1 || missing+=(fd-find)
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v git >/dev/null 2>&1 || missing+=(git)
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
     say "missing Debian packages: ${missing[*]} — install them as root: apt-get install ${missing[*]}"

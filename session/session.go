@@ -23,6 +23,7 @@ import (
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/state"
 	"github.com/toolhost/toolhost/tools/tasks"
+	"github.com/toolhost/toolhost/tools/team"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -71,6 +72,8 @@ type Session struct {
 	Todos *state.TodoStore
 	// MCP runs the configured MCP servers; their tools are in Registry.
 	MCP *toolmcp.Manager
+	// Teams keeps named background agents' mailboxes and the teams.
+	Teams *team.Hub
 
 	// bg owns the goroutines the session starts (reloading the MCP
 	// servers); Close waits for them.
@@ -107,6 +110,7 @@ func New(opts Options) (*Session, error) {
 		Permissions: checker,
 		Tasks:       tasks.NewManager(tasks.Options{Log: log}),
 		Todos:       state.NewTodoStore(),
+		Teams:       team.NewHub(),
 		bg:          background.New(log),
 	}
 	s.applySettings(store.Current())
@@ -120,6 +124,7 @@ func New(opts Options) (*Session, error) {
 		Modes:         checker,
 		Todos:         s.Todos,
 		Tasks:         s.Tasks,
+		Teams:         s.Teams,
 		// The pipeline is built below, before any call can run.
 		Pipeline: func() *tools.Pipeline { return s.Pipeline },
 	})
@@ -160,7 +165,10 @@ func New(opts Options) (*Session, error) {
 // enabled, and the MCP servers.
 func (s *Session) applySettings(st *settings.Settings) {
 	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
+	s.Workspace.SetWritesOutsideAllowed(st.Permissions.AllowWritesOutsideWorkspace)
+	s.Workspace.SetPathOptions(st.Paths.AtRoot, st.Paths.Fuzzy)
 	s.Registry.SetPolicy(toolPolicy(st.Tools))
+	s.Registry.SetOptInPolicy(optInPolicy(st.Tools))
 	key := mcpSettingsOf(st)
 	s.mcpSettingsMu.Lock()
 	changed := key != s.mcpSettings
@@ -192,20 +200,38 @@ func toolPolicy(t settings.ToolsSettings) func(string) bool {
 	if len(t.Enabled) == 0 && len(t.Disabled) == 0 {
 		return nil
 	}
-	matches := func(list []string, name string) bool {
-		return slices.ContainsFunc(list, func(p string) bool {
-			p = strings.TrimSpace(p)
-			if pre, ok := strings.CutSuffix(p, "*"); ok {
-				return strings.HasPrefix(strings.ToLower(name), strings.ToLower(pre))
-			}
-			return strings.EqualFold(p, name)
-		})
-	}
 	return func(name string) bool {
-		if len(t.Enabled) > 0 && !matches(t.Enabled, name) {
+		if len(t.Enabled) > 0 && !namesMatch(t.Enabled, name) {
 			return false
 		}
-		return !matches(t.Disabled, name)
+		return !namesMatch(t.Disabled, name)
+	}
+}
+
+// namesMatch reports whether a list of tool names names name,
+// case-insensitively; an entry ending in "*" matches a prefix.
+func namesMatch(list []string, name string) bool {
+	return slices.ContainsFunc(list, func(p string) bool {
+		p = strings.TrimSpace(p)
+		if pre, ok := strings.CutSuffix(p, "*"); ok {
+			return strings.HasPrefix(strings.ToLower(name), strings.ToLower(pre))
+		}
+		return strings.EqualFold(p, name)
+	})
+}
+
+// optInPolicy says which opt-in tools are on: those tools.optIn names, those
+// tools.enabled names exactly (a prefix there is no opt-in), and the teams
+// category when tools.teams is set.
+func optInPolicy(t settings.ToolsSettings) func(name, category string) bool {
+	return func(name, category string) bool {
+		if category == tools.CategoryTeams && t.Teams {
+			return true
+		}
+		if namesMatch(t.OptIn, name) {
+			return true
+		}
+		return slices.ContainsFunc(t.Enabled, func(p string) bool { return strings.EqualFold(strings.TrimSpace(p), name) })
 	}
 }
 
@@ -247,6 +273,7 @@ func (s *Session) Status() map[string]any {
 		"backgroundTasks":  nonNilSlice(s.Tasks.List()),
 		"todos":            nonNilSlice(s.Todos.Todos()),
 		"settingsProblems": nonNilSlice(s.Settings.Problems()),
+		"teams":            s.Teams.Status(),
 	}
 	return out
 }

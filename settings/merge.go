@@ -20,6 +20,7 @@ var concatenated = map[string]bool{
 var wholeEntries = map[string]bool{
 	"mcpServers": true,
 	"ssh.hosts":  true,
+	"providers":  true,
 }
 
 // mergeInto merges the (validated) layer src into dst: objects key by key,

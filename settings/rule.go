@@ -82,10 +82,10 @@ func ParseRule(s string) (Rule, error) {
 		return Rule{}, fmt.Errorf("rule %q: MCP rules take no parentheses; name the tool (mcp__server__tool) or the server (mcp__server)", s)
 	}
 	switch {
-	case strings.EqualFold(name, "WebFetch"):
+	case strings.EqualFold(name, "WebFetch"), strings.EqualFold(name, "HTTPRequest"):
 		domain, ok := strings.CutPrefix(spec, "domain:")
 		if !ok {
-			return Rule{}, fmt.Errorf("rule %q: WebFetch rules take a domain, e.g. WebFetch(domain:example.com)", s)
+			return Rule{}, fmt.Errorf("rule %q: %s rules take a domain, e.g. %s(domain:example.com)", s, name, name)
 		}
 		if domain == "" || strings.ContainsAny(domain, "/ :") {
 			return Rule{}, fmt.Errorf("rule %q: %q is not a host name", s, domain)

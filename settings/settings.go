@@ -17,11 +17,22 @@ type Settings struct {
 	Tools ToolsSettings     `json:"tools"`
 	Bash  Bash              `json:"bash"`
 	Edit  Edit              `json:"edit"`
-	Web   Web               `json:"webFetch"`
+	// Paths changes how tool paths are read (both off by default, as in
+	// Claude Code).
+	Paths Paths `json:"paths"`
+	// Grep changes the order and fallbacks of Grep (off by default).
+	Grep Grep `json:"grep"`
+	Web  Web  `json:"webFetch"`
 	// WebSearch chooses and configures the search provider.
 	WebSearch WebSearch `json:"webSearch"`
 	Agent     Agent     `json:"agent"`
-	SSH       SSH       `json:"ssh"`
+	// Providers are other models a model may consult, each an
+	// OpenAI-compatible chat-completions endpoint, as tools ask_<name>.
+	// Only the user's layers may set them (the user file and the client's
+	// settings), never a project file: a repository cannot make toolhost
+	// send the code, or a key, to an endpoint of its choosing.
+	Providers map[string]Agent `json:"providers,omitempty"`
+	SSH       SSH              `json:"ssh"`
 	// MCPServers are MCP servers to connect to, by name.
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 	// EnableAllProjectMCPServers starts the servers of <root>/.mcp.json
@@ -73,6 +84,13 @@ type HookCommand struct {
 type ToolsSettings struct {
 	Enabled  []string `json:"enabled,omitempty"`
 	Disabled []string `json:"disabled,omitempty"`
+	// OptIn turns on tools that are off by default because Claude Code has
+	// no such tool (QueryJSON, HTTPRequest, GetEnv, ListProcesses); "*" at
+	// the end of an entry matches a prefix.
+	OptIn []string `json:"optIn,omitempty"`
+	// Teams turns on the team tools (TeamCreate, TeamDelete and SendMessage's
+	// team messages).
+	Teams bool `json:"teams,omitempty"`
 }
 
 // Bash configures the Bash tool.
@@ -82,14 +100,51 @@ type Bash struct {
 	MaxOutputChars   int `json:"maxOutputChars,omitempty"`
 	// BlockedCommands are regular expressions; a command matching one is refused.
 	BlockedCommands []string `json:"blockedCommands,omitempty"`
-	// MaskSecrets removes secret-looking variables (*_TOKEN, *_KEY, *_SECRET,
-	// *PASSWORD*) from commands' environment. Nil means on.
+	// MaskSecrets removes secret-looking variables (names with a word such
+	// as TOKEN, KEY, SECRET, PASS, PASSWD, PWD, PAT, CREDENTIALS, DSN, AUTH;
+	// values holding a URL with a password) from commands' environment
+	// (docs/settings.md). Nil means on.
 	MaskSecrets *bool `json:"maskSecrets,omitempty"`
-	// AllowedSecrets are variable names kept even when they look secret.
+	// AllowedSecrets are variable names kept even when they look secret:
+	// the allow-list for false positives.
 	AllowedSecrets []string `json:"allowedSecrets,omitempty"`
+	// Sandbox runs Bash commands under bubblewrap: the workspace folders
+	// and a private /tmp writable, the rest of the file system read-only,
+	// no network unless SandboxNetwork (docs/settings.md).
+	Sandbox bool `json:"sandbox,omitempty"`
+	// SandboxNetwork lets sandboxed commands use the network.
+	SandboxNetwork bool `json:"sandboxNetwork,omitempty"`
 	// CompressOutput shortens the output of common commands (git status,
-	// git log, git diff, ls -la, go test).
+	// git log, git diff, ls -la, go test, grep/rg grouped by file) and
+	// numbers the lines cat and head print.
 	CompressOutput bool `json:"compressOutput,omitempty"`
+	// BackgroundStdin adds stdin to Bash's input: text fed to a background
+	// command. Off, Bash's schema is Claude Code's.
+	BackgroundStdin bool `json:"backgroundStdin,omitempty"`
+}
+
+// Paths are conveniences of path resolution.
+type Paths struct {
+	// AtRoot makes a leading "@" in a path mean the first workspace root
+	// ("@src/a.go", "@/src/a.go").
+	AtRoot bool `json:"atRoot,omitempty"`
+	// Fuzzy lets Read open the single closest existing file when the path
+	// given does not exist, with a note saying so.
+	Fuzzy bool `json:"fuzzy,omitempty"`
+}
+
+// Grep are conveniences of the Grep tool.
+type Grep struct {
+	// Priority orders results by file kind: source, then configuration,
+	// then documentation and data, then the rest (then as usual within a
+	// kind).
+	Priority bool `json:"priority,omitempty"`
+	// PriorityTable overrides the built-in kind of file extensions
+	// (".proto": 0): 0 source, 1 configuration, 2 docs and data, 3 last.
+	PriorityTable map[string]int `json:"priorityTable,omitempty"`
+	// SplitAlternatives retries a pattern with alternatives ("a\\|b",
+	// "a|b") that finds nothing as the alternation of its parts.
+	SplitAlternatives bool `json:"splitAlternatives,omitempty"`
 }
 
 // Edit configures Edit.

@@ -186,6 +186,9 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 	add := func(source string, raw []byte, unwrap bool) {
 		layer, ps := parseLayer(source, raw, unwrap)
 		problems = append(problems, ps...)
+		if isProjectFile(source, roots) {
+			problems = append(problems, dropUserOnly(source, layer)...)
+		}
 		mergeInto(merged, layer, "")
 	}
 	addFile := func(path string) {

@@ -66,6 +66,10 @@ type PermissionRequest struct {
 	Risk        Risk     `json:"risk"`
 	Preview     *Preview `json:"preview,omitempty"`
 	Suggestions []string `json:"suggestions,omitempty"`
+	// BroaderSuggestions are wider rules the user may pick instead for
+	// "Always allow" (a command's prefix, "Bash(npm run:*)"); Suggestions
+	// are as narrow as the call.
+	BroaderSuggestions []string `json:"broaderSuggestions,omitempty"`
 }
 
 // Permission decisions a user can give.
@@ -80,6 +84,10 @@ type PermissionResponse struct {
 	Decision     string `json:"decision"`
 	UpdatedInput any    `json:"updatedInput,omitempty"`
 	Message      string `json:"message,omitempty"`
+	// Rules, with allowAlways, are the rules the user picked to save in
+	// place of the suggestions; only offered ones (suggestions or broader
+	// suggestions) are kept.
+	Rules []string `json:"rules,omitempty"`
 }
 
 // Consented reports whether the user allowed what they were asked: "allow"

@@ -201,6 +201,9 @@ func (p *Pipeline) prepare(c *callState) *Result {
 		return ErrorResult("%s Call toolhost/listTools for the available tools.", msg)
 	}
 	if !entry.Enabled {
+		if entry.OptIn {
+			return ErrorResult("the tool %s is off by default; the user can turn it on with the tools.optIn setting (\"tools\": {\"optIn\": [\"%s\"]}) or toolhost/setToolsEnabled.", entry.Tool.Name(), entry.Tool.Name())
+		}
 		return ErrorResult("the tool %s is disabled; enable it with toolhost/setToolsEnabled or the tools.enabled setting.", entry.Tool.Name())
 	}
 	c.tool = entry.Tool
@@ -272,6 +275,13 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	if res := p.prepare(c); res != nil {
 		return res, nil
 	}
+
+	// What cannot depend on the user's answer is checked before asking.
+	if pc, ok := c.tool.(Prechecker); ok {
+		if res := pc.Precheck(ctx, c.host, c.input); res != nil {
+			return res, nil
+		}
+	}
 	name := c.tool.Name()
 	access := c.access
 	if p.Permissions != nil {
@@ -291,7 +301,11 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 			if res := p.validate(c.tool, out.UpdatedInput, "the input as the user changed it"); res != nil {
 				return res, nil
 			}
-			c.input = out.UpdatedInput
+			input, res, err := p.recheck(ctx, c, out.UpdatedInput, true)
+			if res != nil || err != nil {
+				return res, err
+			}
+			c.input = input
 		}
 	}
 
@@ -367,7 +381,11 @@ func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error
 		if res := p.validate(c.tool, out.UpdatedInput, "the input as a PreToolUse hook rewrote it"); res != nil {
 			return withContext(res, c.context), nil
 		}
-		c.input = out.UpdatedInput
+		input, res, err := p.recheck(ctx, c, out.UpdatedInput, false)
+		if res != nil || err != nil {
+			return withContext(res, c.context), err
+		}
+		c.input = input
 	}
 	return nil, nil
 }
@@ -414,7 +432,11 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 		if res := p.validate(c.tool, updated, "the input as the user changed it"); res != nil {
 			return res, nil
 		}
-		c.input = updated
+		input, res, err := p.recheck(ctx, c, updated, true)
+		if res != nil || err != nil {
+			return res, err
+		}
+		c.input = input
 	}
 	return nil, nil
 }

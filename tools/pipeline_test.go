@@ -379,8 +379,9 @@ func TestPermission(t *testing.T) {
 			if ran := write.calls.Load() == 1; ran != tt.wantRan {
 				t.Errorf("ran = %v, want %v", ran, tt.wantRan)
 			}
-			if len(tt.checker.seen) != 1 {
-				t.Fatalf("checker asked %d times", len(tt.checker.seen))
+			// Input the user changed is checked again, as it will run.
+			if want := 1 + btoi(len(tt.checker.outcome.UpdatedInput) > 0 && tt.wantRan); len(tt.checker.seen) != want {
+				t.Fatalf("checker asked %d times, want %d", len(tt.checker.seen), want)
 			}
 			got := tt.checker.seen[0]
 			if got.CallID != "c1" || got.Tool != Tool(write) || got.Risk != RiskCritical ||
@@ -421,6 +422,13 @@ func TestPermission(t *testing.T) {
 // hookedPipeline returns a pipeline over reg whose settings run the script
 // body as a hook of event for every tool, with the given timeout (seconds).
 // The command is relative: hooks run in the pipeline's work folder.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func hookedPipeline(t *testing.T, reg *Registry, event, body string, timeout float64) *Pipeline {
 	t.Helper()
 	dir := t.TempDir()
@@ -766,5 +774,45 @@ func TestSchemaLibraryCompilesNothingAtStart(t *testing.T) {
 	}
 	if allocs, _ := strconv.Atoi(string(m[1])); allocs > 1000 {
 		t.Errorf("the schema library's init made %d allocations: it compiles its metaschemas at start again (see third_party/jsonschema/PATCHES.md)", allocs)
+	}
+}
+
+// precheckTool is a fakeTool with a check that runs before the prompt.
+type precheckTool struct {
+	*fakeTool
+	fail string
+}
+
+func (t *precheckTool) Precheck(context.Context, Host, json.RawMessage) *Result {
+	if t.fail == "" {
+		return nil
+	}
+	return ErrorResult("%s", t.fail)
+}
+
+func TestPrecheckRunsBeforeThePrompt(t *testing.T) {
+	tests := []struct {
+		name      string
+		fail      string
+		wantAsked int
+		wantText  string
+	}{
+		{"a failing check ends the call unasked", "the file changed since it was read; Read it again.", 0, "Error: the file changed since it was read"},
+		{"a passing check leaves the prompt", "", 1, "ran with"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := &precheckTool{fakeTool: &fakeTool{name: "Edit", side: SideEffectMutating}, fail: tt.fail}
+			checker := &fakeChecker{outcome: PermissionOutcome{Allow: true}}
+			reg := NewRegistry()
+			reg.Register(CategoryCore, tool)
+			resp := call(t, NewPipeline(reg, nil, WithPermissions(checker)), nil, "Edit", `{}`)
+			if !strings.Contains(resp.Text(), tt.wantText) {
+				t.Errorf("result = %q, want %q", resp.Text(), tt.wantText)
+			}
+			if len(checker.seen) != tt.wantAsked {
+				t.Errorf("permission asked %d times, want %d", len(checker.seen), tt.wantAsked)
+			}
+		})
 	}
 }

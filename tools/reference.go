@@ -48,7 +48,12 @@ func writeTool(b *strings.Builder, e Entry) {
 	fmt.Fprintf(b, "## %s\n\n", t.Name())
 	fmt.Fprintf(b, "%s\n\n", strings.TrimSpace(docs.Short))
 	fmt.Fprintf(b, "Category: `%s` · Side effect: `%s` · Default risk: `%s`", e.Category, t.SideEffect(), DefaultRisk(t.SideEffect()))
-	if !e.Enabled {
+	switch {
+	case e.OptIn && e.Category == CategoryTeams:
+		b.WriteString(" · Off by default: turn on with `\"tools\": {\"teams\": true}`")
+	case e.OptIn:
+		fmt.Fprintf(b, " · Off by default: turn on with `\"tools\": {\"optIn\": [\"%s\"]}`", t.Name())
+	case !e.Enabled:
 		b.WriteString(" · Disabled")
 	}
 	b.WriteString("\n\n")

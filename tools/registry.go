@@ -44,6 +44,10 @@ type Entry struct {
 	Tool     Tool
 	Category string
 	Enabled  bool
+	// OptIn marks a tool that stays off until the opt-in policy turns it
+	// on (tools a Claude-Code-trained model does not expect; see
+	// RegisterOptIn).
+	OptIn bool
 }
 
 // Registry holds the tools of a session in registration order. Safe for
@@ -59,6 +63,9 @@ type Registry struct {
 	// policy, when set, says whether a tool starts enabled (the settings'
 	// tools.enabled and tools.disabled); nil enables every tool.
 	policy func(name string) bool
+	// optIn says which opt-in tools are turned on (the settings'
+	// tools.optIn and tools.teams); nil leaves them all off.
+	optIn func(name, category string) bool
 }
 
 // NewRegistry returns an empty registry.
@@ -87,24 +94,45 @@ func (r *Registry) changed() {
 // replaced in place (keeping its position).
 func (r *Registry) Register(category string, ts ...Tool) {
 	r.mu.Lock()
-	r.addLocked(category, ts)
+	r.addLocked(category, ts, false)
+	r.mu.Unlock()
+	r.changed()
+}
+
+// RegisterOptIn adds tools that are off unless the opt-in policy (see
+// SetOptInPolicy) turns them on, so that a default session lists exactly
+// the tools a Claude-Code-trained model knows. The policy of SetPolicy
+// still applies on top.
+func (r *Registry) RegisterOptIn(category string, ts ...Tool) {
+	r.mu.Lock()
+	r.addLocked(category, ts, true)
 	r.mu.Unlock()
 	r.changed()
 }
 
 // addLocked adds or replaces tools; r.mu is held. A replaced tool keeps its
-// position and enabled state; a new one is enabled as the policy says.
-func (r *Registry) addLocked(category string, ts []Tool) {
+// position and enabled state; a new one is enabled as the policies say.
+func (r *Registry) addLocked(category string, ts []Tool, optIn bool) {
 	for _, t := range ts {
 		key := strings.ToLower(t.Name())
 		if old, ok := r.byKey[key]; ok {
 			old.Tool, old.Category = t, category
 			continue
 		}
-		enabled := r.policy == nil || r.policy(t.Name())
-		r.byKey[key] = &Entry{Tool: t, Category: category, Enabled: enabled}
+		e := &Entry{Tool: t, Category: category, OptIn: optIn}
+		e.Enabled = r.enabledLocked(e)
+		r.byKey[key] = e
 		r.order = append(r.order, t.Name())
 	}
+}
+
+// enabledLocked is what the policies say about e; r.mu is held.
+func (r *Registry) enabledLocked(e *Entry) bool {
+	name := e.Tool.Name()
+	if e.OptIn && (r.optIn == nil || !r.optIn(name, e.Category)) {
+		return false
+	}
+	return r.policy == nil || r.policy(name)
 }
 
 // RemovePrefix removes every tool whose name starts with prefix
@@ -152,7 +180,7 @@ func (r *Registry) ReplacePrefix(prefix, category string, ts ...Tool) {
 		kept = append(kept, name)
 	}
 	r.order = kept
-	r.addLocked(category, ts)
+	r.addLocked(category, ts, false)
 	r.mu.Unlock()
 	r.changed()
 }
@@ -234,10 +262,24 @@ func (r *Registry) SetEnabled(names []string, enabled bool) error {
 func (r *Registry) SetPolicy(policy func(name string) bool) {
 	r.mu.Lock()
 	r.policy = policy
+	r.reapplyLocked()
+}
+
+// SetOptInPolicy sets which opt-in tools (RegisterOptIn) are turned on, by
+// name and category; nil turns them all off. Like SetPolicy it resets
+// run-time SetEnabled calls.
+func (r *Registry) SetOptInPolicy(optIn func(name, category string) bool) {
+	r.mu.Lock()
+	r.optIn = optIn
+	r.reapplyLocked()
+}
+
+// reapplyLocked enables every tool as the policies say, unlocks r.mu and
+// reports a change.
+func (r *Registry) reapplyLocked() {
 	changed := false
 	for _, e := range r.byKey {
-		enabled := policy == nil || policy(e.Tool.Name())
-		if e.Enabled != enabled {
+		if enabled := r.enabledLocked(e); e.Enabled != enabled {
 			e.Enabled, changed = enabled, true
 		}
 	}

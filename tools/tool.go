@@ -161,6 +161,35 @@ type Previewer interface {
 type Preview struct {
 	Kind string `json:"kind"` // "diff", "command" or "url"
 	Text string `json:"text"`
+	// Path and NewText come with a diff of one file: its absolute path and
+	// its whole proposed content, so an editor can show the change in its
+	// own diff view. NewText is left out for contents over
+	// MaxPreviewNewText bytes.
+	Path    string  `json:"path,omitempty"`
+	NewText *string `json:"newText,omitempty"`
+}
+
+// MaxPreviewNewText caps Preview.NewText.
+const MaxPreviewNewText = 4 << 20
+
+// FilePreview is the preview of a change of the file at path from old to
+// new: diff is their unified diff.
+func FilePreview(path, diff string, new []byte) *Preview {
+	pv := &Preview{Kind: "diff", Text: diff, Path: path}
+	if len(new) <= MaxPreviewNewText {
+		s := string(new)
+		pv.NewText = &s
+	}
+	return pv
+}
+
+// Prechecker is implemented by tools with checks whose outcome the user's
+// answer cannot change (a stale file, a missing target, no runner). The
+// pipeline runs them before the permission prompt, so the user is never
+// asked to approve a call that then fails; a non-nil result is the call's
+// result.
+type Prechecker interface {
+	Precheck(ctx context.Context, host Host, input json.RawMessage) *Result
 }
 
 // Content is one block of a result.

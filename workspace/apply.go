@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Modification is a change of one file a tool wants made, planned from the
@@ -70,6 +71,33 @@ func (e *RejectedError) Error() string {
 	return fmt.Sprintf("the editor did not apply the change to %s (%s); the file is unchanged", e.Path, reason)
 }
 
+// EncodingError refuses to send the editor a change of text that is not
+// UTF-8 (latin-1, UTF-16, ...): LSP positions address UTF-8 text, and the
+// editor holds the file decoded in its own way.
+type EncodingError struct {
+	Path string
+}
+
+func (e *EncodingError) Error() string {
+	return fmt.Sprintf("%s is not UTF-8 text (it may be latin-1 or UTF-16), and changes go through the editor, which addresses text as UTF-8, so it was not changed. Convert the file to UTF-8 first (e.g. with iconv in Bash), or change it with a command", e.Path)
+}
+
+// Refused reports an error that refuses a change for a reason the caller
+// can act on — outside the workspace, not a regular file, read-only, an
+// encoding the editor cannot address — as opposed to a failure of the
+// machinery. Nothing was written.
+func Refused(err error) bool {
+	var (
+		outside  *OutsideError
+		special  *NotRegularError
+		readOnly *ReadOnlyError
+		encoding *EncodingError
+		isDir    *IsDirError
+	)
+	return errors.As(err, &outside) || errors.As(err, &special) || errors.As(err, &readOnly) ||
+		errors.As(err, &encoding) || errors.As(err, &isDir)
+}
+
 // annotationID is the id of the one change annotation of a change.
 const annotationID = "toolhost"
 
@@ -95,8 +123,8 @@ const annotationID = "toolhost"
 // Modify returns: the server writes it atomically unless the client
 // declares that it saves applied edits, and even then it checks the disk and
 // writes the file itself if the save did not happen. Without an editor the
-// file is written atomically (WriteFileAtomic: same folder, renamed in place,
-// mode kept).
+// file is written atomically inside the jail (WriteFile: same folder,
+// renamed in place, mode kept, a symlink's target written).
 func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modified, error) {
 	unlock, err := w.locks.lock(ctx, m.Path)
 	if err != nil {
@@ -142,13 +170,22 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	// time vouches for it only if nothing touches the file from now on.
 	written := time.Now()
 	if ed == nil || !ed.CanApplyEdit() {
-		if err := WriteFileAtomic(m.Path, next); err != nil {
+		if err := w.WriteFile(m.Path, next); err != nil {
 			return err
 		}
 		w.MarkRead(m.Path, next, nil, written)
 		return nil
 	}
 
+	// The editor would write the file where its path leads: refuse here
+	// what the server would refuse to write itself, and text the editor's
+	// positions cannot address.
+	if err := w.CheckWritable(m.Path); err != nil {
+		return err
+	}
+	if !utf8.Valid(old) || !utf8.Valid(next) {
+		return &EncodingError{Path: m.Path}
+	}
 	var created []string
 	var err error
 	if old == nil {
@@ -157,6 +194,10 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 		}
 	}
 	params := w.editParams(m, old, next)
+	// The disk before the edit: a client that saves applied edits may write
+	// the disk's own content plus the change, keeping the user's unsaved
+	// typing out of the file (see ensureOnDisk).
+	diskBefore, diskErr := os.ReadFile(m.Path)
 	res, err := ed.ApplyEdit(ctx, params)
 	if err == nil && (res == nil || !res.Applied) {
 		reason := ""
@@ -173,7 +214,10 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	// The editor changed its buffer (and may have sent didChange already);
 	// give the overlay a moment to catch up so the read record matches it.
 	w.waitDocument(ctx, m.Path, string(next), editorSyncTimeout)
-	if err := w.ensureOnDisk(ed, m.Path, next); err != nil {
+	if diskErr != nil {
+		diskBefore = nil
+	}
+	if err := w.ensureOnDisk(ed, m.Path, next, diskBefore); err != nil {
 		return err
 	}
 	var version *int32
@@ -218,14 +262,25 @@ func (w *Workspace) editParams(m Modification, old, next []byte) *ApplyWorkspace
 
 // ensureOnDisk makes sure an applied change is on disk: written by the
 // server for clients that do not save applied edits, checked (and written
-// when missing) for clients that do.
-func (w *Workspace) ensureOnDisk(ed Editor, path string, content []byte) error {
+// when missing) for clients that do. A client that saves may write other
+// content than the buffer's: the disk's own content plus the change, when
+// the buffer held unsaved typing the user has not saved. A file the client
+// wrote is left as it wrote it; one it left untouched gets the new content.
+func (w *Workspace) ensureOnDisk(ed Editor, path string, content, diskBefore []byte) error {
 	if ed.SavesAppliedEdits() {
-		if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, content) {
+		if same, err := fileEquals(path, content); err == nil && same {
 			return nil
 		}
+		// A client that wrote something other than the disk's old content
+		// (the disk's content plus the change, keeping unsaved typing out)
+		// has saved: leave its file as it wrote it.
+		if diskBefore != nil {
+			if same, err := fileEquals(path, diskBefore); err == nil && !same {
+				return nil
+			}
+		}
 	}
-	return WriteFileAtomic(path, content)
+	return w.WriteFile(path, content)
 }
 
 // mkdirParents creates dir and its missing parents and returns the folders

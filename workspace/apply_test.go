@@ -421,3 +421,47 @@ func TestModifyPlan(t *testing.T) {
 		})
 	}
 }
+
+// savesItsOwn declares savesAppliedEdits and writes the disk's own content
+// plus the change, as a client does for a buffer with unsaved typing.
+type savesItsOwn struct {
+	*workspacetest.FakeEditor
+	path, content string
+}
+
+func (savesItsOwn) SavesAppliedEdits() bool { return true }
+
+func (s savesItsOwn) ApplyEdit(ctx context.Context, p *workspace.ApplyWorkspaceEditParams) (*workspace.ApplyWorkspaceEditResult, error) {
+	res, err := s.FakeEditor.ApplyEdit(ctx, p)
+	if err == nil && res.Applied {
+		err = os.WriteFile(s.path, []byte(s.content), 0o644)
+	}
+	return res, err
+}
+
+// The server leaves what such a client wrote: its buffer had the user's
+// unsaved typing, which must not reach the disk.
+func TestApplyChangeKeepsWhatTheClientWrote(t *testing.T) {
+	dir := t.TempDir()
+	w := workspace.New(dir)
+	path := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(path, []byte("one\nfour\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fe := workspacetest.NewFakeEditor(w)
+	const typed = "one\nmy unsaved note\nfour\n"
+	if err := fe.Open(path, typed); err != nil {
+		t.Fatal(err)
+	}
+	ed := savesItsOwn{FakeEditor: fe, path: path, content: "one\nFOUR\n"}
+	w.MarkRead(path, []byte(typed), ptr(int32(1)), time.Now())
+	if _, err := w.Modify(context.Background(), ed, workspace.Modification{
+		Path: path, Label: "Edit a.txt",
+		Plan: func([]byte) ([]byte, error) { return []byte("one\nmy unsaved note\nFOUR\n"), nil },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "one\nFOUR\n" {
+		t.Errorf("disk = %q, want the client's write (the disk's content plus the change)", got)
+	}
+}

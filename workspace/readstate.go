@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -57,33 +59,20 @@ func (w *Workspace) ReadFile(abs string) (data []byte, version *int32, err error
 }
 
 // ReadFileInto is ReadFile reading into buf's storage (grown when too small),
-// for callers that reuse buffers: the result aliases buf.
+// for callers that reuse buffers: the result aliases buf. Only regular files
+// are read, at most ReadFileMax bytes (see ReadRegular).
 func (w *Workspace) ReadFileInto(abs string, buf []byte) (data []byte, version *int32, err error) {
+	return w.ReadFileLimit(context.Background(), abs, buf, ReadFileMax)
+}
+
+// ReadFileLimit is ReadFileInto with a context that ends the read and a
+// limit on the bytes a file on disk may hold.
+func (w *Workspace) ReadFileLimit(ctx context.Context, abs string, buf []byte, limit int64) (data []byte, version *int32, err error) {
 	if text, v, open := w.Document(abs); open {
 		return append(buf[:0], text...), &v, nil
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	buf = buf[:0]
-	if st, err := f.Stat(); err == nil && int64(cap(buf)) < st.Size()+1 {
-		buf = make([]byte, 0, st.Size()+512)
-	}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil, nil
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-	}
+	data, err = ReadRegular(ctx, abs, buf, limit)
+	return data, nil, err
 }
 
 // racySlack is how far before a read a file's modification time must lie
@@ -198,12 +187,52 @@ func (w *Workspace) CheckFresh(abs string) error {
 	if st.ModTime().Equal(rec.modTime) && st.Size() == rec.size && !rec.modTime.IsZero() {
 		return nil
 	}
-	data, err := os.ReadFile(abs)
+	sum, err := hashFile(abs)
 	if err != nil {
 		return err
 	}
-	if contentHash(data) != rec.hash {
+	if sum != rec.hash {
 		return &StaleError{Path: abs, Kind: ErrStale, Why: "was changed on disk"}
 	}
 	return nil
+}
+
+// hashFile is contentHash of a regular file's content, read in pieces.
+func hashFile(abs string) (uint64, error) {
+	f, _, err := OpenRegular(abs)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var h maphash.Hash
+	h.SetSeed(contentSeed)
+	if _, err := io.Copy(&h, f); err != nil {
+		return 0, err
+	}
+	return h.Sum64(), nil
+}
+
+// fileEquals reports whether the regular file abs holds exactly want,
+// reading it in pieces.
+func fileEquals(abs string, want []byte) (bool, error) {
+	f, _, err := OpenRegular(abs)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	rest := want
+	for {
+		n, err := f.Read(buf)
+		if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+			return false, nil
+		}
+		rest = rest[n:]
+		if err == io.EOF {
+			return len(rest) == 0, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
 }

@@ -2,7 +2,13 @@ package workspace
 
 import (
 	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/toolhost/toolhost/internal/udiff"
 )
+
+// wholeEditSize is the size (old and new bytes together) of a changed
+// middle past which minimalEdits sends it as one replacement.
+const wholeEditSize = 256 << 10
 
 // byteEdit replaces old[start:end] with text.
 type byteEdit struct {
@@ -16,16 +22,26 @@ type byteEdit struct {
 // editor's undo, cursors and markers outside them stay put. go-diff does the
 // diffing (Myers with a half-match speed-up and a deadline) rather than a
 // hand-written LCS.
+//
+// Only the changed middle is diffed (the common leading and trailing lines
+// are left out first), and a middle past wholeEditSize is sent as one
+// replacement: a minimal edit of megabytes that changed everywhere is not
+// worth the diff's time.
 func minimalEdits(old, new string) []byteEdit {
 	if old == new {
 		return nil
 	}
+	pre, suf := udiff.CommonLines(old, new)
+	midOld, midNew := old[pre:len(old)-suf], new[pre:len(new)-suf]
+	if len(midOld)+len(midNew) > wholeEditSize {
+		return []byteEdit{{start: pre, end: len(old) - suf, text: midNew}}
+	}
 	dmp := diffmatchpatch.New()
-	a, b, lines := dmp.DiffLinesToRunes(old, new)
+	a, b, lines := dmp.DiffLinesToRunes(midOld, midNew)
 	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), lines)
 
 	var edits []byteEdit
-	off := 0
+	off := pre
 	for i := 0; i < len(diffs); {
 		if diffs[i].Type == diffmatchpatch.DiffEqual {
 			off += len(diffs[i].Text)

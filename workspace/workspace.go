@@ -25,6 +25,10 @@ type Workspace struct {
 	// extra are permissions.additionalDirectories: inside the workspace for
 	// permission purposes, never a base for relative paths.
 	extra []string
+	// outsideWrites is permissions.allowWritesOutsideWorkspace.
+	outsideWrites bool
+	// atRoot and fuzzy are the paths.atRoot and paths.fuzzy settings.
+	atRoot, fuzzy bool
 
 	// docs is the overlay of documents open in the editor.
 	docs documents
@@ -52,6 +56,22 @@ func (w *Workspace) SetRoots(roots []string) {
 	w.mu.Lock()
 	w.roots = abs
 	w.mu.Unlock()
+}
+
+// SetPathOptions sets paths.atRoot (a leading "@" means the first root)
+// and paths.fuzzy (FuzzyPaths).
+func (w *Workspace) SetPathOptions(atRoot, fuzzy bool) {
+	w.mu.Lock()
+	w.atRoot, w.fuzzy = atRoot, fuzzy
+	w.mu.Unlock()
+}
+
+// FuzzyPaths reports paths.fuzzy: a tool reading a file that does not exist
+// may take its single closest existing match instead, saying so.
+func (w *Workspace) FuzzyPaths() bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.fuzzy
 }
 
 // SetAdditionalDirectories sets permissions.additionalDirectories.
@@ -91,7 +111,7 @@ var ErrEmptyPath = errors.New("the path is empty: give an absolute path or one r
 
 // Resolve turns a path from tool input into an absolute, cleaned path:
 // absolute paths as they are, "~/" from the home folder, relative paths
-// against the first root. It does not resolve symlinks (see Inside).
+// against the first root, and with paths.atRoot "@..." from the first root. It does not resolve symlinks (see Inside).
 func (w *Workspace) Resolve(p string) (string, error) {
 	p = strings.TrimSpace(p)
 	if p == "" {
@@ -103,6 +123,15 @@ func (w *Workspace) Resolve(p string) (string, error) {
 			p = fp
 		} else {
 			p = strings.TrimPrefix(p, "file://")
+		}
+	}
+	if strings.HasPrefix(p, "@") {
+		w.mu.RLock()
+		atRoot := w.atRoot
+		w.mu.RUnlock()
+		if atRoot {
+			// "@", "@src/a.go" and "@/src/a.go" name paths from the first root.
+			p = "." + string(filepath.Separator) + strings.TrimLeft(p[1:], `/\`)
 		}
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") {
@@ -119,8 +148,8 @@ func (w *Workspace) Resolve(p string) (string, error) {
 }
 
 // Inside reports whether an absolute path lies inside a root or an
-// additional directory once symlinks are resolved (for a path that does not
-// exist yet, its nearest existing parent is resolved).
+// additional directory once symlinks are resolved (RealPath: a dangling
+// link counts where it points).
 func (w *Workspace) Inside(abs string) bool {
 	real := pathutil.RealPath(abs)
 	w.mu.RLock()

@@ -29,6 +29,29 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// bigRounds is how many times the big-file calls are measured; onlyBig
+// skips the other measures.
+var (
+	bigRounds = 3
+	onlyBig   bool
+)
+
+// bigPeers are the peers as the big-file calls run them: toolhost with
+// Edit and Write allowed by the user's settings (the permission mode
+// acceptEdits), as Claude Code's MCP server allows them.
+func bigPeers(peers []peer, home string) []peer {
+	conf := filepath.Join(home, "big-config")
+	_ = os.MkdirAll(filepath.Join(conf, "toolhost"), 0o755)
+	_ = os.WriteFile(filepath.Join(conf, "toolhost", "settings.json"), []byte(`{"permissions": {"defaultMode": "acceptEdits"}}`), 0o644)
+	out := slices.Clone(peers)
+	for i := range out {
+		if out[i].name == "toolhost" {
+			out[i].env = append(slices.Clone(out[i].env), "XDG_CONFIG_HOME="+conf)
+		}
+	}
+	return out
+}
+
 // peer is one server under test.
 type peer struct {
 	name string
@@ -46,6 +69,8 @@ func main() {
 	calls := flag.Int("calls", 200, "calls of each tool measured per server")
 	toolhostBin := flag.String("toolhost", "", "toolhost binary (default: build ./cmd/toolhost)")
 	claudeBin := flag.String("claude", "test/mcp/node_modules/.bin/claude", "claude binary")
+	flag.IntVar(&bigRounds, "big-rounds", 3, "rounds of the big-file calls per server")
+	flag.BoolVar(&onlyBig, "only-big", false, "measure only the big-file calls")
 	flag.Parse()
 	if err := run(*starts, *calls, *toolhostBin, *claudeBin); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpbench:", err)
@@ -99,6 +124,9 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 		{name: "claude", cmd: []string{claudePath, "mcp", "serve"}, dir: work, env: claudeEnv},
 	}
 
+	if onlyBig {
+		return measureBigFiles(ctx, bigPeers(peers, home), tmp, bigRounds)
+	}
 	startTimes := map[string][]time.Duration{}
 	listedTimes := map[string][]time.Duration{}
 	for i := range starts {
@@ -206,7 +234,7 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	p50, _ := percentiles(rawPing["toolhost"])
 	fmt.Printf("\nWith the minimal client a Read ratio above %.1f× would need toolhost to answer a Read faster than it answers a ping.\n",
 		float64(c50)/float64(p50))
-	return nil
+	return measureBigFiles(ctx, bigPeers(peers, home), tmp, bigRounds)
 }
 
 // alternate returns the peers in turn order for round i: each goes first

@@ -12,7 +12,9 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/toolhost/toolhost/internal/lifetime"
 	"github.com/toolhost/toolhost/internal/version"
+	"github.com/toolhost/toolhost/workspace"
 )
 
 const usage = `toolhost — the tool layer of an AI coding agent, as an editor backend
@@ -32,10 +34,30 @@ Usage:
 Run 'toolhost COMMAND -h' for a command's flags.
 `
 
+// watchdogCommand runs the watchdog of a server's processes (see
+// internal/lifetime); it is not a command for people.
+const watchdogCommand = "__watchdog"
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if len(os.Args) == 2 && os.Args[1] == watchdogCommand {
+		lifetime.Watch(os.Stdin)
+		return
+	}
+	// Temporary files of writes a killed toolhost could not finish.
+	workspace.CleanStaleTemps()
+	// Every process a call starts ends with the server, however it ends:
+	// a signal or the end of input here, a kill -9 through the watchdog.
+	if exe, err := os.Executable(); err == nil {
+		lifetime.Init(exe, watchdogCommand)
+	} else {
+		lifetime.Init()
+	}
+	// A closed terminal (SIGHUP) ends the server like Ctrl-C and SIGTERM:
+	// cleanly, with its processes.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	lifetime.KillAll()
 	os.Exit(code)
 }
 

@@ -85,7 +85,7 @@ func toolsSetEnabled(enable bool, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer sess.Close()
-	var names, unknown []string
+	var names, unknown, optIn []string
 	for _, n := range fs.Args() {
 		if strings.HasPrefix(n, "mcp__") || strings.HasSuffix(n, "*") {
 			names = append(names, n)
@@ -97,18 +97,31 @@ func toolsSetEnabled(enable bool, args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		names = append(names, e.Tool.Name())
+		if e.OptIn {
+			optIn = append(optIn, e.Tool.Name())
+		}
 	}
 	if len(unknown) > 0 {
 		fmt.Fprintf(stderr, "toolhost tools %s: unknown tools: %s (see toolhost tools list)\n", verb, strings.Join(unknown, ", "))
 		return 1
 	}
 	store, wsRoot := sess.Settings, sess.Workspace.Root()
-	if enable {
+	if len(optIn) > 0 {
+		// Opt-in tools (off by default) are turned on and off in tools.optIn.
+		if enable {
+			err = store.UpdateLocalList(wsRoot, "tools.optIn", optIn, nil)
+		} else {
+			err = store.UpdateLocalList(wsRoot, "tools.optIn", nil, optIn)
+		}
+	}
+	switch {
+	case err != nil:
+	case enable:
 		err = store.UpdateLocalList(wsRoot, "tools.disabled", nil, names)
 		if err == nil && len(store.Current().Tools.Enabled) > 0 {
 			err = store.UpdateLocalList(wsRoot, "tools.enabled", names, nil)
 		}
-	} else {
+	default:
 		err = store.UpdateLocalList(wsRoot, "tools.enabled", nil, names)
 		if err == nil {
 			err = store.UpdateLocalList(wsRoot, "tools.disabled", names, nil)

@@ -6,6 +6,7 @@ package testproc
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -73,4 +74,31 @@ func ReadPID(t testing.TB, path string) int {
 		return err == nil && pid > 0
 	})
 	return pid
+}
+
+// escapeNames name the pid files EscapingScript writes.
+var escapeNames = []string{"setsid", "double", "child"}
+
+// EscapingScript is a shell script whose processes leave the command's
+// process group every way a shell can — a new session (setsid), a double
+// fork into a new session, a plain background child — each writing its pid
+// to dir; then it waits for them.
+func EscapingScript(dir string) string {
+	return strings.Join([]string{
+		"setsid sleep 1000 & echo $! > " + filepath.Join(dir, "setsid.pid"),
+		"( setsid sh -c 'echo $$ > " + filepath.Join(dir, "double.pid") + "; exec sleep 1000' & ) &",
+		"sleep 1000 & echo $! > " + filepath.Join(dir, "child.pid"),
+		"wait",
+	}, "\n")
+}
+
+// EscapedPIDs waits for the pids EscapingScript writes and returns them by
+// how the process left.
+func EscapedPIDs(t testing.TB, dir string) map[string]int {
+	t.Helper()
+	pids := map[string]int{}
+	for _, name := range escapeNames {
+		pids[name] = ReadPID(t, filepath.Join(dir, name+".pid"))
+	}
+	return pids
 }

@@ -39,23 +39,48 @@ type line struct {
 // Unified returns the unified diff of old and new under the given names, or
 // "" when they are equal.
 func Unified(oldName, newName, old, new string) string {
-	hunks := Hunks(old, new)
+	return Render(oldName, newName, Hunks(old, new))
+}
+
+// Render writes hunks as a unified diff under the given names ("" for no
+// hunks).
+func Render(oldName, newName string, hunks []Hunk) string {
+	d, _ := RenderCut(oldName, newName, hunks, -1)
+	return d
+}
+
+// RenderCut is Render keeping at most max bytes of whole lines (max < 0:
+// all of them), and the length the whole diff has: a diff of megabytes cut
+// for display is not built whole.
+func RenderCut(oldName, newName string, hunks []Hunk, max int) (diff string, total int) {
 	if len(hunks) == 0 {
-		return ""
+		return "", 0
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "--- %s\n+++ %s\n", oldName, newName)
+	full := true
+	add := func(s string) {
+		total += len(s)
+		if full && (max < 0 || b.Len()+len(s) <= max) {
+			b.WriteString(s)
+		} else {
+			full = false
+		}
+	}
+	add(fmt.Sprintf("--- %s\n+++ %s\n", oldName, newName))
 	for _, h := range hunks {
-		fmt.Fprintf(&b, "@@ -%s +%s @@\n", span(h.OldStart, h.OldLines), span(h.NewStart, h.NewLines))
+		add(fmt.Sprintf("@@ -%s +%s @@\n", span(h.OldStart, h.OldLines), span(h.NewStart, h.NewLines)))
 		for i, l := range h.Lines {
-			b.WriteString(l)
-			b.WriteByte('\n')
+			if full {
+				add(l + "\n")
+			} else {
+				total += len(l) + 1
+			}
 			if h.noEOL[i] {
-				b.WriteString("\\ No newline at end of file\n")
+				add("\\ No newline at end of file\n")
 			}
 		}
 	}
-	return b.String()
+	return b.String(), total
 }
 
 // span formats a hunk range as diff does: "start,count", "start" for one
@@ -76,9 +101,11 @@ func Hunks(old, new string) []Hunk {
 	if old == new {
 		return nil
 	}
-	lines := diffLines(old, new)
+	lines, first := diffLines(old, new)
 	var hunks []Hunk
-	oldNo, newNo := 1, 1 // line numbers of lines[i] in old and new
+	// Line numbers of lines[i] in old and new; lines starts after first
+	// equal lines that were not diffed.
+	oldNo, newNo := first+1, first+1
 	oldAt := make([]int, len(lines))
 	newAt := make([]int, len(lines))
 	for i, l := range lines {
@@ -139,14 +166,45 @@ func Hunks(old, new string) []Hunk {
 	return hunks
 }
 
+// WholeSize is the size (old and new bytes together) of the changed middle
+// of two texts past which it is shown as one replacement rather than
+// diffed line by line: a minimal diff of megabytes that changed everywhere
+// costs seconds and shows nothing more useful.
+const WholeSize = 1 << 20
+
 // diffLines is the line-level diff of old and new. A last line without a
-// newline differs from the same text with one, as in diff(1).
-func diffLines(old, new string) []line {
-	dmp := diffmatchpatch.New()
-	a, b, table := dmp.DiffLinesToRunes(old, new)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), table)
+// newline differs from the same text with one, as in diff(1). The common
+// leading and trailing lines are not diffed: only the last and first
+// Context of them are returned, and first is how many leading equal lines
+// were left out.
+func diffLines(old, new string) (lines []line, first int) {
+	pre, suf := CommonLines(old, new)
+	midOld, midNew := old[pre:len(old)-suf], new[pre:len(new)-suf]
+
+	// The context kept around the middle.
+	head := old[:pre]
+	keep := lastLinesStart(head, Context)
+	first = strings.Count(head[:keep], "\n")
+	tail := old[len(old)-suf:]
+	tail = tail[:firstLinesEnd(tail, Context)]
+
+	var diffs []diffmatchpatch.Diff
+	if len(midOld)+len(midNew) > WholeSize {
+		diffs = []diffmatchpatch.Diff{
+			{Type: diffmatchpatch.DiffDelete, Text: midOld},
+			{Type: diffmatchpatch.DiffInsert, Text: midNew},
+		}
+	} else {
+		dmp := diffmatchpatch.New()
+		a, b, table := dmp.DiffLinesToRunes(midOld, midNew)
+		diffs = dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), table)
+	}
+	all := make([]diffmatchpatch.Diff, 0, len(diffs)+2)
+	all = append(all, diffmatchpatch.Diff{Type: diffmatchpatch.DiffEqual, Text: head[keep:]})
+	all = append(all, diffs...)
+	all = append(all, diffmatchpatch.Diff{Type: diffmatchpatch.DiffEqual, Text: tail})
 	var out []line
-	for _, d := range diffs {
+	for _, d := range all {
 		text := d.Text
 		for text != "" {
 			i := strings.IndexByte(text, '\n')
@@ -158,7 +216,73 @@ func diffLines(old, new string) []line {
 			text = text[i+1:]
 		}
 	}
-	return reorder(out)
+	return reorder(out), first
+}
+
+// CommonLines returns the lengths of the longest common prefix and suffix
+// of a and b made of whole lines, not overlapping: what a diff of the two
+// need not look at.
+func CommonLines(a, b string) (prefix, suffix int) {
+	prefix = commonPrefixLines(a, b)
+	return prefix, commonSuffixLines(a[prefix:], b[prefix:])
+}
+
+// commonPrefixLines is the length of the longest common prefix of a and b
+// that ends at a line's end (or is empty).
+func commonPrefixLines(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) && i == len(b) {
+		return i
+	}
+	return strings.LastIndexByte(a[:i], '\n') + 1
+}
+
+// commonSuffixLines is the length of the longest common suffix of a and b
+// made of whole lines (starting right after a newline, or at the start of
+// both).
+func commonSuffixLines(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	if i == len(a) && i == len(b) {
+		return i
+	}
+	// Move forward to just after a newline inside the common part, so the
+	// suffix starts a line in both texts.
+	start := len(a) - i
+	for start < len(a) && !(start > 0 && a[start-1] == '\n' && (len(b)-(len(a)-start) == 0 || b[len(b)-(len(a)-start)-1] == '\n')) {
+		start++
+	}
+	return len(a) - start
+}
+
+// lastLinesStart is the offset where the last n lines of s (which ends at
+// a line's end or is empty) begin.
+func lastLinesStart(s string, n int) int {
+	end := len(s)
+	for ; n > 0 && end > 0; n-- {
+		end = strings.LastIndexByte(s[:end-1], '\n') + 1
+	}
+	return end
+}
+
+// firstLinesEnd is the offset just past the first n lines of s.
+func firstLinesEnd(s string, n int) int {
+	off := 0
+	for ; n > 0 && off < len(s); n-- {
+		i := strings.IndexByte(s[off:], '\n')
+		if i < 0 {
+			return len(s)
+		}
+		off += i + 1
+	}
+	return off
 }
 
 // reorder puts the deletions of each changed block before its insertions,

@@ -88,7 +88,10 @@ type Options struct {
 	HTTP *http.Client
 	// MaxTurns caps the built-in runner's model replies (default DefaultMaxTurns).
 	MaxTurns int
-	Log      *slog.Logger
+	// PostOffice, when set, gives a named background sub-agent of the
+	// built-in runner a mailbox that SendMessage reaches.
+	PostOffice PostOffice
+	Log        *slog.Logger
 }
 
 // Agent runs one task in a sub-agent and returns its report.
@@ -152,6 +155,23 @@ func (*Agent) Docs() tools.Docs {
 	}
 }
 
+// Precheck implements tools.Prechecker: an empty prompt, or no runner for
+// the sub-agent, fails before the user is asked to approve the call.
+func (a *Agent) Precheck(_ context.Context, host tools.Host, input json.RawMessage) *tools.Result {
+	var in Input
+	if err := json.Unmarshal(input, &in); err != nil {
+		return tools.ErrorResult("the input of Agent is not valid (%v); send {\"description\": \"...\", \"prompt\": \"...\"}.", err)
+	}
+	if strings.TrimSpace(in.Prompt) == "" {
+		return tools.ErrorResult("prompt is empty. Write the whole task for the sub-agent in prompt.")
+	}
+	if host == nil {
+		host = tools.NoHost{}
+	}
+	_, res := a.spawner(host, in)
+	return res
+}
+
 // Execute picks a spawner and runs the sub-agent, or starts it in the
 // background.
 func (a *Agent) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
@@ -166,13 +186,13 @@ func (a *Agent) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	if host == nil {
 		host = tools.NoHost{}
 	}
+	req := SpawnRequest{CallID: call.ID, Input: in, Raw: call.Input, Host: host, Progress: call.Progress}
+	if in.RunInBackground {
+		return a.background(req)
+	}
 	sp, res := a.spawner(host, in)
 	if res != nil {
 		return res, nil
-	}
-	req := SpawnRequest{CallID: call.ID, Input: in, Raw: call.Input, Host: host, Progress: call.Progress}
-	if in.RunInBackground {
-		return a.background(sp, req)
 	}
 	if req.Progress == nil {
 		req.Progress = tools.NoProgress{}
@@ -231,29 +251,98 @@ func (a *Agent) spawner(host tools.Host, in Input) (SubagentSpawner, *tools.Resu
 	}, nil
 }
 
-// background starts the sub-agent as a task and returns its id.
-func (a *Agent) background(sp SubagentSpawner, req SpawnRequest) (*tools.Result, error) {
-	if a.opts.Tasks == nil {
-		return tools.ErrorResult("background agents are not available in this session; call Agent again without run_in_background."), nil
+// ErrNoRunner means neither the editor nor the built-in loop can run a
+// sub-agent; its text says how to enable one.
+type ErrNoRunner struct{ Result *tools.Result }
+
+func (e *ErrNoRunner) Error() string { return strings.TrimPrefix(e.Result.Text(), "Error: ") }
+
+// Started is a sub-agent started in the background.
+type Started struct {
+	Task *tasks.Task
+	// Messages reports whether SendMessage reaches it (the built-in runner
+	// with a post office; the editor's runner cannot take messages).
+	Messages bool
+}
+
+// Start runs a sub-agent as a background task. open, when set and the
+// built-in runner runs it, gives it a mailbox (a team member's, or one from
+// the PostOffice for a named agent); the task's output is passed to open so
+// the mailbox can write to it. The mailbox is closed when the task ends.
+func (a *Agent) Start(host tools.Host, callID string, in Input, open func(out io.Writer) (Mailbox, func(), error)) (*Started, error) {
+	if host == nil {
+		host = tools.NoHost{}
 	}
-	// The call's progress ends when this call returns; the task reports
-	// nothing but its result.
-	req.Progress = tools.NoProgress{}
-	spec := tasks.Spec{Kind: "agent", Command: req.Input.Description, Timeout: BackgroundTimeout, Notify: req.Host.Notify}
-	t, err := a.opts.Tasks.StartFunc(spec, func(ctx context.Context, out io.Writer) error {
+	if a.opts.Tasks == nil {
+		return nil, errors.New("background agents are not available in this session")
+	}
+	sp, res := a.spawner(host, in)
+	if res != nil {
+		return nil, &ErrNoRunner{Result: res}
+	}
+	raw, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	// The call's progress ends when the starting call returns; the task
+	// reports nothing but its result.
+	req := SpawnRequest{CallID: callID, Input: in, Raw: raw, Host: host, Progress: tools.NoProgress{}}
+	_, builtin := sp.(*Loop)
+	if open == nil && builtin && in.Name != "" && a.opts.PostOffice != nil {
+		open = func(out io.Writer) (Mailbox, func(), error) { return a.opts.PostOffice.Open(in.Name, out) }
+	}
+	started := &Started{Messages: builtin && open != nil}
+	spec := tasks.Spec{Kind: "agent", Command: in.Description, Timeout: BackgroundTimeout, Notify: host.Notify}
+	// The mailbox is opened before the task starts so that a name already
+	// in use fails the call; its output is the task's, set once it runs.
+	var out lazyWriter
+	var closeBox func()
+	if started.Messages {
+		mb, closeFn, err := open(&out)
+		if err != nil {
+			return nil, err
+		}
+		req.Mailbox, closeBox = mb, closeFn
+	}
+	t, err := a.opts.Tasks.StartFunc(spec, func(ctx context.Context, w io.Writer) error {
+		out.set(w)
+		if closeBox != nil {
+			defer closeBox()
+		}
 		text, err := sp.Spawn(ctx, req)
 		if err != nil {
 			if ctx.Err() == nil {
-				_, _ = io.WriteString(out, spawnError(err).Text())
+				_, _ = io.WriteString(w, spawnError(err).Text())
 			}
 			return err
 		}
-		_, err = io.WriteString(out, text)
+		_, err = io.WriteString(w, text)
 		return err
 	})
 	if err != nil {
+		if closeBox != nil {
+			closeBox()
+		}
+		return nil, err
+	}
+	started.Task = t
+	return started, nil
+}
+
+// background starts the sub-agent as a task and returns its id.
+func (a *Agent) background(req SpawnRequest) (*tools.Result, error) {
+	if a.opts.Tasks == nil {
+		return tools.ErrorResult("background agents are not available in this session; call Agent again without run_in_background."), nil
+	}
+	st, err := a.Start(req.Host, req.CallID, req.Input, nil)
+	var noRunner *ErrNoRunner
+	if errors.As(err, &noRunner) {
+		return noRunner.Result, nil
+	}
+	if err != nil {
 		return tools.ErrorResult("could not start the background agent: %v.", err), nil
 	}
+	t := st.Task
 	r := tools.TextResult(fmt.Sprintf("Started the sub-agent %q as background task %s. Get its report with TaskOutput (task_id %q) once it is done, or stop it with TaskStop. It is stopped after %s or when the session ends.",
 		req.Input.Description, t.ID(), t.ID(), BackgroundTimeout))
 	r.Structured = Output{Status: "async_launched", AgentID: t.ID(), Description: req.Input.Description, Prompt: req.Input.Prompt}

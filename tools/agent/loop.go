@@ -17,8 +17,8 @@ import (
 const requestTimeout = 5 * time.Minute
 
 // excluded are the tools a sub-agent of the built-in runner is not given:
-// no agents of its own, and no questions to the user.
-var excluded = map[string]bool{"agent": true, "askuserquestion": true}
+// no agents or teams of its own, and no questions to the user.
+var excluded = map[string]bool{"agent": true, "askuserquestion": true, "teamcreate": true, "teamdelete": true}
 
 // Loop is the built-in runner: a conversation with an OpenAI-compatible
 // chat-completions endpoint whose tool calls run through Pipeline.
@@ -50,10 +50,16 @@ func (l *Loop) Spawn(ctx context.Context, req SpawnRequest) (string, error) {
 		{Role: "system", Content: l.systemPrompt(req.Input)},
 		{Role: "user", Content: req.Input.Prompt},
 	}
+	if req.Input.Name != "" {
+		ctx = WithName(ctx, req.Input.Name)
+	}
 	calls := 0
 	for turn := 1; turn <= maxTurns; turn++ {
 		if err := ctx.Err(); err != nil {
 			return "", err
+		}
+		if req.Mailbox != nil {
+			messages = appendUser(messages, req.Mailbox.Take())
 		}
 		choice, err := l.complete(ctx, messages, defs)
 		if err != nil {
@@ -65,6 +71,18 @@ func (l *Loop) Spawn(ctx context.Context, req SpawnRequest) (string, error) {
 		reply := choice.Message
 		if len(reply.ToolCalls) == 0 {
 			report := strings.TrimSpace(reply.Content)
+			if req.Mailbox != nil {
+				// A team member waits for messages instead of ending; each
+				// wake-up gets a fresh budget of turns.
+				if next, more := req.Mailbox.Idle(ctx, report); more {
+					messages = appendUser(append(messages, chatapi.Message{Role: "assistant", Content: reply.Content}), next)
+					turn = 0
+					continue
+				}
+				if err := ctx.Err(); err != nil {
+					return "", err
+				}
+			}
 			if report == "" {
 				return "", fmt.Errorf("the sub-agent ended after %d tool calls without a report (the model's last reply was empty). Call Agent again with a prompt that says what to report, or do the task yourself", calls)
 			}
@@ -88,6 +106,14 @@ func (l *Loop) Spawn(ctx context.Context, req SpawnRequest) (string, error) {
 		messages = append(messages, results...)
 	}
 	return "", fmt.Errorf("the sub-agent did not finish within %d turns (%d tool calls), so it was stopped without a report. Split the task into smaller ones with narrower prompts, or do it yourself", maxTurns, calls)
+}
+
+// appendUser appends texts as user messages.
+func appendUser(messages []chatapi.Message, texts []string) []chatapi.Message {
+	for _, t := range texts {
+		messages = append(messages, chatapi.Message{Role: "user", Content: t})
+	}
+	return messages
 }
 
 // complete sends one request within requestTimeout.

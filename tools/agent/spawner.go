@@ -28,6 +28,9 @@ type SpawnRequest struct {
 	Host tools.Host
 	// Progress reports what the sub-agent is doing; never nil.
 	Progress tools.Progress
+	// Mailbox, when set, brings messages to the sub-agent between its
+	// turns (built-in runner only).
+	Mailbox Mailbox
 }
 
 // ReportedError is a failure the runner described itself (the client's

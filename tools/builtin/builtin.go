@@ -8,12 +8,16 @@ import (
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/agent"
+	"github.com/toolhost/toolhost/tools/data"
 	"github.com/toolhost/toolhost/tools/extras"
 	"github.com/toolhost/toolhost/tools/fs"
+	"github.com/toolhost/toolhost/tools/providers"
 	"github.com/toolhost/toolhost/tools/search"
 	"github.com/toolhost/toolhost/tools/shell"
 	"github.com/toolhost/toolhost/tools/state"
+	"github.com/toolhost/toolhost/tools/sys"
 	"github.com/toolhost/toolhost/tools/tasks"
+	"github.com/toolhost/toolhost/tools/team"
 	"github.com/toolhost/toolhost/tools/web"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -43,6 +47,10 @@ type Deps struct {
 	// registry; Agent's built-in runner makes the sub-agent's calls through
 	// it. nil leaves Agent only the client's runner (toolhost/runAgent).
 	Pipeline func() *tools.Pipeline
+	// Teams keeps the mailboxes of named background agents and the teams
+	// (SendMessage, TeamCreate); the session reports it in toolhost/status.
+	// nil gives the tools a hub of their own.
+	Teams *team.Hub
 }
 
 // Register adds every built-in tool to reg.
@@ -54,7 +62,7 @@ func Register(reg *tools.Registry, d Deps) {
 		taskManager = tasks.NewManager(tasks.Options{Log: d.Log})
 	}
 	reg.Register(tools.CategoryCore, shell.NewBash(d.Workspace, d.Settings, taskManager, d.Log),
-		search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()))
+		search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()).WithSettings(d.Settings))
 	reg.Register(tools.CategoryTasks, tasks.NewTaskOutput(taskManager, d.Settings), tasks.NewTaskStop(taskManager))
 	reg.Register(tools.CategoryExtras, search.NewLS(d.Workspace), search.NewTree(d.Workspace), shell.NewSSHBash(d.Settings))
 	reg.Register(tools.CategoryNotebook, fs.NewNotebookEdit(d.Workspace))
@@ -69,8 +77,36 @@ func Register(reg *tools.Registry, d Deps) {
 	}
 	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
 	reg.Register(tools.CategoryNetwork, web.NewWebFetch(d.Settings), web.NewWebSearch(d.Settings))
-	reg.Register(tools.CategoryAgent, agent.New(agent.Options{
+	hub := d.Teams
+	if hub == nil {
+		hub = team.NewHub()
+	}
+	agentTool := agent.New(agent.Options{
 		Settings: d.Settings, Pipeline: d.Pipeline, Tasks: taskManager, Root: d.Workspace.Root, Log: d.Log,
-	}))
+		PostOffice: hub,
+	})
+	reg.Register(tools.CategoryAgent, agentTool)
+	// SendMessage is one of Claude Code's default tools; the team tools are
+	// opt-in (tools.teams).
+	reg.Register(tools.CategoryTeams, team.NewSendMessage(hub, d.Settings))
+	reg.RegisterOptIn(tools.CategoryTeams, team.NewTeamCreate(hub, agentTool, taskManager), team.NewTeamDelete(hub, taskManager))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
+	registerOptIn(reg, d)
+	// ask_<name> for each configured provider, following the settings.
+	syncer := providers.NewSyncer(reg, tools.CategoryAgent, nil)
+	if d.Settings != nil {
+		syncer.Sync(d.Settings())
+	}
+	if d.SettingsStore != nil {
+		d.SettingsStore.OnChange(syncer.Sync)
+	}
+}
+
+// registerOptIn adds the tools of the other seed systems that Claude Code
+// lacks. They are off until tools.optIn (or tools.enabled) names them, so a
+// default session lists what a Claude-Code-trained model expects.
+func registerOptIn(reg *tools.Registry, d Deps) {
+	reg.RegisterOptIn(tools.CategoryExtras, data.NewQueryJSON(d.Workspace),
+		sys.NewGetEnv(d.Settings), sys.NewListProcesses())
+	reg.RegisterOptIn(tools.CategoryNetwork, web.NewHTTPRequest(d.Settings))
 }

@@ -34,9 +34,9 @@ const (
 var memorySchema = json.RawMessage(`{
   "type": "object",
   "properties": {
-    "action": {"type": "string", "enum": ["read", "write", "append", "list", "delete", "search"], "description": "What to do."},
-    "name": {"type": "string", "description": "The note's name (letters, digits, '.', '_' and '-'; other characters become '-'). Needed by read, write, append and delete."},
-    "content": {"type": "string", "description": "Markdown to store (write replaces the note, append adds to its end)."},
+    "action": {"type": "string", "enum": ["read", "write", "append", "list", "delete", "search", "set_fact", "get_fact", "clear_fact", "clear"], "description": "What to do."},
+    "name": {"type": "string", "description": "The note's name (letters, digits, '.', '_' and '-'; other characters become '-'), needed by read, write, append and delete; or the fact's name, needed by set_fact and clear_fact (get_fact without it lists every fact)."},
+    "content": {"type": "string", "description": "Markdown to store (write replaces the note, append adds to its end), or the fact's value for set_fact."},
     "query": {"type": "string", "description": "Text to look for (case-insensitive) in every note, for search."}
   },
   "required": ["action"],
@@ -77,14 +77,18 @@ func (*Memory) SideEffect() tools.SideEffect { return tools.SideEffectState }
 // Docs implements tools.Documented.
 func (*Memory) Docs() tools.Docs {
 	return tools.Docs{
-		Short: "Keep notes across sessions as markdown files under .toolhost/memory/.",
+		Short: "Keep notes and key/value facts across sessions under .toolhost/memory/.",
 		Long: "Actions: read, write (replace), append, list, delete and search (case-insensitive, in " +
 			"names and text). Notes are <name>.md files in the first workspace root's " +
 			".toolhost/memory/ folder; names are reduced to letters, digits, '.', '_' and '-', so a " +
-			"name can never leave that folder. Writes are atomic.",
+			"name can never leave that folder. Writes are atomic. Facts are short named values kept in " +
+			".toolhost/memory/facts.json: set_fact (name, content), get_fact (name; without it, every " +
+			"fact), clear_fact (name) and clear (every fact; notes stay). A facts file that is not a " +
+			"JSON object of strings is reported and left alone.",
 		Examples: []tools.Example{
 			{Title: "Remember a convention", Input: json.RawMessage(`{"action":"write","name":"conventions","content":"- errors wrap with %w\n- tests are table-driven\n"}`)},
 			{Title: "Find what was noted about tests", Input: json.RawMessage(`{"action":"search","query":"test"}`)},
+			{Title: "Remember how tests run", Input: json.RawMessage(`{"action":"set_fact","name":"test-command","content":"make test"}`)},
 		},
 	}
 }
@@ -94,6 +98,12 @@ func (m *Memory) Access(input json.RawMessage) tools.Access {
 	var p memoryParams
 	if json.Unmarshal(input, &p) != nil {
 		return tools.Access{}
+	}
+	if isFactAction(p.Action) {
+		if p.Action == "get_fact" {
+			return tools.Access{ReadPaths: []string{m.factsPath()}}
+		}
+		return tools.Access{WritePaths: []string{m.factsPath()}}
 	}
 	name, err := sanitiseNoteName(p.Name)
 	if err != nil {
@@ -125,7 +135,10 @@ func (m *Memory) Execute(ctx context.Context, call *tools.Call) (*tools.Result, 
 		return m.search(ctx, p.Query)
 	case "read", "write", "append", "delete":
 	default:
-		return tools.ErrorResult("unknown action %q; use read, write, append, list, delete or search.", p.Action), nil
+		if isFactAction(p.Action) {
+			return m.facts(p)
+		}
+		return tools.ErrorResult("unknown action %q; use read, write, append, list, delete or search for notes, set_fact, get_fact, clear_fact or clear for facts.", p.Action), nil
 	}
 	name, err := sanitiseNoteName(p.Name)
 	if err != nil {

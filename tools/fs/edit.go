@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -87,26 +86,67 @@ func (*Edit) Access(input json.RawMessage) tools.Access {
 	return tools.Access{WritePaths: []string{p.FilePath}}
 }
 
-// Preview implements tools.Previewer: the diff the edit would make, or nil
-// when it would fail.
-func (e *Edit) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
+// editCall is an Edit call checked and computed, ready to apply.
+type editCall struct {
+	p    editParams
+	abs  string
+	old  []byte
+	plan *editPlan
+}
+
+// prepare checks an Edit input against the file and computes the new
+// content; a non-nil result is the error the call ends with. Precheck,
+// Preview and Execute share it, so the prompt is never shown for an edit
+// that would fail. checkFresh adds the check that the file is unchanged
+// since it was read.
+func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tools.Result) {
 	var p editParams
-	if json.Unmarshal(input, &p) != nil {
-		return nil
+	if err := json.Unmarshal(input, &p); err != nil {
+		return nil, tools.ErrorResult("the input is not a valid Edit input (%v); send {\"file_path\", \"old_string\", \"new_string\"}.", err)
 	}
 	abs, bad := resolve(e.ws, "file_path", p.FilePath)
 	if bad != nil {
-		return nil
+		return nil, bad
+	}
+	if p.OldString == p.NewString {
+		return nil, tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string.")
 	}
 	old, _, err := e.ws.ReadFile(abs)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if p.OldString != "" {
+			return nil, notFound(abs)
+		}
+		old = nil // an empty old_string creates the file
+	case err != nil:
+		return nil, tools.ErrorResult("cannot read %s: %v.", abs, err)
+	case checkFresh:
+		if err := e.ws.CheckFresh(abs); err != nil {
+			return nil, tools.ErrorResult("%v", err)
+		}
 	}
 	plan, fail := planEdit(abs, old, p, currentSettings(e.settings).Edit.Fuzzy)
 	if fail != nil {
+		return nil, tools.ErrorResult("%v", fail)
+	}
+	return &editCall{p: p, abs: abs, old: old, plan: plan}, nil
+}
+
+// Precheck implements tools.Prechecker: an edit that cannot be made (stale
+// file, no match) fails before the user is asked.
+func (e *Edit) Precheck(_ context.Context, _ tools.Host, input json.RawMessage) *tools.Result {
+	_, res := e.prepare(input, true)
+	return res
+}
+
+// Preview implements tools.Previewer: the diff the edit would make, or nil
+// when it would fail.
+func (e *Edit) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
+	c, res := e.prepare(input, false)
+	if res != nil {
 		return nil
 	}
-	return &tools.Preview{Kind: "diff", Text: unifiedDiff(e.ws, abs, old, plan.content)}
+	return tools.FilePreview(c.abs, unifiedDiff(e.ws, c.abs, c.old, c.plan.content), c.plan.content)
 }
 
 // Execute makes the edit.
@@ -154,10 +194,11 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if plan.fuzzy {
 		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
 	}
-	res := tools.TextResult(summary + "\n\n" + unifiedDiff(e.ws, abs, old, plan.content))
+	diff, hunks := changeDiff(e.ws, abs, old, plan.content)
+	res := tools.TextResult(summary + "\n\n" + diff)
 	res.Structured = map[string]any{
 		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
-		"structuredPatch": udiff.Hunks(string(old), string(plan.content)), "userModified": false,
+		"structuredPatch": hunks, "userModified": false,
 	}
 	return res, nil
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/settings"
@@ -42,15 +43,29 @@ func displayName(ws *workspace.Workspace, abs string) string {
 
 // unifiedDiff is the diff of a change, cut at maxDiffChars with a note.
 func unifiedDiff(ws *workspace.Workspace, abs string, old, new []byte) string {
+	return renderDiff(ws, abs, old == nil, udiff.Hunks(string(old), string(new)))
+}
+
+// changeDiff is the diff of a change as text (cut as unifiedDiff cuts it)
+// and as hunks (a result's structuredPatch), diffed once.
+//
+// The contents are viewed as strings without copies (a large file would be
+// copied twice more): callers never change old and new afterwards, and the
+// hunks, whose lines point into them, live no longer than the result.
+func changeDiff(ws *workspace.Workspace, abs string, old, new []byte) (string, []udiff.Hunk) {
+	hunks := udiff.Hunks(unsafe.String(unsafe.SliceData(old), len(old)), unsafe.String(unsafe.SliceData(new), len(new)))
+	return renderDiff(ws, abs, old == nil, hunks), hunks
+}
+
+func renderDiff(ws *workspace.Workspace, abs string, created bool, hunks []udiff.Hunk) string {
 	name := displayName(ws, abs)
 	oldName := "a/" + name
-	if old == nil {
+	if created {
 		oldName = "/dev/null"
 	}
-	d := udiff.Unified(oldName, "b/"+name, string(old), string(new))
-	if len(d) > maxDiffChars {
-		cut := strings.LastIndexByte(d[:maxDiffChars], '\n') + 1
-		d = d[:cut] + fmt.Sprintf("[diff cut at %d of %d characters]\n", cut, len(d))
+	d, total := udiff.RenderCut(oldName, "b/"+name, hunks, maxDiffChars)
+	if total > len(d) {
+		d += fmt.Sprintf("[diff cut at %d of %d characters]\n", len(d), total)
 	}
 	return d
 }
@@ -78,6 +93,8 @@ func changeResult(err error) (*tools.Result, error) {
 		return tools.ErrorResult("%v", plan), nil
 	case errors.As(err, &rejected):
 		return tools.ErrorResult("%v. Ask the user what they want changed, or try a different change.", rejected), nil
+	case workspace.Refused(err):
+		return tools.ErrorResult("%v.", err), nil
 	}
 	return nil, err
 }

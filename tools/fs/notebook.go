@@ -20,6 +20,10 @@ import (
 type notebook struct {
 	doc   map[string]any
 	cells []map[string]any
+	// raw is the file as read and spans the byte range of each original
+	// cell in it, so an edit rewrites only the cells it changed.
+	raw   []byte
+	spans []span
 	// indent is the indentation of the original file (nbformat writes one
 	// space), reused when writing.
 	indent string
@@ -39,7 +43,7 @@ func parseNotebook(data []byte) (*notebook, error) {
 	if !ok {
 		return nil, errors.New("not a valid notebook: it has no \"cells\" list (nbformat 4 is supported)")
 	}
-	nb := &notebook{doc: doc, indent: detectIndent(data), finalNewline: bytes.HasSuffix(data, []byte("\n"))}
+	nb := &notebook{doc: doc, indent: detectIndent(data), finalNewline: bytes.HasSuffix(data, []byte("\n")), raw: data}
 	for i, c := range raw {
 		cell, ok := c.(map[string]any)
 		if !ok {
@@ -47,7 +51,131 @@ func parseNotebook(data []byte) (*notebook, error) {
 		}
 		nb.cells = append(nb.cells, cell)
 	}
+	if spans, ok := cellSpans(data); ok && len(spans) == len(nb.cells) {
+		nb.spans = spans
+	}
 	return nb, nil
+}
+
+// span is the byte range [start, end) of one value in a file.
+type span struct{ start, end int }
+
+// cellSpans finds the byte range of each element of the top-level "cells"
+// array; ok is false when the file's layout is not understood.
+func cellSpans(data []byte) ([]span, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		if key != "cells" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil, false
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			return nil, false
+		}
+		var spans []span
+		for dec.More() {
+			from := int(dec.InputOffset())
+			var cell json.RawMessage
+			if dec.Decode(&cell) != nil {
+				return nil, false
+			}
+			end := int(dec.InputOffset())
+			start := from + bytes.IndexByte(data[from:end], '{')
+			if start < from {
+				return nil, false
+			}
+			spans = append(spans, span{start, end})
+		}
+		return spans, true
+	}
+	return nil, false
+}
+
+// cellEdit is one change of the cells list, for splicing: at is an index
+// into the original cells; a nil cell deletes, insert adds before at.
+type cellEdit struct {
+	at     int
+	insert bool
+	cell   map[string]any
+}
+
+// splice writes the notebook by changing only the bytes of the edited
+// cell in the original file, so the rest keeps its formatting exactly.
+// ok is false when it cannot (then encode rewrites the file).
+func (nb *notebook) splice(e cellEdit) ([]byte, bool) {
+	if nb.spans == nil {
+		return nil, false
+	}
+	n := len(nb.spans)
+	encoded := func(cell map[string]any) ([]byte, bool) {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if nb.indent != "" {
+			enc.SetIndent(nb.indent+nb.indent, nb.indent)
+		}
+		if enc.Encode(cell) != nil {
+			return nil, false
+		}
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), true
+	}
+	// sep is what stands between two cells in the original.
+	sep := []byte(",")
+	if nb.indent != "" {
+		sep = []byte(",\n" + nb.indent + nb.indent)
+	}
+	if n >= 2 {
+		sep = nb.raw[nb.spans[0].end:nb.spans[1].start]
+	}
+	var out []byte
+	switch {
+	case e.cell == nil: // delete
+		if e.at < 0 || e.at >= n {
+			return nil, false
+		}
+		from, to := nb.spans[e.at].start, nb.spans[e.at].end
+		switch {
+		case e.at > 0:
+			from = nb.spans[e.at-1].end
+		case n > 1:
+			to = nb.spans[1].start
+		}
+		out = append(append(out, nb.raw[:from]...), nb.raw[to:]...)
+	case e.insert:
+		c, ok := encoded(e.cell)
+		if !ok || n == 0 || e.at < 0 || e.at > n {
+			return nil, false
+		}
+		if e.at == n {
+			at := nb.spans[n-1].end
+			out = append(append(append(append(out, nb.raw[:at]...), sep...), c...), nb.raw[at:]...)
+		} else {
+			at := nb.spans[e.at].start
+			out = append(append(append(append(out, nb.raw[:at]...), c...), sep...), nb.raw[at:]...)
+		}
+	default: // replace
+		c, ok := encoded(e.cell)
+		if !ok || e.at < 0 || e.at >= n {
+			return nil, false
+		}
+		sp := nb.spans[e.at]
+		out = append(append(append(out, nb.raw[:sp.start]...), c...), nb.raw[sp.end:]...)
+	}
+	// The result must still be the notebook it claims to be.
+	if !json.Valid(out) {
+		return nil, false
+	}
+	return out, true
 }
 
 // detectIndent returns the indentation of the first indented line of a JSON

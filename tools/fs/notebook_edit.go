@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -79,7 +80,8 @@ func (*NotebookEdit) Access(input json.RawMessage) tools.Access {
 	return tools.Access{WritePaths: []string{p.NotebookPath}}
 }
 
-// Preview implements tools.Previewer: the diff of the notebook file.
+// Preview implements tools.Previewer: the diff of the cell the call
+// changes (its source, as the user reads it), not of the notebook's JSON.
 func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
 	var p notebookEditParams
 	if json.Unmarshal(input, &p) != nil {
@@ -93,11 +95,30 @@ func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.
 	if err != nil {
 		return nil
 	}
-	out, _, fail := planNotebookEdit(old, p)
-	if fail != nil {
+	if _, _, fail := planNotebookEdit(old, p); fail != nil {
 		return nil
 	}
-	return &tools.Preview{Kind: "diff", Text: unifiedDiff(t.ws, abs, old, out)}
+	nb, err := parseNotebook(old)
+	if err != nil {
+		return nil
+	}
+	before, after, cell := "", p.NewSource, p.CellID
+	mode := editMode(p)
+	if i := nb.find(p.CellID); i >= 0 && mode != "insert" {
+		before = multiline(nb.cells[i]["source"])
+		cell = nb.cellID(i)
+	}
+	if mode == "delete" {
+		after = ""
+	}
+	if mode == "insert" {
+		cell = "new cell"
+		if p.CellID != "" {
+			cell = "new cell after " + p.CellID
+		}
+	}
+	name := fmt.Sprintf("%s [%s]", displayName(t.ws, abs), cell)
+	return &tools.Preview{Kind: "diff", Text: udiff.Unified("a/"+name, "b/"+name, before, after)}
 }
 
 // Execute makes the change.
@@ -152,6 +173,7 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 		return nil, "", err
 	}
 	var summary string
+	var edit cellEdit
 	switch mode := editMode(p); mode {
 	case "insert":
 		if p.CellType == "" {
@@ -179,6 +201,7 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			id = nb.newCellID()
 			cell["id"] = id
 		}
+		edit = cellEdit{at: at, insert: true, cell: cell}
 		nb.cells = append(nb.cells[:at], append([]map[string]any{cell}, nb.cells[at:]...)...)
 		summary = fmt.Sprintf("Inserted %s cell %s %s", p.CellType, id, where)
 	case "delete", "replace":
@@ -190,6 +213,7 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			return nil, "", noCell(nb, p.CellID)
 		}
 		if mode == "delete" {
+			edit = cellEdit{at: i}
 			nb.cells = append(nb.cells[:i], nb.cells[i+1:]...)
 			summary = "Deleted cell " + p.CellID
 			break
@@ -210,9 +234,15 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			delete(cell, "outputs")
 			delete(cell, "execution_count")
 		}
+		edit = cellEdit{at: i, cell: cell}
 		summary = fmt.Sprintf("Replaced the source of %s cell %s", kind, p.CellID)
 	default:
 		return nil, "", fmt.Errorf("edit_mode %q is not one of replace, insert, delete", mode)
+	}
+	// Only the changed cell is rewritten; the rest of the file keeps its
+	// bytes, so the notebook's own formatting survives on disk.
+	if out, ok := nb.splice(edit); ok {
+		return out, summary, nil
 	}
 	out, err := nb.encode()
 	if err != nil {

@@ -212,3 +212,63 @@ func TestNotebookEditThroughEditor(t *testing.T) {
 		t.Errorf("want one applyEdit with small edits, got %+v", calls)
 	}
 }
+
+// A notebook written by another tool (two-space indent, keys out of order,
+// a source as one string): an edit changes the bytes of its cell only.
+func TestNotebookEditKeepsTheFileFormatting(t *testing.T) {
+	const (
+		first  = "{\n   \"source\": \"x = 1\",\n   \"cell_type\": \"code\", \"metadata\": {}, \"outputs\": [], \"execution_count\": null, \"id\": \"a\"\n  }"
+		second = "{\"id\": \"b\", \"cell_type\": \"markdown\", \"metadata\": {}, \"source\": [\"# Title\\n\"]}"
+		third  = "{\"id\": \"c\", \"cell_type\": \"code\", \"metadata\": {\"tags\": [\"keep\"]}, \"source\": [], \"outputs\": [], \"execution_count\": 3}"
+		head   = "{\n  \"nbformat_minor\": 5,\n  \"cells\": [\n  "
+		tail   = "\n  ],\n  \"metadata\": {\"kernelspec\": {\"name\": \"python3\"}},\n  \"nbformat\": 4\n}\n"
+	)
+	doc := head + first + ",\n  " + second + ",\n  " + third + tail
+	tests := []struct {
+		name  string
+		p     notebookEditParams
+		keeps []string // original pieces that must be in the output byte for byte
+		drops string   // an original piece that must be gone
+	}{
+		{"replace", notebookEditParams{CellID: "b", NewSource: "# New title\n"}, []string{head + first + ",\n  ", ",\n  " + third + tail}, second},
+		{"delete", notebookEditParams{CellID: "b", EditMode: "delete"}, []string{head + first + ",\n  " + third + tail}, second},
+		{"insert", notebookEditParams{CellID: "a", EditMode: "insert", CellType: "code", NewSource: "y = 2"}, []string{head + first + ",\n  ", second + ",\n  " + third + tail}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := planNotebookEdit([]byte(doc), tt.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range tt.keeps {
+				if !strings.Contains(string(out), k) {
+					t.Errorf("the output lost the original bytes %q:\n%s", k, out)
+				}
+			}
+			if tt.drops != "" && strings.Contains(string(out), tt.drops) {
+				t.Errorf("the output still has %q", tt.drops)
+			}
+			if _, err := parseNotebook(out); err != nil {
+				t.Errorf("the output is not a notebook: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// The permission prompt shows the cell's source change, not the JSON.
+func TestNotebookEditPreviewShowsTheCell(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("n.ipynb", "{\n \"cells\": [\n  {\"cell_type\": \"code\", \"id\": \"a\", \"metadata\": {}, \"outputs\": [], \"execution_count\": null, \"source\": [\"x = 1\\n\", \"print(x)\"]}\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n", 0o644)
+	pv := NewNotebookEdit(e.ws).Preview(context.Background(), []byte(`{"notebook_path":"`+p+`","cell_id":"a","new_source":"x = 2\nprint(x)"}`))
+	if pv == nil || pv.Kind != "diff" {
+		t.Fatalf("Preview = %+v", pv)
+	}
+	for _, want := range []string{"n.ipynb [a]", "-x = 1\n", "+x = 2\n"} {
+		if !strings.Contains(pv.Text, want) {
+			t.Errorf("preview lacks %q:\n%s", want, pv.Text)
+		}
+	}
+	if strings.Contains(pv.Text, "cell_type") || strings.Contains(pv.Text, "\"source\"") {
+		t.Errorf("preview shows the notebook's JSON:\n%s", pv.Text)
+	}
+}

@@ -115,11 +115,19 @@ func (*Read) Docs() tools.Docs {
 	}
 }
 
-// Access implements tools.AccessDescriber.
-func (*Read) Access(input json.RawMessage) tools.Access {
+// Access implements tools.AccessDescriber: the file read (with
+// paths.fuzzy, the close match that will be read instead).
+func (r *Read) Access(input json.RawMessage) tools.Access {
 	var p readParams
 	if json.Unmarshal(input, &p) != nil || p.FilePath == "" {
 		return tools.Access{}
+	}
+	if r.ws != nil && r.ws.FuzzyPaths() {
+		if abs, err := r.ws.Resolve(p.FilePath); err == nil {
+			if match, note := fuzzyMatch(r.ws, abs); note != "" {
+				return tools.Access{ReadPaths: []string{match}}
+			}
+		}
 	}
 	return tools.Access{ReadPaths: []string{p.FilePath}}
 }
@@ -134,6 +142,16 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if bad != nil {
 		return bad, nil
 	}
+	abs, note := fuzzyMatch(r.ws, abs)
+	res, err := r.read(ctx, abs, p)
+	if note != "" && res != nil && !res.IsError {
+		res.Content = append(res.Content, tools.Content{Type: "text", Text: note})
+	}
+	return res, err
+}
+
+// read reads the file at abs.
+func (r *Read) read(ctx context.Context, abs string, p readParams) (*tools.Result, error) {
 	ext := strings.ToLower(filepath.Ext(abs))
 	if p.Pages != "" && ext != ".pdf" {
 		return tools.ErrorResult("pages applies to PDF files only; %s is not a PDF. Use offset and limit for text.", abs), nil
@@ -147,6 +165,8 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
 		case st.IsDir():
 			return tools.ErrorResult("%s is a directory, not a file. List it with Bash (ls) or find files in it with Glob.", abs), nil
+		case !st.Mode().IsRegular():
+			return tools.ErrorResult("%v.", &workspace.NotRegularError{Path: abs, Mode: st.Mode()}), nil
 		case st.Size() > maxReadBytes:
 			return tools.ErrorResult("%s is %d MB, too large to Read. Search it with Grep, or show parts with Bash (head, tail, sed -n).", abs, st.Size()>>20), nil
 		}
@@ -158,11 +178,11 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	case ext == ".ipynb":
 		return r.readNotebook(abs, p.AllowLarge)
 	case imageTypes[ext] != "":
-		return r.readImage(abs, imageTypes[ext])
+		return r.readImage(ctx, abs, imageTypes[ext])
 	case ext == ".pdf":
 		return r.readPDF(ctx, abs, p.Pages)
 	}
-	return r.readText(abs, p)
+	return r.readText(ctx, abs, p)
 }
 
 func binaryRefusal(abs string) *tools.Result {
@@ -170,13 +190,13 @@ func binaryRefusal(abs string) *tools.Result {
 }
 
 // readText renders a text file (or open buffer) as numbered lines.
-func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
+func (r *Read) readText(ctx context.Context, abs string, p readParams) (*tools.Result, error) {
 	// The file's bytes live only until the result is built (every line shown
 	// is copied into it), so the buffer is reused across calls: reading a
 	// large file again and again then costs no garbage.
 	bufp := readBuffers.Get().(*[]byte)
 	readStart := time.Now()
-	data, version, err := r.ws.ReadFileInto(abs, *bufp)
+	data, version, err := r.ws.ReadFileLimit(ctx, abs, *bufp, maxReadBytes)
 	defer func() {
 		if cap(data) <= maxPooledReadBuffer {
 			*bufp = data[:0]
@@ -184,6 +204,9 @@ func (r *Read) readText(abs string, p readParams) (*tools.Result, error) {
 		}
 	}()
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
 	}
 	if looksBinary(data) {
@@ -318,14 +341,18 @@ func lineList(lines []int) string {
 }
 
 // readImage returns an image as image content.
-func (r *Read) readImage(abs, mime string) (*tools.Result, error) {
+func (r *Read) readImage(ctx context.Context, abs, mime string) (*tools.Result, error) {
 	start := time.Now()
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
+	data, err := workspace.ReadRegular(ctx, abs, nil, maxImageBytes)
+	var tooLarge *workspace.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return tools.ErrorResult("%s is over the %d bytes an image may have. Make a smaller copy (for example with ImageMagick: convert in.png -resize 50%% out.png) and Read that.", abs, maxImageBytes), nil
 	}
-	if len(data) > maxImageBytes {
-		return tools.ErrorResult("%s is %d bytes, over the %d bytes an image may have. Make a smaller copy (for example with ImageMagick: convert in.png -resize 50%% out.png) and Read that.", abs, len(data), maxImageBytes), nil
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
 	}
 	r.ws.MarkRead(abs, data, nil, start)
 	desc := fmt.Sprintf("Image %s (%s, %d bytes", abs, mime, len(data))
@@ -391,7 +418,7 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 	// The bytes are read before the conversion, so that a change made while
 	// it runs shows up as one when the agent edits the file.
 	start := time.Now()
-	data, readErr := os.ReadFile(abs)
+	data, readErr := workspace.ReadRegular(ctx, abs, nil, maxReadBytes)
 	cmd := exec.CommandContext(ctx, bin, "-layout", "-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), abs, "-")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

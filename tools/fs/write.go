@@ -73,21 +73,56 @@ func (*Write) Access(input json.RawMessage) tools.Access {
 	return tools.Access{WritePaths: []string{p.FilePath}}
 }
 
-// Preview implements tools.Previewer: the diff the write would make.
-func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
+// writeCall is a Write call checked against the file.
+type writeCall struct {
+	p   writeParams
+	abs string
+	old []byte
+}
+
+// prepare checks a Write input against the file; a non-nil result is the
+// error the call ends with. Precheck, Preview and Execute share it;
+// checkFresh adds the check that the file is unchanged since it was read.
+func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *tools.Result) {
 	var p writeParams
-	if json.Unmarshal(input, &p) != nil {
-		return nil
+	if err := json.Unmarshal(input, &p); err != nil {
+		return nil, tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err)
 	}
 	abs, bad := resolve(w.ws, "file_path", p.FilePath)
 	if bad != nil {
-		return nil
+		return nil, bad
+	}
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		return nil, tools.ErrorResult("%s is a directory; give the path of a file.", abs)
 	}
 	old, _, err := w.ws.ReadFile(abs)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	case err != nil:
+		return nil, tools.ErrorResult("cannot read %s before overwriting it: %v.", abs, err)
+	case checkFresh:
+		if err := w.ws.CheckFresh(abs); err != nil {
+			return nil, tools.ErrorResult("%v", err)
+		}
+	}
+	return &writeCall{p: p, abs: abs, old: old}, nil
+}
+
+// Precheck implements tools.Prechecker: a write over a file that changed
+// since it was read fails before the user is asked.
+func (w *Write) Precheck(_ context.Context, _ tools.Host, input json.RawMessage) *tools.Result {
+	_, res := w.prepare(input, true)
+	return res
+}
+
+// Preview implements tools.Previewer: the diff the write would make.
+func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
+	c, res := w.prepare(input, false)
+	if res != nil {
 		return nil
 	}
-	return &tools.Preview{Kind: "diff", Text: unifiedDiff(w.ws, abs, old, []byte(p.Content))}
+	return tools.FilePreview(c.abs, unifiedDiff(w.ws, c.abs, c.old, []byte(c.p.Content)), []byte(c.p.Content))
 }
 
 // Execute writes the file.
@@ -120,7 +155,8 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}}
 		return res, nil
 	}
-	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, unifiedDiff(w.ws, abs, old, newContent)))
-	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": udiff.Hunks(string(old), p.Content)}
+	diff, hunks := changeDiff(w.ws, abs, old, newContent)
+	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, diff))
+	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": hunks}
 	return res, nil
 }

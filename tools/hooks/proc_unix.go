@@ -4,15 +4,14 @@ package hooks
 
 import (
 	"os/exec"
-	"syscall"
+
+	"github.com/toolhost/toolhost/internal/lifetime"
 )
 
-// inOwnGroup starts the hook in a new process group and makes cancellation
-// kill the whole group, so a hook's children (a sleep, a pipeline) die with
-// it instead of holding its output open.
+// inOwnGroup starts the hook in a process group and scope of its own
+// (internal/lifetime) and makes cancellation kill both, so a hook's
+// children (a sleep, a pipeline, a daemon) die with it instead of holding
+// its output open or outliving it.
 func inOwnGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+	lifetime.Prepare(cmd, cmd.Env)
 }

@@ -5,12 +5,15 @@ package mcp
 import (
 	"os/exec"
 	"syscall"
+
+	"github.com/toolhost/toolhost/internal/lifetime"
 )
 
-// setProcessGroup starts the command in a process group of its own so that
-// its children can be ended with it.
+// setProcessGroup starts the command in a process group and scope of its
+// own (internal/lifetime), so that its children can be ended with it and
+// none outlives the server.
 func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	lifetime.Label(cmd, cmd.Env)
 }
 
 // killGroup kills the process group led by pid.

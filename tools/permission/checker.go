@@ -281,8 +281,9 @@ func (d *decision) resolve(paths []string, extra []string) []resolvedPath {
 func (d *decision) decide() tools.PermissionDecision {
 	v := d.rulesSay()
 	if v.Verdict == tools.VerdictAsk && d.mode == tools.ModeDontAsk {
+		narrow, _ := d.suggestions()
 		return denyWith("%s needs permission (%s), and the permission mode is dontAsk, which denies instead of asking. %s",
-			d.what(), v.Reason, howToAllow(d.suggestions()))
+			d.what(), v.Reason, howToAllow(narrow))
 	}
 	return v
 }

@@ -387,8 +387,8 @@ func TestPrompt(t *testing.T) {
 		if req.Preview == nil || req.Preview.Kind != "command" || req.Preview.Text != "npm test" {
 			t.Errorf("preview = %+v", req.Preview)
 		}
-		if !slices.Equal(req.Suggestions, []string{"Bash(npm test:*)"}) {
-			t.Errorf("suggestions = %q", req.Suggestions)
+		if !slices.Equal(req.Suggestions, []string{"Bash(npm test)"}) || !slices.Equal(req.BroaderSuggestions, []string{"Bash(npm test:*)"}) {
+			t.Errorf("suggestions = %q, broader %q", req.Suggestions, req.BroaderSuggestions)
 		}
 		if b, _ := json.Marshal(req.Input); string(b) != `{"command":"npm test"}` {
 			t.Errorf("input sent = %s", b)
@@ -412,10 +412,32 @@ func TestPrompt(t *testing.T) {
 		}
 	})
 
-	t.Run("allowAlways adds the rule and saves it", func(t *testing.T) {
+	t.Run("allowAlways saves a rule as narrow as the call", func(t *testing.T) {
 		e := newEnv(t, "")
 		c := e.checker("")
-		host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionAllowAlways}}
+		// A rule that was not offered is never saved.
+		host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionAllowAlways, Rules: []string{"Bash(rm:*)"}}}
+		pc := tools.PermissionCall{Tool: bashTool, Access: tools.Access{Command: "python3 app.py"}}
+		if out, err := c.Check(ctx, host, pc); err != nil || !out.Allow {
+			t.Fatalf("outcome %+v, %v", out, err)
+		}
+		if want := []string{"Bash(python3 app.py)"}; !slices.Equal(c.SessionRules(), want) {
+			t.Errorf("session rules = %q, want %q", c.SessionRules(), want)
+		}
+		if out, _ := c.Check(ctx, host, pc); !out.Allow || len(host.requests) != 1 {
+			t.Errorf("the same command asked again (allow=%v, %d prompts)", out.Allow, len(host.requests))
+		}
+		host.resp = tools.PermissionResponse{Decision: tools.DecisionDeny}
+		pc.Access.Command = "python3 other.py"
+		if out, _ := c.Check(ctx, host, pc); out.Allow || len(host.requests) != 2 {
+			t.Errorf("another python3 command was allowed by the narrow rule (allow=%v, %d prompts)", out.Allow, len(host.requests))
+		}
+	})
+
+	t.Run("allowAlways adds the prefix rules the user picked and saves them", func(t *testing.T) {
+		e := newEnv(t, "")
+		c := e.checker("")
+		host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionAllowAlways, Rules: []string{"Bash(npm run test:*)", "Bash(git status:*)"}}}
 		pc := tools.PermissionCall{Tool: bashTool, Access: tools.Access{Command: "npm run test -- --watch && git status"}}
 		out, err := c.Check(ctx, host, pc)
 		if err != nil || !out.Allow {
@@ -474,7 +496,7 @@ func TestPrompt(t *testing.T) {
 		if err != nil || out.Allow {
 			t.Fatalf("outcome %+v, %v; want a denial", out, err)
 		}
-		for _, want := range []string{"cannot show permission prompts", `"Bash(npm run build:*)"`, ".toolhost/settings.json", "permissions.defaultMode"} {
+		for _, want := range []string{"cannot show permission prompts", `"Bash(npm run build)"`, ".toolhost/settings.json", "permissions.defaultMode"} {
 			if !strings.Contains(out.Message, want) {
 				t.Errorf("message %q lacks %q", out.Message, want)
 			}

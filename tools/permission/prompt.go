@@ -20,7 +20,7 @@ const maxSuggestions = 5
 // the host. reason says why it is asked.
 func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutcome, error) {
 	req := d.request(ctx)
-	suggestions := req.Suggestions
+	suggestions, broader := req.Suggestions, req.BroaderSuggestions
 	resp, err := d.host.RequestPermission(ctx, req)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return tools.PermissionOutcome{}, ctxErr
@@ -38,23 +38,22 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 	}
 	if resp.Consented() {
 		if resp.Decision == tools.DecisionAllowAlways {
-			d.c.remember(suggestions, d.st.Permissions.SavesAlwaysAllow())
+			d.c.remember(picked(resp.Rules, suggestions, broader), d.st.Permissions.SavesAlwaysAllow())
 		}
 		return tools.PermissionOutcome{Allow: true, UpdatedInput: updatedInput(resp.UpdatedInput)}, nil
 	}
-	msg := "The user denied permission: " + lowerFirst(d.what()) + " did not run."
+	// The user's own words reach the model as typed; a plain denial says
+	// only that the user denied it, never words the user did not write.
 	if said := strings.TrimSpace(resp.Message); said != "" {
-		if !strings.ContainsAny(said[len(said)-1:], ".!?") {
-			said += "."
-		}
-		msg += " The user said: " + said
+		return deny("The user denied this and said: %s\n\n(%s did not run. Do not retry the same call; follow the user's words.)", said, d.what()), nil
 	}
-	return deny("%s Do not retry the same call; follow the user's guidance, or ask them what they want instead.", msg), nil
+	return deny("The user denied permission: %s did not run. Do not retry the same call; ask the user what they want instead.", lowerFirst(d.what())), nil
 }
 
 // request is the prompt of the call: what it does, its preview, its risk
 // and the rules an "Always allow" adds.
 func (d *decision) request(ctx context.Context) tools.PermissionRequest {
+	suggestions, broader := d.suggestions()
 	return tools.PermissionRequest{
 		CallID:      d.call.CallID,
 		ToolName:    d.name,
@@ -62,7 +61,9 @@ func (d *decision) request(ctx context.Context) tools.PermissionRequest {
 		Title:       d.title(),
 		Risk:        d.risk(),
 		Preview:     d.preview(ctx),
-		Suggestions: d.suggestions(),
+		Suggestions: suggestions,
+
+		BroaderSuggestions: broader,
 	}
 }
 
@@ -176,38 +177,57 @@ func (d *decision) preview(ctx context.Context) *tools.Preview {
 	return nil
 }
 
-// suggestions are the rules that would allow this call next time: a prefix
-// rule per simple command, a folder rule per path, a domain rule, or the
-// tool's name.
-func (d *decision) suggestions() []string {
-	var out []string
-	add := func(r string) {
-		if !slices.Contains(out, r) && len(out) < maxSuggestions {
-			out = append(out, r)
+// suggestions are the rules that would allow this call next time, as
+// narrow as the call: each simple command exactly as given, a folder rule
+// per path, a domain rule, or the tool's name. broader are wider rules the
+// user may pick instead: each command's prefix ("Bash(npm run:*)").
+func (d *decision) suggestions() (narrow, broader []string) {
+	add := func(out *[]string, r string) {
+		if !slices.Contains(*out, r) && len(*out) < maxSuggestions {
+			*out = append(*out, r)
 		}
 	}
 	switch {
 	case d.sub.command != nil:
 		if d.sub.command.complex || len(d.sub.command.parts) == 0 {
-			add(d.name + "(" + d.sub.command.whole + ")")
+			add(&narrow, d.name+"("+d.sub.command.whole+")")
 			break
 		}
 		for _, part := range d.sub.command.parts {
-			add(d.name + "(" + prefixPattern(part) + ")")
+			add(&narrow, d.name+"("+strings.Join(strings.Fields(part), " ")+")")
+			if prefix := prefixPattern(part); strings.HasSuffix(prefix, ":*") {
+				add(&broader, d.name+"("+prefix+")")
+			}
 		}
 	case len(d.sub.writes) > 0:
 		for _, p := range d.sub.writes {
-			add("Edit(" + d.pathPattern(p) + ")")
+			add(&narrow, "Edit("+d.pathPattern(p)+")")
 		}
 	case d.sub.domain != "":
-		add(d.name + "(domain:" + d.sub.domain + ")")
+		add(&narrow, d.name+"(domain:"+d.sub.domain+")")
 	default:
-		add(d.name)
+		add(&narrow, d.name)
 	}
 	for _, p := range d.sub.reads {
 		if !p.inside {
-			add("Read(" + d.pathPattern(p) + ")")
+			add(&narrow, "Read("+d.pathPattern(p)+")")
 		}
+	}
+	return narrow, broader
+}
+
+// picked are the rules an "Always allow" answer saves: the ones the user
+// picked among those offered, else the narrow suggestions. A rule that was
+// not offered is never saved.
+func picked(chosen, narrow, broader []string) []string {
+	var out []string
+	for _, r := range chosen {
+		if (slices.Contains(narrow, r) || slices.Contains(broader, r)) && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return narrow
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -95,6 +96,9 @@ type grepQuery struct {
 	before       int
 	after        int
 	onlyMatching bool
+	// rank, when set (grep.priority), orders files by kind before the
+	// usual order.
+	rank func(path string) int
 }
 
 // grepBackend runs a query. A *queryError is a problem with the input (a
@@ -126,6 +130,22 @@ func (e *queryError) Error() string { return e.msg }
 type Grep struct {
 	ws      *workspace.Workspace
 	backend grepBackend
+	// settings gives grep.priority and grep.splitAlternatives; nil means
+	// the defaults (both off).
+	settings func() *settings.Settings
+}
+
+// WithSettings makes g read the grep.* settings from cfg on every call.
+func (g *Grep) WithSettings(cfg func() *settings.Settings) *Grep {
+	g.settings = cfg
+	return g
+}
+
+func (g *Grep) current() *settings.Settings {
+	if g.settings == nil {
+		return nil
+	}
+	return g.settings()
 }
 
 // FindRipgrep returns the path of rg on PATH, or "" when there is none.
@@ -184,7 +204,20 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if res != nil {
 		return res, nil
 	}
+	st := g.current()
+	q.rank = rankFor(st)
 	found, err := g.backend.search(ctx, q)
+	note := ""
+	if err == nil && len(found.hits) == 0 && st != nil && st.Grep.SplitAlternatives {
+		if parts := alternatives(q.pattern); parts != nil {
+			retry := *q
+			retry.pattern = alternation(parts)
+			if again, err2 := g.backend.search(ctx, &retry); err2 == nil && len(again.hits) > 0 {
+				found, q = again, &retry
+				note = fmt.Sprintf("\n\n[%q matched nothing, so each alternative was searched instead: %s (grep.splitAlternatives).]", in.Pattern, strings.Join(parts, ", "))
+			}
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -201,6 +234,7 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	lineNumbers := in.LineNumbers == nil || *in.LineNumbers
 	text, out := formatGrep(q, found.hits, lineNumbers, limit, max(in.Offset, 0))
+	text += note
 	if found.stopped {
 		text += fmt.Sprintf("\n\n[The search stopped early after collecting %d MiB of matching lines, so these results are incomplete and not in full order. Narrow the pattern, the path or the glob, or use files_with_matches or count mode.]", maxCollectedBytes>>20)
 	}

@@ -90,9 +90,25 @@ func cutLine(s string) string {
 func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset int) (string, GrepOutput) {
 	out := GrepOutput{Mode: q.mode, Filenames: []string{}}
 	var entries []string
+	// byKind orders by grep.priority's kinds first, when set.
+	byKind := func(a, b *fileHits) int {
+		if q.rank == nil {
+			return 0
+		}
+		return q.rank(a.path) - q.rank(b.path)
+	}
+	byPath := func(a, b *fileHits) int {
+		if c := byKind(a, b); c != 0 {
+			return c
+		}
+		return strings.Compare(a.path, b.path)
+	}
 	switch q.mode {
 	case ModeFilesWithMatches:
 		slices.SortFunc(hits, func(a, b *fileHits) int {
+			if c := byKind(a, b); c != 0 {
+				return c
+			}
 			if c := b.mtime.Compare(a.mtime); c != 0 {
 				return c
 			}
@@ -102,12 +118,12 @@ func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset 
 			entries = append(entries, h.path)
 		}
 	case ModeCount:
-		slices.SortFunc(hits, func(a, b *fileHits) int { return strings.Compare(a.path, b.path) })
+		slices.SortFunc(hits, byPath)
 		for _, h := range hits {
 			entries = append(entries, h.path+":"+strconv.Itoa(h.count))
 		}
 	case ModeContent:
-		slices.SortFunc(hits, func(a, b *fileHits) int { return strings.Compare(a.path, b.path) })
+		slices.SortFunc(hits, byPath)
 		entries = contentLines(q, hits, lineNumbers)
 	}
 	total := len(entries)

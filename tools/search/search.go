@@ -34,6 +34,9 @@ func resolveDir(ws *workspace.Workspace, path string, wantDir bool) (string, os.
 		}
 		return "", nil, tools.ErrorResult("cannot read %s: %v", abs, err)
 	}
+	if !info.IsDir() && !info.Mode().IsRegular() {
+		return "", nil, tools.ErrorResult("%v.", &workspace.NotRegularError{Path: abs, Mode: info.Mode()})
+	}
 	if wantDir && !info.IsDir() {
 		return "", nil, tools.ErrorResult("%s is a file, not a folder. Give the folder that contains it.", abs)
 	}

@@ -37,6 +37,13 @@ type BashInput struct {
 	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
 }
 
+// bashStdin is the input field bash.backgroundStdin adds to BashInput:
+// text fed to a background command. It is kept apart so that BashInput
+// stays Claude Code's shape.
+type bashStdin struct {
+	Stdin *string `json:"stdin"`
+}
+
 // BashOutput is the structured result of Bash, in Claude Code's shape
 // (stdout carries the combined output; stderr is always empty).
 type BashOutput struct {
@@ -61,6 +68,11 @@ const bashSchema = `{
   "additionalProperties": false
 }`
 
+// bashStdinSchema is bashSchema with stdin, for bash.backgroundStdin.
+var bashStdinSchema = strings.Replace(bashSchema, `"dangerouslyDisableSandbox": {`,
+	`"stdin": {"type": "string", "description": "Text fed to the standard input of a background command (with run_in_background), which then sees end of input."},
+    "dangerouslyDisableSandbox": {`, 1)
+
 // Bash runs shell commands in the workspace root.
 type Bash struct {
 	ws       *workspace.Workspace
@@ -82,9 +94,17 @@ func NewBash(ws *workspace.Workspace, s func() *settings.Settings, m *tasks.Mana
 	return &Bash{ws: ws, settings: s, tasks: m, log: log}
 }
 
-func (*Bash) Name() string                 { return "Bash" }
-func (*Bash) Description() string          { return bashDescription }
-func (*Bash) InputSchema() json.RawMessage { return json.RawMessage(bashSchema) }
+func (*Bash) Name() string        { return "Bash" }
+func (*Bash) Description() string { return bashDescription }
+
+// InputSchema is Claude Code's; with bash.backgroundStdin it also lists
+// stdin.
+func (b *Bash) InputSchema() json.RawMessage {
+	if s := b.settings(); s != nil && s.Bash.BackgroundStdin {
+		return json.RawMessage(bashStdinSchema)
+	}
+	return json.RawMessage(bashSchema)
+}
 func (*Bash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
 // NewInput implements tools.TypedInput: the struct the input decodes into.
@@ -165,16 +185,25 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("the workspace root %s is not an existing folder, so commands cannot run in it. Ask the user to open an existing folder.", b.ws.Root()), nil
 	}
 	env := commandEnv(os.Environ(), s)
+	var stdin bashStdin
+	_ = json.Unmarshal(call.Input, &stdin)
+	if stdin.Stdin != nil && !in.RunInBackground {
+		return tools.ErrorResult("stdin is for background commands: add run_in_background: true, or pipe the text in the command itself (printf '...' | cmd)."), nil
+	}
+	name, args, err := sandboxArgs(s, b.ws.Folders(), b.ws.Root(), in.Command)
+	if err != nil {
+		return tools.ErrorResult("%v.", err), nil
+	}
 	if in.RunInBackground {
-		return b.startBackground(call, &in, env)
+		return b.startBackground(call, &in, stdin.Stdin, env, name, args)
 	}
 	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
 	spec := runSpec{
-		name: "bash", args: []string{"-c", in.Command}, dir: b.ws.Root(), env: env,
+		name: name, args: args, dir: b.ws.Root(), env: env,
 		timeout: timeout, maxOutput: maxOutput, progress: call.Progress,
 	}
 	if b.tasks != nil {
-		spec.adopt = b.tasks.AdoptGroup
+		spec.adopt = b.tasks.Adopt
 	}
 	res, err := runForeground(ctx, spec)
 	if err != nil {
@@ -182,6 +211,9 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("running bash: %w", err)
+	}
+	if msg := sandboxFailure(s, res.output, res.exitCode); msg != "" {
+		return tools.ErrorResult("%s.", msg), nil
 	}
 	how := "set run_in_background: true and follow it with TaskOutput"
 	if timeout < maxTimeout {
@@ -239,7 +271,7 @@ func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result 
 }
 
 // startBackground starts the command as a task and returns its id.
-func (b *Bash) startBackground(call *tools.Call, in *BashInput, env []string) (*tools.Result, error) {
+func (b *Bash) startBackground(call *tools.Call, in *BashInput, stdin *string, env []string, name string, args []string) (*tools.Result, error) {
 	if b.tasks == nil {
 		return tools.ErrorResult("background commands are not available in this session; run the command without run_in_background."), nil
 	}
@@ -248,8 +280,11 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, env []string) (*
 		timeout = min(time.Duration(*in.Timeout*float64(time.Millisecond)), MaxBackgroundTimeout)
 	}
 	spec := tasks.Spec{
-		Kind: "bash", Command: in.Command, Name: "bash", Args: []string{"-c", in.Command},
+		Kind: "bash", Command: in.Command, Name: name, Args: args,
 		Dir: b.ws.Root(), Env: env, Timeout: timeout,
+	}
+	if stdin != nil {
+		spec.Stdin = *stdin
 	}
 	if call.Host != nil {
 		spec.Notify = call.Host.Notify

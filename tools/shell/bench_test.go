@@ -13,7 +13,7 @@ import (
 func BenchmarkSpawnFloor(b *testing.B) {
 	ctx := context.Background()
 	for b.Loop() {
-		out, err := tasks.Command(ctx, "bash", "-c", "echo hi").Output()
+		out, err := tasks.Command(ctx, nil, "bash", "-c", "echo hi").Output()
 		if err != nil || string(out) != "hi\n" {
 			b.Fatalf("%q, %v", out, err)
 		}

@@ -13,16 +13,21 @@ type compressor struct {
 	name  string
 	match *regexp.Regexp
 	apply func(string) (string, bool)
+	// reshapes marks a compressor whose value is the shape it gives (line
+	// numbers), kept even when it is not shorter.
+	reshapes bool
 }
 
 // compressors are tried in order on a command with no pipes, lists or
 // redirections (its output is then the command's own).
 var compressors = []compressor{
-	{"git status", regexp.MustCompile(`^git\s+status(\s+[^-][^\s]*)*$`), compressGitStatus},
-	{"git log", regexp.MustCompile(`^git\s+log(\s+(-n\s*\d+|-\d+|--stat|[^-\s][^\s]*))*$`), compressGitLog},
-	{"git diff", regexp.MustCompile(`^git\s+diff(\s+\S+)*$`), compressGitDiff},
-	{"ls -la", regexp.MustCompile(`^ls\s+-(la|al|l|lA|Al|lah|alh|lha)(\s+\S+)*$`), compressLsLong},
-	{"go test", regexp.MustCompile(`^go\s+test(\s+\S+)*$`), compressGoTest},
+	{"git status", regexp.MustCompile(`^git\s+status(\s+[^-][^\s]*)*$`), compressGitStatus, false},
+	{"git log", regexp.MustCompile(`^git\s+log(\s+(-n\s*\d+|-\d+|--stat|[^-\s][^\s]*))*$`), compressGitLog, false},
+	{"git diff", regexp.MustCompile(`^git\s+diff(\s+\S+)*$`), compressGitDiff, false},
+	{"ls -la", regexp.MustCompile(`^ls\s+-(la|al|l|lA|Al|lah|alh|lha)(\s+\S+)*$`), compressLsLong, false},
+	{"go test", regexp.MustCompile(`^go\s+test(\s+\S+)*$`), compressGoTest, false},
+	{"grep", regexp.MustCompile(`^(rg|grep|egrep|fgrep)(\s+\S+)+$`), compressGrep, false},
+	{"cat", regexp.MustCompile(`^(cat|head(\s+-n\s*\d+|\s+-\d+)?)\s+[^-\s]\S*$`), numberLines, true},
 }
 
 // shellMeta are characters after which a command's output is not simply
@@ -40,7 +45,7 @@ func compressOutput(command, output string) (string, bool) {
 			continue
 		}
 		short, ok := c.apply(output)
-		if !ok || len(short) >= len(output) {
+		if !ok || (len(short) >= len(output) && !c.reshapes) {
 			return output, false
 		}
 		return short + fmt.Sprintf("\n[%s output compressed by the bash.compressOutput setting]", c.name), true
@@ -178,6 +183,9 @@ func compressGoTest(out string) (string, bool) {
 			continue
 		}
 		kept = append(kept, l)
+	}
+	if sum := goTestSummary(out); sum != "" {
+		kept = append(kept, sum)
 	}
 	return strings.Join(kept, "\n"), true
 }

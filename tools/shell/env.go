@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -8,12 +9,56 @@ import (
 	"github.com/toolhost/toolhost/settings"
 )
 
-// looksSecret reports whether an environment variable's name suggests a
-// credential: *_TOKEN, *_KEY, *_SECRET, or anything with PASSWORD.
-func looksSecret(name string) bool {
+// secretWords are words of a variable's name (split at "_") that mark a
+// credential: DB_PASS, MY_PASSWD, GH_PAT, SENTRY_DSN, NPM_CONFIG__AUTH,
+// MYSQL_PWD, AWS_SECRET_ACCESS_KEY, ...
+var secretWords = map[string]bool{
+	"TOKEN": true, "TOKENS": true, "KEY": true, "KEYS": true, "APIKEY": true,
+	"SECRET": true, "SECRETS": true, "PASSWORD": true, "PASSWD": true, "PASS": true,
+	"PWD": true, "PAT": true, "CREDENTIAL": true, "CREDENTIALS": true, "CREDS": true,
+	"DSN": true, "AUTH": true, "AUTHTOKEN": true, "COOKIE": true,
+}
+
+// secretParts mark a credential anywhere in a name (DBPASSWORD, APISECRET).
+var secretParts = []string{"PASSWORD", "PASSWD", "SECRET", "CREDENTIAL", "TOKEN", "APIKEY"}
+
+// notSecret are names the rules would match that hold no credential.
+var notSecret = map[string]bool{"PWD": true, "OLDPWD": true, "SSH_AUTH_SOCK": true}
+
+// looksSecret reports whether an environment variable looks like a
+// credential: by the words of its name, or because its value is a URL with
+// a password in it (DATABASE_URL=postgres://user:pw@host/db).
+func looksSecret(name, value string) bool {
 	n := strings.ToUpper(name)
-	return strings.HasSuffix(n, "_TOKEN") || strings.HasSuffix(n, "_KEY") ||
-		strings.HasSuffix(n, "_SECRET") || strings.Contains(n, "PASSWORD")
+	if notSecret[n] {
+		return false
+	}
+	for _, w := range strings.Split(n, "_") {
+		if secretWords[w] {
+			return true
+		}
+	}
+	for _, part := range secretParts {
+		if strings.Contains(n, part) {
+			return true
+		}
+	}
+	return urlWithPassword(value)
+}
+
+// urlWithPassword reports a value that holds a URL with a password.
+func urlWithPassword(value string) bool {
+	i := strings.Index(value, "://")
+	if i < 0 || !strings.Contains(value[i:], "@") {
+		return false
+	}
+	start := strings.LastIndexAny(value[:i], " ,;\"'") + 1
+	u, err := url.Parse(strings.Fields(value[start:])[0])
+	if err != nil || u.User == nil {
+		return false
+	}
+	_, has := u.User.Password()
+	return has
 }
 
 // commandEnv builds a command's environment from the server's: without
@@ -24,11 +69,11 @@ func commandEnv(base []string, s *settings.Settings) []string {
 	mask := s.Bash.MaskSecrets == nil || *s.Bash.MaskSecrets
 	env := make([]string, 0, len(base)+len(s.Env))
 	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
+		name, value, _ := strings.Cut(kv, "=")
 		if _, set := s.Env[name]; set {
 			continue
 		}
-		if mask && looksSecret(name) && !slices.Contains(s.Bash.AllowedSecrets, name) {
+		if mask && looksSecret(name, value) && !slices.Contains(s.Bash.AllowedSecrets, name) {
 			continue
 		}
 		env = append(env, kv)

@@ -8,6 +8,7 @@ package shell
 import (
 	"context"
 	"errors"
+	"os/exec"
 	"strings"
 	"syscall"
 	"time"
@@ -58,9 +59,9 @@ type runSpec struct {
 	timeout   time.Duration
 	maxOutput int
 	progress  tools.Progress
-	// adopt receives the process group when the command left processes
-	// running (`server &`), so the session can end them at its close.
-	adopt func(pgid int)
+	// adopt receives the finished command, whose processes left running
+	// (`server &`, a daemon) the session ends at its close.
+	adopt func(cmd *exec.Cmd)
 }
 
 // runResult is how a foreground command ended.
@@ -77,8 +78,8 @@ type runResult struct {
 func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
 	runCtx, cancel := context.WithTimeout(ctx, spec.timeout)
 	defer cancel()
-	cmd := tasks.Command(runCtx, spec.name, spec.args...)
-	cmd.Dir, cmd.Env = spec.dir, spec.env
+	cmd := tasks.Command(runCtx, spec.env, spec.name, spec.args...)
+	cmd.Dir = spec.dir
 	out := tasks.NewOutput(spec.maxOutput)
 	// One writer for both streams: exec then gives the child a single pipe,
 	// so stdout and stderr stay in the order they were written.
@@ -102,8 +103,8 @@ func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
 	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() {
 		res.signal = unix.SignalName(st.Signal())
 	}
-	if spec.adopt != nil && cmd.Process != nil && tasks.GroupAlive(cmd.Process.Pid) {
-		spec.adopt(cmd.Process.Pid)
+	if spec.adopt != nil && cmd.Process != nil {
+		spec.adopt(cmd)
 	}
 	return res, nil
 }

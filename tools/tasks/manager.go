@@ -17,8 +17,11 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/lifetime"
 )
 
 // Status is the state of a task.
@@ -84,6 +87,9 @@ type Manager struct {
 	// groups are process groups of foreground commands that left processes
 	// behind; Close kills them too.
 	groups []int
+	// scopes are the process scopes of foreground commands; Close ends
+	// what is left of them, wherever it went.
+	scopes []lifetime.Scope
 	closed bool
 }
 
@@ -123,6 +129,9 @@ type Spec struct {
 	// Notify reaches the client that started the task; used when the
 	// manager has no session-wide notifier.
 	Notify Notifier
+	// Stdin, when not empty, is fed to the command's standard input, which
+	// is then closed (a command's stdin is empty otherwise).
+	Stdin string
 }
 
 // Task is one background command or function.
@@ -174,8 +183,11 @@ func (m *Manager) Start(spec Spec) (*Task, error) {
 		return nil, err
 	}
 	ctx, cancel := taskContext(spec.Timeout)
-	cmd := Command(ctx, spec.Name, spec.Args...)
-	cmd.Dir, cmd.Env = spec.Dir, spec.Env
+	cmd := Command(ctx, spec.Env, spec.Name, spec.Args...)
+	cmd.Dir = spec.Dir
+	if spec.Stdin != "" {
+		cmd.Stdin = strings.NewReader(spec.Stdin)
+	}
 	t := newTask(id, kind, spec, m.maxOutput, cancel)
 	t.cmd = cmd
 	cmd.Stdout, cmd.Stderr = t.out, t.out
@@ -392,6 +404,20 @@ func (m *Manager) Stop(ctx context.Context, id string) (Snapshot, error) {
 
 // AdoptGroup records the process group of a foreground command that left
 // processes running, so that Close ends them with the session.
+// Adopt takes over what a finished foreground command left running: its
+// process group when still alive, and its process scope, so that Close
+// ends them.
+func (m *Manager) Adopt(cmd *exec.Cmd) {
+	if cmd.Process != nil && GroupAlive(cmd.Process.Pid) {
+		m.AdoptGroup(cmd.Process.Pid)
+	}
+	if s := lifetime.ScopeOf(cmd); s != "" {
+		m.mu.Lock()
+		m.scopes = append(m.scopes, s)
+		m.mu.Unlock()
+	}
+}
+
 func (m *Manager) AdoptGroup(pgid int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -414,6 +440,7 @@ func (m *Manager) Close() error {
 		ts = append(ts, m.tasks[id])
 	}
 	groups := slices.Clone(m.groups)
+	scopes := slices.Clone(m.scopes)
 	m.mu.Unlock()
 
 	var errs []error
@@ -427,6 +454,13 @@ func (m *Manager) Close() error {
 	for _, g := range groups {
 		errs = append(errs, KillGroup(g))
 	}
+	// Processes that left their group (setsid, daemons) are found by scope.
+	for _, t := range ts {
+		if t.cmd != nil {
+			scopes = append(scopes, lifetime.ScopeOf(t.cmd))
+		}
+	}
+	lifetime.KillScopes(scopes)
 	deadline := time.NewTimer(closeWait)
 	defer deadline.Stop()
 	for _, t := range ts {

@@ -155,7 +155,7 @@ func TestManagerCloseKillsEverything(t *testing.T) {
 	a, b := testproc.ReadPID(t, filepath.Join(dir, "a.pid")), testproc.ReadPID(t, filepath.Join(dir, "b.pid"))
 	leaver.Wait(context.Background())
 	// And a foreground command's leftover group, adopted.
-	fg := Command(context.Background(), "bash", "-c", "sleep 1000 & echo $! > "+filepath.Join(dir, "c.pid"))
+	fg := Command(context.Background(), nil, "bash", "-c", "sleep 1000 & echo $! > "+filepath.Join(dir, "c.pid"))
 	if err := fg.Run(); err != nil {
 		t.Fatal(err)
 	}

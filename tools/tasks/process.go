@@ -6,36 +6,29 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/lifetime"
 )
 
 // PipeGrace is how long a finished command's output pipe is still read
 // when processes it left behind (`server &`) keep it open.
 const PipeGrace = 250 * time.Millisecond
 
-// Command returns a command that runs in its own process group and whose
-// whole group is killed when ctx ends, so a timeout or a cancel also ends
-// the grandchildren a shell started. After the command itself exits, its
-// output is read for at most PipeGrace more: background children holding
-// the pipe open cannot hang the caller.
-func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return KillGroup(cmd.Process.Pid) }
+// Command returns a command with env as its environment (os.Environ()
+// when nil) that runs in its own process group and process scope
+// (internal/lifetime), both killed when ctx ends: a timeout or a cancel
+// also ends the grandchildren a shell started, those that left the group
+// (setsid, daemons) included. After the command itself exits, its output is
+// read for at most PipeGrace more: background children holding the pipe
+// open cannot hang the caller.
+func Command(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
+	cmd := lifetime.Command(ctx, env, name, args...)
 	cmd.WaitDelay = PipeGrace
 	return cmd
 }
 
 // KillGroup kills every process of the process group pgid.
-func KillGroup(pgid int) error {
-	if pgid <= 0 {
-		return nil
-	}
-	err := syscall.Kill(-pgid, syscall.SIGKILL)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil
-	}
-	return err
-}
+func KillGroup(pgid int) error { return lifetime.KillGroup(pgid) }
 
 // GroupAlive reports whether any process of the group pgid is still there.
 func GroupAlive(pgid int) bool {

@@ -94,9 +94,12 @@ func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastR
 
 // limits are the webFetch settings with defaults filled in.
 type limits struct {
-	connect  time.Duration
-	total    time.Duration
-	maxBytes int64
+	connect time.Duration
+	total   time.Duration
+	// totalFrom names where total came from, for timeout errors; empty
+	// means the webFetch.totalTimeoutMs setting.
+	totalFrom string
+	maxBytes  int64
 }
 
 func limitsOf(cfg func() *settings.Settings) limits {

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/toolhost/toolhost/tools"
 )
 
 // Limits of fetching.
@@ -171,13 +173,9 @@ func get(ctx context.Context, client *http.Client, u *url.URL, lim limits) (*res
 			return nil, nil, describeFailure(callCtx, ctx, current, err, lim)
 		}
 		if isRedirect(resp.StatusCode) {
-			resp.Body.Close()
-			next, err := redirectTarget(current, resp)
-			if err != nil {
-				return nil, nil, err
-			}
-			if !sameHost(current, next) {
-				return nil, &offHostRedirect{from: current.String(), to: next.String(), status: resp.StatusCode}, nil
+			next, off, err := nextHop(current, resp)
+			if next == nil {
+				return nil, off, err
 			}
 			for _, seen := range chain {
 				if seen == next.String() {
@@ -193,17 +191,49 @@ func get(ctx context.Context, client *http.Client, u *url.URL, lim limits) (*res
 			current = next
 			continue
 		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, lim.maxBytes+1))
-		resp.Body.Close()
-		if err != nil {
-			return nil, nil, describeFailure(callCtx, ctx, current, err, lim)
-		}
-		truncated := int64(len(body)) > lim.maxBytes
-		if truncated {
-			body = body[:lim.maxBytes]
-		}
-		return &response{url: current, status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: body, truncated: truncated}, nil, nil
+		r, err := readCapped(callCtx, ctx, current, resp, lim)
+		return r, nil, err
 	}
+}
+
+// readCapped reads and closes a response's body, keeping at most
+// lim.maxBytes of it.
+func readCapped(callCtx, ctx context.Context, current *url.URL, resp *http.Response, lim limits) (*response, error) {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, lim.maxBytes+1))
+	resp.Body.Close()
+	if err != nil {
+		return nil, describeFailure(callCtx, ctx, current, err, lim)
+	}
+	truncated := int64(len(body)) > lim.maxBytes
+	if truncated {
+		body = body[:lim.maxBytes]
+	}
+	return &response{url: current, status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: body, truncated: truncated}, nil
+}
+
+// nextHop closes a redirect response and resolves it: the next address on
+// the same host, or the redirect to another host (reported, not followed),
+// or an error.
+func nextHop(current *url.URL, resp *http.Response) (*url.URL, *offHostRedirect, error) {
+	resp.Body.Close()
+	next, err := redirectTarget(current, resp)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !sameHost(current, next) {
+		return nil, &offHostRedirect{from: current.String(), to: next.String(), status: resp.StatusCode}, nil
+	}
+	return next, nil, nil
+}
+
+// domainAccess is the Access of a call reaching the URL raw: its host, as
+// domain rules name it; nothing for a URL that is not valid.
+func domainAccess(raw string) tools.Access {
+	u, err := normaliseURL(raw)
+	if err != nil {
+		return tools.Access{}
+	}
+	return tools.Access{Domain: domainOf(u)}
 }
 
 // redirectTarget resolves a redirect's Location against the current URL.
@@ -231,8 +261,12 @@ func describeFailure(callCtx, ctx context.Context, u *url.URL, err error, lim li
 		return callCtx.Err()
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return failf("%s did not send the whole page within %s (the webFetch.totalTimeoutMs setting); the server is slow or not answering. Try again later or another source.",
-			u, lim.total.Round(time.Millisecond))
+		from := lim.totalFrom
+		if from == "" {
+			from = "the webFetch.totalTimeoutMs setting"
+		}
+		return failf("%s did not send the whole page within %s (%s); the server is slow or not answering. Try again later or another source.",
+			u, lim.total.Round(time.Millisecond), from)
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {

@@ -113,11 +113,7 @@ func (*WebFetch) Access(input json.RawMessage) tools.Access {
 	if json.Unmarshal(input, &p) != nil {
 		return tools.Access{}
 	}
-	u, err := normaliseURL(p.URL)
-	if err != nil {
-		return tools.Access{}
-	}
-	return tools.Access{Domain: domainOf(u)}
+	return domainAccess(p.URL)
 }
 
 // Preview implements tools.Previewer: the URL that will be fetched (after

@@ -4,6 +4,14 @@ if vim.g.loaded_toolhost or vim.fn.has("nvim-0.7") ~= 1 then
 end
 vim.g.loaded_toolhost = true
 
+-- :help toolhost works straight after a checkout: make the help tags when
+-- they are missing and the folder is writable (plugin managers make them
+-- too).
+local doc = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h:h") .. "/doc"
+if vim.fn.filereadable(doc .. "/tags") == 0 and vim.fn.filewritable(doc) == 2 then
+  pcall(vim.cmd, "silent helptags " .. vim.fn.fnameescape(doc))
+end
+
 vim.api.nvim_create_user_command("Toolhost", function(args)
   require("toolhost.commands").run(args.fargs, args.args)
 end, {
@@ -11,5 +19,5 @@ end, {
   complete = function(arglead, cmdline)
     return require("toolhost.commands").complete(arglead, cmdline)
   end,
-  desc = "toolhost: tools, run, todos, tasks, mode, status, start, stop, restart",
+  desc = "toolhost: tools, run, todos, tasks, mode, status, start, stop, restart, allow, deny, ...",
 })

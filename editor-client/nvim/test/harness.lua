@@ -56,6 +56,48 @@ function M.wait_for(cond, what, timeout_ms)
   end
 end
 
+--- Starts the plugin on a fresh workspace with `files` against the binary
+--- in $TOOLHOST_BIN, in the default mode and without progress echoes;
+--- `extra` is merged into the setup options. Returns the workspace folder.
+function M.start_server(files, extra)
+  local toolhost = require("toolhost")
+  toolhost.stop(3000)
+  local dir = M.workspace(files)
+  vim.cmd("cd " .. vim.fn.fnameescape(dir))
+  vim.cmd("silent! %bwipeout!")
+  local opts = vim.tbl_extend("force", { cmd = { os.getenv("TOOLHOST_BIN"), "serve" }, root_dir = dir,
+    permission_mode = "default", progress = false }, extra or {})
+  local ok, err = toolhost.setup(opts)
+  M.truthy(ok, err)
+  M.wait_for(function()
+    return toolhost.is_running() or toolhost.state.client_id == nil
+  end, "the server to initialize")
+  M.truthy(toolhost.is_running(), "the server exited with code " .. tostring(toolhost.state.exit_code))
+  return dir
+end
+
+--- Runs fn(...) in a coroutine, as the server's request handlers run, and
+--- waits (bounded) until it returns; returns its first result.
+function M.co(fn, ...)
+  local args = { ... }
+  local done, ok, result = false, nil, nil
+  local co = coroutine.create(function()
+    ok, result = pcall(fn, unpack(args))
+    done = true
+  end)
+  local rok, rerr = coroutine.resume(co)
+  if not rok then
+    error(rerr, 2)
+  end
+  M.wait_for(function()
+    return done
+  end, "the handler to return")
+  if not ok then
+    error(result, 2)
+  end
+  return result
+end
+
 --- Replaces vim.ui.select and vim.ui.input with scripted answers. `answers`
 --- maps a dialog kind to a function(items_or_opts, opts) returning the
 --- choice. Answers arrive through vim.schedule, like an asynchronous UI.

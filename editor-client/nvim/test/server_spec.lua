@@ -9,23 +9,7 @@ local bin = os.getenv("TOOLHOST_BIN")
 
 -- Starts a server on a fresh workspace; returns its folder.
 local function start(files, mode, settings)
-  toolhost.stop(3000)
-  local dir = h.workspace(files)
-  vim.cmd("cd " .. vim.fn.fnameescape(dir))
-  vim.cmd("silent! %bwipeout!")
-  local ok, err = toolhost.setup({
-    cmd = { bin, "serve" },
-    root_dir = dir,
-    permission_mode = mode,
-    progress = false,
-    settings = settings or {},
-  })
-  h.truthy(ok, err)
-  h.wait_for(function()
-    return toolhost.is_running() or toolhost.state.client_id == nil
-  end, "the server to initialize")
-  h.truthy(toolhost.is_running(), "the server exited with code " .. tostring(toolhost.state.exit_code))
-  return dir
+  return h.start_server(files, { permission_mode = mode, settings = settings or {} })
 end
 
 -- Runs a tool and waits for its result.

@@ -39,7 +39,7 @@ h.test("ask_user_question picks an option, takes free text and multi-select", fu
       return "  teal "
     end,
   })
-  local result = dialogs.ask_user_question({
+  local result = h.co(dialogs.ask_user_question, {
     questions = {
       color,
       { question = "Other shade?", header = "Shade", options = { { label = "Dark" } } },
@@ -60,7 +60,7 @@ h.test("ask_user_question reports dismissal", function()
   }
   for i, c in ipairs(cases) do
     h.script_ui({ ["toolhost.question"] = c.select, ["toolhost.question.input"] = c.input })
-    local result = dialogs.ask_user_question({ questions = { color } }, opts)
+    local result = h.co(dialogs.ask_user_question, { questions = { color } }, opts)
     h.eq(result.dismissed, true, "case " .. i)
     h.eq(vim.json.encode(result.answers), "{}", "answers encode as an object, case " .. i)
   end
@@ -73,14 +73,15 @@ h.test("permission prompt shows command and risk; answers map buttons", function
     "Allow WebFetch? — https://example.com")
   h.eq(dialogs.permission_answer(dialogs.ALLOW), { decision = "allow" })
   h.eq(dialogs.permission_answer(dialogs.ALLOW_ALWAYS), { decision = "allowAlways" })
-  h.eq(dialogs.permission_answer(dialogs.DENY).decision, "deny")
-  h.eq(dialogs.permission_answer(nil).decision, "deny")
+  h.eq(dialogs.permission_answer(dialogs.DENY), { decision = "deny" }, "a plain denial carries no words")
+  h.eq(dialogs.permission_answer({ label = dialogs.DENY_FEEDBACK }, "use the staging db"), { decision = "deny", message = "use the staging db" })
+  h.eq(dialogs.permission_answer(nil), nil, "dismissed")
 end)
 
 h.test("request_permission shows a diff preview in a tab while asking", function()
   local log = h.script_ui({ ["toolhost.permission"] = h.pick(dialogs.ALLOW_ALWAYS) })
   local tabs = #vim.api.nvim_list_tabpages()
-  local answer = dialogs.request_permission({ toolName = "Edit", preview = { kind = "diff", text = "-a\n+b" } }, opts)
+  local answer = h.co(dialogs.request_permission, { toolName = "Edit", preview = { kind = "diff", text = "-a\n+b" } }, opts)
   h.eq(answer, { decision = "allowAlways" })
   h.eq(log[1].lines, { "-a", "+b" }, "preview shown")
   h.eq(#vim.api.nvim_list_tabpages(), tabs, "preview tab closed")
@@ -120,7 +121,7 @@ h.test("apply: confirmed edits are shown as a diff, then written or rejected", f
     local dir = h.workspace({ ["b.txt"] = "one\ntwo\n" })
     local uri = vim.uri_from_fname(dir .. "/b.txt")
     local log = h.script_ui({ ["toolhost.edit"] = h.pick(c[1]) })
-    local result = edits.apply({
+    local result = h.co(edits.apply, {
       label = "Edit b.txt",
       edit = { documentChanges = { replace(uri, 1, 0, 3, "TWO") }, changeAnnotations = { t = { label = "Edit b.txt", needsConfirmation = true } } },
     }, { offset_encoding = "utf-16" }, opts)
@@ -140,7 +141,7 @@ h.test("apply: an edit without confirmation creates and writes a new file", func
   local path = dir .. "/c.txt"
   local uri = vim.uri_from_fname(path)
   local log = h.script_ui({})
-  local result = edits.apply({
+  local result = h.co(edits.apply, {
     edit = { documentChanges = {
       { kind = "create", uri = uri },
       { textDocument = { uri = uri }, edits = { { range = { start = { line = 0, character = 0 }, ["end"] = { line = 0, character = 0 } }, newText = "made\n" } } },
@@ -197,4 +198,22 @@ h.test(":Toolhost run keeps the JSON's spacing", function()
   h.eq(json, '{"command": "echo  two  spaces"}')
   h.eq({ commands.parse_run("run Read") }, { "Read", "" })
   h.eq(commands.parse_run("tools"), nil)
+end)
+
+h.test("unsaved: the disk gets its content plus the agent's change, never the typing", function()
+  local unsaved = require("toolhost.unsaved")
+  local disk = { "a", "b", "c", "d", "e" }
+  local buffer = { "a", "b", "TYPED", "c", "d", "e" } -- the user typed a line, unsaved
+  local cases = {
+    { "change after the typing", { "a", "b", "TYPED", "c", "D!", "e" }, { "a", "b", "c", "D!", "e" } },
+    { "change before the typing", { "A!", "b", "TYPED", "c", "d", "e" }, { "A!", "b", "c", "d", "e" } },
+    { "lines added before the typing", { "a", "new", "b", "TYPED", "c", "d", "e" }, { "a", "new", "b", "c", "d", "e" } },
+    { "lines removed after the typing", { "a", "b", "TYPED", "c", "e" }, { "a", "b", "c", "e" } },
+  }
+  for _, c in ipairs(cases) do
+    h.eq(unsaved.disk_lines(buffer, c[2], disk), c[3], c[1])
+  end
+  local lines, why = unsaved.disk_lines(buffer, { "a", "b", "EDITED", "c", "d", "e" }, disk)
+  h.eq(lines, nil, "a change of the typed line")
+  h.match(why, "without saving")
 end)

@@ -47,9 +47,15 @@ function readOrNull(file) {
   }
 }
 
+/** The button of the diff review's editor title bar named `title`. */
+function reviewAction(wb, title) {
+  return wb.page.locator(`.editor-actions .action-label[aria-label^="${title}"]`).first();
+}
+
 /**
- * Approves whatever review the server asks for — a permission modal (Allow)
- * or VS Code's refactor preview (Apply) — until done() holds. Screenshots
+ * Approves whatever review the server asks for — the diff editor's Allow,
+ * a permission modal (Allow) or VS Code's refactor preview (Apply) — until
+ * done() holds. Screenshots
  * each review as `${shot}-permission` / `${shot}-preview`. Returns what was
  * shown: [{kind, text}].
  */
@@ -57,17 +63,20 @@ async function approveUntil(wb, done, shot, timeoutMs = 30000) {
   const reviews = [];
   const modal = wb.page.locator(".monaco-dialog-box");
   const apply = wb.page.locator(".bulk-edit-panel .buttons .monaco-button", { hasText: /^Apply$/ });
+  const allow = reviewAction(wb, "Allow");
   await waitFor(async () => {
-    if (await modal.isVisible()) {
+    if (await allow.isVisible()) {
+      reviews.push({ kind: "diff", text: await wb.page.locator(".editor-group-container.active .tab.active").innerText() });
+      await wb.screenshot(`${shot}-review`);
+      await allow.click();
+      await allow.waitFor({ state: "hidden", timeout: 15000 });
+    } else if (await modal.isVisible()) {
       reviews.push({ kind: "permission", text: await modal.innerText() });
       await wb.screenshot(`${shot}-permission`);
       await wb.clickModalButton("Allow");
     } else if (await apply.isVisible()) {
       reviews.push({ kind: "preview", text: await wb.page.locator(".bulk-edit-panel").innerText() });
-      // VS Code lists changes that need confirmation unchecked: tick the
-      // file (which ticks its edits), as a user would, then apply.
-      const fileBox = wb.page.locator(".bulk-edit-panel .monaco-list-row .edit-checkbox").first();
-      await fileBox.click();
+      // The agent's changes arrive ticked: Apply alone writes them.
       await wb.screenshot(`${shot}-preview`);
       await apply.click();
       await apply.waitFor({ state: "hidden", timeout: 15000 });
@@ -79,7 +88,7 @@ async function approveUntil(wb, done, shot, timeoutMs = 30000) {
 
 /** Fails unless a review showed the change (the modal's diff, or the preview). */
 function requireReview(reviews, text) {
-  const shown = reviews.some((r) => r.kind === "preview" || r.text.includes(text));
+  const shown = reviews.some((r) => r.kind === "preview" || r.kind === "diff" || r.text.includes(text));
   if (!shown) {
     throw new Error(`the change was applied without a review showing it: ${JSON.stringify(reviews)}`);
   }
@@ -133,7 +142,7 @@ async function main() {
 
   step("install the .vsix");
   installExtension({ node, codeServer, extensionsDir, userDataDir, vsix: path.join(ext, "toolhost.vsix") });
-  writeUserSettings(userDataDir, {
+  const userSettings = {
     "toolhost.path": toolhostBin,
     "toolhost.permissionMode": "default",
     "workbench.startupEditor": "none",
@@ -145,10 +154,12 @@ async function main() {
     "update.mode": "none",
     "telemetry.telemetryLevel": "off",
     "editor.minimap.enabled": false,
+    "files.autoSave": "off",
     "chat.disableAIFeatures": true,
     "workbench.secondarySideBar.defaultVisibility": "hidden",
     "workbench.colorTheme": "Default Light Modern",
-  });
+  };
+  writeUserSettings(userDataDir, userSettings);
 
   step("start code-server");
   const port = await freePort();
@@ -247,14 +258,14 @@ async function main() {
     await waitResult(wb, "Bash");
 
     step("Edit reviewed in the Refactor Preview (toolhost.reviewEditsInPreview)");
-    await wb.runCommand("toolhost: Toggle Reviewing Edits in the Refactor Preview");
+    await wb.runCommand("toolhost: Toggle Reviewing Edits in the Refactor Preview (this session)");
     // The extension forwards the setting as workspace/didChangeConfiguration;
     // toolhost/status says when the server has it.
     await waitFor(
       async () => {
         await wb.runCommand("toolhost: Show Status");
         await waitResult(wb, "status");
-        return /## editReview\s+```json\s+"editor"/.test(await wb.activeEditorText());
+        return /Edit review: editor/.test(await wb.activeEditorText());
       },
       "the server reviewing edits in the editor",
       30000,
@@ -278,6 +289,18 @@ async function main() {
     await wb.pickRow("acceptEdits");
     await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
     await wb.screenshot("08-mode");
+
+    // Flows of their own, one file each, run in name order on this same
+    // workbench: e2e/flows/*.mjs export run(t).
+    const flows = path.join(here, "flows");
+    const files = fs.existsSync(flows) ? fs.readdirSync(flows).filter((f) => f.endsWith(".mjs")).sort() : [];
+    for (const file of files) {
+      const scenario = await import(path.join(flows, file));
+      await scenario.run({
+        wb, page, workspace, userDataDir, userSettings, toolhostBin, artifacts,
+        step, waitFor, readOrNull, runTool, waitResult, approveUntil, reviewAction, writeUserSettings,
+      });
+    }
 
     console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(`${steps.length} passed, 0 failed`);

@@ -8,16 +8,18 @@ import {
   ApplyWorkspaceEditParams,
   ApplyWorkspaceEditRequest,
   ClientCapabilities,
+  ErrorHandler,
   FeatureState,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
   StaticFeature,
-  TransportKind,
 } from "vscode-languageclient/node";
 import { applyWorkspaceEdit } from "./applyEdit";
-import { askUserQuestion, requestPermission } from "./dialogs";
+import { askUserQuestion } from "./dialogs";
+import type { PermissionAnswer, PermissionParams } from "./logic/permission";
 import type { Todo } from "./logic/todos";
+import { registerRunAgent } from "./runAgent";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
 export const TOOLHOST_CLIENT_CAPABILITIES = {
@@ -48,22 +50,24 @@ export interface ClientEvents {
   todos(todos: Todo[]): void;
   taskChanged(params: { taskId: string; status: string; command?: string; exitCode?: number }): void;
   toolsChanged(): void;
+  /** Answers toolhost/requestPermission (null: dismissed). */
+  requestPermission(params: PermissionParams, token: vscode.CancellationToken): Promise<PermissionAnswer | null>;
 }
 
-/** Creates (does not start) the client for the binary at `serverPath`. */
+/**
+ * Creates (does not start) the client over `serverOptions` (the process
+ * is started by the caller, who owns it). `errorHandler` decides what a
+ * crash does.
+ */
 export function createClient(
-  serverPath: string,
+  serverOptions: ServerOptions,
   output: vscode.OutputChannel,
   initializationOptions: object,
   events: ClientEvents,
+  errorHandler: ErrorHandler,
 ): LanguageClient {
-  const serverOptions: ServerOptions = {
-    command: serverPath,
-    args: ["serve"],
-    transport: TransportKind.stdio,
-    options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
-  };
   const clientOptions: LanguageClientOptions = {
+    errorHandler,
     // Every file on disk: the server keeps an overlay of open documents so
     // Read sees unsaved text and Edit notices changes made since the last
     // Read. Untitled buffers have no path a tool could name, and the server
@@ -80,9 +84,12 @@ export function createClient(
     applyWorkspaceEdit(client, params, log),
   );
   client.onRequest("toolhost/askUserQuestion", askUserQuestion);
-  client.onRequest("toolhost/requestPermission", requestPermission);
+  client.onRequest("toolhost/requestPermission", (params: PermissionParams, token: vscode.CancellationToken) =>
+    events.requestPermission(params, token),
+  );
   client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
   client.onNotification("toolhost/taskChanged", events.taskChanged);
   client.onNotification("toolhost/toolsChanged", events.toolsChanged);
+  registerRunAgent(client, output);
   return client;
 }

@@ -13,10 +13,22 @@ export type ClientGetter = () => LanguageClient | undefined;
 function running(getClient: ClientGetter): LanguageClient | undefined {
   const client = getClient();
   if (!client || !client.isRunning()) {
-    void vscode.window.showErrorMessage("toolhost is not running. See the \"toolhost\" output channel.");
+    void vscode.window.showErrorMessage("toolhost is not running.", "Restart Server", "Show Output").then((action) => {
+      if (action === "Restart Server") {
+        void vscode.commands.executeCommand("toolhost.restartServer");
+      } else if (action === "Show Output") {
+        void vscode.commands.executeCommand("toolhost.showOutput");
+      }
+    });
     return undefined;
   }
   return client;
+}
+
+/** What Show Status adds to the server's status: what the extension knows. */
+export interface ClientInfo {
+  mode: string | undefined;
+  state: string;
 }
 
 /**
@@ -24,7 +36,12 @@ function running(getClient: ClientGetter): LanguageClient | undefined {
  * tool's schema as you type), run it, and show the result in a read-only
  * document.
  */
-export async function runTool(getClient: ClientGetter, docs: ResultDocuments, afterCall?: () => void): Promise<void> {
+export async function runTool(
+  getClient: ClientGetter,
+  docs: ResultDocuments,
+  log: vscode.OutputChannel,
+  afterCall?: () => void,
+): Promise<void> {
   const client = running(getClient);
   if (!client) {
     return;
@@ -38,10 +55,15 @@ export async function runTool(getClient: ClientGetter, docs: ResultDocuments, af
   if (!choice) {
     return;
   }
+  const template = inputTemplate(choice.schema);
+  // The cursor goes inside the template, not over it: a selected template
+  // is replaced by the first key the user types.
+  const inside = Math.max(template.indexOf('""') + 1, 0) || template.length;
   const text = await vscode.window.showInputBox({
     title: `Input of ${choice.name} (JSON)`,
-    prompt: "A JSON object matching the tool's input schema",
-    value: inputTemplate(choice.schema),
+    prompt: "A JSON object matching the tool's input schema (write a line break in a string as \\n)",
+    value: template,
+    valueSelection: [inside, inside],
     ignoreFocusOut: true,
     validateInput: (value) => {
       const check = checkInput(value, choice.schema);
@@ -55,11 +77,14 @@ export async function runTool(getClient: ClientGetter, docs: ResultDocuments, af
   if (!check.ok) {
     return;
   }
+  const started = Date.now();
+  log.appendLine(`[call] ${choice.name} ${JSON.stringify(check.value)}`);
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: `toolhost: ${choice.name}`, cancellable: true },
     (_progress, token) =>
       client.sendRequest<CallToolResult>("toolhost/callTool", { name: choice.name, input: check.value }, token),
   );
+  log.appendLine(`[call] ${choice.name} → ${result?.isError ? "error" : "ok"} in ${Date.now() - started} ms`);
   // A call can change the permission mode (ExitPlanMode, Config).
   afterCall?.();
   if (result) {
@@ -85,11 +110,16 @@ export async function setPermissionMode(getClient: ClientGetter, current?: strin
 }
 
 /** "Show Status": the server's status in a read-only document. */
-export async function showStatus(getClient: ClientGetter, docs: ResultDocuments): Promise<void> {
+export async function showStatus(getClient: ClientGetter, docs: ResultDocuments, info: ClientInfo): Promise<void> {
   const client = running(getClient);
   if (!client) {
     return;
   }
   const status = await client.sendRequest<Record<string, unknown>>("toolhost/status", {});
-  await docs.show("status", formatStatus(status ?? {}));
+  const init = client.initializeResult as { serverInfo?: { version?: string } } | undefined;
+  await docs.show("status", formatStatus(status ?? {}, {
+    version: init?.serverInfo?.version,
+    binary: vscode.workspace.getConfiguration("toolhost").get<string>("path") || "toolhost (on PATH)",
+    state: info.state,
+  }));
 }

@@ -1,164 +1,163 @@
 /**
- * Entry point of the toolhost extension: starts the server, and owns the
- * output channel, the status bar item, the todo view and the commands.
+ * Entry point of the toolhost extension: owns the output channel, the
+ * status bar item, the todo view, the diff reviews and the commands; the
+ * server's life is in ./server.
  */
-import * as os from "node:os";
 import * as vscode from "vscode";
-import type { LanguageClient } from "vscode-languageclient/node";
-import { createClient } from "./client";
+import { runTool, setPermissionMode, showStatus } from "./commands";
+import { requestPermission } from "./dialogs";
+import { reviewSettings } from "./logic/modes";
+import { CallToolResult } from "./logic/results";
+import { ResultDocuments, SCHEME } from "./resultDocs";
 import { registerLanguageModelTools } from "./lmTools";
 import { registerMcpProvider } from "./mcpProvider";
-import { registerRunAgent } from "./runAgent";
-import { runTool, setPermissionMode, showStatus } from "./commands";
-import { initializationOptions, modeOf, reviewSettings, statusBarText } from "./logic/modes";
-import { resolveServerPath } from "./logic/serverPath";
-import { ResultDocuments, SCHEME } from "./resultDocs";
+import { DiffReviews, ReviewAction } from "./review";
+import { ServerManager } from "./server";
 import { TodoTreeProvider } from "./todoView";
 
-let client: LanguageClient | undefined;
-let mode: string | undefined;
-let statusItem: vscode.StatusBarItem;
-let output: vscode.OutputChannel;
-let todos: TodoTreeProvider;
-let todoView: vscode.TreeView<unknown>;
-let mcpDefinitions: { changed(): void } | undefined;
+let server: ServerManager | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  output = vscode.window.createOutputChannel("toolhost");
+  const output = vscode.window.createOutputChannel("toolhost");
   const docs = new ResultDocuments();
-  todos = new TodoTreeProvider();
-  todoView = vscode.window.createTreeView("toolhost.todos", { treeDataProvider: todos }) as vscode.TreeView<unknown>;
-  statusItem = vscode.window.createStatusBarItem("toolhost.mode", vscode.StatusBarAlignment.Left, 10);
-  statusItem.name = "toolhost permission mode";
-  statusItem.command = "toolhost.setPermissionMode";
-  statusItem.tooltip = "toolhost permission mode — click to change";
-  showMode(undefined);
+  const reviews = new DiffReviews();
+  const todos = new TodoTreeProvider();
+  const todoView = vscode.window.createTreeView("toolhost.todos", { treeDataProvider: todos }) as vscode.TreeView<unknown>;
+  const statusItem = vscode.window.createStatusBarItem("toolhost.mode", vscode.StatusBarAlignment.Left, 10);
+  statusItem.name = "toolhost";
   statusItem.show();
 
-  const getClient = () => client;
+  // Agent mode's view of toolhost's MCP servers follows the tool set.
+  let mcpDefinitions: { changed(): void } | undefined;
+  const manager: ServerManager = new ServerManager(
+    output,
+    statusItem,
+    {
+      todos: (list) => {
+        todos.update(list);
+        todoView.message = todos.summary() || undefined;
+        todoView.badge = todos.open() > 0 ? { value: todos.open(), tooltip: `${todos.open()} open todos` } : undefined;
+      },
+      taskChanged: (t) => {
+        const exit = t.exitCode !== undefined ? ` (exit ${t.exitCode})` : "";
+        output.appendLine(`[task ${t.taskId}] ${t.status}${exit}${t.command ? `: ${t.command}` : ""}`);
+        if (t.status !== "running") {
+          void logTaskOutput(manager, output, t.taskId);
+        }
+      },
+      toolsChanged: () => {
+        output.appendLine("[tools] the tool set changed");
+        mcpDefinitions?.changed();
+      },
+      requestPermission: (params, token) => requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
+    },
+    () => reviews.dismissAll(),
+  );
+  server = manager;
+  const getClient = () => manager.running();
   // Agent mode: toolhost's tools and its MCP servers (lmTools.ts, mcpProvider.ts).
   registerLanguageModelTools(context, getClient);
   mcpDefinitions = registerMcpProvider(context, getClient);
+  const answer = (action: ReviewAction) => (uri?: vscode.Uri) => reviews.answer(action, uri instanceof vscode.Uri ? uri : undefined);
+
   context.subscriptions.push(
     output,
     docs,
+    reviews,
     todos,
     todoView,
     statusItem,
+    manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
-    vscode.commands.registerCommand("toolhost.runTool", () => runTool(getClient, docs, refreshMode).catch(reportError)),
-    vscode.commands.registerCommand("toolhost.showStatus", () => showStatus(getClient, docs).catch(reportError)),
+    vscode.commands.registerCommand("toolhost.runTool", () =>
+      runTool(getClient, docs, output, () => refreshMode(manager)).catch((err) => reportError(output, err)),
+    ),
+    vscode.commands.registerCommand("toolhost.showStatus", () =>
+      showStatus(getClient, docs, manager).catch((err) => reportError(output, err)),
+    ),
+    vscode.commands.registerCommand("toolhost.restartServer", () => manager.restart()),
+    vscode.commands.registerCommand("toolhost.showOutput", () => output.show(true)),
+    vscode.commands.registerCommand("toolhost.review.allow", answer("allow")),
+    vscode.commands.registerCommand("toolhost.review.allowAlways", answer("allowAlways")),
+    vscode.commands.registerCommand("toolhost.review.deny", answer("deny")),
+    vscode.commands.registerCommand("toolhost.review.denyWithFeedback", answer("denyWithFeedback")),
     vscode.commands.registerCommand("toolhost.toggleReviewInPreview", async () => {
-      const config = vscode.workspace.getConfiguration("toolhost");
-      const next = !(config.get<boolean>("reviewEditsInPreview") ?? false);
-      // The configuration change handler below tells the server.
-      await config.update("reviewEditsInPreview", next, vscode.ConfigurationTarget.Global);
+      // For this session only: the setting stays as the user wrote it.
+      const current = manager.reviewInPreview ?? vscode.workspace.getConfiguration("toolhost").get<boolean>("reviewEditsInPreview") ?? false;
+      manager.reviewInPreview = !current;
+      await manager.running()?.sendNotification("workspace/didChangeConfiguration", { settings: reviewSettings(!current) });
       vscode.window.setStatusBarMessage(
-        next ? "toolhost: edits are reviewed in the Refactor Preview" : "toolhost: edits are reviewed in a dialog",
+        !current ? "toolhost: edits are reviewed in the Refactor Preview (this session)" : "toolhost: edits are reviewed in a dialog (this session)",
         5000,
       );
     }),
     vscode.commands.registerCommand("toolhost.setPermissionMode", async () => {
       try {
-        const next = await setPermissionMode(getClient, mode);
+        const next = await setPermissionMode(getClient, manager.mode);
         if (next) {
-          showMode(next);
+          manager.chooseMode(next);
         }
       } catch (err) {
-        reportError(err);
+        reportError(output, err);
       }
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration("toolhost.path")) {
-        await restart();
-      } else if (e.affectsConfiguration("toolhost.reviewEditsInPreview") && client?.isRunning()) {
+        await manager.restart();
+      } else if (e.affectsConfiguration("toolhost.reviewEditsInPreview") && manager.running()) {
+        manager.reviewInPreview = undefined;
         const review = vscode.workspace.getConfiguration("toolhost").get<boolean>("reviewEditsInPreview") ?? false;
-        await client.sendNotification("workspace/didChangeConfiguration", { settings: reviewSettings(review) });
-      } else if (e.affectsConfiguration("toolhost.permissionMode") && client?.isRunning()) {
+        await manager.running()?.sendNotification("workspace/didChangeConfiguration", { settings: reviewSettings(review) });
+      } else if (e.affectsConfiguration("toolhost.permissionMode") && manager.running()) {
         const wanted = vscode.workspace.getConfiguration("toolhost").get<string>("permissionMode");
-        const answer = await client.sendRequest<{ mode: string }>("toolhost/setPermissionMode", { mode: wanted });
-        showMode(answer?.mode ?? wanted);
+        const result = await manager.running()?.sendRequest<{ mode: string }>("toolhost/setPermissionMode", { mode: wanted });
+        manager.chooseMode(result?.mode ?? wanted ?? "default");
       }
     }),
   );
-  await start();
+  await manager.start();
 }
 
 export async function deactivate(): Promise<void> {
-  await stop();
+  await server?.stop();
 }
 
-async function start(): Promise<void> {
-  const config = vscode.workspace.getConfiguration("toolhost");
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const resolved = resolveServerPath(config.get<string>("path"), { HOME: os.homedir(), PATH: process.env.PATH }, folder);
-  if ("error" in resolved) {
-    output.appendLine(resolved.error);
-    showMode(undefined);
-    const open = await vscode.window.showErrorMessage(resolved.error, "Open Settings");
-    if (open) {
-      await vscode.commands.executeCommand("workbench.action.openSettings", "toolhost.path");
-    }
+/** Appends a finished background task's output to the output channel. */
+async function logTaskOutput(manager: ServerManager, output: vscode.OutputChannel, taskId: string): Promise<void> {
+  const client = manager.running();
+  if (!client) {
     return;
   }
-  const configuredMode = config.get<string>("permissionMode");
-  const reviewInPreview = config.get<boolean>("reviewEditsInPreview") ?? false;
-  client = createClient(resolved.path, output, initializationOptions(configuredMode, reviewInPreview), {
-    todos: (list) => {
-      todos.update(list);
-      todoView.message = todos.summary() || undefined;
-      todoView.badge = todos.open() > 0 ? { value: todos.open(), tooltip: `${todos.open()} open todos` } : undefined;
-    },
-    taskChanged: (t) => {
-      const exit = t.exitCode !== undefined ? ` (exit ${t.exitCode})` : "";
-      output.appendLine(`[task ${t.taskId}] ${t.status}${exit}${t.command ? `: ${t.command}` : ""}`);
-    },
-    toolsChanged: () => {
-      output.appendLine("[tools] the tool set changed");
-      mcpDefinitions?.changed();
-    },
-  });
-  registerRunAgent(client, output);
-  try {
-    output.appendLine(`starting ${resolved.path} serve`);
-    await client.start();
-    const status = await client.sendRequest("toolhost/status", {}).catch(() => undefined);
-    showMode(modeOf(status) ?? configuredMode ?? "default");
-    mcpDefinitions?.changed();
-  } catch (err) {
-    reportError(err);
-    showMode(undefined);
+  const result = await client
+    .sendRequest<CallToolResult>("toolhost/callTool", { name: "TaskOutput", input: { task_id: taskId, block: false } })
+    .catch(() => undefined);
+  const text = (result?.content ?? []).map((b) => b.text ?? "").join("\n").trim();
+  if (text) {
+    output.appendLine(`[task ${taskId}] output:`);
+    output.appendLine(text);
   }
-}
-
-async function stop(): Promise<void> {
-  const c = client;
-  client = undefined;
-  if (c) {
-    await c.stop().catch(() => undefined);
-  }
-}
-
-async function restart(): Promise<void> {
-  await stop();
-  await start();
 }
 
 /** Reads the mode from the server again; keeps the shown one on failure. */
-function refreshMode(): void {
-  client
+function refreshMode(manager: ServerManager): void {
+  manager
+    .running()
     ?.sendRequest("toolhost/status", {})
-    .then((status) => showMode(modeOf(status) ?? mode))
+    .then((status) => {
+      const mode = (status as { permissionMode?: string } | undefined)?.permissionMode;
+      if (mode) {
+        manager.showMode(mode);
+      }
+    })
     .catch(() => undefined);
 }
 
-function showMode(next: string | undefined): void {
-  mode = next;
-  statusItem.text = statusBarText(next);
-}
-
-function reportError(err: unknown): void {
+function reportError(output: vscode.OutputChannel, err: unknown): void {
   const message = err instanceof Error ? err.message : String(err);
   output.appendLine(`error: ${message}`);
-  void vscode.window.showErrorMessage(`toolhost: ${message}`);
+  void vscode.window.showErrorMessage(`toolhost: ${message}`, "Show Output").then((a) => {
+    if (a) {
+      output.show(true);
+    }
+  });
 }

@@ -23,13 +23,17 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
     const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${this.counter}/${title.replace(/[^\w.-]+/g, "-")}.md` });
     this.texts.set(uri.toString(), text);
     const doc = await vscode.workspace.openTextDocument(uri);
-    // Beside the file being worked on; in place of an earlier result; in the
+    // In the group that already shows results (one place for them, not a
+    // new group per call); else beside the file being worked on; in the
     // active group when nothing is open.
+    const shown = vscode.window.tabGroups.all.find((g) =>
+      g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === SCHEME),
+    );
     const active = vscode.window.activeTextEditor;
-    const column = !active
-      ? vscode.ViewColumn.Active
-      : active.document.uri.scheme === SCHEME
-        ? (active.viewColumn ?? vscode.ViewColumn.Active)
+    const column = shown
+      ? shown.viewColumn
+      : !active
+        ? vscode.ViewColumn.Active
         : vscode.ViewColumn.Beside;
     return vscode.window.showTextDocument(doc, { preview: true, viewColumn: column });
   }

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { applyThenSave, needsConfirmation, REJECTED_REASON, touchedUris } from "../src/logic/edits";
+import { applyThenSave, needsConfirmation, REJECTED_REASON, REVIEW_MARKER, tickedPreview, touchedUris } from "../src/logic/edits";
 
 test("touchedUris lists edited, created and renamed-to documents once each", () => {
   const uris = touchedUris({
@@ -50,4 +50,18 @@ test("applyThenSave: a failed save after an applied edit still answers applied",
     throw new Error("bad range");
   }, save, false, log);
   assert.deepEqual(thrown, { applied: false, failureReason: "bad range" });
+});
+
+test("tickedPreview moves the confirmation to one empty marker entry", () => {
+  const edit = {
+    documentChanges: [{ textDocument: { uri: "file:///w/a.txt", version: 3 }, edits: [{ newText: "x", annotationId: "toolhost" }] }],
+    changeAnnotations: { toolhost: { label: "Edit a.txt", needsConfirmation: true } },
+  };
+  const out = tickedPreview(edit)!;
+  assert.equal(out.changeAnnotations!.toolhost.needsConfirmation, false, "the agent's change arrives ticked");
+  assert.equal(out.changeAnnotations![REVIEW_MARKER].needsConfirmation, true, "the preview still opens");
+  const marker = out.documentChanges![1] as unknown as { edits: Array<{ newText: string }> };
+  assert.equal(marker.edits[0].newText, "", "the marker writes nothing");
+  assert.equal(needsConfirmation(out), true);
+  assert.equal(tickedPreview({ documentChanges: [{ kind: "create", uri: "file:///w/n.txt" }] }), undefined);
 });

@@ -1,6 +1,17 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { ALLOW, ALLOW_ALWAYS, clip, DENY, describeInput, permissionAnswer, permissionPrompt } from "../src/logic/permission";
+import {
+  ALLOW,
+  ALLOW_ALWAYS,
+  clip,
+  DENY,
+  DENY_FEEDBACK,
+  describeInput,
+  permissionActions,
+  permissionAnswer,
+  permissionPrompt,
+  ruleChoices,
+} from "../src/logic/permission";
 
 test("permissionPrompt shows the command of a Bash call and the risk", () => {
   const p = permissionPrompt({ toolName: "Bash", title: "Run a command?", risk: "high", input: { command: "rm -rf build" } });
@@ -17,21 +28,35 @@ test("permissionPrompt prefers the preview and lists suggested rules", () => {
   });
   assert.equal(p.message, "Allow Edit?");
   assert.match(p.detail, /^--- a\.go\n\+\+\+ a\.go\n-x\n\+y/);
-  assert.match(p.detail, /"Always allow" adds: Edit\(src\/\*\*\), Edit\(a\.go\)$/);
+  assert.match(p.detail, /"Always allow…" saves: Edit\(src\/\*\*\), Edit\(a\.go\)$/);
 });
 
-test("permissionAnswer maps each button, and a closed modal denies", () => {
-  const cases: Array<[string | undefined, string]> = [
-    [ALLOW, "allow"],
-    [ALLOW_ALWAYS, "allowAlways"],
-    [DENY, "deny"],
-    [undefined, "deny"],
-    ["Cancel", "deny"],
-  ];
-  for (const [choice, decision] of cases) {
-    assert.equal(permissionAnswer(choice).decision, decision, String(choice));
-  }
-  assert.match(permissionAnswer(undefined).message ?? "", /dismissed/);
+test("permissionAnswer maps each button; a plain denial has no words, feedback is sent as typed", () => {
+  assert.deepEqual(permissionAnswer(ALLOW), { decision: "allow" });
+  assert.deepEqual(permissionAnswer(ALLOW_ALWAYS), { decision: "allowAlways" });
+  assert.deepEqual(permissionAnswer(ALLOW_ALWAYS, { rules: ["Bash(python3:*)"] }), { decision: "allowAlways", rules: ["Bash(python3:*)"] });
+  assert.deepEqual(permissionAnswer(DENY), { decision: "deny" });
+  assert.deepEqual(permissionAnswer(DENY_FEEDBACK, { feedback: "use the staging db " }), { decision: "deny", message: "use the staging db " });
+  assert.deepEqual(permissionAnswer(DENY_FEEDBACK, { feedback: "  " }), { decision: "deny" });
+  assert.equal(permissionAnswer(undefined), null);
+});
+
+test("permissionActions: Enter on the first button never approves a high-risk call", () => {
+  assert.equal(permissionActions({ risk: "low" })[0], ALLOW);
+  assert.equal(permissionActions({ risk: "high" })[0], DENY_FEEDBACK);
+  assert.equal(permissionActions({ risk: "critical" })[0], DENY_FEEDBACK);
+  assert.ok(!permissionActions({ risk: "low" }).includes(DENY), "Deny is the close affordance, not a second button");
+});
+
+test("permissionPrompt shows the model's description", () => {
+  const p = permissionPrompt({ toolName: "Bash", input: { command: "make", description: "Build the app" } });
+  assert.match(p.detail, /^The agent says: Build the app\n\n\$ make/);
+});
+
+test("ruleChoices offers the narrow rules first, then each broader one", () => {
+  const c = ruleChoices({ suggestions: ["Bash(python3 app.py)"], broaderSuggestions: ["Bash(python3:*)"] });
+  assert.deepEqual(c.map((x) => x.rules), [["Bash(python3 app.py)"], ["Bash(python3:*)"]]);
+  assert.deepEqual(ruleChoices({}), []);
 });
 
 test("describeInput names the path or URL, else prints JSON", () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { askQuestions, formatAnswer, OTHER_LABEL, QuestionPick, QuestionPickItem, questionPick, QuestionUI } from "../src/logic/questions";
+import { askQuestions, BACK_LABEL, formatAnswer, OTHER_LABEL, QuestionPick, QuestionPickItem, questionPick, QuestionUI } from "../src/logic/questions";
 
 /** A QuestionUI that answers from a script and records what it was shown. */
 function scripted(picks: Array<string[] | undefined>, inputs: Array<string | undefined> = []) {
@@ -31,20 +31,20 @@ const color = {
   ],
 };
 
-test("questionPick lists the options, then Other…, and numbers the step", () => {
+test("questionPick lists the options, then Other… and the way back, and numbers the step", () => {
   const pick = questionPick({ ...color, multiSelect: true }, 1, 3);
-  assert.equal(pick.title, "Color (2/3)");
+  assert.match(pick.title, /^Color \(2\/3\): /);
   assert.equal(pick.canPickMany, true);
   assert.deepEqual(
     pick.items.map((i) => i.label),
-    ["Red", "Blue", OTHER_LABEL],
+    ["Red", "Blue", OTHER_LABEL, BACK_LABEL],
   );
   assert.equal(pick.items[0].description, "warm");
   assert.equal(pick.items[2].other, true);
 });
 
 test("questionPick of a single question has no step counter", () => {
-  assert.equal(questionPick(color, 0, 1).title, "Color");
+  assert.equal(questionPick(color, 0, 1).title, `Color: ${color.question}`);
 });
 
 test("formatAnswer joins labels with comma-space and appends free text", () => {
@@ -86,4 +86,25 @@ test("askQuestions reports dismissal and drops earlier answers", async () => {
     const result = await askQuestions({ questions: [color, { ...color, question: "Again?" }] }, ui);
     assert.deepEqual(result, { answers: {}, dismissed: true }, name);
   }
+});
+
+test("askQuestions goes back to the previous question and replaces its answer", async () => {
+  const q1 = { question: "First?", options: [{ label: "A" }, { label: "B" }] };
+  const q2 = { question: "Second?", options: [{ label: "C" }] };
+  const script = ["A", BACK_LABEL, "B", "C"];
+  const seen: string[] = [];
+  const ui: QuestionUI = {
+    async pick(pick) {
+      seen.push(pick.title);
+      const label = script.shift();
+      return pick.items.filter((i) => i.label === label);
+    },
+    async input() {
+      return undefined;
+    },
+  };
+  const result = await askQuestions({ questions: [q1, q2] }, ui);
+  assert.deepEqual(result, { answers: { "First?": "B", "Second?": "C" } });
+  assert.equal(seen.length, 4);
+  assert.ok(!questionPick(q1, 0, 2).items.some((i) => i.back), "no way back from the first question");
 });

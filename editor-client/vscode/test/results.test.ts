@@ -37,3 +37,19 @@ test("formatStatus shows the tools as a table", () => {
   });
   assert.ok(text.includes("| tool | category | enabled |\n| --- | --- | --- |\n| Read | core | yes |\n| WebSearch | network | no |"), text);
 });
+
+test("formatResult puts the answer before the echoed input", () => {
+  const text = formatResult("Read", { file_path: "a.txt" }, { content: [{ type: "text", text: "ANSWER" }] });
+  assert.ok(text.indexOf("ANSWER") < text.indexOf("Input:"), text);
+});
+
+test("formatStatus shows what the extension knows and settings problems as text", () => {
+  const text = formatStatus(
+    { permissionMode: "default", settingsProblems: [{ file: "/w/.toolhost/settings.json", key: "x", message: "unknown key" }], mcpServers: [] },
+    { version: "1.2.3", binary: "/bin/toolhost", state: "running" },
+  );
+  assert.match(text, /- Version: 1\.2\.3/);
+  assert.match(text, /- Binary: \/bin\/toolhost/);
+  assert.match(text, /- \/w\/\.toolhost\/settings\.json \(x\): unknown key/);
+  assert.match(text, /## mcpServers\n\nNone\./);
+});

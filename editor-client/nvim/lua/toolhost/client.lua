@@ -102,8 +102,15 @@ function M.handlers(state, opts)
         end
       end
     end,
-    ["toolhost/toolsChanged"] = function()
-      state.tools = nil
+    ["toolhost/toolsChanged"] = function(_, _, ctx)
+      local client = vim.lsp.get_client_by_id(ctx.client_id)
+      if client then
+        M.request(client, "toolhost/listTools", vim.empty_dict(), function(err, res)
+          if not err and res then
+            state.tools = res.tools
+          end
+        end)
+      end
     end,
     ["$/progress"] = function(err, params, ctx, config)
       if default_progress then
@@ -154,14 +161,40 @@ function M.start(opts, state)
     on_init = function(client, result)
       state.server_info = result and result.serverInfo
       state.initialized = true
+      state.pid = client.rpc and client.rpc.pid
+      -- What the user chose in an earlier run of this session holds after
+      -- a restart.
+      if state.chosen_mode then
+        M.request(client, "toolhost/setPermissionMode", { mode = state.chosen_mode }, function() end)
+      end
+      -- The tool names, for :Toolhost run completion.
+      M.request(client, "toolhost/listTools", vim.empty_dict(), function(err, res)
+        if not err and res then
+          state.tools = res.tools
+        end
+      end)
       if opts.on_init then
         opts.on_init(client, result)
       end
     end,
-    on_exit = function(code)
+    on_exit = function(code, signal)
+      local expected = state.stopping
       state.client_id = nil
       state.initialized = false
       state.exit_code = code
+      state.stopping = false
+      vim.schedule(function()
+        -- Prompts of the dead server can no longer be answered.
+        for _, p in ipairs(vim.list_slice(dialogs.pending)) do
+          if p.answer then
+            p.answer(nil)
+          end
+        end
+        if not expected then
+          vim.notify(string.format("toolhost: the server stopped (exit code %s%s). :Toolhost restart starts it again; :checkhealth toolhost checks the binary.",
+            tostring(code), (signal and signal ~= 0) and (", signal " .. tostring(signal)) or ""), vim.log.levels.ERROR)
+        end
+      end)
     end,
   }
   local id
@@ -172,6 +205,10 @@ function M.start(opts, state)
     id = vim.lsp.start(config, { attach = false, reuse_client = function()
       return false
     end })
+  elseif require("toolhost.rpc").needed() then
+    -- Before 0.10 the handlers of server requests cannot wait for a dialog
+    -- without freezing the editor: toolhost.rpc runs them in coroutines.
+    id = require("toolhost.rpc").start_client(config)
   else
     id = vim.lsp.start_client(config)
   end

@@ -1,5 +1,6 @@
 -- :Toolhost {subcommand}: tools, run, todos, tasks, mode, status, agents,
--- start, stop, restart.
+-- start, stop, restart, and allow/always/deny/feedback/answer for the prompt
+-- that waits. :Toolhost alone lists them.
 local format = require("toolhost.format")
 
 local M = {}
@@ -97,25 +98,79 @@ function M.subcommands.tasks()
   end))
 end
 
+local function set_mode(mode)
+  th().request("toolhost/setPermissionMode", { mode = mode }, on_result("mode", function(result)
+    th().state.chosen_mode = result and result.mode or mode
+    vim.notify("toolhost: permission mode " .. tostring(th().state.chosen_mode))
+  end))
+end
+
 function M.subcommands.mode(args)
-  local mode = args[1]
-  if not mode then
-    vim.notify("usage: :Toolhost mode {default|acceptEdits|plan|bypassPermissions|dontAsk}", vim.log.levels.ERROR)
+  if args[1] then
+    set_mode(args[1])
     return
   end
-  th().request("toolhost/setPermissionMode", { mode = mode }, on_result("mode", function(result)
-    vim.notify("toolhost: permission mode " .. tostring(result and result.mode or mode))
+  -- No mode named: pick one, the current one marked.
+  th().request("toolhost/status", vim.empty_dict(), on_result("mode", function(status)
+    local current = status and status.permissionMode
+    vim.ui.select(M.MODES, {
+      prompt = "toolhost permission mode (now " .. tostring(current) .. ")",
+      kind = "toolhost.mode",
+      format_item = function(m)
+        return m == current and (m .. " (current)") or m
+      end,
+    }, function(mode)
+      if mode and mode ~= current then
+        set_mode(mode)
+      end
+    end)
   end))
 end
 
 function M.subcommands.status()
   th().request("toolhost/status", vim.empty_dict(), on_result("status", function(status)
-    M.show("status", vim.split(vim.inspect(status), "\n", { plain = true }), "lua")
+    M.show("status", format.status(status, th().status_info()), "markdown")
   end))
 end
 
 function M.subcommands.agents()
   require("toolhost.agents").show()
+end
+
+local function answer(label)
+  return function()
+    local ok, msg = require("toolhost.dialogs").answer_pending(label)
+    if not ok then
+      vim.notify("toolhost: " .. msg, vim.log.levels.WARN)
+    end
+  end
+end
+
+local dialogs = require("toolhost.dialogs")
+M.subcommands.allow = answer(dialogs.ALLOW)
+M.subcommands.always = answer(dialogs.ALLOW_ALWAYS)
+M.subcommands.deny = answer(dialogs.DENY)
+M.subcommands.feedback = answer(dialogs.DENY_FEEDBACK)
+M.subcommands.answer = answer(nil)
+
+--- One line per subcommand, for :Toolhost without arguments.
+M.HELP = {
+  "toolhost — :Toolhost {subcommand}   (:help toolhost)",
+  "",
+  "  tools                 list the tools",
+  "  run {tool} {json}     run a tool by hand",
+  "  todos                 the agent's todo list",
+  "  tasks                 background tasks",
+  "  mode [{mode}]         the permission mode (no argument: pick one)",
+  "  status                server, version, mode, MCP servers, settings",
+  "  agents                configurations for agent plugins in this session",
+  "  start | stop | restart  the server",
+  "  allow | always | deny | feedback   answer the prompt that waits",
+  "  answer                open the waiting prompt's menu again",
+}
+
+function M.subcommands.help()
+  M.show("help", M.HELP)
 end
 
 function M.subcommands.start()
@@ -127,8 +182,7 @@ function M.subcommands.stop()
 end
 
 function M.subcommands.restart()
-  th().stop()
-  th().start()
+  th().restart()
 end
 
 M.MODES = { "default", "acceptEdits", "plan", "bypassPermissions", "dontAsk" }
@@ -143,8 +197,8 @@ function M.complete(arglead, cmdline)
     candidates = M.MODES
   elseif words[2] == "run" and #words == 3 then
     candidates = {}
-    for _, t in ipairs(th().state.tools or {}) do
-      table.insert(candidates, t.name)
+    for _, t in ipairs(th().tool_names()) do
+      table.insert(candidates, t)
     end
   else
     return {}
@@ -157,7 +211,7 @@ end
 
 --- Runs ":Toolhost {args}"; raw is the unsplit argument text.
 function M.run(fargs, raw)
-  local sub = fargs[1] or "status"
+  local sub = fargs[1] or "help"
   local fn = M.subcommands[sub]
   if not fn then
     vim.notify("toolhost: unknown subcommand " .. sub .. " (try " .. table.concat(vim.tbl_keys(M.subcommands), ", ") .. ")", vim.log.levels.ERROR)

@@ -1,7 +1,12 @@
 -- AskUserQuestion and permission prompts through vim.ui.select and
--- vim.ui.input. The text and answer helpers are plain functions so the
--- tests check them without a server.
-local wait = require("toolhost.wait")
+-- vim.ui.input. Every dialog is asynchronous: the handler yields (see
+-- toolhost.async) until the dialog's callback answers, so any vim.ui
+-- implementation works and the editor stays usable while a prompt waits. A
+-- change under review is shown in a tab that answers from its own keys. The
+-- text and answer helpers are plain functions so the tests check them
+-- without a server.
+local async = require("toolhost.async")
+local review = require("toolhost.review")
 
 local M = {}
 
@@ -9,6 +14,8 @@ M.OTHER = "Other…"
 M.ALLOW = "Allow"
 M.ALLOW_ALWAYS = "Always allow"
 M.DENY = "Deny"
+M.DENY_FEEDBACK = "Deny with feedback…"
+M.BACK = "← Previous question"
 
 --- Splits a typed multi-select answer ("1, 3, something else") into the
 --- labels it names: numbers pick options, a label matches case-insensitively,
@@ -47,6 +54,17 @@ function M.multi_prompt(q)
   return string.format("%s [%s] (numbers or text, comma-separated): ", q.question, table.concat(items, "  "))
 end
 
+--- The lines shown above a multi-select question: the question, then each
+--- option with its description.
+function M.multi_lines(q)
+  local lines = { q.question }
+  for i, o in ipairs(q.options or {}) do
+    local d = (o.description and o.description ~= "") and (" — " .. o.description) or ""
+    table.insert(lines, string.format("  %d. %s%s", i, o.label, d))
+  end
+  return lines
+end
+
 --- How a question's option shows in the picker.
 function M.format_option(item)
   if type(item) == "table" then
@@ -62,45 +80,121 @@ local function ui(opts)
   return (opts and opts.ui) or {}
 end
 
+-- The prompts waiting for an answer, newest last; :Toolhost allow, deny,
+-- always, feedback and answer act on the newest.
+M.pending = {}
+
+local function remove_pending(p)
+  for i = #M.pending, 1, -1 do
+    if M.pending[i] == p then
+      table.remove(M.pending, i)
+    end
+  end
+end
+
+--- Shows a picker and yields until it answers. Returns the item or nil.
 local function select(opts, items, select_opts)
   local fn = ui(opts).select or vim.ui.select
-  local ok, value = wait.callback(function(done)
-    fn(items, select_opts, function(choice)
-      done(choice or false)
-    end)
+  return async.await(function(done)
+    fn(items, select_opts, done)
   end, opts.dialog_timeout_ms)
-  if not ok or value == false then
-    return nil
-  end
-  return value
 end
 
+--- Shows an input and yields until it answers. Returns the text or nil.
 local function input(opts, input_opts)
   local fn = ui(opts).input or vim.ui.input
-  local ok, value = wait.callback(function(done)
-    fn(input_opts, function(text)
-      done(text or false)
-    end)
+  return async.await(function(done)
+    fn(input_opts, done)
   end, opts.dialog_timeout_ms)
-  if not ok or value == false then
-    return nil
-  end
-  return value
+end
+M.input = input
+
+--- Asks for a choice among `spec.items` and yields until it comes. With
+--- spec.view (a review tab), the tab's buffers answer too: spec.keys
+--- ({lhs, desc, item}) pick an item, <CR> opens the picker again and q
+--- dismisses; closing the picker then leaves the prompt waiting on the
+--- view, so the user can scroll and search the change before answering.
+--- Returns the chosen item, or nil when dismissed.
+function M.choose(opts, spec)
+  local prompt = { spec = spec }
+  table.insert(M.pending, prompt)
+  local answer = async.await(function(done)
+    prompt.answer = done
+    local fn = ui(opts).select or vim.ui.select
+    local function menu()
+      fn(spec.items, { prompt = spec.prompt, kind = spec.kind, format_item = spec.format_item }, function(choice)
+        if choice ~= nil then
+          done(choice)
+        elseif not spec.view then
+          done(nil)
+        else
+          vim.api.nvim_echo({ { "toolhost: " .. (spec.hint or "") .. " — the prompt is still waiting", "WarningMsg" } }, false, {})
+        end
+      end)
+    end
+    prompt.menu = menu
+    if spec.view then
+      local keys = {}
+      for _, k in ipairs(spec.keys or {}) do
+        table.insert(keys, { lhs = k.lhs, desc = k.desc, fn = function()
+          done(k.item)
+        end })
+      end
+      table.insert(keys, { lhs = "<CR>", desc = "menu", fn = menu })
+      table.insert(keys, { lhs = "q", desc = "dismiss", fn = function()
+        done(nil)
+      end })
+      spec.hint = review.bind(spec.view, keys, spec.labels)
+    end
+    menu()
+  end, opts.dialog_timeout_ms)
+  remove_pending(prompt)
+  return answer
 end
 
---- Asks one question; returns the answer or nil when dismissed.
-local function ask_one(q, opts)
+--- Answers the newest waiting prompt with the item labelled `label` (or,
+--- with no label, opens its picker again). Returns false and a message when
+--- nothing waits or no item matches.
+function M.answer_pending(label)
+  local p = M.pending[#M.pending]
+  if not p or not p.answer then
+    return false, "no toolhost prompt is waiting"
+  end
+  if not label then
+    p.menu()
+    return true
+  end
+  for _, item in ipairs(p.spec.items) do
+    local l = type(item) == "table" and item.label or item
+    if l == label then
+      p.answer(item)
+      return true
+    end
+  end
+  return false, "the waiting prompt has no answer " .. label
+end
+
+--- Asks one question; returns the answer, M.BACK, or nil when dismissed.
+local function ask_one(q, opts, can_go_back)
   local options = q.options or {}
   if q.multiSelect then
-    local text = input(opts, { prompt = M.multi_prompt(q), kind = "toolhost.question" })
+    local prompt = table.concat(M.multi_lines(q), "\n") .. "\n" .. "Numbers or text, comma-separated" ..
+      (can_go_back and " (< for the previous question)" or "") .. ": "
+    local text = input(opts, { prompt = prompt, kind = "toolhost.question" })
     if not text then
       return nil
+    end
+    if can_go_back and vim.trim(text) == "<" then
+      return M.BACK
     end
     local answer = M.parse_multi(text, options)
     return answer ~= "" and answer or nil
   end
   local items = vim.deepcopy(options)
   table.insert(items, { label = M.OTHER, description = "type your own answer", other = true })
+  if can_go_back then
+    table.insert(items, { label = M.BACK, back = true })
+  end
   local choice = select(opts, items, {
     prompt = (q.header and q.header ~= "" and (q.header .. ": ") or "") .. q.question,
     format_item = M.format_option,
@@ -108,6 +202,9 @@ local function ask_one(q, opts)
   })
   if not choice then
     return nil
+  end
+  if choice.back then
+    return M.BACK
   end
   if choice.other then
     local text = input(opts, { prompt = q.question .. " ", kind = "toolhost.question" })
@@ -121,12 +218,20 @@ end
 --- {answers = {}, dismissed = true}.
 function M.ask_user_question(params, opts)
   local answers = vim.empty_dict()
-  for _, q in ipairs((params and params.questions) or {}) do
-    local answer = ask_one(q, opts)
+  local questions = (params and params.questions) or {}
+  local i = 1
+  while i <= #questions do
+    local q = questions[i]
+    local answer = ask_one(q, opts, i > 1)
     if not answer then
       return { answers = vim.empty_dict(), dismissed = true }
     end
-    answers[q.question] = answer
+    if answer == M.BACK then
+      i = i - 1
+    else
+      answers[q.question] = answer
+      i = i + 1
+    end
   end
   return { answers = answers }
 end
@@ -147,10 +252,15 @@ function M.describe_input(tool, input_value)
   return vim.json.encode(input_value)
 end
 
---- The one-line prompt of a permission request.
+--- The one-line prompt of a permission request: the title, the risk, the
+--- model's description of the call, and what it runs.
 function M.permission_prompt(p)
   local title = (p.title and p.title ~= "") and p.title or ("Allow " .. tostring(p.toolName) .. "?")
   local risk = p.risk and (" [risk: " .. tostring(p.risk) .. "]") or ""
+  local why = ""
+  if type(p.input) == "table" and type(p.input.description) == "string" and p.input.description ~= "" then
+    why = " (" .. p.input.description .. ")"
+  end
   local what = ""
   if p.preview and p.preview.kind ~= "diff" and p.preview.text then
     what = p.preview.text
@@ -161,36 +271,145 @@ function M.permission_prompt(p)
   if #what > 160 then
     what = what:sub(1, 157) .. "..."
   end
-  return title .. risk .. (what ~= "" and (" — " .. what) or "")
+  return title .. risk .. why .. (what ~= "" and (" — " .. what) or "")
 end
 
---- Maps the chosen action (nil: dismissed) to the answer.
-function M.permission_answer(choice)
-  if choice == M.ALLOW then
+--- Whether a call's risk is high enough that the first (default) item of
+--- the picker must not allow it.
+function M.is_high_risk(p)
+  return p.risk == "high" or p.risk == "critical"
+end
+
+--- The items of a permission prompt: tables {label, detail?}. "Always
+--- allow" names the rules it would save; a high-risk call lists Deny first,
+--- so Enter on the picker's first item never approves it.
+function M.permission_items(p)
+  local always = { label = M.ALLOW_ALWAYS }
+  if type(p.suggestions) == "table" and #p.suggestions > 0 then
+    always.detail = "saves " .. table.concat(p.suggestions, ", ")
+  end
+  local items = { { label = M.ALLOW }, always, { label = M.DENY }, { label = M.DENY_FEEDBACK, detail = "tell the agent why, or what to do instead" } }
+  if M.is_high_risk(p) then
+    items = { items[3], items[4], items[1], items[2] }
+  end
+  return items
+end
+
+--- How a permission item shows in the picker.
+function M.format_permission_item(item)
+  if type(item) ~= "table" then
+    return tostring(item)
+  end
+  return item.detail and (item.label .. " — " .. item.detail) or item.label
+end
+
+--- Maps the chosen action (nil: dismissed) and the feedback typed with
+--- "Deny with feedback…" to the answer. A plain denial carries no words: the
+--- server says the user denied it; feedback reaches the model verbatim.
+function M.permission_answer(choice, feedback)
+  local label = type(choice) == "table" and choice.label or choice
+  if label == M.ALLOW then
     return { decision = "allow" }
-  elseif choice == M.ALLOW_ALWAYS then
+  elseif label == M.ALLOW_ALWAYS then
     return { decision = "allowAlways" }
-  elseif choice == M.DENY then
-    return { decision = "deny", message = "the user denied the call" }
+  elseif label == M.DENY_FEEDBACK and feedback and vim.trim(feedback) ~= "" then
+    return { decision = "deny", message = feedback }
+  elseif label == M.DENY or label == M.DENY_FEEDBACK then
+    return { decision = "deny" }
   end
-  return { decision = "deny", message = "the user dismissed the permission prompt" }
+  return nil
 end
 
---- Handles toolhost/requestPermission. A diff preview opens in a scratch tab
---- while the choice is asked.
-function M.request_permission(params, opts)
-  local preview
-  if params.preview and params.preview.kind == "diff" and params.preview.text then
-    preview = require("toolhost.edits").open_text_tab("toolhost://permission/" .. tostring(params.callId or ""), params.preview.text, "diff")
+--- The rule choices of "Always allow": the suggestions (as narrow as the
+--- call) first, then each broader suggestion on its own.
+function M.rule_choices(p)
+  local out = {}
+  if type(p.suggestions) == "table" and #p.suggestions > 0 then
+    table.insert(out, { label = table.concat(p.suggestions, ", "), detail = "exactly this call from now on", rules = p.suggestions })
   end
-  local choice = select(opts, { M.ALLOW, M.ALLOW_ALWAYS, M.DENY }, {
-    prompt = M.permission_prompt(params),
-    kind = "toolhost.permission",
+  for _, r in ipairs(p.broaderSuggestions or {}) do
+    table.insert(out, { label = r, detail = "every call with this prefix", rules = { r } })
+  end
+  return out
+end
+
+--- Which rules "Always allow" saves: the only choice, or the one the user
+--- picks when broader ones are offered. Returns the rules (an empty list
+--- when none are offered), or nil when the picker was closed.
+function M.pick_rules(p, opts)
+  local choices = M.rule_choices(p)
+  if #choices <= 1 then
+    return choices[1] and choices[1].rules or {}
+  end
+  local picked = select(opts, choices, {
+    prompt = "Always allow: which rule to save?",
+    kind = "toolhost.rules",
+    format_item = function(c)
+      return c.label .. " — " .. c.detail
+    end,
   })
-  if preview then
-    preview.close()
+  return picked and picked.rules or nil
+end
+
+--- Handles toolhost/requestPermission. A diff preview opens in a tab that
+--- stays open, scrollable and searchable, until the user answers from it
+--- (a allow, A always allow, d deny, f deny with feedback, <CR> the menu)
+--- or from the picker. A dismissed prompt answers null, which the server
+--- reports as dismissed.
+function M.request_permission(params, opts)
+  local view
+  if params.preview and params.preview.kind == "diff" and params.preview.text then
+    local title = (params.title and params.title ~= "") and params.title or (tostring(params.toolName) .. "?")
+    view = review.open_text("toolhost: " .. title, params.preview.text, "diff")
   end
-  return M.permission_answer(choice)
+  local items = M.permission_items(params)
+  local by = {}
+  for _, item in ipairs(items) do
+    by[item.label] = item
+  end
+  local answer
+  while true do
+    local choice = M.choose(opts, {
+      items = items,
+      prompt = M.permission_prompt(params),
+      kind = "toolhost.permission",
+      format_item = M.format_permission_item,
+      view = view,
+      labels = view and { "review: " .. M.permission_prompt(params) } or nil,
+      keys = {
+        { lhs = "a", desc = "allow", item = by[M.ALLOW] },
+        { lhs = "A", desc = "always allow", item = by[M.ALLOW_ALWAYS] },
+        { lhs = "d", desc = "deny", item = by[M.DENY] },
+        { lhs = "f", desc = "deny with feedback", item = by[M.DENY_FEEDBACK] },
+      },
+    })
+    if choice == nil then
+      break
+    end
+    if choice.label == M.ALLOW_ALWAYS then
+      local rules = M.pick_rules(params, opts)
+      if rules then
+        answer = #rules > 0 and { decision = "allowAlways", rules = rules } or { decision = "allowAlways" }
+        break
+      end
+      -- The rule picker was closed: back to the choice.
+    elseif choice.label ~= M.DENY_FEEDBACK then
+      answer = M.permission_answer(choice)
+      break
+    end
+    if choice.label == M.DENY_FEEDBACK then
+      local text = input(opts, { prompt = "Why not, or what should the agent do instead? ", kind = "toolhost.feedback" })
+      if text and vim.trim(text) ~= "" then
+        answer = M.permission_answer(choice, text)
+        break
+      end
+      -- No words typed: back to the choice.
+    end
+  end
+  if view then
+    view.close()
+  end
+  return answer or vim.NIL
 end
 
 return M

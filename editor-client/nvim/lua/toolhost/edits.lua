@@ -4,7 +4,8 @@
 -- vim.lsp.util.apply_workspace_edit and the touched buffers are written, so
 -- the disk matches before the tool returns (the client declares
 -- savesAppliedEdits).
-local wait = require("toolhost.wait")
+local review = require("toolhost.review")
+local unsaved = require("toolhost.unsaved")
 
 local M = {}
 
@@ -87,17 +88,10 @@ function M.current_lines(uri)
   return {}
 end
 
-local counter = 0
-
-local function scratch(name, lines, filetype)
-  counter = counter + 1
+-- An unnamed, unlisted buffer holding `lines`, for computing a result.
+local function scratch(lines)
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  pcall(vim.api.nvim_buf_set_name, buf, string.format("%s#%d", name, counter))
-  vim.bo[buf].bufhidden = "wipe"
-  if filetype and filetype ~= "" then
-    vim.bo[buf].filetype = filetype
-  end
   return buf
 end
 
@@ -119,7 +113,7 @@ end
 --- buffer so the real one is untouched.
 function M.proposed_lines(uri, edits, offset_encoding)
   local before = M.current_lines(uri)
-  local buf = scratch("toolhost://proposed", before)
+  local buf = scratch(before)
   vim.lsp.util.apply_text_edits(edits, buf, offset_encoding)
   if is_empty(before) then
     drop_extra_last_line(buf)
@@ -129,51 +123,44 @@ function M.proposed_lines(uri, edits, offset_encoding)
   return lines
 end
 
---- Opens a tab showing `text` in a scratch buffer; returns {close = fn}.
-function M.open_text_tab(name, text, filetype)
-  vim.cmd("tabnew")
-  local tab = vim.api.nvim_get_current_tabpage()
-  local buf = scratch(name, vim.split(text, "\n", { plain = true }), filetype)
-  vim.api.nvim_win_set_buf(0, buf)
-  vim.cmd("redraw")
-  return {
-    close = function()
-      if vim.api.nvim_tabpage_is_valid(tab) and #vim.api.nvim_list_tabpages() > 1 then
-        vim.cmd("tabclose " .. vim.api.nvim_tabpage_get_number(tab))
-      end
-    end,
-  }
-end
-
 --- Opens one tab per document with the current and proposed text in diff
---- mode. Returns {close = fn, tabs = n}.
+--- mode, each pane read-only and labelled in its status line. Returns a
+--- view (see toolhost.review) with the pane labels.
 function M.open_diff(edit, offset_encoding)
   local order, by = M.edits_by_uri(edit)
-  local tabs = {}
+  local tabs, bufs, wins, labels = {}, {}, {}, {}
   for _, uri in ipairs(order) do
     local fname = vim.uri_to_fname(uri)
+    local shown = review.display_path(fname)
     local before = M.current_lines(uri)
     local after = M.proposed_lines(uri, by[uri], offset_encoding)
     vim.cmd("tabnew")
+    local empty = vim.api.nvim_get_current_buf()
     table.insert(tabs, vim.api.nvim_get_current_tabpage())
-    vim.api.nvim_win_set_buf(0, scratch("toolhost://current/" .. fname, before))
+    local cur = review.scratch(shown .. " (current)", before)
+    vim.api.nvim_win_set_buf(0, cur)
+    if vim.api.nvim_buf_get_name(empty) == "" and empty ~= cur then
+      pcall(vim.api.nvim_buf_delete, empty, { force = true })
+    end
     vim.cmd("diffthis")
+    table.insert(bufs, cur)
+    table.insert(wins, vim.api.nvim_get_current_win())
+    table.insert(labels, "current: " .. shown)
     vim.cmd("rightbelow vsplit")
-    vim.api.nvim_win_set_buf(0, scratch("toolhost://proposed/" .. fname, after))
+    local new = review.scratch(shown .. " (proposed)", after)
+    vim.api.nvim_win_set_buf(0, new)
     vim.cmd("diffthis")
+    table.insert(bufs, new)
+    table.insert(wins, vim.api.nvim_get_current_win())
+    table.insert(labels, "proposed: " .. shown)
+    for i = #wins - 1, #wins do
+      review.label(wins[i], labels[i])
+    end
   end
   vim.cmd("redraw")
-  return {
-    tabs = #tabs,
-    close = function()
-      for i = #tabs, 1, -1 do
-        local tab = tabs[i]
-        if vim.api.nvim_tabpage_is_valid(tab) and #vim.api.nvim_list_tabpages() > 1 then
-          vim.cmd("tabclose " .. vim.api.nvim_tabpage_get_number(tab))
-        end
-      end
-    end,
-  }
+  local view = review.view(tabs, bufs, wins)
+  view.labels = labels
+  return view
 end
 
 --- The label of the edit for the prompt.
@@ -190,16 +177,23 @@ function M.label(params)
 end
 
 --- Asks the user to accept or reject an edit; returns true when accepted.
+--- The diff stays open until the user answers, from the picker or from the
+--- diff itself (a accept, d reject, <CR> the picker).
 function M.confirm(params, offset_encoding, opts)
   local view = M.open_diff(params.edit, offset_encoding)
-  local select = (opts.ui and opts.ui.select) or vim.ui.select
-  local ok, choice = wait.callback(function(done)
-    select({ M.ACCEPT, M.REJECT }, { prompt = M.label(params) .. "?", kind = "toolhost.edit" }, function(c)
-      done(c or false)
-    end)
-  end, opts.dialog_timeout_ms)
+  local choice = require("toolhost.dialogs").choose(opts, {
+    items = { M.ACCEPT, M.REJECT },
+    prompt = M.label(params) .. "?",
+    kind = "toolhost.edit",
+    view = view,
+    labels = view.labels,
+    keys = {
+      { lhs = "a", desc = "accept", item = M.ACCEPT },
+      { lhs = "d", desc = "reject", item = M.REJECT },
+    },
+  })
   view.close()
-  return ok and choice == M.ACCEPT
+  return choice == M.ACCEPT
 end
 
 local function buf_version(bufnr)
@@ -252,6 +246,22 @@ function M.apply(params, client, opts)
   if stale then
     return { applied = false, failureReason = stale .. " changed in the editor since the server read it" }
   end
+  -- A buffer with unsaved typing keeps it unsaved: the disk gets its own
+  -- content plus the agent's change (worked out before anything is shown).
+  local to_disk = {}
+  local order, by = M.edits_by_uri(edit)
+  for _, uri in ipairs(order) do
+    local fname = vim.uri_to_fname(uri)
+    local bufnr = vim.fn.bufnr(fname)
+    if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified and vim.fn.filereadable(fname) == 1 then
+      local lines, why = unsaved.disk_lines(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false),
+        M.proposed_lines(uri, by[uri], encoding), vim.fn.readfile(fname))
+      if not lines then
+        return { applied = false, failureReason = string.format("%s: %s; save or undo them, then try again", fname, why) }
+      end
+      to_disk[uri] = lines
+    end
+  end
   if M.needs_confirmation(edit) and not M.confirm(params, encoding, opts) then
     return { applied = false, failureReason = M.REJECTED_REASON }
   end
@@ -274,7 +284,19 @@ function M.apply(params, client, opts)
   -- writing fails: the server checks the disk of a client that saves
   -- applied edits and writes the file itself. "Not applied" would tell the
   -- model the file is unchanged while the buffer changed.
-  local written, werr = M.write_documents(uris)
+  local plain = {}
+  for _, uri in ipairs(uris) do
+    if to_disk[uri] then
+      local ok_write, werr = unsaved.write_beside(vim.fn.bufnr(vim.uri_to_fname(uri)), to_disk[uri])
+      if not ok_write then
+        vim.notify(string.format("toolhost: the edit was applied, but %s could not be written (%s); the server writes the file",
+          vim.uri_to_fname(uri), werr), vim.log.levels.WARN)
+      end
+    else
+      table.insert(plain, uri)
+    end
+  end
+  local written, werr = M.write_documents(plain)
   if not written then
     vim.notify("toolhost: the edit was applied, but " .. werr .. "; the server writes the file", vim.log.levels.WARN)
   end

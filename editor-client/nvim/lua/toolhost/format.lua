@@ -95,4 +95,49 @@ function M.task_event(t)
   return string.format("toolhost: task %s %s%s%s", tostring(t.taskId), tostring(t.status), exit, t.command and (": " .. t.command) or "")
 end
 
+--- Lines of :Toolhost status: the server (binary, version, pid, root),
+--- the session (mode, edit review), the settings problems, MCP servers and
+--- background tasks.
+function M.status(status, info)
+  status, info = status or {}, info or {}
+  local lines = {
+    "# toolhost",
+    "",
+    "- binary: " .. tostring(info.binary or "?"),
+    "- version: " .. tostring(info.version or "?"),
+    "- pid: " .. tostring(info.pid or "?"),
+    "- root: " .. table.concat(status.roots or { info.root or "?" }, ", "),
+    "- permission mode: " .. tostring(status.permissionMode or "?"),
+    "- edit review: " .. tostring(status.editReview or "?"),
+  }
+  local enabled = 0
+  for _, t in ipairs(status.tools or {}) do
+    if t.enabled ~= false then
+      enabled = enabled + 1
+    end
+  end
+  table.insert(lines, string.format("- tools: %d enabled of %d (:Toolhost tools)", enabled, #(status.tools or {})))
+  table.insert(lines, "")
+  table.insert(lines, "## Settings problems")
+  if #(status.settingsProblems or {}) == 0 then
+    table.insert(lines, "none")
+  end
+  for _, p in ipairs(status.settingsProblems or {}) do
+    table.insert(lines, string.format("- %s%s: %s", p.file or "?", p.key and (" " .. p.key) or "", p.message or ""))
+  end
+  table.insert(lines, "")
+  table.insert(lines, "## MCP servers")
+  if #(status.mcpServers or {}) == 0 then
+    table.insert(lines, "none")
+  end
+  for _, m in ipairs(status.mcpServers or {}) do
+    table.insert(lines, string.format("- %s (%s, %s): %s, %d tools%s", m.name or "?", m.source or "?", m.transport or "?",
+      m.state or "?", type(m.tools) == "table" and #m.tools or tonumber(m.tools) or 0, m.lastError and (" — " .. m.lastError) or ""))
+  end
+  table.insert(lines, "")
+  table.insert(lines, "## Background tasks")
+  vim.list_extend(lines, M.tasks(status.backgroundTasks))
+  return lines
+end
+
 return M

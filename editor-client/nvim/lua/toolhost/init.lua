@@ -34,6 +34,11 @@ M.state = {
   tasks = {},
   progress = {},
   tools = nil,
+  -- The permission mode chosen with :Toolhost mode, re-applied after a
+  -- restart.
+  chosen_mode = nil,
+  -- Set while stop() runs, so the exit is not reported as a crash.
+  stopping = false,
 }
 
 local group
@@ -60,6 +65,8 @@ function M.setup(opts)
   if type(M.options.cmd) == "string" then
     M.options.cmd = { M.options.cmd, "serve" }
   end
+  -- A new configuration: the mode it names holds, not one chosen before.
+  M.state.chosen_mode = nil
   if M.options.autostart then
     return M.start()
   end
@@ -127,6 +134,7 @@ function M.stop(timeout_ms)
   if not c then
     return true
   end
+  M.state.stopping = true
   client_mod.stop(c)
   local stopped = vim.wait(timeout_ms or 2000, function()
     return M.state.client_id == nil
@@ -139,12 +147,44 @@ function M.stop(timeout_ms)
   return stopped
 end
 
+--- Stops the server and starts it again; the mode chosen with :Toolhost
+--- mode is applied again once it is up.
+function M.restart()
+  M.stop()
+  local ok, err = M.start()
+  if ok then
+    vim.notify("toolhost: restarted")
+  end
+  return ok, err
+end
+
+--- The names of the tools (fetched when the server starts and when its
+--- tools change).
+function M.tool_names()
+  local names = {}
+  for _, t in ipairs(M.state.tools or {}) do
+    table.insert(names, t.name)
+  end
+  return names
+end
+
+--- What the client knows about the server beyond toolhost/status.
+function M.status_info()
+  local info = M.state.server_info or {}
+  return {
+    binary = vim.fn.exepath(M.options.cmd[1]) ~= "" and vim.fn.exepath(M.options.cmd[1]) or M.options.cmd[1],
+    version = info.version,
+    pid = M.state.pid,
+    root = M.state.root,
+  }
+end
+
 --- Sends a request; callback(err, result). Returns false and a message when
 --- the server is not running.
 function M.request(method, params, callback)
   local c = M.client()
   if not c then
-    local msg = "toolhost is not running (require('toolhost').setup{} starts it)"
+    local msg = "toolhost is not running: :Toolhost start (or :Toolhost restart) starts it"
     callback({ message = msg }, nil)
     return false, msg
   end

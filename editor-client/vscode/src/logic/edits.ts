@@ -86,3 +86,34 @@ export async function applyThenSave(
   }
   return { applied: true };
 }
+
+/** The annotation id of the marker entry tickedPreview adds. */
+export const REVIEW_MARKER = "toolhost.review";
+
+/**
+ * The edit to show in VS Code's Refactor Preview with the agent's changes
+ * already ticked. VS Code opens the preview when any change needs
+ * confirmation and lists exactly those unticked, so the agent's changes
+ * lose the flag and one empty marker entry (an insertion of nothing, which
+ * writes nothing even if ticked) carries it and says what Apply does.
+ * Returns undefined when the edit has no text change to anchor the marker.
+ */
+export function tickedPreview(edit: ProtocolWorkspaceEdit): ProtocolWorkspaceEdit | undefined {
+  const anchor = (edit.documentChanges ?? []).find((c) => c.textDocument)?.textDocument?.uri;
+  if (!anchor) {
+    return undefined;
+  }
+  const annotations: NonNullable<ProtocolWorkspaceEdit["changeAnnotations"]> = {};
+  for (const [id, a] of Object.entries(edit.changeAnnotations ?? {})) {
+    annotations[id] = { ...a, needsConfirmation: false };
+  }
+  annotations[REVIEW_MARKER] = {
+    label: "Review: the agent's changes above are ticked; Apply writes them, Discard rejects them",
+    needsConfirmation: true,
+  };
+  const marker = {
+    textDocument: { uri: anchor, version: null },
+    edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: "", annotationId: REVIEW_MARKER }],
+  };
+  return { ...edit, changeAnnotations: annotations, documentChanges: [...(edit.documentChanges ?? []), marker as DocumentChange] };
+}

@@ -11,21 +11,40 @@ export interface PermissionParams {
   input?: unknown;
   title?: string;
   risk?: string;
-  preview?: { kind: "diff" | "command" | "url" | string; text: string };
+  preview?: { kind: "diff" | "command" | "url" | string; text: string; path?: string; newText?: string };
   suggestions?: string[];
+  broaderSuggestions?: string[];
 }
 
 /** Answer to `toolhost/requestPermission`. */
 export interface PermissionAnswer {
   decision: "allow" | "allowAlways" | "deny";
   message?: string;
+  rules?: string[];
 }
 
-/** Button labels, in the order shown. */
+/** Button labels. */
 export const ALLOW = "Allow";
-export const ALLOW_ALWAYS = "Always allow";
+export const ALLOW_ALWAYS = "Always allow…";
 export const DENY = "Deny";
-export const PERMISSION_ACTIONS = [ALLOW, ALLOW_ALWAYS, DENY] as const;
+export const DENY_FEEDBACK = "Deny with feedback…";
+
+/**
+ * The modal's buttons, in the order shown. Deny is the close affordance
+ * (Escape, and no separate Cancel); a high-risk call puts "Deny with
+ * feedback…" first, so Enter on the first button never approves it.
+ */
+export function permissionActions(p: Pick<PermissionParams, "risk">): string[] {
+  if (isHighRisk(p)) {
+    return [DENY_FEEDBACK, ALLOW, ALLOW_ALWAYS];
+  }
+  return [ALLOW, ALLOW_ALWAYS, DENY_FEEDBACK];
+}
+
+/** Whether the call is high or critical risk. */
+export function isHighRisk(p: Pick<PermissionParams, "risk">): boolean {
+  return p.risk === "high" || p.risk === "critical";
+}
 
 /** Longest detail shown; a modal with a huge diff is unreadable. */
 export const MAX_DETAIL_LINES = 40;
@@ -36,32 +55,72 @@ export interface PermissionPrompt {
   detail: string;
 }
 
+/** The model's own description of the call (Bash's `description`), if any. */
+export function callDescription(input: unknown): string | undefined {
+  const d = (input as { description?: unknown } | undefined)?.description;
+  return typeof d === "string" && d.trim() !== "" ? d.trim() : undefined;
+}
+
 /** Builds the modal's text for a request. */
 export function permissionPrompt(p: PermissionParams): PermissionPrompt {
   const risk = p.risk ? ` [risk: ${p.risk}]` : "";
   const message = `${p.title || `Allow ${p.toolName}?`}${risk}`;
   const parts: string[] = [];
+  const why = callDescription(p.input);
+  if (why) {
+    parts.push(`The agent says: ${why}`);
+  }
   const body = p.preview?.text ?? describeInput(p.toolName, p.input);
   if (body) {
     parts.push(clip(body, MAX_DETAIL_LINES));
   }
   if (p.suggestions && p.suggestions.length > 0) {
-    parts.push(`"${ALLOW_ALWAYS}" adds: ${p.suggestions.join(", ")}`);
+    parts.push(`"${ALLOW_ALWAYS}" saves: ${p.suggestions.join(", ")}`);
   }
   return { message, detail: parts.join("\n\n") };
 }
 
-/** Maps the pressed button (undefined: the modal was closed) to the answer. */
-export function permissionAnswer(choice: string | undefined): PermissionAnswer {
+/** One choice of rules for "Always allow…": what it saves, said plainly. */
+export interface RuleChoice {
+  label: string;
+  detail: string;
+  rules: string[];
+}
+
+/**
+ * The choices "Always allow…" offers: the rules as narrow as the call first,
+ * then each broader rule on its own. Empty when the request offers none.
+ */
+export function ruleChoices(p: Pick<PermissionParams, "suggestions" | "broaderSuggestions">): RuleChoice[] {
+  const out: RuleChoice[] = [];
+  if (p.suggestions && p.suggestions.length > 0) {
+    out.push({ label: p.suggestions.join(", "), detail: "exactly this call from now on", rules: p.suggestions });
+  }
+  for (const r of p.broaderSuggestions ?? []) {
+    out.push({ label: r, detail: "every call with this prefix", rules: [r] });
+  }
+  return out;
+}
+
+/**
+ * The answer for the pressed button (undefined: the prompt was closed,
+ * answered as null, which the server reports as dismissed). Feedback is the
+ * user's own words, sent as typed; a plain denial carries no words.
+ */
+export function permissionAnswer(choice: string | undefined, extra: { feedback?: string; rules?: string[] } = {}): PermissionAnswer | null {
   switch (choice) {
     case ALLOW:
       return { decision: "allow" };
     case ALLOW_ALWAYS:
-      return { decision: "allowAlways" };
+      return extra.rules && extra.rules.length > 0 ? { decision: "allowAlways", rules: extra.rules } : { decision: "allowAlways" };
     case DENY:
-      return { decision: "deny", message: "the user denied the call" };
+      return { decision: "deny" };
+    case DENY_FEEDBACK: {
+      const words = extra.feedback?.trim();
+      return words ? { decision: "deny", message: extra.feedback } : { decision: "deny" };
+    }
     default:
-      return { decision: "deny", message: "the user dismissed the permission prompt" };
+      return null;
   }
 }
 

@@ -38,11 +38,15 @@ export interface AskUserQuestionResult {
 /** Label of the entry that asks for a free-text answer. */
 export const OTHER_LABEL = "Other…";
 
-/** A picker entry; `other` marks the free-text entry. */
+/** Label of the entry that goes back to the previous question. */
+export const BACK_LABEL = "← Previous question";
+
+/** A picker entry; `other` marks the free-text entry, `back` the way back. */
 export interface QuestionPickItem {
   label: string;
   description?: string;
   other?: boolean;
+  back?: boolean;
 }
 
 /** What one picker needs to show a question. */
@@ -67,8 +71,13 @@ export function questionPick(q: Question, index: number, total: number): Questio
     description: o.description || undefined,
   }));
   items.push({ label: OTHER_LABEL, description: "type your own answer", other: true });
+  if (index > 0) {
+    items.push({ label: BACK_LABEL, description: "change the answer before", back: true });
+  }
   return {
-    title: `${q.header || "Question"}${step}`,
+    // The question is in the title too: a placeholder vanishes as soon as
+    // the user types to filter.
+    title: `${q.header || "Question"}${step}: ${q.question}`,
     placeholder: q.question + (q.multiSelect ? " (pick one or more)" : ""),
     canPickMany: Boolean(q.multiSelect),
     items,
@@ -104,6 +113,12 @@ export async function askQuestions(
     const picked = await ui.pick(pick);
     if (!picked || picked.length === 0) {
       return { answers: {}, dismissed: true };
+    }
+    if (picked.some((p) => p.back)) {
+      // Ask the previous question again; its new answer replaces the old.
+      delete answers[questions[i - 1].question];
+      i -= 2;
+      continue;
     }
     let freeText: string | undefined;
     if (picked.some((p) => p.other)) {

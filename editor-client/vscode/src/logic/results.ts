@@ -20,11 +20,11 @@ export interface CallToolResult {
   durationMs?: number;
 }
 
-/** Renders a result as Markdown: a heading, the input, the content. */
+/** Renders a result as Markdown: a heading, the answer, then the input. */
 export function formatResult(name: string, input: unknown, result: CallToolResult): string {
   const state = result.isError ? "error" : "ok";
   const took = typeof result.durationMs === "number" ? `, ${result.durationMs} ms` : "";
-  const lines = [`# ${name} — ${state}${took}`, "", "Input:", "", fence(JSON.stringify(input, null, 2), "json"), "", "Result:", ""];
+  const lines = [`# ${name} — ${state}${took}`, ""];
   for (const block of result.content ?? []) {
     if (block.type === "text") {
       lines.push(fence(block.text ?? ""), "");
@@ -36,22 +36,50 @@ export function formatResult(name: string, input: unknown, result: CallToolResul
       lines.push(fence(JSON.stringify(block, null, 2), "json"), "");
     }
   }
+  lines.push("Input:", "", fence(JSON.stringify(input, null, 2), "json"), "");
   return lines.join("\n");
 }
 
-/** Renders `toolhost/status` as Markdown; unknown fields as JSON. */
-export function formatStatus(status: Record<string, unknown>): string {
+/** What the extension knows about the server, shown above its status. */
+export interface StatusHeader {
+  version?: string;
+  binary?: string;
+  state?: string;
+}
+
+/** Renders `toolhost/status` as Markdown for a person; unknown fields as JSON. */
+export function formatStatus(status: Record<string, unknown>, header: StatusHeader = {}): string {
   const lines = ["# toolhost status", ""];
   if (typeof status.permissionMode === "string") {
     lines.push(`Permission mode: **${status.permissionMode}**`, "");
   }
+  const facts: Array<[string, unknown]> = [
+    ["Server", header.state],
+    ["Version", header.version],
+    ["Binary", header.binary],
+    ["Roots", Array.isArray(status.roots) ? status.roots.join(", ") : status.roots],
+    ["Edit review", status.editReview],
+    ["Position encoding", status.positionEncoding],
+  ];
+  const shown = facts.filter(([, v]) => v !== undefined && v !== "");
+  for (const [k, v] of shown) {
+    lines.push(`- ${k}: ${String(v)}`);
+  }
+  if (shown.length > 0) {
+    lines.push("");
+  }
+  const known = new Set(["permissionMode", "roots", "editReview", "positionEncoding"]);
   for (const [key, value] of Object.entries(status)) {
-    if (key === "permissionMode") {
+    if (known.has(key)) {
       continue;
     }
     lines.push(`## ${key}`, "");
     if (key === "tools" && Array.isArray(value)) {
       lines.push(...toolTable(value as Array<Record<string, unknown>>), "");
+    } else if (key === "settingsProblems" && Array.isArray(value)) {
+      lines.push(...(value.length === 0 ? ["None."] : (value as Array<Record<string, unknown>>).map((p) => `- ${p.file}${p.key ? ` (${p.key})` : ""}: ${p.message}`)), "");
+    } else if (key === "mcpServers" && Array.isArray(value)) {
+      lines.push(...(value.length === 0 ? ["None."] : (value as Array<Record<string, unknown>>).map((m) => `- ${m.name} (${m.source}, ${m.transport}): ${m.state}${m.lastError ? ` — ${m.lastError}` : ""}`)), "");
     } else {
       lines.push(fence(JSON.stringify(value, null, 2), "json"), "");
     }

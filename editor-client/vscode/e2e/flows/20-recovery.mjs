@@ -1,0 +1,121 @@
+// Recovery: a crashed server comes back with the session's mode; repeated
+// crashes leave a status item that restarts it; Restart Server and Show
+// Output; a binary that never answers is stopped. Runs after 10-review.mjs.
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** The pid of the `<bin> serve` process of this test, or undefined. */
+function serverPid(bin) {
+  const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
+  for (const line of out.split("\n")) {
+    const m = line.trim().match(/^(\d+)\s+(.*)$/);
+    if (m && m[2] === `${bin} serve`) {
+      return Number(m[1]);
+    }
+  }
+  return undefined;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function run(t) {
+  const { wb, page, workspace, toolhostBin, step, waitFor, waitResult, runTool } = t;
+
+  /** Kills the running server (by its pid) and returns that pid. */
+  async function killServer() {
+    let pid;
+    await waitFor(() => (pid = serverPid(toolhostBin)) !== undefined, "the server process");
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => !alive(pid), "the killed server to exit");
+    return pid;
+  }
+  async function newServer(old) {
+    await waitFor(() => {
+      const pid = serverPid(toolhostBin);
+      return pid !== undefined && pid !== old;
+    }, "a new server process", 30000);
+  }
+  async function statusSays(mode) {
+    await waitFor(
+      async () => {
+        await wb.runCommand("toolhost: Show Status");
+        await waitResult(wb, "status");
+        return (await wb.activeEditorText()).includes(`Permission mode: **${mode}**`);
+      },
+      `the server in ${mode} mode`,
+      30000,
+    );
+  }
+
+  step("recovery: a killed server comes back in the mode the user chose");
+  await wb.statusItem("toolhost: default").click();
+  await wb.pickRow("acceptEdits");
+  await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
+  const first = await killServer();
+  await newServer(first);
+  await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
+  await statusSays("acceptEdits");
+
+  step("recovery: toolhost: Restart Server");
+  const before = serverPid(toolhostBin);
+  await wb.runCommand("toolhost: Restart Server");
+  await newServer(before);
+  await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
+
+  step("recovery: after repeated crashes the status item says so and restarts it");
+  for (let i = 0; i < 4; i++) {
+    const old = await killServer();
+    if (i < 3) {
+      await newServer(old);
+      await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
+    }
+  }
+  await wb.statusItem("toolhost: crashed").waitFor({ state: "visible", timeout: 30000 });
+  await wb.screenshot("13-crashed");
+  await wb.statusItem("toolhost: crashed").click();
+  await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
+  await statusSays("acceptEdits");
+  await wb.screenshot("14-recovered");
+
+  step("recovery: toolhost: Show Output shows the server's log, the calls and a background task's output");
+  const panelText = async () => {
+    const panel = page.locator(".part.panel");
+    // The editor renders spaces as no-break spaces.
+    return (await panel.count()) > 0 ? (await panel.first().innerText()).replace(/\u00a0/g, " ") : "";
+  };
+  await wb.runCommand("toolhost: Show Output");
+  await waitFor(async () => /the server stopped \(signal SIGKILL\)/.test(await panelText()), "the output channel with the crashes");
+  await runTool(wb, "Bash", { command: "echo from-the-background", run_in_background: true, description: "Print in the background" });
+  await wb.clickModalButton("Allow");
+  await waitResult(wb, "Bash");
+  await wb.runCommand("toolhost: Show Output");
+  await waitFor(async () => {
+    const text = await panelText();
+    return /from-the-background/.test(text) && /\[call\] Bash/.test(text);
+  }, "the output channel with the call and the task's output");
+  await wb.screenshot("15-output");
+
+  step("recovery: a binary that never answers is stopped, and a fixed path starts the server");
+  const hang = path.join(workspace, "..", "hang.sh");
+  fs.writeFileSync(hang, "#!/bin/sh\nexec sleep 300\n", { mode: 0o755 });
+  // The folder's settings, which VS Code watches, override the user's.
+  const folderSettings = path.join(workspace, ".vscode", "settings.json");
+  fs.mkdirSync(path.dirname(folderSettings), { recursive: true });
+  fs.writeFileSync(folderSettings, JSON.stringify({ "toolhost.path": hang }));
+  await wb.statusItem("toolhost: starting").waitFor({ state: "visible", timeout: 30000 });
+  await wb.statusItem("toolhost: crashed").waitFor({ state: "visible", timeout: 40000 });
+  const hangPids = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes("sleep 300"));
+  if (hangPids.length > 0) {
+    throw new Error(`the binary that never answered is still running: ${hangPids.join("; ")}`);
+  }
+  fs.writeFileSync(folderSettings, "{}");
+  await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
+}

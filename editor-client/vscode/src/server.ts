@@ -1,0 +1,283 @@
+/**
+ * The server's life as the user sees it: starting, running, crashed,
+ * stopped or not configured, each shown in the status bar item with an
+ * action. The extension spawns `toolhost serve` itself, so a binary that
+ * never answers, or one replaced by a new path, is killed rather than left
+ * running. After any restart, what the user chose in this session (the
+ * permission mode, "Always allow" rules, the review choice) is sent again,
+ * and the status bar shows the mode the server reports.
+ */
+import { ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import * as os from "node:os";
+import * as vscode from "vscode";
+import { CloseAction, ErrorAction, LanguageClient, State } from "vscode-languageclient/node";
+import { ClientEvents, createClient } from "./client";
+import { initializationOptions, modeOf, statusBarText } from "./logic/modes";
+import { resolveServerPath } from "./logic/serverPath";
+
+/** What the status bar item says about the server. */
+export type ServerState = "starting" | "running" | "crashed" | "stopped" | "notConfigured";
+
+/** How long the server may take to answer initialize before it is stopped. */
+export const START_TIMEOUT_MS = 15000;
+
+/** Crashes within CRASH_WINDOW_MS after which it is not restarted by itself. */
+const MAX_AUTO_RESTARTS = 3;
+const CRASH_WINDOW_MS = 3 * 60 * 1000;
+
+/** Runs `toolhost serve` and keeps the status bar item true to its state. */
+export class ServerManager implements vscode.Disposable {
+  client: LanguageClient | undefined;
+  state: ServerState = "stopped";
+  /** The permission mode the server reports (undefined until it runs). */
+  mode: string | undefined;
+  private child: ChildProcess | undefined;
+  /** Bumped by every start and stop: callbacks of an older process are ignored. */
+  private generation = 0;
+  private crashes: number[] = [];
+  /** The mode chosen in this session (status bar, command), re-applied after a restart. */
+  private chosenMode: string | undefined;
+  /** "Always allow" rules of this session, re-applied after a restart. */
+  private readonly sessionRules: string[] = [];
+  /** The review choice of this session (toggle command), if any. */
+  reviewInPreview: boolean | undefined;
+  /** The status bar message shown last, cleared when the state changes. */
+  private flash: vscode.Disposable | undefined;
+
+  constructor(
+    private readonly output: vscode.OutputChannel,
+    private readonly statusItem: vscode.StatusBarItem,
+    private readonly events: ClientEvents,
+    private readonly onGone: () => void,
+  ) {
+    this.show("stopped");
+  }
+
+  /** Remembers rules the user always allowed, for later restarts. */
+  rememberRules(rules: string[]): void {
+    for (const r of rules) {
+      if (!this.sessionRules.includes(r)) {
+        this.sessionRules.push(r);
+      }
+    }
+  }
+
+  /** Records the mode the user chose (and the server confirmed). */
+  chooseMode(mode: string): void {
+    this.chosenMode = mode;
+    this.showMode(mode);
+  }
+
+  /** Shows the server's mode in the status bar. */
+  showMode(mode: string | undefined): void {
+    this.mode = mode;
+    if (this.state === "running") {
+      this.show("running");
+    }
+  }
+
+  /** The running client, or undefined. */
+  running(): LanguageClient | undefined {
+    return this.client?.isRunning() ? this.client : undefined;
+  }
+
+  /** Starts the server (does nothing while one runs). */
+  async start(): Promise<void> {
+    if (this.client) {
+      return;
+    }
+    const gen = ++this.generation;
+    const config = vscode.workspace.getConfiguration("toolhost");
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const resolved = resolveServerPath(config.get<string>("path"), { HOME: os.homedir(), PATH: process.env.PATH }, folder);
+    if ("error" in resolved) {
+      this.output.appendLine(resolved.error);
+      this.show("notConfigured", resolved.error);
+      void vscode.window.showErrorMessage(resolved.error, "Open Settings").then((open) => {
+        if (open) {
+          void vscode.commands.executeCommand("workbench.action.openSettings", "toolhost.path");
+        }
+      });
+      return;
+    }
+    const mode = this.chosenMode ?? config.get<string>("permissionMode");
+    const review = this.reviewInPreview ?? config.get<boolean>("reviewEditsInPreview") ?? false;
+    const init = initializationOptions(mode, review) as { permissions?: { allow?: string[] } };
+    if (this.sessionRules.length > 0) {
+      init.permissions = { ...(init.permissions ?? {}), allow: [...this.sessionRules] };
+    }
+    const serverOptions = () => {
+      const child = spawn(resolved.path, ["serve"], { cwd: folder, stdio: "pipe" });
+      this.child = child;
+      child.on("error", (err) => this.output.appendLine(`could not run ${resolved.path}: ${err.message}`));
+      child.stderr?.on("data", (chunk: Buffer) => this.output.append(chunk.toString()));
+      return Promise.resolve(child);
+    };
+    const client = createClient(serverOptions, this.output, init, this.events, {
+      error: () => ({ action: ErrorAction.Continue }),
+      closed: () => {
+        void this.closed(gen);
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    });
+    this.client = client;
+    this.show("starting");
+    this.output.appendLine(`starting ${resolved.path} serve`);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`${resolved.path} did not answer within ${START_TIMEOUT_MS / 1000} s, so it was stopped. Check that toolhost.path names the toolhost binary, then run "toolhost: Restart Server".`)),
+        START_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([client.start(), timeout]);
+    } catch (err) {
+      if (gen !== this.generation) {
+        return;
+      }
+      // This process is done with: its connection closing later is not a
+      // crash to restart from.
+      this.generation++;
+      this.kill();
+      this.client = undefined;
+      const message = err instanceof Error ? err.message : String(err);
+      this.output.appendLine(`error: ${message}`);
+      this.show("crashed", message);
+      void this.offerRestart(`toolhost could not start: ${message}`);
+      return;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (gen !== this.generation) {
+      return;
+    }
+    this.show("running");
+    const status = await client.sendRequest("toolhost/status", {}).catch(() => undefined);
+    this.showMode(modeOf(status) ?? mode ?? "default");
+  }
+
+  /** Stops the server and its process. */
+  async stop(): Promise<void> {
+    this.generation++;
+    const client = this.client;
+    this.client = undefined;
+    if (client && client.state === State.Running) {
+      await client.stop(2000).catch(() => undefined);
+    }
+    this.kill();
+    this.onGone();
+    this.show("stopped");
+  }
+
+  /** Stops and starts again, keeping the session's choices. */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.crashes = [];
+    await this.start();
+    if (this.state === "running") {
+      this.message("toolhost: restarted; mode and session rules applied again");
+    }
+  }
+
+  /** The connection closed without stop(): a crash. */
+  private async closed(gen: number): Promise<void> {
+    if (gen !== this.generation) {
+      return;
+    }
+    this.generation++;
+    this.client = undefined;
+    const child = this.child;
+    this.child = undefined;
+    this.onGone();
+    // The pipes close before the exit status arrives: wait for it briefly,
+    // so the message can say how the process ended.
+    if (child && child.exitCode === null && child.signalCode === null) {
+      await Promise.race([once(child, "exit"), new Promise((r) => setTimeout(r, 1000))]);
+    }
+    const how = child && (child.signalCode || child.exitCode !== null)
+      ? (child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode}`)
+      : "the connection closed";
+    this.output.appendLine(`the server stopped (${how})`);
+    const now = Date.now();
+    this.crashes = this.crashes.filter((t) => now - t < CRASH_WINDOW_MS);
+    this.crashes.push(now);
+    if (this.crashes.length <= MAX_AUTO_RESTARTS) {
+      this.output.appendLine("restarting it; the session's mode and rules are applied again");
+      await this.start();
+      if (this.state === "running") {
+        this.message(`toolhost: the server stopped (${how}) and was restarted`);
+      }
+      return;
+    }
+    this.show("crashed", `stopped ${this.crashes.length} times in 3 minutes (${how})`);
+    void this.offerRestart(`toolhost stopped ${this.crashes.length} times in 3 minutes (last: ${how}) and was not restarted.`);
+  }
+
+  private async offerRestart(message: string): Promise<void> {
+    const action = await vscode.window.showErrorMessage(message, "Restart Server", "Show Output");
+    if (action === "Restart Server") {
+      await this.restart();
+    } else if (action === "Show Output") {
+      this.output.show(true);
+    }
+  }
+
+  /** Shows a passing status bar message. */
+  private message(text: string): void {
+    this.flash?.dispose();
+    this.flash = vscode.window.setStatusBarMessage(text, 8000);
+  }
+
+  private kill(): void {
+    const child = this.child;
+    this.child = undefined;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+    }
+  }
+
+  /** Sets the state and the status bar item that shows it. */
+  private show(state: ServerState, why?: string): void {
+    this.state = state;
+    if (state !== "running") {
+      this.flash?.dispose();
+      this.flash = undefined;
+    }
+    const item = this.statusItem;
+    item.backgroundColor = undefined;
+    switch (state) {
+      case "starting":
+        item.text = "$(sync~spin) toolhost: starting";
+        item.tooltip = "toolhost is starting — click for its output";
+        item.command = "toolhost.showOutput";
+        break;
+      case "running":
+        item.text = statusBarText(this.mode ?? "default");
+        item.tooltip = "toolhost permission mode — click to change";
+        item.command = "toolhost.setPermissionMode";
+        break;
+      case "crashed":
+        item.text = "$(error) toolhost: crashed";
+        item.tooltip = `toolhost ${why ?? "stopped"} — click to restart`;
+        item.command = "toolhost.restartServer";
+        item.backgroundColor = new vscode.ThemeColor("statusBarItem.errorBackground");
+        break;
+      case "notConfigured":
+        item.text = "$(warning) toolhost: not found";
+        item.tooltip = `${why ?? "toolhost was not found"} — click to set toolhost.path`;
+        item.command = { title: "Open Settings", command: "workbench.action.openSettings", arguments: ["toolhost.path"] };
+        item.backgroundColor = new vscode.ThemeColor("statusBarItem.warningBackground");
+        break;
+      default:
+        item.text = statusBarText(undefined);
+        item.tooltip = "toolhost is stopped — click to start it";
+        item.command = "toolhost.restartServer";
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+}

@@ -1,0 +1,229 @@
+// Package lifetime makes sure no process toolhost starts outlives what it was
+// started for: a command ends with its call's cancel or timeout, and every
+// process ends with the server, however the server ends.
+//
+// Process groups are not enough: a command can leave its group (setsid,
+// a daemon's double fork) and a killed server kills nobody. So every process
+// started through Prepare carries a label in its environment, a scope
+// (TOOLHOST_PROCESS_SCOPE=<server>/<n>) that its descendants inherit through
+// setsid and double forks alike. Ending a scope kills its process group and
+// then every process whose environment holds the scope, found in /proc, in
+// rounds until none is left (a process forking meanwhile is caught by the
+// next round). Ending the server kills every process of its scopes.
+//
+// When the server is killed outright (kill -9), a watchdog does it: a copy of
+// the toolhost binary started at the server's start (StartWatchdog), in a
+// process group of its own, that waits for the end of a pipe only the
+// server holds. The kernel closes that pipe however the server ends, and the
+// watchdog then ends the server's processes. Direct children also get a
+// parent-death signal (SIGKILL).
+//
+// Why not cgroups: they need a delegated, writable hierarchy (cgroup v2 with
+// cgroup.kill), which containers and desktop sessions often lack; the label
+// works for any user on any Linux. What it cannot catch: a process that
+// replaces its environment (env -i, or a daemon clearing it) before it
+// forks away; such a process has left on purpose.
+package lifetime
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+)
+
+// Var is the environment variable that carries a process's scope.
+const Var = "TOOLHOST_PROCESS_SCOPE"
+
+// server labels this process's scopes; scopes counts them.
+var (
+	server = newToken()
+	scopes atomic.Uint64
+)
+
+func newToken() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Scope is the label of one command and its descendants.
+type Scope string
+
+// NewScope returns a scope of this server not used before.
+func NewScope() Scope {
+	return Scope(server + "/" + strconv.FormatUint(scopes.Add(1), 10))
+}
+
+// Env returns env (os.Environ() when nil) with the scope set, replacing a
+// scope inherited from the server.
+func (s Scope) Env(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, Var+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, Var+"="+string(s))
+}
+
+// ScopeOf returns the scope of a prepared command ("" for another).
+func ScopeOf(cmd *exec.Cmd) Scope {
+	for i := len(cmd.Env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(cmd.Env[i], Var+"="); ok {
+			return Scope(v)
+		}
+	}
+	return ""
+}
+
+// Label makes cmd run in a process group and a scope of its own, with env
+// as its environment (os.Environ() when nil); its direct process dies with
+// the server (a parent-death signal), and the watchdog is started if it is
+// not running yet. For commands without a context; see Prepare.
+func Label(cmd *exec.Cmd, env []string) Scope {
+	ensureWatchdog()
+	s := NewScope()
+	cmd.Env = s.Env(env)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return s
+}
+
+// Prepare is Label for a command made with exec.CommandContext: the end of
+// its context kills its group and its scope.
+func Prepare(cmd *exec.Cmd, env []string) Scope {
+	s := Label(cmd, env)
+	cmd.Cancel = func() error {
+		err := KillGroup(cmd.Process.Pid)
+		s.Kill()
+		return err
+	}
+	return s
+}
+
+// Command is exec.CommandContext made ready with Prepare.
+func Command(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	Prepare(cmd, env)
+	return cmd
+}
+
+// KillGroup kills every process of the process group pgid.
+func KillGroup(pgid int) error {
+	if pgid <= 0 {
+		return nil
+	}
+	err := syscall.Kill(-pgid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}
+
+// Kill kills every process of the scope, wherever it went (another group, a
+// new session, a daemon reparented to init), and returns how many it killed.
+func (s Scope) Kill() int { return KillScopes([]Scope{s}) }
+
+// KillScopes kills every process of the scopes, in one pass over /proc per
+// round.
+func KillScopes(scopes []Scope) int {
+	var labels [][]byte
+	for _, s := range scopes {
+		if s != "" {
+			labels = append(labels, []byte(Var+"="+string(s)+"\x00"))
+		}
+	}
+	if len(labels) == 0 {
+		return 0
+	}
+	return killMatching(labels, false)
+}
+
+// KillAll kills every process of every scope of this server. The server
+// calls it as it ends.
+func KillAll() int {
+	return KillServer(server)
+}
+
+// KillServer kills every process of every scope of the server token (the
+// watchdog's work).
+func KillServer(token string) int {
+	if token == "" {
+		return 0
+	}
+	return killMatching([][]byte{[]byte(Var + "=" + token + "/")}, true)
+}
+
+// maxRounds bounds the rounds of a kill: each round kills what it found,
+// and a process that forked before its death is found by the next.
+const maxRounds = 50
+
+// killMatching kills the processes whose environment holds one of labels
+// (exact variables when prefix is false, a value's start when it is true).
+func killMatching(labels [][]byte, prefix bool) int {
+	self := os.Getpid()
+	killed := 0
+	for round := 0; round < maxRounds; round++ {
+		n := 0
+		for _, pid := range pids() {
+			if pid == self || !hasLabel(pid, labels, prefix) {
+				continue
+			}
+			if syscall.Kill(pid, syscall.SIGKILL) == nil {
+				n++
+			}
+		}
+		if n == 0 {
+			break
+		}
+		killed += n
+	}
+	return killed
+}
+
+// pids lists the processes in /proc.
+func pids() []int {
+	f, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	out := make([]int, 0, len(names))
+	for _, n := range names {
+		if pid, err := strconv.Atoi(n); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// hasLabel reports whether pid's environment holds one of labels. A
+// zombie's environment reads empty: it runs nothing.
+func hasLabel(pid int, labels [][]byte, prefix bool) bool {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil || len(env) == 0 {
+		return false
+	}
+	// A leading NUL anchors the label at a variable's start.
+	env = append([]byte{0}, env...)
+	if !prefix {
+		env = append(env, 0)
+	}
+	for _, l := range labels {
+		if bytes.Contains(env, append([]byte{0}, l...)) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,73 @@
+package lifetime
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/internal/testproc"
+)
+
+// Cancelling a command ends every process it started, those that left its
+// process group and session included.
+func TestCancelEndsEscapedDescendants(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := Command(ctx, nil, "bash", "-c", testproc.EscapingScript(dir))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := testproc.EscapedPIDs(t, dir)
+	cancel()
+	_ = cmd.Wait()
+	for name, pid := range pids {
+		if !testproc.EventuallyGone(pid) {
+			t.Errorf("the %s process %d outlived its command's cancel", name, pid)
+		}
+	}
+}
+
+// KillScopes ends what a finished command left, wherever it went, and
+// leaves other scopes alone.
+func TestKillScopesLeavesOthers(t *testing.T) {
+	dirA, dirB := t.TempDir(), t.TempDir()
+	a := Command(context.Background(), nil, "bash", "-c", testproc.EscapingScript(dirA))
+	b := Command(context.Background(), nil, "bash", "-c", testproc.EscapingScript(dirB))
+	for _, c := range []*exec.Cmd{a, b} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pa, pb := testproc.EscapedPIDs(t, dirA), testproc.EscapedPIDs(t, dirB)
+	if n := KillScopes([]Scope{ScopeOf(a)}); n < 3 {
+		t.Errorf("KillScopes killed %d processes, want at least 3", n)
+	}
+	for name, pid := range pa {
+		if !testproc.EventuallyGone(pid) {
+			t.Errorf("the %s process %d of the killed scope is still there", name, pid)
+		}
+	}
+	for name, pid := range pb {
+		if testproc.Gone(pid) {
+			t.Errorf("the %s process %d of another scope was killed", name, pid)
+		}
+	}
+	ScopeOf(b).Kill()
+	_, _ = a.Process.Wait()
+	_, _ = b.Process.Wait()
+	for _, pid := range pb {
+		testproc.EventuallyGone(pid)
+	}
+}
+
+func TestScopeEnv(t *testing.T) {
+	s := NewScope()
+	env := s.Env([]string{"A=1", Var + "=inherited/0", "B=2"})
+	if got := strings.Join(env, " "); got != "A=1 B=2 "+Var+"="+string(s) {
+		t.Errorf("Env = %s", got)
+	}
+	if NewScope() == s {
+		t.Errorf("two scopes are equal")
+	}
+}

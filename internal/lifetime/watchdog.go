@@ -1,0 +1,80 @@
+package lifetime
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// WatchdogVar passes the server's token to its watchdog.
+const WatchdogVar = "TOOLHOST_WATCHDOG"
+
+// watchdog is the configured watchdog command and, once started, the write
+// end of its pipe: held, never written, so the kernel closes it only when
+// the server ends.
+var watchdog struct {
+	mu sync.Mutex
+	// argv is the command that runs Watch; nil until Init.
+	argv    []string
+	started bool
+	pipe    *os.File
+}
+
+// Init makes this process a server whose processes the package tracks:
+// its own environment gets a scope of the server, so anything started
+// without Label (a library's child) is still ended with it, and argv is
+// the command that runs the watchdog (the toolhost binary with its
+// watchdog command), started with the first labelled process.
+func Init(argv ...string) {
+	_ = os.Setenv(Var, server+"/0")
+	watchdog.mu.Lock()
+	watchdog.argv = argv
+	watchdog.mu.Unlock()
+}
+
+// ensureWatchdog starts the watchdog once, if Init configured one. A
+// watchdog that cannot start leaves the other rules in force (the server
+// still ends its processes as it ends); the failure is not fatal.
+func ensureWatchdog() {
+	watchdog.mu.Lock()
+	defer watchdog.mu.Unlock()
+	if watchdog.started || len(watchdog.argv) == 0 {
+		return
+	}
+	watchdog.started = true
+	r, w, err := os.Pipe()
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	cmd := exec.Command(watchdog.argv[0], watchdog.argv[1:]...)
+	cmd.Stdin = r
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, Var+"=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, WatchdogVar+"="+server)
+	// A group of its own: a terminal's Ctrl-C or hang-up reaches the
+	// server, which ends its processes itself, and not the watchdog.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return
+	}
+	// The watchdog outlives this process by design; the kernel reaps it
+	// after the server ends (it is reparented), so it is not waited for.
+	_ = cmd.Process.Release()
+	watchdog.pipe = w
+}
+
+// Watch is the watchdog: it waits until stdin ends — the server is gone,
+// however it ended — and kills every process of the server's scopes.
+func Watch(stdin io.Reader) {
+	_, _ = io.Copy(io.Discard, stdin)
+	KillServer(os.Getenv(WatchdogVar))
+}

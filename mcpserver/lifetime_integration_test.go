@@ -1,0 +1,103 @@
+package mcpserver
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/toolhost/toolhost/internal/testproc"
+)
+
+// isolatedEnv keeps the user's settings and caches out of a toolhost run,
+// with bypassPermissions chosen in the user's own settings.
+func isolatedEnv(t *testing.T) []string {
+	t.Helper()
+	home := t.TempDir()
+	conf := filepath.Join(home, "config", "toolhost")
+	if err := os.MkdirAll(conf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(conf, "settings.json"), []byte(`{"permissions":{"defaultMode":"bypassPermissions"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"))
+}
+
+func wantAllGone(t *testing.T, how string, pids map[string]int) {
+	t.Helper()
+	for name, pid := range pids {
+		if !testproc.EventuallyGone(pid) {
+			t.Errorf("%s: the %s process %d outlived the server", how, name, pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// However the server ends, no process a call started outlives it.
+func TestNoProcessOutlivesTheServer(t *testing.T) {
+	bin := toolhostBinary(t)
+	env := isolatedEnv(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			input, _ := json.Marshal(map[string]any{"command": testproc.EscapingScript(dir), "timeout": 600000})
+			cmd := exec.Command(bin, "call", "Bash", string(input))
+			cmd.Dir, cmd.Env = dir, env
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pids := testproc.EscapedPIDs(t, dir)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			wantAllGone(t, sig.String(), pids)
+		})
+	}
+}
+
+// A background task and what it left end when the server is killed.
+func TestBackgroundTasksEndWithAKilledServer(t *testing.T) {
+	bin := toolhostBinary(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "mcp")
+	cmd.Dir, cmd.Env = dir, isolatedEnv(t)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	args, _ := json.Marshal(map[string]any{"command": testproc.EscapingScript(dir), "run_in_background": true})
+	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
+	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Bash","arguments":%s}}`+"\n", args)
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), `"id":2`) {
+			if !strings.Contains(sc.Text(), "background") {
+				t.Fatalf("the Bash call did not start a background task: %s", sc.Text())
+			}
+			break
+		}
+	}
+	pids := testproc.EscapedPIDs(t, dir)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, stdout)
+	wantAllGone(t, "kill -9", pids)
+}

@@ -1,0 +1,81 @@
+package fs
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+	"github.com/toolhost/toolhost/workspace/workspacetest"
+)
+
+// bigText is n lines of about 80 bytes, each with its number; tag changes
+// every line.
+func bigText(lines int, tag string) string {
+	var b strings.Builder
+	for i := 0; i < lines; i++ {
+		fmt.Fprintf(&b, "%s line %08d: the quick brown fox jumps over the lazy dog, again and again\n", tag, i)
+	}
+	return b.String()
+}
+
+// BenchmarkWriteEveryLineChanged writes a 5 MB file over one whose every
+// line differs, on disk and through an editor.
+func BenchmarkWriteEveryLineChanged(b *testing.B) {
+	old, new := bigText(60_000, "old"), bigText(60_000, "new")
+	for _, withEditor := range []bool{false, true} {
+		b.Run(fmt.Sprintf("editor=%v", withEditor), func(b *testing.B) {
+			b.SetBytes(int64(len(new)))
+			b.Setenv("TOOLHOST_STATE_DIR", b.TempDir())
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				dir := b.TempDir()
+				ws := workspace.New(dir)
+				p := filepath.Join(dir, "big.txt")
+				if err := os.WriteFile(p, []byte(old), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				var host tools.Host
+				if withEditor {
+					host = editorHost{ed: workspacetest.NewFakeEditor(ws)}
+				}
+				if res := call(b, context.Background(), NewRead(ws), nil, map[string]any{"file_path": p}); res.IsError {
+					b.Fatal(res.Text())
+				}
+				b.StartTimer()
+				res := call(b, context.Background(), NewWrite(ws), host, map[string]any{"file_path": p, "content": new})
+				if res.IsError {
+					b.Fatal(res.Text())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkEditBigFile replaces one line in the middle of a 47 MB file.
+func BenchmarkEditBigFile(b *testing.B) {
+	text := bigText(580_000, "x")
+	b.SetBytes(int64(len(text)))
+	b.Setenv("TOOLHOST_STATE_DIR", b.TempDir())
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		dir := b.TempDir()
+		ws := workspace.New(dir)
+		p := filepath.Join(dir, "big.txt")
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if res := call(b, context.Background(), NewRead(ws), nil, map[string]any{"file_path": p, "limit": 10}); res.IsError {
+			b.Fatal(res.Text())
+		}
+		b.StartTimer()
+		res := call(b, context.Background(), NewEdit(ws, nil), nil, map[string]any{"file_path": p, "old_string": "x line 00290000:", "new_string": "x LINE 00290000:"})
+		if res.IsError {
+			b.Fatal(res.Text())
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package shell
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/settings"
+)
+
+func sandboxOn(s *settings.Settings) { s.Bash.Sandbox = true }
+
+func runBash(t *testing.T, b *Bash, command string) (string, bool) {
+	t.Helper()
+	res, err := execTool(context.Background(), b, map[string]any{"command": command}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Text(), res.IsError
+}
+
+// Under bash.sandbox a command writes inside the workspace and nowhere
+// else, and cannot connect to a local port.
+func TestBashSandbox(t *testing.T) {
+	if _, err := exec.LookPath(bwrapName); err != nil {
+		t.Fatalf("bubblewrap is not installed (scripts/deps.sh installs it): %v", err)
+	}
+	outside, err := os.MkdirTemp("/var/tmp", "toolhost-sandbox-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	connect := "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo connected"
+
+	for _, sandbox := range []bool{false, true} {
+		b, _, dir := newBash(t, with(func(s *settings.Settings) { s.Bash.Sandbox = sandbox }))
+		out, isErr := runBash(t, b, "echo inside > in.txt && cat in.txt")
+		if isErr || out != "inside\n" {
+			t.Errorf("sandbox %v: a write inside the workspace failed: %q", sandbox, out)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "in.txt")); string(got) != "inside\n" {
+			t.Errorf("sandbox %v: the file written inside holds %q", sandbox, got)
+		}
+		target := filepath.Join(outside, "out"+strconv.FormatBool(sandbox)+".txt")
+		out, isErr = runBash(t, b, "echo outside > "+target)
+		_, statErr := os.Stat(target)
+		if wrote := statErr == nil; wrote == sandbox {
+			t.Errorf("sandbox %v: write outside the workspace: wrote %v (%q, isError %v)", sandbox, wrote, out, isErr)
+		}
+		out, _ = runBash(t, b, connect)
+		if connected := strings.Contains(out, "connected"); connected == sandbox {
+			t.Errorf("sandbox %v: a connection to a local port: connected %v (%q)", sandbox, connected, out)
+		}
+	}
+
+	// The network, when allowed.
+	b, _, _ := newBash(t, with(func(s *settings.Settings) { s.Bash.Sandbox, s.Bash.SandboxNetwork = true, true }))
+	if out, _ := runBash(t, b, connect); !strings.Contains(out, "connected") {
+		t.Errorf("with bash.sandboxNetwork the connection failed: %q", out)
+	}
+}
+
+// Without bubblewrap the call fails and says how to install it; the
+// command never runs unconfined.
+func TestBashSandboxWithoutBubblewrap(t *testing.T) {
+	b, _, dir := newBash(t, with(sandboxOn))
+	t.Setenv("PATH", t.TempDir())
+	out, isErr := runBash(t, b, "/bin/echo ran > ran.txt")
+	if !isErr || !strings.Contains(out, "apt-get install bubblewrap") {
+		t.Errorf("got %q (isError %v), want a refusal that says how to install bubblewrap", out, isErr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran.txt")); err == nil {
+		t.Errorf("the command ran without the sandbox")
+	}
+}

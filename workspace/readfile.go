@@ -1,0 +1,94 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// Reading files the user's workspace holds, whatever they are.
+//
+// A path can name a FIFO (opening it for reading waits for a writer, reading
+// it waits for data), a device (/dev/zero never ends and reports size 0), a
+// socket. Files are therefore opened without blocking (O_NONBLOCK, which
+// regular files ignore) and refused unless they are regular files; sizes are
+// judged by the bytes actually read, never by what Stat reports (a file
+// can grow while it is read, and /proc files report 0); and reading stops
+// when the context ends.
+
+// ReadFileMax is the largest file ReadFile and ReadFileInto load: past it a
+// read fails with a *TooLargeError rather than filling memory.
+const ReadFileMax = 1 << 30
+
+// TooLargeError says a file holds more bytes than a read may load.
+type TooLargeError struct {
+	Path  string
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s holds more than %d MB, too much to load. Search it with Grep, or show parts with Bash (head, tail, sed -n)", e.Path, e.Limit>>20)
+}
+
+// OpenRegular opens abs for reading, refusing (with a *NotRegularError)
+// anything that is not a regular file, without ever waiting on a FIFO.
+func OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		if st.IsDir() {
+			return nil, st, &IsDirError{Path: abs}
+		}
+		return nil, st, &NotRegularError{Path: abs, Mode: st.Mode()}
+	}
+	return f, st, nil
+}
+
+// ReadRegular reads the regular file abs into buf's storage (grown when too
+// small; the result aliases buf), at most limit bytes: a file holding more
+// is a *TooLargeError. Reading stops when ctx ends.
+func ReadRegular(ctx context.Context, abs string, buf []byte, limit int64) ([]byte, error) {
+	f, st, err := OpenRegular(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf = buf[:0]
+	if want := min(st.Size(), limit) + 512; int64(cap(buf)) < want {
+		buf = make([]byte, 0, want)
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		room := buf[len(buf):cap(buf)]
+		if over := int64(len(buf)) + int64(len(room)) - (limit + 1); over > 0 {
+			room = room[:int64(len(room))-over]
+		}
+		n, err := f.Read(room)
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, &TooLargeError{Path: abs, Limit: limit}
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
