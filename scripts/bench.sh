@@ -3,7 +3,8 @@
 # printed with its ratio:
 #   1. go test -bench over the packages that have benchmarks (in-process);
 #   2. bench/stdio: a real `toolhost serve` over stdio (start, Read, Bash)
-#      against the latency targets;
+#      against the latency targets, and a Write of 5 MB with every line
+#      changed through a client that applies workspace/applyEdit;
 #   3. bench/search.sh: Grep and Glob against ripgrep (and fd);
 #   4. bench/mcp: `toolhost mcp` against `claude mcp serve` (Claude Code from
 #      npm, installed in test/mcp), when it is installed.
@@ -13,16 +14,16 @@ cd "$(dirname "$0")/.."
 BIN=${TOOLHOST_BIN:-$PWD/bin/toolhost}
 say() { printf '\n== %s\n' "$*"; }
 
-benchtime=1s starts=20 calls=300 files=20000
+benchtime=1s starts=20 calls=300 files=20000 bigruns=3
 if [ -n "${BENCH_QUICK:-}" ]; then
-  benchtime=200ms starts=5 calls=50 files=3000
+  benchtime=200ms starts=5 calls=50 files=3000 bigruns=1
 fi
 
 say "Go benchmarks (in-process)"
 go test -run '^$' -bench . -benchmem -benchtime "$benchtime" ./...
 
 say "toolhost serve over stdio (bench/stdio)"
-go run ./bench/stdio -bin "$BIN" -starts "$starts" -calls "$calls"
+go run ./bench/stdio -bin "$BIN" -starts "$starts" -calls "$calls" -bigwrite-runs "$bigruns"
 
 say "Grep and Glob against ripgrep and fd (bench/search.sh)"
 bash bench/search.sh -files "$files"

@@ -2,7 +2,9 @@
 // serve` process over stdio with LSP framing. It reports the time from
 // process start to the initialize reply, and the per-call latency of
 // toolhost/callTool for Read (50 lines of a 5,000-line file) and Bash
-// `echo hi`, as p50/p90 figures next to the targets.
+// `echo hi`, as p50/p90 figures next to the targets; then a Write of a
+// large file that changes every line, through an editor that applies the
+// server's workspace/applyEdit (bigwrite.go).
 package main
 
 import (
@@ -24,14 +26,24 @@ func main() {
 	bin := flag.String("bin", "bin/toolhost", "the toolhost binary")
 	starts := flag.Int("starts", 20, "process starts to time")
 	calls := flag.Int("calls", 300, "calls of each tool to time")
+	bigMB := flag.Int("bigwrite-mb", 5, "size in MB of the file the big Write through the editor replaces")
+	bigRuns := flag.Int("bigwrite-runs", 3, "runs of the big Write through the editor (0 skips it)")
+	bigOnly := flag.Bool("bigwrite-only", false, "measure only the big Write through the editor")
 	flag.Parse()
-	if err := run(*bin, *starts, *calls); err != nil {
+	if *bigOnly {
+		if err := runBigWrite(*bin, *bigMB, *bigRuns); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/stdio:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(*bin, *starts, *calls, *bigMB, *bigRuns); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/stdio:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, starts, calls int) error {
+func run(bin string, starts, calls, bigMB, bigRuns int) error {
 	dir, err := os.MkdirTemp("", "toolhost-bench-")
 	if err != nil {
 		return err
@@ -108,7 +120,10 @@ func run(bin string, starts, calls int) error {
 	report("start → initialize reply", startTimes, 30*time.Millisecond)
 	report("callTool Read 50 of 5,000 lines", readTimes, 300*time.Microsecond)
 	report("callTool Bash echo hi", bashTimes, 4*time.Millisecond)
-	return nil
+	if bigRuns == 0 {
+		return nil
+	}
+	return runBigWrite(bin, bigMB, bigRuns)
 }
 
 func report(name string, d []time.Duration, target time.Duration) {
@@ -142,6 +157,11 @@ type client struct {
 }
 
 func startServer(bin, root string) (*client, error) {
+	return startServerWith(bin, root, map[string]any{})
+}
+
+// startServerWith starts a server for a client with the given capabilities.
+func startServerWith(bin, root string, capabilities map[string]any) (*client, error) {
 	cmd := exec.Command(bin, "serve")
 	cmd.Dir = root
 	in, err := cmd.StdinPipe()
@@ -157,7 +177,7 @@ func startServer(bin, root string) (*client, error) {
 		return nil, fmt.Errorf("start %s: %w (run make build first)", bin, err)
 	}
 	c := &client{cmd: cmd, in: in, out: bufio.NewReader(out)}
-	params := map[string]any{"processId": os.Getpid(), "rootUri": "file://" + root, "capabilities": map[string]any{},
+	params := map[string]any{"processId": os.Getpid(), "rootUri": "file://" + root, "capabilities": capabilities,
 		"initializationOptions": map[string]any{"permissions": map[string]any{"defaultMode": "bypassPermissions"}}}
 	if _, err := c.call("initialize", params); err != nil {
 		c.close()
@@ -201,6 +221,16 @@ func (c *client) call(method string, params any) (map[string]any, error) {
 }
 
 func (c *client) read() (map[string]any, error) {
+	body, err := c.readBody()
+	if err != nil {
+		return nil, err
+	}
+	var msg map[string]any
+	return msg, json.Unmarshal(body, &msg)
+}
+
+// readBody reads one message's body.
+func (c *client) readBody() ([]byte, error) {
 	length := -1
 	for {
 		line, err := c.out.ReadString('\n')
@@ -222,8 +252,7 @@ func (c *client) read() (map[string]any, error) {
 	if _, err := io.ReadFull(c.out, body); err != nil {
 		return nil, err
 	}
-	var msg map[string]any
-	return msg, json.Unmarshal(body, &msg)
+	return body, nil
 }
 
 func (c *client) close() {
