@@ -25,7 +25,9 @@ if [ ! -f toolhost.vsix ] || [ -n "$(find src package.json -newer toolhost.vsix 
 fi
 status=0
 node "$here/run.mjs" || status=1
-# Further scenarios, each in its own file with its own code-server.
+# Scenarios that need a VS Code set up otherwise than run.mjs's (its flows
+# run with AI features off; agent mode needs them on and a scripted model),
+# each in its own file with its own code-server.
 for scenario in "$here"/scenarios/*.mjs; do
   [ -e "$scenario" ] || continue
   node "$scenario" || status=1
