@@ -52,7 +52,7 @@ func Attach(ctx context.Context, in io.Reader, out io.Writer, opts AttachOptions
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &proxy{log: log, progress: map[any]*sdk.ServerSession{}}
+	p := &proxy{log: log, progress: map[any]progressTarget{}}
 	base := http.DefaultTransport
 	if opts.HTTPClient != nil && opts.HTTPClient.Transport != nil {
 		base = opts.HTTPClient.Transport
@@ -121,9 +121,9 @@ type proxy struct {
 	mu sync.Mutex
 	// served are the names of the tools offered to the client.
 	served map[string]bool
-	// progress maps a client's progress token to its session, for the
-	// session's progress notifications.
-	progress map[any]*sdk.ServerSession
+	// progress maps the progress token sent to the session to the
+	// client and token of the call, for the session's notifications.
+	progress map[any]progressTarget
 	// server serves the client; set once the session's handshake is done.
 	server *sdk.Server
 }
@@ -178,37 +178,67 @@ func (p *proxy) forward(name string) sdk.ToolHandler {
 			}
 		}
 		if tok := req.Params.GetProgressToken(); tok != nil {
-			params.SetProgressToken(tok)
-			key := progressKey(tok)
-			p.mu.Lock()
-			p.progress[key] = req.Session
-			p.mu.Unlock()
-			defer func() {
+			// The session's notifications carry the token sent to it;
+			// the client's own goes back to the client.
+			up, ok := upstreamToken(tok)
+			if ok {
+				params.SetProgressToken(up)
+				key := progressKey(up)
 				p.mu.Lock()
-				delete(p.progress, key)
+				p.progress[key] = progressTarget{session: req.Session, token: tok}
 				p.mu.Unlock()
-			}()
+				defer func() {
+					p.mu.Lock()
+					delete(p.progress, key)
+					p.mu.Unlock()
+				}()
+			}
 		}
 		return p.upstream.CallTool(ctx, params)
 	}
 }
 
+// progressTarget is the client and token of a forwarded call's progress.
+type progressTarget struct {
+	session *sdk.ServerSession
+	token   any
+}
+
+// upstreamToken is the token sent to the session for a client's token: a
+// JSON number arrives as float64, and the SDK sends only int or string
+// tokens. A fractional number is sent as its text; other kinds are not
+// forwarded.
+func upstreamToken(tok any) (any, bool) {
+	switch v := tok.(type) {
+	case string, int, int64:
+		return v, true
+	case float64:
+		if v == float64(int(v)) {
+			return int(v), true
+		}
+		return fmt.Sprint(v), true
+	}
+	return nil, false
+}
+
 // forwardProgress passes a progress notification of the session on to the
-// client whose call it belongs to.
+// client whose call it belongs to, with the client's own token.
 func (p *proxy) forwardProgress(ctx context.Context, req *sdk.ProgressNotificationClientRequest) {
 	p.mu.Lock()
-	ss := p.progress[progressKey(req.Params.ProgressToken)]
+	target, ok := p.progress[progressKey(req.Params.ProgressToken)]
 	p.mu.Unlock()
-	if ss == nil {
+	if !ok {
 		return
 	}
-	if err := ss.NotifyProgress(ctx, req.Params); err != nil {
+	params := *req.Params
+	params.ProgressToken = target.token
+	if err := target.session.NotifyProgress(ctx, &params); err != nil {
 		p.log.Debug("progress not passed on", "err", err)
 	}
 }
 
-// progressKey makes tokens comparable whether they arrived as numbers or
-// strings of the same JSON (numbers decode as float64 either way).
+// progressKey makes a token comparable however it was decoded (numbers
+// decode as float64).
 func progressKey(tok any) any {
 	switch v := tok.(type) {
 	case int:

@@ -93,9 +93,26 @@ async function attach(cwd, name = "ts-sdk-agent") {
     stderr: "pipe",
   });
   let stderr = "";
-  transport.stderr?.on("data", (d) => (stderr += d));
+  const waiting = new Set();
+  transport.stderr?.on("data", (d) => {
+    stderr += d;
+    waiting.forEach((f) => f());
+  });
   await client.connect(transport);
-  return { client, stderr: () => stderr };
+  // stderrHas resolves once stderr matches re: it arrives on its own pipe,
+  // maybe after the handshake's answer.
+  const stderrHas = (re) =>
+    new Promise((resolve) => {
+      const check = () => {
+        if (re.test(stderr)) {
+          waiting.delete(check);
+          resolve();
+        }
+      };
+      waiting.add(check);
+      check();
+    });
+  return { client, stderrHas };
 }
 
 const text = (res) => res.content.map((c) => c.text ?? "").join("");
@@ -116,7 +133,7 @@ test("a wrong token is refused", async () => {
   assert.equal(res.status, 401);
 });
 
-test("an attached client works inside the editor session", async (t) => {
+test("an attached client works inside the editor session", { timeout: 60_000 }, async (t) => {
   const { client } = await attach(join(work, "sub"));
   t.after(() => client.close());
   assert.match(client.getInstructions() ?? "", /inside the user's/);
@@ -136,23 +153,34 @@ test("an attached client works inside the editor session", async (t) => {
     assert.ok(JSON.stringify(edit).includes(pathToFileURL(join(work, "new.txt")).href), JSON.stringify(edit));
   });
 
-  await t.test("cancellation reaches the call in the session", async () => {
+  await t.test("progress reaches the client and the editor; cancellation reaches the call in the session", async () => {
     const controller = new AbortController();
-    const call = client.callTool({ name: "Bash", arguments: { command: "sleep 60" } }, undefined, { signal: controller.signal });
+    const reports = [];
+    let reported;
+    const gotReport = new Promise((r) => (reported = r));
+    const call = client.callTool({ name: "Bash", arguments: { command: "echo progress-line; sleep 60" } }, undefined, {
+      signal: controller.signal,
+      onprogress: (p) => {
+        reports.push(p.message ?? "");
+        if (/progress-line/.test(p.message ?? "")) reported();
+      },
+    });
     await seen(() => editor.progress.some((v) => v.kind === "begin" && /Bash/.test(v.title)));
+    await gotReport;
+    await seen(() => editor.progress.some((v) => v.kind === "report" && /progress-line/.test(v.message ?? "")));
     controller.abort();
     await assert.rejects(call);
     await seen(() => editor.progress.some((v) => v.kind === "end" && /^cancelled/.test(v.message ?? "")));
   });
 });
 
-test("with no session for the folder, --attach serves standalone and says so", async (t) => {
+test("with no session for the folder, --attach serves standalone and says so", { timeout: 30_000 }, async (t) => {
   const elsewhere = mkdtempSync(join(tmpdir(), "toolhost-attach-none-"));
   t.after(() => rmSync(elsewhere, { recursive: true, force: true }));
-  const { client, stderr } = await attach(elsewhere);
+  const { client, stderrHas } = await attach(elsewhere);
   t.after(() => client.close());
   assert.match(client.getInstructions() ?? "", /standalone/);
-  assert.match(stderr(), /serving a standalone session/);
+  await stderrHas(/serving a standalone session/);
 });
 
 test("Claude Code's CLI lists toolhost's tools through --attach", async () => {
