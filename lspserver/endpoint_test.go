@@ -340,3 +340,25 @@ func TestEditorMCPServersPath(t *testing.T) {
 		t.Errorf("the editor was asked %q; its own confirmation is the one approval", ed.prompts)
 	}
 }
+
+// TestAgentEndpointOff: server.agentEndpoint false serves no endpoint and
+// writes no session file.
+func TestAgentEndpointOff(t *testing.T) {
+	runtime := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", runtime)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	c := startServer(t, Options{AgentEndpoint: true, OnSession: func(*session.Session) {}})
+	c.request(0, "initialize", map[string]any{"rootPath": t.TempDir(), "capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"server": map[string]any{"agentEndpoint": false}}})
+	if m := c.next(); m["error"] != nil {
+		t.Fatalf("initialize: %v", m["error"])
+	}
+	c.request(1, "toolhost/status", nil)
+	st := c.nextNotLog()["result"].(map[string]any)
+	if ep, ok := st["agentEndpoint"]; ok {
+		t.Errorf("agentEndpoint = %v with the setting off", ep)
+	}
+	if files, _ := filepath.Glob(filepath.Join(runtime, "toolhost", "*")); len(files) > 0 {
+		t.Errorf("session files with the endpoint off: %v", files)
+	}
+}
