@@ -26,6 +26,7 @@ test: deps build test-go test-node test-nvim test-vscode test-vscode-e2e
 	@echo "all test suites passed"
 
 test-go:
+	@if git grep -nE '^(<<<<<<<|>>>>>>>)( |$$)' -- . ':!*.txtar' ':!third_party'; then echo 'merge conflict markers are committed in the files above: resolve them'; exit 1; fi
 	$(GO) vet ./...
 	CI=$${CI:-} $(GO) test -count=1 ./...
 	$(MAKE) fuzz

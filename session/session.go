@@ -127,15 +127,9 @@ func New(opts Options) (*Session, error) {
 		Teams:         s.Teams,
 		// The pipeline is built below, before any call can run.
 		Pipeline: func() *tools.Pipeline { return s.Pipeline },
+		Isolated: isolatedPipeline(store, checker.Mode, log),
 	})
-	s.Pipeline = tools.NewPipeline(s.Registry, log,
-		tools.WithPermissions(checker),
-		tools.WithModes(checker),
-		tools.WithSettings(store.Current),
-		tools.WithWorkDir(ws.Root),
-		tools.WithPathResolver(ws.Resolve),
-		tools.WithSessionID(newSessionID()),
-	)
+	s.Pipeline = newPipeline(s.Registry, ws, checker, store, log)
 
 	var approve func(context.Context, string) bool
 	if opts.ApproveMCPServer != nil {

@@ -171,6 +171,8 @@ type callState struct {
 	reviewEdits bool
 	// context is hooks' additionalContext, appended to the result.
 	context []contextNote
+	// repairs are notes on input repaired before validation (repair.go).
+	repairs []string
 	// messages and stopReason go to the Response.
 	messages   []string
 	stopReason string
@@ -209,7 +211,12 @@ func (p *Pipeline) prepare(c *callState) *Result {
 	c.tool = entry.Tool
 	c.input = normalInput(c.req.Input)
 	if res := p.validate(c.tool, c.input, ""); res != nil {
-		return res
+		strict, _ := c.tool.(StrictInput)
+		fixed, notes, ok := repairInput(c.tool.InputSchema(), c.input, strict != nil && strict.StrictInput())
+		if !ok || p.validate(c.tool, fixed, "") != nil {
+			return res
+		}
+		c.input, c.repairs = fixed, notes
 	}
 	c.access = p.access(c.tool, c.input)
 	c.risk = p.risk(c.tool, c.input)
@@ -321,7 +328,7 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	if res, err = p.postToolUse(ctx, c, res); err != nil {
 		return nil, err
 	}
-	return withContext(res, c.context), nil
+	return withNotes(withContext(res, c.context), c.repairs), nil
 }
 
 // validate checks input against the tool's schema and returns the error
@@ -521,15 +528,14 @@ func (p *Pipeline) postToolUse(ctx context.Context, c *callState, res *Result) (
 // withContext returns res with hooks' notes appended as text blocks. res
 // may be shared (a tool's cache), so it is copied, never changed.
 func withContext(res *Result, notes []contextNote) *Result {
-	if res == nil || len(notes) == 0 {
+	if len(notes) == 0 {
 		return res
 	}
-	out := *res
-	out.Content = append(make([]Content, 0, len(res.Content)+len(notes)), res.Content...)
-	for _, n := range notes {
-		out.Content = append(out.Content, Content{Type: "text", Text: "[" + n.event + " hook] " + n.text})
+	texts := make([]string, len(notes))
+	for i, n := range notes {
+		texts[i] = "[" + n.event + " hook] " + n.text
 	}
-	return &out
+	return withNotes(res, texts)
 }
 
 // denied is the result of a call the permission checker refused. The

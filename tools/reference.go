@@ -22,11 +22,31 @@ func Reference(reg *Registry) string {
 	for _, e := range entries {
 		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", e.Tool.Name(), anchor(e.Tool.Name()), e.Category, e.Tool.SideEffect(), cell(docsOf(e.Tool).Short))
 	}
+	writeComparison(&b, entries)
 	for _, e := range entries {
 		b.WriteString("\n")
 		writeTool(&b, e)
 	}
 	return b.String()
+}
+
+// writeComparison writes how the tools compare with Claude Code 2.1's.
+func writeComparison(b *strings.Builder, entries []Entry) {
+	b.WriteString("\n## Compared with Claude Code\n\n")
+	b.WriteString("The names, input schemas and output fields of the tools Claude Code 2.1 also has are Claude Code's, so a " +
+		"model trained on Claude Code drives toolhost unchanged. Older names still work: `BashOutput` is TaskOutput, " +
+		"`KillShell` is TaskStop, `Task` is Agent, and other agents' names (`read_file`, `edit_file`, ...) reach their tools. " +
+		"Inputs with the slips Claude Code repairs are repaired before validation, in the pipeline, for every tool: " +
+		"`old_str`/`new_str`, `target_string`/`replacement_string` and `path` for `old_string`/`new_string`/`file_path`, " +
+		"Read's `start_line`/`end_line` as `offset`/`limit`, numbers, booleans, arrays and objects sent as strings, a " +
+		"`limit` of 0, `bash_id`/`shell_id` for `task_id`; an unknown extra field is dropped and the result says so (SendMessage refuses it instead). " +
+		"A repaired input is used only when it then validates.\n\n")
+	b.WriteString("| Tool | Compared with Claude Code 2.1 |\n| --- | --- |\n")
+	for _, e := range entries {
+		if text, ok := ClaudeCodeComparison(e.Tool.Name()); ok {
+			fmt.Fprintf(b, "| [%s](#%s) | %s |\n", e.Tool.Name(), anchor(e.Tool.Name()), cell(text))
+		}
+	}
 }
 
 // docsOf returns a tool's documentation; a tool without any is documented
@@ -59,6 +79,9 @@ func writeTool(b *strings.Builder, e Entry) {
 	b.WriteString("\n\n")
 	if long := strings.TrimSpace(docs.Long); long != "" && long != strings.TrimSpace(docs.Short) {
 		b.WriteString(long + "\n\n")
+	}
+	if text, ok := ClaudeCodeComparison(t.Name()); ok {
+		b.WriteString("Compared with Claude Code: " + text + "\n\n")
 	}
 
 	b.WriteString("### Input\n\n")

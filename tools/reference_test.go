@@ -47,7 +47,10 @@ func TestReference(t *testing.T) {
 		"# Tool reference",
 		"| [Edit](#edit) | core | mutating | Replaces text in a file. |",
 		"| [GetTime](#gettime) | extras | none | GetTime is a test tool. |",
-		"## Edit\n\nReplaces text in a file.\n\nCategory: `core` · Side effect: `mutating` · Default risk: `medium`\n\nEach edit must match exactly once.\n\nThe file must have been read first.\n\n### Input",
+		"## Compared with Claude Code",
+		"| [Edit](#edit) | " + claudeCodeComparison["Edit"] + " |",
+		"| [GetTime](#gettime) | " + ClaudeCodeOnlyInToolhost + " |",
+		"## Edit\n\nReplaces text in a file.\n\nCategory: `core` · Side effect: `mutating` · Default risk: `medium`\n\nEach edit must match exactly once.\n\nThe file must have been read first.\n\nCompared with Claude Code: " + claudeCodeComparison["Edit"] + "\n\n### Input",
 		"| Field | Type | Required | Description |",
 		"| `file_path` | string | yes | Absolute path of the file |",
 		"| `mode` | \"replace\" \\| \"insert\" | no | (default \"replace\") |",
@@ -57,7 +60,7 @@ func TestReference(t *testing.T) {
 		"| `tags` | array of string | no |  |",
 		"| `note` | string or null | no |  |",
 		"### Examples\n\nRename a variable:\n\n```json\n{\n  \"file_path\": \"/w/a.go\",\n  \"edits\": [\n    {\n      \"old_string\": \"x\"\n    }\n  ]\n}\n```",
-		"## GetTime\n\nGetTime is a test tool.\n\nCategory: `extras` · Side effect: `none` · Default risk: `low` · Disabled\n\n### Input\n\nNo input.",
+		"## GetTime\n\nGetTime is a test tool.\n\nCategory: `extras` · Side effect: `none` · Default risk: `low` · Disabled\n\nCompared with Claude Code: " + ClaudeCodeOnlyInToolhost + "\n\n### Input\n\nNo input.",
 	}
 	at := 0
 	for _, w := range wantInOrder {

@@ -37,6 +37,9 @@ var aliases = map[string]string{
 	"grep":       "Grep",
 	"glob":       "Glob",
 	"search":     "Grep",
+	// Claude Code's earlier names of the task tools, which older models call.
+	"bashoutput": "TaskOutput",
+	"killshell":  "TaskStop",
 }
 
 // Entry is a registered tool with its registry state.

@@ -51,6 +51,13 @@ func TestLookupCaseInsensitiveAndAliases(t *testing.T) {
 	if _, ok := r.Lookup("Nope"); ok {
 		t.Error("Lookup(Nope) found a tool")
 	}
+	// Claude Code's earlier task tools reach their successors.
+	r.Register(CategoryTasks, namedTool{"TaskOutput", SideEffectBlocking}, namedTool{"TaskStop", SideEffectState})
+	for in, want := range map[string]string{"BashOutput": "TaskOutput", "KillShell": "TaskStop", "killshell": "TaskStop"} {
+		if e, ok := r.Lookup(in); !ok || e.Tool.Name() != want {
+			t.Errorf("Lookup(%q) = %v, %v; want %s", in, e.Tool, ok, want)
+		}
+	}
 }
 
 func TestOrderReplaceAndRemovePrefix(t *testing.T) {

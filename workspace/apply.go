@@ -30,6 +30,12 @@ type Modification struct {
 	// fails the change (as a *PlanError unless it is one already) and
 	// nothing is written; returning current unchanged changes nothing.
 	Plan func(current []byte) ([]byte, error)
+	// Changed, when set, plans the change of a file that changed since the
+	// agent's Read, instead of failing as stale: Edit's exact replacement
+	// still applies when old_string picks out one place in what is there
+	// now (Claude Code's behaviour). It runs like Plan, under the lock, on
+	// the current content; an error from it fails the change as stale.
+	Changed func(current []byte) ([]byte, error)
 }
 
 // Modified is what Modify did.
@@ -41,6 +47,9 @@ type Modified struct {
 	// Changed is false when the plan left the content as it was; nothing
 	// was sent or written then.
 	Changed bool
+	// ChangedSinceRead, when set, says how the file had changed since the
+	// agent's Read: the change was planned by Modification.Changed.
+	ChangedSinceRead *StaleError
 }
 
 // PlanError is a change that was not made for a reason the model can act
@@ -111,7 +120,9 @@ const annotationID = "toolhost"
 //
 // No lost work: failing on a file changed since the agent's Read is chosen
 // over merging because the agent's change was reasoned from the old text;
-// the re-read costs one call, a wrong merge costs the user's work. A file
+// the re-read costs one call, a wrong merge costs the user's work. The one
+// exception is m.Changed (Edit): the same exact replacement planned on the
+// current content, under the same lock, versioned like any other change. A file
 // that does not exist needs no Read; the plan gets nil.
 //
 // With an editor that can apply edits, the change goes out as
@@ -133,6 +144,8 @@ func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modi
 	defer unlock()
 
 	current, _, err := w.ReadFile(m.Path)
+	plan := m.Plan
+	var stale *StaleError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		current = nil
@@ -140,18 +153,24 @@ func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modi
 		return Modified{}, &PlanError{Err: fmt.Errorf("cannot read %s: %v", m.Path, err)}
 	default:
 		if err := w.CheckFresh(m.Path); err != nil {
-			return Modified{}, err
+			if m.Changed == nil || !errors.As(err, &stale) || stale.Kind != ErrStale {
+				return Modified{}, err
+			}
+			plan = m.Changed
 		}
 	}
-	next, err := m.Plan(current)
+	next, err := plan(current)
 	if err != nil {
+		if stale != nil {
+			return Modified{}, stale
+		}
 		var pe *PlanError
 		if !errors.As(err, &pe) {
 			err = &PlanError{Err: err}
 		}
 		return Modified{}, err
 	}
-	done := Modified{Old: current, New: next, Changed: current == nil || !bytes.Equal(current, next)}
+	done := Modified{Old: current, New: next, Changed: current == nil || !bytes.Equal(current, next), ChangedSinceRead: stale}
 	if !done.Changed {
 		return done, nil
 	}

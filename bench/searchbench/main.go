@@ -153,11 +153,12 @@ func generatedScenarios(root, rg, fd string) []scenario {
 		{"Grep content -n, 250 of many lines", grepRg, `{"pattern":"func \\w+Server\\d+","output_mode":"content"}`, rgArgs("--line-number", "--regexp", `func \w+Server\d+`), 1.15},
 		{"Grep count -i", grepRg, `{"pattern":"errorhandler","-i":true,"output_mode":"count"}`, rgArgs("--count", "--ignore-case", "--regexp", "errorhandler"), 1.15},
 		{"Grep type go", grepRg, `{"pattern":"deadline","type":"go"}`, rgArgs("--files-with-matches", "--type", "go", "--regexp", "deadline"), 1.15},
-		{"Glob **/*.go vs rg --files -g", glob, `{"pattern":"**/*.go"}`, append(append([]string{rg}, rgFlags...), "--files", "--glob", "*.go", root), 1.5},
-		{"Glob src/**/*.ts vs rg --files -g", glob, `{"pattern":"src/**/*.ts"}`, append(append([]string{rg}, rgFlags...), "--files", "--glob", "**/src/**/*.ts", root), 1.5},
+		// Glob includes ignored files, as Claude Code's rg --files --no-ignore does.
+		{"Glob **/*.go vs rg --files -g", glob, `{"pattern":"**/*.go"}`, append(append([]string{rg}, rgFlags...), "--no-ignore", "--files", "--glob", "*.go", root), 1.5},
+		{"Glob src/**/*.ts vs rg --files -g", glob, `{"pattern":"src/**/*.ts"}`, append(append([]string{rg}, rgFlags...), "--no-ignore", "--files", "--glob", "**/src/**/*.ts", root), 1.5},
 	}
 	if fd != "" {
-		scenarios = append(scenarios, scenario{"Glob **/*.go vs fd", glob, `{"pattern":"**/*.go"}`, []string{fd, "--hidden", "--type", "f", "--glob", "*.go", ".", root}, 1.5})
+		scenarios = append(scenarios, scenario{"Glob **/*.go vs fd", glob, `{"pattern":"**/*.go"}`, []string{fd, "--hidden", "--no-ignore", "--type", "f", "--glob", "*.go", ".", root}, 1.5})
 	}
 	// The Go implementation, for information: it is what runs without rg.
 	return append(scenarios,

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/testnpm"
+	"github.com/toolhost/toolhost/session"
+	"github.com/toolhost/toolhost/tools"
 )
 
 // runCLI runs a command line in-process and returns its exit code and output.
@@ -37,6 +39,24 @@ func TestToolReferenceIsCurrent(t *testing.T) {
 	for _, name := range []string{"Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite", "WebFetch", "NotebookEdit"} {
 		if !strings.Contains(want, "\n## "+name+"\n") {
 			t.Errorf("the reference has no section for %s", name)
+		}
+	}
+}
+
+// TestEveryToolIsComparedWithClaudeCode: the reference says, for every
+// built-in tool, how it compares with Claude Code 2.1's (tools.claudecode.go).
+func TestEveryToolIsComparedWithClaudeCode(t *testing.T) {
+	sess, err := session.New(session.Options{Roots: []string{t.TempDir()}, UserConfigPath: filepath.Join(t.TempDir(), "none.json"), NoMCP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	for _, e := range sess.Registry.Entries(true) {
+		if e.Category == tools.CategoryMCP && strings.HasPrefix(e.Tool.Name(), "mcp__") || e.Category == tools.CategoryTeams {
+			continue
+		}
+		if _, ok := tools.ClaudeCodeComparison(e.Tool.Name()); !ok {
+			t.Errorf("%s is not compared with Claude Code: add it to tools/claudecode.go", e.Tool.Name())
 		}
 	}
 }

@@ -57,7 +57,7 @@ var agentSchema = json.RawMessage(`{
     "name": {"type": "string", "description": "A name for the sub-agent, passed to hosts that address agents by name."},
     "team_name": {"type": "string", "description": "Deprecated and ignored."},
     "mode": {"type": "string", "enum": ["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"], "description": "Deprecated and ignored: the sub-agent's calls follow this session's permission mode."},
-    "isolation": {"type": "string", "enum": ["worktree", "remote"], "description": "Run the sub-agent on an isolated copy of the repository; only hosts that run agents themselves support it."}
+    "isolation": {"type": "string", "enum": ["worktree", "remote"], "description": "worktree: run the sub-agent in a git worktree of its own (an isolated copy of the repository, kept when it changed something). remote is not supported."}
   },
   "required": ["description", "prompt"],
   "additionalProperties": false
@@ -88,6 +88,9 @@ type Options struct {
 	HTTP *http.Client
 	// MaxTurns caps the built-in runner's model replies (default DefaultMaxTurns).
 	MaxTurns int
+	// Isolated builds the pipeline of a sub-agent that runs in a worktree
+	// of its own (isolation "worktree"); nil refuses isolation.
+	Isolated IsolatedPipeline
 	// PostOffice, when set, gives a named background sub-agent of the
 	// built-in runner a mailbox that SendMessage reaches.
 	PostOffice PostOffice
@@ -143,7 +146,7 @@ func (*Agent) Docs() tools.Docs {
 			"asks for through the same pipeline as any other call (permission rules, prompts and hooks apply), " +
 			"and stops at the first reply without tool calls, whose text is the result, or after 25 replies " +
 			"(an error). It uses `subagent_type` only to name the sub-agent's role in its system prompt, ignores " +
-			"`model`, `effort`, `name`, `team_name` and `mode`, and refuses `isolation`. `run_in_background: true` starts the sub-agent as a background task " +
+			"`model`, `effort`, `name`, `team_name` and `mode`; `isolation: \"worktree\"` runs the built-in runner's sub-agent in a git worktree of its own (kept when it changed something, else removed), and `\"remote\"` is refused. `run_in_background: true` starts the sub-agent as a background task " +
 			"(`agent-N`, stopped after an hour, by TaskStop or when the session ends) and returns its id; " +
 			"TaskOutput returns the report once it is done. Omitted, the call waits for the report. Agent " +
 			"calls in one toolhost/callTools batch run one after another; run them in the background to run " +
@@ -238,17 +241,21 @@ func (a *Agent) spawner(host tools.Host, in Input) (SubagentSpawner, *tools.Resu
 			"(agent.apiKeyEnv names the environment variable holding the API key), or use an editor that hosts agents " +
 			"(capabilities.experimental.toolhost.runAgent). Until then, do the task yourself with the other tools.")
 	}
-	if in.Isolation != "" {
-		return nil, tools.ErrorResult("isolation %q is not supported by toolhost's built-in sub-agent runner; call Agent again without isolation.", in.Isolation)
-	}
-	return &Loop{
+	loop := Loop{
 		Agent:    cfg,
 		Pipeline: p,
 		Client:   chatapi.Client{HTTP: a.opts.HTTP},
 		MaxTurns: a.opts.MaxTurns,
 		Root:     a.opts.Root(),
 		Log:      a.opts.Log,
-	}, nil
+	}
+	switch {
+	case in.Isolation == "worktree" && a.opts.Isolated != nil:
+		return &isolatedLoop{loop: loop, root: loop.Root, build: a.opts.Isolated}, nil
+	case in.Isolation != "":
+		return nil, tools.ErrorResult("isolation %q is not supported by toolhost's built-in sub-agent runner (it supports \"worktree\" in a git repository); call Agent again without it.", in.Isolation)
+	}
+	return &loop, nil
 }
 
 // ErrNoRunner means neither the editor nor the built-in loop can run a

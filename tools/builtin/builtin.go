@@ -19,6 +19,7 @@ import (
 	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/tools/team"
 	"github.com/toolhost/toolhost/tools/web"
+	"github.com/toolhost/toolhost/tools/worktree"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -39,6 +40,9 @@ type Deps struct {
 	// Todos keeps the session's todo list (TodoWrite writes it, the session
 	// reports it in toolhost/status); nil gives TodoWrite a store of its own.
 	Todos *state.TodoStore
+	// TaskBoard keeps the session's task list (TaskCreate, TaskGet,
+	// TaskUpdate, TaskList); nil gives those tools one of their own.
+	TaskBoard *state.TaskBoard
 	// Tasks runs the session's background commands; the session creates it
 	// and closes it at its end (killing every task's process group). nil
 	// gives Bash a manager of its own that nothing closes.
@@ -47,6 +51,9 @@ type Deps struct {
 	// registry; Agent's built-in runner makes the sub-agent's calls through
 	// it. nil leaves Agent only the client's runner (toolhost/runAgent).
 	Pipeline func() *tools.Pipeline
+	// Isolated builds the pipeline of a sub-agent in a worktree of its own
+	// (Agent's isolation "worktree"); nil refuses isolation.
+	Isolated agent.IsolatedPipeline
 	// Teams keeps the mailboxes of named background agents and the teams
 	// (SendMessage, TeamCreate); the session reports it in toolhost/status.
 	// nil gives the tools a hub of their own.
@@ -61,9 +68,9 @@ func Register(reg *tools.Registry, d Deps) {
 	if taskManager == nil {
 		taskManager = tasks.NewManager(tasks.Options{Log: d.Log})
 	}
-	reg.Register(tools.CategoryCore, shell.NewBash(d.Workspace, d.Settings, taskManager, d.Log),
-		search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()).WithSettings(d.Settings))
-	reg.Register(tools.CategoryTasks, tasks.NewTaskOutput(taskManager, d.Settings), tasks.NewTaskStop(taskManager))
+	bash := shell.NewBash(d.Workspace, d.Settings, taskManager, d.Log)
+	reg.Register(tools.CategoryCore, bash, search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()).WithSettings(d.Settings))
+	reg.Register(tools.CategoryTasks, tasks.NewTaskOutput(taskManager, d.Settings), tasks.NewTaskStop(taskManager), shell.NewMonitor(bash))
 	reg.Register(tools.CategoryExtras, search.NewLS(d.Workspace), search.NewTree(d.Workspace), shell.NewSSHBash(d.Settings))
 	reg.Register(tools.CategoryNotebook, fs.NewNotebookEdit(d.Workspace))
 	reg.Register(tools.CategoryExtras, fs.NewDiff())
@@ -72,8 +79,14 @@ func Register(reg *tools.Registry, d Deps) {
 		todos = state.NewTodoStore()
 	}
 	reg.Register(tools.CategoryState, state.NewTodoWrite(todos))
+	board := d.TaskBoard
+	if board == nil {
+		board = state.NewTaskBoard()
+	}
+	reg.Register(tools.CategoryState, state.NewTaskCreate(board), state.NewTaskGet(board), state.NewTaskUpdate(board), state.NewTaskList(board))
 	if d.SettingsStore != nil && d.Modes != nil {
-		reg.Register(tools.CategoryState, state.NewConfig(d.SettingsStore, d.Workspace.Root, d.Modes), state.NewExitPlanMode(d.Modes, d.Workspace.Root))
+		reg.Register(tools.CategoryState, state.NewConfig(d.SettingsStore, d.Workspace.Root, d.Modes), state.NewExitPlanMode(d.Modes, d.Workspace.Root),
+			state.NewEnterPlanMode(d.Modes))
 	}
 	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
 	reg.Register(tools.CategoryNetwork, web.NewWebFetch(d.Settings), web.NewWebSearch(d.Settings))
@@ -84,6 +97,7 @@ func Register(reg *tools.Registry, d Deps) {
 	agentTool := agent.New(agent.Options{
 		Settings: d.Settings, Pipeline: d.Pipeline, Tasks: taskManager, Root: d.Workspace.Root, Log: d.Log,
 		PostOffice: hub,
+		Isolated:   d.Isolated,
 	})
 	reg.Register(tools.CategoryAgent, agentTool)
 	// SendMessage is one of Claude Code's default tools; the team tools are
@@ -91,6 +105,8 @@ func Register(reg *tools.Registry, d Deps) {
 	reg.Register(tools.CategoryTeams, team.NewSendMessage(hub, d.Settings))
 	reg.RegisterOptIn(tools.CategoryTeams, team.NewTeamCreate(hub, agentTool, taskManager), team.NewTeamDelete(hub, taskManager))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
+	wt := worktree.NewSession(d.Workspace)
+	reg.Register(tools.CategoryState, worktree.NewEnter(wt), worktree.NewExit(wt))
 	registerOptIn(reg, d)
 	// ask_<name> for each configured provider, following the settings.
 	syncer := providers.NewSyncer(reg, tools.CategoryAgent, nil)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -64,10 +65,13 @@ func (*Edit) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "Replace exact text in a file that was Read; the result carries a unified diff.",
 		Long: "old_string must occur exactly once unless replace_all is set; no match and several matches " +
-			"are errors that say which (with line numbers). The file must have been Read in this session and " +
-			"be unchanged since, in the editor or on disk. Line endings (an LF old_string matches in a CRLF " +
+			"are errors that say which (with line numbers). The file must have been Read in this session; if " +
+			"it changed since (in the editor or on disk), the edit applies to the current content only when " +
+			"old_string occurs there exactly once, and the result says so. Line endings (an LF old_string matches in a CRLF " +
 			"file, and the file stays CRLF), a UTF-8 byte-order mark and the file mode are kept; files that " +
-			"are not valid UTF-8 are refused rather than corrupted. The edit.fuzzy setting (off by default) " +
+			"are not valid UTF-8 are refused rather than corrupted. Straight quotes in old_string match curly ones " +
+			"when nothing matches exactly, and new_string then takes the file's quote style. Notebooks are " +
+			"refused in favour of NotebookEdit. The edit.fuzzy setting (off by default) " +
 			"lets whole lines match despite trailing-whitespace or indentation differences, re-indenting " +
 			"new_string to the file. An empty old_string creates a file that does not exist.",
 		Examples: []tools.Example{
@@ -108,6 +112,9 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 	if bad != nil {
 		return nil, bad
 	}
+	if isNotebook(abs) {
+		return nil, notebookRefusal(abs)
+	}
 	if p.OldString == p.NewString {
 		return nil, tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string.")
 	}
@@ -120,12 +127,25 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 		old = nil // an empty old_string creates the file
 	case err != nil:
 		return nil, tools.ErrorResult("cannot read %s: %v.", abs, err)
-	case checkFresh:
+	}
+	fuzzy := currentSettings(e.settings).Edit.Fuzzy
+	// stale is set when the file changed since the Read: the edit is then
+	// checked as Execute makes it (workspace.Modification.Changed), exactly
+	// once and never fuzzily, and otherwise fails as stale.
+	var stale error
+	if checkFresh && old != nil {
 		if err := e.ws.CheckFresh(abs); err != nil {
-			return nil, tools.ErrorResult("%v", err)
+			var se *workspace.StaleError
+			if !errors.As(err, &se) || se.Kind != workspace.ErrStale {
+				return nil, tools.ErrorResult("%v", err)
+			}
+			stale, fuzzy = err, false
 		}
 	}
-	plan, fail := planEdit(abs, old, p, currentSettings(e.settings).Edit.Fuzzy)
+	plan, fail := planEdit(abs, old, p, fuzzy)
+	if stale != nil && (fail != nil || plan.count != 1) {
+		return nil, tools.ErrorResult("%v", stale)
+	}
 	if fail != nil {
 		return nil, tools.ErrorResult("%v", fail)
 	}
@@ -159,14 +179,16 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if bad != nil {
 		return bad, nil
 	}
+	if isNotebook(abs) {
+		return notebookRefusal(abs), nil
+	}
 	if p.OldString == p.NewString {
 		return tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string."), nil
 	}
 	fuzzy := currentSettings(e.settings).Edit.Fuzzy
 	var plan *editPlan
-	done, err := e.ws.Modify(ctx, call.Host, workspace.Modification{
-		Path: abs, Label: "Edit " + displayName(e.ws, abs), Review: call.ReviewEdits,
-		Plan: func(current []byte) ([]byte, error) {
+	planWith := func(fuzzy bool) func(current []byte) ([]byte, error) {
+		return func(current []byte) ([]byte, error) {
 			if current == nil && p.OldString != "" {
 				return nil, resultError{notFound(abs)}
 			}
@@ -176,6 +198,20 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 				return nil, err
 			}
 			return plan.content, nil
+		}
+	}
+	done, err := e.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: abs, Label: "Edit " + displayName(e.ws, abs), Review: call.ReviewEdits,
+		Plan: planWith(fuzzy),
+		// As in Claude Code, a file changed since the Read takes the edit
+		// when old_string still picks out exactly one place in what is
+		// there now; never by a fuzzy match on text the model has not seen.
+		Changed: func(current []byte) ([]byte, error) {
+			next, err := planWith(false)(current)
+			if err == nil && plan.count != 1 {
+				err = errors.New("old_string does not occur exactly once in the changed file")
+			}
+			return next, err
 		},
 	})
 	if err != nil {
@@ -191,6 +227,14 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	default:
 		summary = fmt.Sprintf("Edited %s: replaced %d occurrences.", abs, plan.count)
 	}
+	if changed := done.ChangedSinceRead; changed != nil {
+		// The change was planned on the current content under the file's
+		// lock, so nobody's change was lost; the model's view is out of date.
+		summary += fmt.Sprintf(" Note: the file %s since your last Read (by the user, a formatter or another tool); old_string still matched exactly once, so the edit was applied to the current content. Read the file again if you need to see what else changed.", changed.Why)
+	}
+	if plan.quotes {
+		summary += " (old_string matched with curly quotes typed straight; new_string was written in the file's quote style.)"
+	}
 	if plan.fuzzy {
 		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
 	}
@@ -199,8 +243,20 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	res.Structured = map[string]any{
 		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
 		"structuredPatch": hunks, "userModified": false,
+		"originalFile": string(old),
 	}
 	return res, nil
+}
+
+// isNotebook reports whether path is a Jupyter notebook, which Edit leaves
+// to NotebookEdit: replacing text in its JSON would have to escape quotes,
+// backslashes and newlines exactly as JSON needs, and one slip leaves a
+// notebook that no longer opens.
+func isNotebook(path string) bool { return strings.EqualFold(filepath.Ext(path), ".ipynb") }
+
+// notebookRefusal is the error result of an Edit of a notebook.
+func notebookRefusal(abs string) *tools.Result {
+	return tools.ErrorResult("%s is a Jupyter notebook; Edit does not change notebooks, because text replaced in its JSON must be escaped exactly or the notebook stops opening. Use NotebookEdit with notebook_path, the cell_id Read shows and the whole new_source of the cell.", abs)
 }
 
 // editPlan is the outcome of an edit computed in memory.
@@ -208,6 +264,8 @@ type editPlan struct {
 	content []byte
 	count   int
 	fuzzy   bool
+	// quotes: old_string matched with curly quotes typed straight.
+	quotes bool
 }
 
 // planEdit computes the new content of an edit of the file at path. Errors
@@ -247,6 +305,12 @@ func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, err
 			}
 		}
 	}
+	quotes := false
+	if count == 0 {
+		if n := len(quotedMatches(text, withLineEnding(p.OldString, le))); n > 0 {
+			oldStr, count, quotes = withLineEnding(p.OldString, le), n, true
+		}
+	}
 	if count == 0 {
 		if fuzzy {
 			if out, n, ok := fuzzyReplace(text, p.OldString, p.NewString, le, p.ReplaceAll); ok {
@@ -258,15 +322,18 @@ func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, err
 		return nil, notFoundError(path, text, p.OldString, fuzzy)
 	}
 	if count > 1 && !p.ReplaceAll {
-		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(text, oldStr)))
+		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr))))
 	}
 	var out string
-	if p.ReplaceAll {
+	switch {
+	case quotes:
+		out = replaceQuoted(text, oldStr, newStr, p.ReplaceAll)
+	case p.ReplaceAll:
 		out = strings.ReplaceAll(text, oldStr, newStr)
-	} else {
+	default:
 		out = strings.Replace(text, oldStr, newStr, 1)
 	}
-	return &editPlan{content: withBOM(bom, out), count: count}, nil
+	return &editPlan{content: withBOM(bom, out), count: count, quotes: quotes}, nil
 }
 
 func withBOM(bom bool, s string) []byte {
@@ -415,7 +482,7 @@ func fuzzyReplace(text, old, new string, le lineEnding, replaceAll bool) (out st
 			last := first + len(pattern) - 1
 			r := repl
 			if level == 1 {
-				r = reindent(r, indentOf(pattern[0]), indentOf(lines[first]))
+				r = reindent(r, pattern, lines[first:last+1])
 			}
 			out = out[:starts[first]] + withLineEnding(r, le) + out[ends[last]:]
 		}
@@ -426,17 +493,77 @@ func fuzzyReplace(text, old, new string, le lineEnding, replaceAll bool) (out st
 
 func indentOf(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
 
-// reindent replaces the indentation prefix from with to on every line of s
-// that starts with it.
-func reindent(s, from, to string) string {
-	if from == to {
+// reindent moves s, written with the indentation of pattern, to the
+// indentation of matched (the file's lines pattern matched): the first
+// line's indentation becomes the file's, and each further level of the
+// pattern's unit (say four spaces) becomes one of the file's (say a tab), so
+// a space-indented new_string never leaves mixed indentation in a
+// tab-indented file.
+func reindent(s string, pattern, matched []string) string {
+	from, to := indentOf(pattern[0]), indentOf(matched[0])
+	patUnit, fileUnit := indentUnits(pattern, matched, from, to)
+	if from == to && patUnit == fileUnit {
 		return s
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if strings.HasPrefix(l, from) && strings.TrimSpace(l) != "" {
-			lines[i] = to + l[len(from):]
+		if strings.TrimSpace(l) == "" {
+			continue
 		}
+		base, rest := to, l
+		if strings.HasPrefix(l, from) {
+			rest = l[len(from):]
+		} else if patUnit != "" {
+			base = "" // less indented than the first line: translate it whole
+		} else {
+			continue
+		}
+		n := 0
+		for patUnit != "" && strings.HasPrefix(rest, patUnit) {
+			rest = rest[len(patUnit):]
+			n++
+		}
+		lines[i] = base + strings.Repeat(fileUnit, n) + rest
 	}
 	return strings.Join(lines, "\n")
+}
+
+// indentUnits finds one level of indentation in the pattern and in the
+// file, from the first pair of lines indented deeper than the first line
+// (or from the first lines themselves); both are "" when they agree or no
+// pair says.
+func indentUnits(pattern, matched []string, from, to string) (patUnit, fileUnit string) {
+	pairs := [][2]string{}
+	for j := range pattern {
+		pi, fi := indentOf(pattern[j]), indentOf(matched[j])
+		if strings.HasPrefix(pi, from) && strings.HasPrefix(fi, to) && len(pi) > len(from) && len(fi) > len(to) {
+			pairs = append(pairs, [2]string{pi[len(from):], fi[len(to):]})
+		}
+	}
+	pairs = append(pairs, [2]string{from, to})
+	for _, p := range pairs {
+		if u, v, ok := unitPair(p[0], p[1]); ok {
+			if u == v {
+				return "", ""
+			}
+			return u, v
+		}
+	}
+	return "", ""
+}
+
+// unitPair splits two runs of one indentation character each (ep in the
+// pattern, ef in the file, the same depth) into one level of each.
+func unitPair(ep, ef string) (string, string, bool) {
+	uniform := func(s string) bool { return s != "" && strings.Count(s, s[:1]) == len(s) }
+	if !uniform(ep) || !uniform(ef) {
+		return "", "", false
+	}
+	switch {
+	case len(ep)%len(ef) == 0:
+		return ep[:len(ep)/len(ef)], ef[:1], true
+	case len(ef)%len(ep) == 0:
+		return ep[:1], ef[:len(ef)/len(ep)], true
+	}
+	return "", "", false
 }

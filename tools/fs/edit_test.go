@@ -13,7 +13,9 @@ import (
 
 func TestEdit(t *testing.T) {
 	tests := []struct {
-		name    string
+		name string
+		// file is the name of the file edited; "" means f.go.
+		file    string
 		initial string
 		mode    os.FileMode
 		// noRead skips the Read before the edit.
@@ -71,13 +73,43 @@ func TestEdit(t *testing.T) {
 			want:    []string{"has not been read", "Read it first"},
 		},
 		{
-			name:    "changed on disk since the read",
+			// Claude Code: a file changed since the Read (a formatter, a
+			// checkout) takes the edit when old_string still matches exactly
+			// once, and the result says the file had changed.
+			name:    "changed on disk since the read: applied to the current content",
 			initial: "x\n",
 			between: func(e *env, p string) { e.write("f.go", "x\nmore\n", 0o644) },
 			input:   map[string]any{"old_string": "x", "new_string": "y"},
+			want:    []string{"was changed on disk since your last Read", "applied to the current content"},
+			disk:    "y\nmore\n",
+		},
+		{
+			name:    "changed on disk and old_string gone: refused",
+			initial: "x\n",
+			between: func(e *env, p string) { e.write("f.go", "z\n", 0o644) },
+			input:   map[string]any{"old_string": "x", "new_string": "y"},
 			isError: true,
 			want:    []string{"changed on disk", "Read the file again"},
-			disk:    "x\nmore\n",
+			disk:    "z\n",
+		},
+		{
+			name:    "changed on disk and old_string now twice: refused",
+			initial: "x\n",
+			between: func(e *env, p string) { e.write("f.go", "x\nx\n", 0o644) },
+			input:   map[string]any{"old_string": "x", "new_string": "y", "replace_all": true},
+			isError: true,
+			want:    []string{"changed on disk", "Read the file again"},
+			disk:    "x\nx\n",
+		},
+		{
+			name:    "changed on disk: no fuzzy match on content the model has not seen",
+			initial: "\tx = 1\n",
+			fuzzy:   true,
+			between: func(e *env, p string) { e.write("f.go", "\tx = 1\nmore\n", 0o644) },
+			input:   map[string]any{"old_string": "    x = 1", "new_string": "    x = 2"},
+			isError: true,
+			want:    []string{"changed on disk"},
+			disk:    "\tx = 1\nmore\n",
 		},
 		{
 			name:    "LF strings in a CRLF file keep it CRLF",
@@ -138,7 +170,23 @@ func TestEdit(t *testing.T) {
 			fuzzy:   true,
 			input:   map[string]any{"old_string": "if x {\n    return 1\n}", "new_string": "if x {\n    return 2\n}"},
 			want:    []string{"whitespace differences ignored"},
-			disk:    "func f() {\n\tif x {\n\t    return 2\n\t}\n}\n",
+			disk:    "func f() {\n\tif x {\n\t\treturn 2\n\t}\n}\n",
+		},
+		{
+			// Every level of the model's four spaces becomes one of the
+			// file's tabs, not only the first line's indentation.
+			name:    "fuzzy: space indentation becomes the file's tabs at every depth",
+			initial: "func f() {\n\tfor {\n\t\tif x {\n\t\t\tbreak\n\t\t}\n\t}\n}\n",
+			fuzzy:   true,
+			input:   map[string]any{"old_string": "    for {\n        if x {\n            break\n        }\n    }", "new_string": "    for {\n        if y {\n            continue\n        }\n    }"},
+			disk:    "func f() {\n\tfor {\n\t\tif y {\n\t\t\tcontinue\n\t\t}\n\t}\n}\n",
+		},
+		{
+			name:    "fuzzy: tab indentation becomes the file's two spaces",
+			initial: "def f():\n  if x:\n    return 1\n",
+			fuzzy:   true,
+			input:   map[string]any{"old_string": "\tif x:\n\t\treturn 1", "new_string": "\tif x:\n\t\treturn 2\n\telse:\n\t\treturn 3"},
+			disk:    "def f():\n  if x:\n    return 2\n  else:\n    return 3\n",
 		},
 		{
 			name:    "fuzzy: trailing whitespace ignored",
@@ -156,6 +204,51 @@ func TestEdit(t *testing.T) {
 			want:    []string{"matches 2 places"},
 		},
 		{
+			// Claude Code refuses Edit on a notebook and points to
+			// NotebookEdit; a replacement in the raw JSON would write
+			// unescaped quotes and break the notebook.
+			name:    "notebook refused in favour of NotebookEdit",
+			file:    "nb.ipynb",
+			initial: `{"cells":[{"cell_type":"code","id":"a1","metadata":{},"outputs":[],"source":["x = 1"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}`,
+			input:   map[string]any{"old_string": "x = 1", "new_string": `x = "forty" + 2`},
+			isError: true,
+			want:    []string{"Jupyter notebook", "NotebookEdit", "cell_id"},
+		},
+		{
+			// Claude Code matches ‘ ’ “ ” when the model types ' and ", and
+			// keeps the file's typographic style in the replacement.
+			name:    "straight quotes match curly ones, and the file's style is kept",
+			initial: "msg := \"It’s “done” now\"\n",
+			input:   map[string]any{"old_string": `It's "done" now`, "new_string": `It's "finished" now, isn't it`},
+			want:    []string{"curly quotes"},
+			disk:    "msg := \"It’s “finished” now, isn’t it\"\n",
+		},
+		{
+			name:    "curly quotes typed where the file has straight ones",
+			initial: "say('hi')\n",
+			input:   map[string]any{"old_string": "say(‘hi’)", "new_string": "say(‘hello’)"},
+			disk:    "say('hello')\n",
+		},
+		{
+			name:    "an exact match is preferred to a quote-insensitive one",
+			initial: "a ‘x’\nb 'x'\n",
+			input:   map[string]any{"old_string": "'x'", "new_string": "'y'"},
+			disk:    "a ‘x’\nb 'y'\n",
+		},
+		{
+			name:    "quote-insensitive matches count for uniqueness",
+			initial: "a ‘x’\nb “x”\nc ’x’\n",
+			input:   map[string]any{"old_string": "'x'", "new_string": "'y'"},
+			isError: true,
+			want:    []string{"occurs 2 times", "lines 1, 3"},
+		},
+		{
+			name:    "replace_all writes each match in its own style",
+			initial: "a ‘x’\nb ’x’\n",
+			input:   map[string]any{"old_string": "'x'", "new_string": "'y'", "replace_all": true},
+			disk:    "a ‘y’\nb ‘y’\n",
+		},
+		{
 			name:    "empty old_string on a non-empty file",
 			initial: "x\n",
 			input:   map[string]any{"old_string": "", "new_string": "y"},
@@ -170,7 +263,11 @@ func TestEdit(t *testing.T) {
 			if mode == 0 {
 				mode = 0o644
 			}
-			p := e.write("f.go", tt.initial, mode)
+			file := tt.file
+			if file == "" {
+				file = "f.go"
+			}
+			p := e.write(file, tt.initial, mode)
 			if err := os.Chmod(p, mode); err != nil { // umask-proof
 				t.Fatal(err)
 			}
@@ -180,7 +277,7 @@ func TestEdit(t *testing.T) {
 			if tt.between != nil {
 				tt.between(e, p)
 			}
-			before := e.read("f.go")
+			before := e.read(file)
 			s := settings.Defaults()
 			s.Edit.Fuzzy = tt.fuzzy
 			in := map[string]any{"file_path": p}
@@ -193,7 +290,7 @@ func TestEdit(t *testing.T) {
 			if want == "" {
 				want = before
 			}
-			if got := e.read("f.go"); got != want {
+			if got := e.read(file); got != want {
 				t.Errorf("disk = %q, want %q", got, want)
 			}
 			if st, _ := os.Stat(p); st.Mode().Perm() != mode {
@@ -281,13 +378,24 @@ func TestEditThroughEditor(t *testing.T) {
 			disk:   text + "let unsaved = false\n",
 		},
 		{
-			name:    "typed in the editor after the Read",
+			// Claude Code applies the edit to the current content when
+			// old_string still matches exactly once; the user's typing is kept.
+			name:   "typed in the editor after the Read: applied to the current buffer",
+			open:   text,
+			typed:  text + "// user typing\n",
+			input:  map[string]any{"old_string": "let n = 1", "new_string": "let n = 2"},
+			want:   []string{"was changed in the editor since your last Read", "applied to the current content"},
+			buffer: strings.Replace(text, "n = 1", "n = 2", 1) + "// user typing\n",
+			disk:   strings.Replace(text, "n = 1", "n = 2", 1) + "// user typing\n",
+		},
+		{
+			name:    "typed in the editor over old_string: refused",
 			open:    text,
-			typed:   text + "// user typing\n",
+			typed:   strings.Replace(text, "n = 1", "n = 5", 1),
 			input:   map[string]any{"old_string": "let n = 1", "new_string": "let n = 2"},
 			isError: true,
 			want:    []string{"changed in the editor", "Read the file again"},
-			buffer:  text + "// user typing\n",
+			buffer:  strings.Replace(text, "n = 1", "n = 5", 1),
 			disk:    text,
 		},
 		{
@@ -337,18 +445,23 @@ func TestEditThroughEditor(t *testing.T) {
 				t.Errorf("disk = %q, want %q", got, tt.disk)
 			}
 			calls := fe.Calls()
-			if tt.typed != "" {
+			if tt.isError && tt.reject == "" {
 				if len(calls) != 0 {
-					t.Errorf("a stale edit was sent to the editor")
+					t.Errorf("a refused edit was sent to the editor")
 				}
 				return
 			}
 			if len(calls) != 1 {
 				t.Fatalf("%d applyEdit requests, want 1", len(calls))
 			}
+			// The edit is versioned: the editor refuses it if the buffer
+			// moved on again, so typing cannot be overwritten.
 			v := calls[0].Edit.DocumentChanges[0].TextDocumentEdit.TextDocument.Version
 			if (tt.open != "") != (v != nil) {
 				t.Errorf("textDocument.version = %v with the document open = %v", v, tt.open != "")
+			}
+			if _, cur, open := e.ws.Document(p); open && tt.typed != "" && v != nil && *v != cur-1 {
+				t.Errorf("edit sent for version %d, the buffer was at %d before it", *v, cur-1)
 			}
 		})
 	}

@@ -329,8 +329,11 @@ func (nb *notebook) render(charCap int) (string, []tools.Content) {
 	var b strings.Builder
 	var images []tools.Content
 	if lang := nb.language(); lang != "" {
-		fmt.Fprintf(&b, "Notebook language: %s. %d cells.\n\n", lang, len(nb.cells))
+		fmt.Fprintf(&b, "Notebook language: %s. %d cells.\n", lang, len(nb.cells))
 	}
+	// Edit refuses notebooks; say which tool changes them before the model
+	// copies a cell's text into an Edit.
+	b.WriteString("Change a cell with NotebookEdit (its cell_id and the whole new_source), not Edit.\n\n")
 	for i, cell := range nb.cells {
 		if i > 0 && b.Len() > charCap {
 			fmt.Fprintf(&b, "\n[Output capped at about %d characters: showing cells 1-%d of %d. Pass allow_large to see the whole notebook, or extract cells with Bash (jq).]\n", charCap, i, len(nb.cells))

@@ -135,7 +135,8 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 		return tools.ErrorResult("%s is not a Jupyter notebook (.ipynb); use Edit for other files.", abs), nil
 	}
 	var summary string
-	_, err := t.ws.Modify(ctx, call.Host, workspace.Modification{
+	var cell cellFacts
+	modified, err := t.ws.Modify(ctx, call.Host, workspace.Modification{
 		Path: abs, Label: "NotebookEdit " + displayName(t.ws, abs), Review: call.ReviewEdits,
 		Plan: func(current []byte) ([]byte, error) {
 			if current == nil {
@@ -145,7 +146,7 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", abs, err)
 			}
-			summary = s
+			summary, cell = s, factsOf(current, p)
 			return out, nil
 		},
 	})
@@ -153,9 +154,46 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 		return changeResult(err)
 	}
 	res := tools.TextResult(summary + " in " + abs + ".")
-	res.Structured = map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
-		"cell_type": p.CellType, "edit_mode": editMode(p)}
+	// Claude Code's output fields: the cell's type as it now is (not only
+	// as given), the language, the old source and the file before and after.
+	structured := map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
+		"cell_type": cell.kind, "language": cell.language, "edit_mode": editMode(p),
+		"original_file": string(modified.Old), "updated_file": string(modified.New)}
+	if cell.hadSource {
+		structured["old_source"] = cell.oldSource
+	}
+	res.Structured = structured
 	return res, nil
+}
+
+// cellFacts are what NotebookEdit's structured result says of the cell.
+type cellFacts struct {
+	// kind is the cell's type after the edit.
+	kind, language string
+	// oldSource is the source the cell had (replace and delete).
+	oldSource string
+	hadSource bool
+}
+
+// factsOf reads the facts of the cell an edit of data changes.
+func factsOf(data []byte, p notebookEditParams) cellFacts {
+	f := cellFacts{kind: p.CellType}
+	nb, err := parseNotebook(data)
+	if err != nil {
+		return f
+	}
+	f.language = nb.language()
+	if editMode(p) == "insert" {
+		return f
+	}
+	if i := nb.find(p.CellID); i >= 0 {
+		cell := nb.cells[i]
+		f.oldSource, f.hadSource = multiline(cell["source"]), true
+		if f.kind == "" {
+			f.kind, _ = cell["cell_type"].(string)
+		}
+	}
+	return f
 }
 
 func editMode(p notebookEditParams) string {

@@ -272,3 +272,20 @@ func TestNotebookEditPreviewShowsTheCell(t *testing.T) {
 		t.Errorf("preview shows the notebook's JSON:\n%s", pv.Text)
 	}
 }
+
+// TestNotebookEditStructured states the fields of Claude Code's
+// NotebookEditOutput: a replace without cell_type reports the cell's own
+// type, with its old source, the language and the file before and after.
+func TestNotebookEditStructured(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("nb.ipynb", sampleNotebook, 0o644)
+	e.readFile(p)
+	res := call(t, context.Background(), NewNotebookEdit(e.ws), nil, map[string]any{"notebook_path": p, "cell_id": "code1", "new_source": "pass"})
+	wantResult(t, res, false)
+	st := res.Structured.(map[string]any)
+	if st["cell_type"] != "code" || st["language"] != "python" || st["old_source"] != "print(\"hi\")\n1 + 1" ||
+		st["original_file"] != sampleNotebook || st["updated_file"] != e.read("nb.ipynb") || st["edit_mode"] != "replace" {
+		t.Errorf("structured = cell_type %v, language %v, old_source %q, edit_mode %v, files given %v/%v",
+			st["cell_type"], st["language"], st["old_source"], st["edit_mode"], st["original_file"] == sampleNotebook, st["updated_file"] == e.read("nb.ipynb"))
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,12 +33,10 @@ var readDescription string
 
 // Read limits (design.md section 3).
 const (
-	// defaultReadLines is how many lines a Read without limit returns.
-	defaultReadLines = 2000
-	// maxLineChars is where a long line is cut.
-	maxLineChars = 2000
-	// maxReadChars caps the text of one Read (about 25,000 tokens) unless
-	// allow_large is set; the read stops at a line boundary with a note.
+	// maxReadChars caps the text of one Read (about 25,000 tokens, Claude
+	// Code 2.1's cap) unless allow_large is set. A whole-file read over it
+	// returns a partial first page with a note; an offset/limit range over
+	// it is an error. Lines are never cut.
 	maxReadChars = 100_000
 	// maxLargeReadChars caps even an allow_large Read.
 	maxLargeReadChars = 2_000_000
@@ -72,7 +71,7 @@ var readSchema = json.RawMessage(`{
     "file_path": {"type": "string", "description": "Absolute path of the file to read (relative paths resolve against the workspace root)."},
     "offset": {"type": "integer", "minimum": 0, "description": "1-based line number to start at. Give it only for files too long to read at once."},
     "limit": {"type": "integer", "minimum": 1, "description": "How many lines to read. Give it only for files too long to read at once."},
-    "pages": {"type": "string", "description": "Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. PDFs only."},
+    "pages": {"type": "string", "description": "Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. Ignored for other files."},
     "allow_large": {"type": "boolean", "description": "Lift the usual size cap for a text file or line range you really need whole."}
   },
   "required": ["file_path"],
@@ -100,11 +99,13 @@ func (*Read) NewInput() any { return new(readParams) }
 func (*Read) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "Read a file: numbered lines, notebook cells, images, PDF pages; the editor's buffer when open.",
-		Long: "Text is numbered as `cat -n` does (six-column line number, a tab, the line). Without offset and " +
-			"limit the first 2000 lines are shown; lines over 2000 characters are cut and a note at the end " +
-			"says what was left out and which offset continues. A document open in the editor is read from " +
+		Long: "Text is numbered as `cat -n` does (six-column line number, a tab, the line). As in Claude Code 2.1, " +
+			"the whole file is shown up to a cap of about 25,000 tokens, lines are never cut, a larger file " +
+			"shows its first part with a note saying which offset and limit continue, and an offset/limit " +
+			"range over the cap is an error. A document open in the editor is read from " +
 			"its buffer, unsaved changes included. Notebooks are shown as cells with ids and outputs, " +
-			"PNG/JPEG/GIF/WebP images as image content, PDFs as text through pdftotext (poppler-utils). " +
+			"PNG/JPEG/GIF/WebP images as image content, PDFs as text (pdftotext) and page images (pdftoppm, " +
+			"100 dpi JPEG; poppler-utils), without pages only for documents of up to 10 pages. " +
 			"Binary files are refused; a missing path lists similar names. Every Read is recorded so that " +
 			"Edit and Write can check the file has not changed since.",
 		Examples: []tools.Example{
@@ -152,10 +153,8 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 
 // read reads the file at abs.
 func (r *Read) read(ctx context.Context, abs string, p readParams) (*tools.Result, error) {
+	// pages is for PDFs; on any other file it is ignored, as in Claude Code.
 	ext := strings.ToLower(filepath.Ext(abs))
-	if p.Pages != "" && ext != ".pdf" {
-		return tools.ErrorResult("pages applies to PDF files only; %s is not a PDF. Use offset and limit for text.", abs), nil
-	}
 	if _, _, open := r.ws.Document(abs); !open {
 		st, err := os.Stat(abs)
 		switch {
@@ -223,11 +222,13 @@ func (r *Read) readText(ctx context.Context, abs string, p readParams) (*tools.R
 	if p.Offset != nil && *p.Offset > 1 {
 		start = *p.Offset
 	}
-	limit := defaultReadLines
+	// A range the model chose (an offset past the first line, or a limit)
+	// over the cap is an error, as in Claude Code 2.1; a whole-file read
+	// over it returns a partial first page that says how to go on.
+	explicit := start > 1 || p.Limit != nil
+	limit := int(^uint(0) >> 1)
 	if p.Limit != nil {
 		limit = *p.Limit
-	} else if p.AllowLarge {
-		limit = int(^uint(0) >> 1)
 	}
 	charCap := maxReadChars
 	if p.AllowLarge {
@@ -239,10 +240,12 @@ func (r *Read) readText(ctx context.Context, abs string, p readParams) (*tools.R
 		return tools.ErrorResult("offset %d is past the end of %s, which has %d lines. Use an offset from 1 to %d.", start, abs, total, total), nil
 	}
 
-	var out strings.Builder
-	var cut []int
+	var out, content strings.Builder
 	lineNo, shown := 0, 0
 	cappedAt := 0
+	// longLine, when set, is the length in characters of a first line too
+	// long for the cap, of which only the start is shown.
+	longLine := 0
 	rest := text
 	for rest != "" {
 		lineNo++
@@ -259,15 +262,25 @@ func (r *Read) readText(ctx context.Context, abs string, p readParams) (*tools.R
 			break
 		}
 		line = strings.TrimSuffix(line, "\r")
-		if len(line) > maxLineChars && utf8.RuneCountInString(line) > maxLineChars {
-			line = cutRunes(line, maxLineChars) + " [… line cut]"
-			cut = append(cut, lineNo)
-		}
-		if out.Len()+len(line)+8 > charCap && shown > 0 {
+		if out.Len()+len(line)+8 > charCap {
+			if explicit {
+				return rangeOverCap(abs, start, shown, charCap, p.AllowLarge), nil
+			}
 			cappedAt = lineNo
+			if shown == 0 {
+				longLine = utf8.RuneCountInString(line)
+				line = cutRunes(line, charCap)
+				writeNumbered(&out, lineNo, line)
+				content.WriteString(line)
+				shown++
+			}
 			break
 		}
 		writeNumbered(&out, lineNo, line)
+		if shown > 0 {
+			content.WriteByte('\n')
+		}
+		content.WriteString(line)
 		shown++
 	}
 	end := start + shown - 1
@@ -276,24 +289,42 @@ func (r *Read) readText(ctx context.Context, abs string, p readParams) (*tools.R
 	if decoded.note != "" {
 		notes = append(notes, decoded.note)
 	}
-	if len(cut) > 0 {
-		notes = append(notes, fmt.Sprintf("%d line(s) longer than %d characters were cut (%s). Use Grep or Bash to see them whole.", len(cut), maxLineChars, lineList(cut)))
-	}
+	tokens := fmt.Sprintf("about %d tokens; the cap is %d", charCap/charsPerToken, charCap/charsPerToken)
 	switch {
+	case longLine > 0:
+		notes = append(notes, fmt.Sprintf("Partial view: showing the first %d of the %d characters of line %d (%s). The file has lines too long to page by line: use Grep to find a specific section, or Bash (cut, head -c). Do not answer from this excerpt alone if the answer may be elsewhere in the file.", charCap, longLine, start, tokens))
 	case cappedAt > 0:
-		notes = append(notes, fmt.Sprintf("Output capped at about %d characters: showing lines %d-%d of %d. Call Read with offset %d to continue, or pass allow_large if you need it all at once.", charCap, start, end, total, end+1))
-	case end < total:
+		notes = append(notes, fmt.Sprintf("Partial view: showing lines %d-%d of %d (%s). Call Read with offset=%d and limit=%d for the next part, or use Grep to find a specific section. Do not answer from this part alone if the answer may be further in the file.", start, end, total, tokens, end+1, shown))
+	case end < total: // a limit that stops before the end
 		notes = append(notes, fmt.Sprintf("Showing lines %d-%d of %d. Call Read with offset %d to continue.", start, end, total, end+1))
 	}
 	if len(notes) > 0 {
 		out.WriteString("\n[" + strings.Join(notes, "]\n[") + "]\n")
 	}
 	res := tools.TextResult(out.String())
-	res.Structured = map[string]any{"type": "text", "file": map[string]any{
-		"filePath": abs, "numLines": shown, "startLine": start, "totalLines": total,
-		"truncatedByTokenCap": cappedAt > 0,
-	}}
+	file := map[string]any{
+		"filePath": abs, "content": content.String(), "numLines": shown, "startLine": start, "totalLines": total,
+	}
+	if cappedAt > 0 {
+		file["truncatedByTokenCap"] = true
+	}
+	res.Structured = map[string]any{"type": "text", "file": file}
 	return res, nil
+}
+
+// charsPerToken is the estimate of characters per token behind the caps
+// (100,000 characters is Claude Code's 25,000-token cap).
+const charsPerToken = 4
+
+// rangeOverCap is the error for an offset/limit range too large to return;
+// fits is how many of its lines would have fitted.
+func rangeOverCap(abs string, start, fits, charCap int, large bool) *tools.Result {
+	next := "or pass allow_large if you need it all at once"
+	if large {
+		next = "even allow_large cannot return more"
+	}
+	return tools.ErrorResult("the requested lines of %s, from line %d, are over the cap of about %d tokens (%d characters): only %d line(s) would fit. Ask for fewer lines (limit=%d), search the file with Grep, %s.",
+		abs, start, charCap/charsPerToken, charCap, fits, max(fits, 1), next)
 }
 
 // readBuffers holds file buffers for readText; buffers above
@@ -444,16 +475,99 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 		out.WriteString("\n")
 	}
 	shownLast := first + len(texts) - 1
+	// The pages as images too, as Claude Code sends them: figures, tables
+	// and scans are only visible that way. A whole-document read renders
+	// them only when the document is short.
+	var images []tools.Content
+	imageNote := ""
+	switch {
+	case explicit || (total > 0 && total <= maxPDFImagePagesUnasked):
+		var err error
+		images, err = renderPDFPages(ctx, abs, first, shownLast)
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			imageNote = fmt.Sprintf("The pages could not be rendered as images (%v); only their text is shown.", err)
+		default:
+			imageNote = fmt.Sprintf("Pages %d-%d are attached as images (%d dpi JPEG) after the text.", first, first+len(images)-1, pdfImageDPI)
+		}
+	default:
+		imageNote = fmt.Sprintf("Only the text is shown: the document has more than %d pages. Pass pages (for example \"1-5\") to see pages as images too, with their figures and tables.", maxPDFImagePagesUnasked)
+	}
 	if empty {
 		out.WriteString("\n[No text could be extracted from these pages: they may be scanned images.]\n")
 	}
+	fmt.Fprintf(&out, "\n[%s]\n", imageNote)
 	switch {
 	case total > shownLast:
 		fmt.Fprintf(&out, "\n[Showing pages %d-%d of %d. Pass pages (for example \"%d-%d\") to read more.]\n", first, shownLast, total, shownLast+1, min(total, shownLast+maxPDFPages))
 	case total == 0 && !explicit && len(texts) == maxPDFPages:
 		fmt.Fprintf(&out, "\n[Showing the first %d pages; the PDF may have more. Pass pages to read further.]\n", maxPDFPages)
 	}
-	return tools.TextResult(out.String()), nil
+	res := tools.TextResult(out.String())
+	res.Content = append(res.Content, images...)
+	return res, nil
+}
+
+// PDF pages as images.
+const (
+	// pdfImageDPI is the resolution pages are rendered at (Claude Code's).
+	pdfImageDPI = 100
+	// maxPDFImagePagesUnasked is the longest document whose pages a Read
+	// without pages renders as images.
+	maxPDFImagePagesUnasked = 10
+)
+
+// renderPDFPages renders pages first..last of a PDF as JPEG images with
+// pdftoppm (poppler-utils, beside pdftotext).
+func renderPDFPages(ctx context.Context, abs string, first, last int) ([]tools.Content, error) {
+	bin, err := exec.LookPath("pdftoppm")
+	if err != nil {
+		return nil, errors.New("pdftoppm is not installed; install poppler-utils")
+	}
+	dir, err := os.MkdirTemp("", "toolhost-pdf-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.CommandContext(ctx, bin, "-jpeg", "-r", strconv.Itoa(pdfImageDPI),
+		"-f", strconv.Itoa(first), "-l", strconv.Itoa(last), abs, filepath.Join(dir, "page"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("pdftoppm: %v %s", err, strings.TrimSpace(stderr.String()))
+	}
+	// pdftoppm names pages page-1.jpg or page-01.jpg (zero-padded to the
+	// width of the page count): sorted by number, not by name.
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	type page struct {
+		n    int
+		name string
+	}
+	var pages []page
+	for _, e := range entries {
+		num := strings.TrimSuffix(strings.TrimPrefix(e.Name(), "page-"), ".jpg")
+		if n, err := strconv.Atoi(num); err == nil {
+			pages = append(pages, page{n, e.Name()})
+		}
+	}
+	slices.SortFunc(pages, func(a, b page) int { return a.n - b.n })
+	var out []tools.Content
+	for _, pg := range pages {
+		data, err := os.ReadFile(filepath.Join(dir, pg.name))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, tools.Content{Type: "image", MimeType: "image/jpeg", Data: base64.StdEncoding.EncodeToString(data)})
+	}
+	if len(out) == 0 {
+		return nil, errors.New("pdftoppm rendered no pages")
+	}
+	return out, nil
 }
 
 // pdfPageCountPattern finds the page count in pdfinfo's output.

@@ -59,11 +59,13 @@ func TestReadText(t *testing.T) {
 			exact: numberedLines(10, 12, lineN) + "\n[Showing lines 10-12 of 100. Call Read with offset 13 to continue.]\n",
 		},
 		{
-			name:   "default limit of 2000 lines with a note",
+			// Claude Code 2.1 returns the whole file when it fits the cap:
+			// there is no default line limit.
+			name:   "no default line limit",
 			files:  map[string]string{"big.txt": lines(2500)},
 			input:  map[string]any{"file_path": "big.txt"},
-			want:   []string{"  2000\tline 2000\n", "Showing lines 1-2000 of 2500", "offset 2001"},
-			absent: []string{"line 2001\n"},
+			want:   []string{"  2000\tline 2000\n", "  2500\tline 2500\n"},
+			absent: []string{"Showing", "["},
 		},
 		{
 			name:    "offset past the end",
@@ -73,11 +75,11 @@ func TestReadText(t *testing.T) {
 			want:    []string{"offset 9 is past the end", "has 5 lines"},
 		},
 		{
-			name:   "long lines are cut",
-			files:  map[string]string{"a.txt": "short\n" + strings.Repeat("é", 2500) + "\n"},
-			input:  map[string]any{"file_path": "a.txt"},
-			want:   []string{"     2\t" + strings.Repeat("é", 2000) + " [… line cut]", "longer than 2000 characters were cut (lines 2)"},
-			absent: []string{strings.Repeat("é", 2001)},
+			// Claude Code 2.1 does not cut long lines.
+			name:  "long lines are not cut",
+			files: map[string]string{"a.txt": "short\n" + strings.Repeat("é", 2500) + "\n"},
+			input: map[string]any{"file_path": "a.txt"},
+			exact: "     1\tshort\n     2\t" + strings.Repeat("é", 2500) + "\n",
 		},
 		{
 			name:  "CRLF shown without carriage returns",
@@ -146,11 +148,29 @@ func TestReadText(t *testing.T) {
 			want:    []string{"Did you mean", "source"},
 		},
 		{
-			name:    "pages on a text file",
-			files:   map[string]string{"a.txt": "x\n"},
-			input:   map[string]any{"file_path": "a.txt", "pages": "1"},
+			// The stem of ".git" is empty and every name contains it: dotfiles
+			// must not be suggested for every missing name.
+			name:    "missing file does not suggest every dotfile",
+			files:   map[string]string{".gitignore": "x", ".env": "y", "main.go": "z", "notes.txt": "w"},
+			input:   map[string]any{"file_path": "mian.go"},
 			isError: true,
-			want:    []string{"PDF files only"},
+			want:    []string{"Did you mean", "main.go"},
+			absent:  []string{".gitignore", ".env", "notes.txt"},
+		},
+		{
+			name:    "a misspelt dotfile is still suggested",
+			files:   map[string]string{".gitignore": "x", "main.go": "z"},
+			input:   map[string]any{"file_path": ".gitignor"},
+			isError: true,
+			want:    []string{"Did you mean", ".gitignore"},
+			absent:  []string{"main.go"},
+		},
+		{
+			// Claude Code ignores pages on a file that is not a PDF.
+			name:  "pages on a text file is ignored",
+			files: map[string]string{"a.txt": "x\n"},
+			input: map[string]any{"file_path": "a.txt", "pages": "1"},
+			exact: "     1\tx\n",
 		},
 	}
 	for _, tt := range tests {
@@ -173,7 +193,10 @@ func TestReadText(t *testing.T) {
 	}
 }
 
-func TestReadCharacterCap(t *testing.T) {
+// TestReadCap states Claude Code 2.1's cap: a whole-file read over it is a
+// partial first page with a notice saying how to page on; an explicit range
+// over it is an error; allow_large lifts it.
+func TestReadCap(t *testing.T) {
 	e := newEnv(t)
 	line := strings.Repeat("x", 1000)
 	var b strings.Builder
@@ -181,16 +204,37 @@ func TestReadCharacterCap(t *testing.T) {
 		b.WriteString(line + "\n")
 	}
 	p := e.write("wide.txt", b.String(), 0o644)
-	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
-	wantResult(t, res, false, "Output capped", "allow_large")
+	read := func(in map[string]any) *tools.Result {
+		in["file_path"] = p
+		return call(t, context.Background(), NewRead(e.ws), nil, in)
+	}
+
+	res := read(map[string]any{})
+	wantResult(t, res, false, "Partial view: showing lines 1-99 of 300", "offset=100 and limit=99", "Grep")
 	if len(res.Text()) > maxReadChars+1000 {
 		t.Errorf("capped read returned %d characters", len(res.Text()))
 	}
-	res = call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p, "allow_large": true})
+	file := res.Structured.(map[string]any)["file"].(map[string]any)
+	if file["truncatedByTokenCap"] != true || file["numLines"] != 99 || file["totalLines"] != 300 || file["content"] != strings.TrimSuffix(strings.Repeat(line+"\n", 99), "\n") {
+		t.Errorf("structured file = numLines %v totalLines %v truncated %v", file["numLines"], file["totalLines"], file["truncatedByTokenCap"])
+	}
+
+	res = read(map[string]any{"offset": 100, "limit": 150})
+	wantResult(t, res, true, "over the cap", "only 99 line(s) would fit", "limit=99")
+
+	res = read(map[string]any{"offset": 100, "limit": 50})
+	wantResult(t, res, false, "   149\t"+line, "Showing lines 100-149 of 300")
+
+	res = read(map[string]any{"allow_large": true})
 	wantResult(t, res, false, "   300\t"+line)
-	if strings.Contains(res.Text(), "capped") {
+	if strings.Contains(res.Text(), "Partial") {
 		t.Error("allow_large read was still capped")
 	}
+
+	// One line longer than the cap: its start, with a notice.
+	one := e.write("min.js", strings.Repeat("y", maxReadChars+500), 0o644)
+	res = call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": one})
+	wantResult(t, res, false, "Partial view: showing the first 100000 of the 100500 characters of line 1")
 }
 
 func TestReadOpenBufferAndReadState(t *testing.T) {
@@ -299,12 +343,14 @@ func TestReadPDF(t *testing.T) {
 		name    string
 		pages   string
 		isError bool
-		want    []string
-		absent  []string
+		// images is how many page images come back.
+		images int
+		want   []string
+		absent []string
 	}{
-		{name: "all pages", want: []string{"--- page 1 ---", "First page words", "--- page 3 ---", "Third page words"}},
-		{name: "one page", pages: "2", want: []string{"--- page 2 ---", "Second page words"}, absent: []string{"First page", "Third page"}},
-		{name: "a range", pages: "2-3", want: []string{"Second page words", "Third page words"}, absent: []string{"First page"}},
+		{name: "all pages", images: 3, want: []string{"--- page 1 ---", "First page words", "--- page 3 ---", "Third page words"}},
+		{name: "one page", pages: "2", images: 1, want: []string{"--- page 2 ---", "Second page words"}, absent: []string{"First page", "Third page"}},
+		{name: "a range", pages: "2-3", images: 2, want: []string{"Second page words", "Third page words", "Pages 2-3 are attached"}, absent: []string{"First page"}},
 		{name: "past the end", pages: "7", isError: true, want: []string{"has 3 pages"}},
 		{name: "too many pages", pages: "1-25", isError: true, want: []string{"at most 20"}},
 		{name: "malformed", pages: "two", isError: true, want: []string{"not a page or a range"}},
@@ -324,6 +370,30 @@ func TestReadPDF(t *testing.T) {
 				if strings.Contains(res.Text(), a) {
 					t.Errorf("text holds %q", a)
 				}
+			}
+			if tt.isError {
+				return
+			}
+			// Claude Code sends the pages as content the model can see:
+			// each page asked for comes back as a JPEG image.
+			if _, err := exec.LookPath("pdftoppm"); err != nil {
+				return
+			}
+			var images int
+			for _, c := range res.Content {
+				if c.Type == "image" {
+					data, err := base64.StdEncoding.DecodeString(c.Data)
+					if err != nil || c.MimeType != "image/jpeg" || !bytes.HasPrefix(data, []byte{0xff, 0xd8}) {
+						t.Errorf("page image is not a JPEG (mime %q, err %v)", c.MimeType, err)
+					}
+					images++
+				}
+			}
+			if images != tt.images {
+				t.Errorf("%d page images, want %d", images, tt.images)
+			}
+			if !strings.Contains(res.Text(), "attached as images") {
+				t.Errorf("text does not say the pages are attached: %q", res.Text())
 			}
 		})
 	}
@@ -475,4 +545,25 @@ func TestReadNotebookCap(t *testing.T) {
 	}
 	res = call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p, "allow_large": true})
 	wantResult(t, res, false, `<cell id="c39"`)
+}
+
+// TestReadLongPDFWithoutPages: a whole read of a long PDF shows text only
+// and says how to see pages as images.
+func TestReadLongPDFWithoutPages(t *testing.T) {
+	if _, err := exec.LookPath("pdftoppm"); err != nil {
+		t.Skip("poppler-utils is not installed")
+	}
+	e := newEnv(t)
+	var texts []string
+	for i := 1; i <= maxPDFImagePagesUnasked+2; i++ {
+		texts = append(texts, fmt.Sprintf("Page %d words", i))
+	}
+	p := e.write("long.pdf", string(minimalPDF(texts...)), 0o644)
+	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
+	wantResult(t, res, false, "Page 12 words", "Only the text is shown", "Pass pages")
+	for _, c := range res.Content {
+		if c.Type == "image" {
+			t.Fatal("a long PDF read without pages came with images")
+		}
+	}
 }

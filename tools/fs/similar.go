@@ -47,7 +47,7 @@ func similarNames(dir, name string, n int) []string {
 		return nil
 	}
 	lname := strings.ToLower(name)
-	stem := strings.TrimSuffix(lname, filepath.Ext(lname))
+	stem := stemOf(lname)
 	type scored struct {
 		path  string
 		score int
@@ -59,9 +59,10 @@ func similarNames(dir, name string, n int) []string {
 		switch {
 		case cand == lname:
 			score = 0
-		case strings.TrimSuffix(cand, filepath.Ext(cand)) == stem && stem != "":
+		case stemOf(cand) == stem:
 			score = 1
-		case len(stem) >= 3 && (strings.Contains(cand, stem) || strings.Contains(stem, strings.TrimSuffix(cand, filepath.Ext(cand)))):
+		case len(stem) >= 3 && strings.Contains(cand, stem),
+			len(stemOf(cand)) >= 3 && strings.Contains(stem, stemOf(cand)):
 			score = 2
 		default:
 			if d := strdist.Levenshtein(lname, cand); d <= max(2, len(lname)/4) {
@@ -83,4 +84,14 @@ func similarNames(dir, name string, n int) []string {
 		out = append(out, found[i].path)
 	}
 	return out
+}
+
+// stemOf is a lower-case name without its extension. A dotfile's name is
+// its stem (".gitignore", not ""), since an empty stem would be contained
+// in every name and match anything.
+func stemOf(name string) string {
+	if stem := strings.TrimSuffix(name, filepath.Ext(name)); stem != "" {
+		return stem
+	}
+	return name
 }

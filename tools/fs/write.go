@@ -152,11 +152,11 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	lines := countLines(p.Content)
 	if old == nil {
 		res := tools.TextResult(fmt.Sprintf("Created %s (%d lines).", abs, lines))
-		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}}
+		res.Structured = map[string]any{"type": "create", "filePath": abs, "content": p.Content, "structuredPatch": []udiff.Hunk{}, "originalFile": nil}
 		return res, nil
 	}
 	diff, hunks := changeDiff(w.ws, abs, old, newContent)
 	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, diff))
-	res.Structured = map[string]any{"type": "update", "filePath": abs, "structuredPatch": hunks}
+	res.Structured = map[string]any{"type": "update", "filePath": abs, "content": p.Content, "structuredPatch": hunks, "originalFile": string(old)}
 	return res, nil
 }

@@ -184,3 +184,20 @@ func TestWritePreview(t *testing.T) {
 		t.Errorf("Access = %+v", a)
 	}
 }
+
+// TestWriteStructured states the fields of Claude Code's FileWriteOutput:
+// the content written and the original file (null for a new file).
+func TestWriteStructured(t *testing.T) {
+	e := newEnv(t)
+	p := e.path("new.txt")
+	res := call(t, context.Background(), NewWrite(e.ws), nil, map[string]any{"file_path": p, "content": "one\n"})
+	st := res.Structured.(map[string]any)
+	if st["type"] != "create" || st["content"] != "one\n" || st["originalFile"] != nil {
+		t.Errorf("create: %v", st)
+	}
+	res = call(t, context.Background(), NewWrite(e.ws), nil, map[string]any{"file_path": p, "content": "two\n"})
+	st = res.Structured.(map[string]any)
+	if st["type"] != "update" || st["content"] != "two\n" || st["originalFile"] != "one\n" {
+		t.Errorf("update: %v", st)
+	}
+}

@@ -142,7 +142,7 @@ func TestServersThatCannotStart(t *testing.T) {
 			if !strings.Contains(st.LastError, tc.wantErr) {
 				t.Fatalf("last error %q lacks %q", st.LastError, tc.wantErr)
 			}
-			if n := len(reg.Names()); n != 2 { // only the resource tools
+			if n := len(reg.Names()); n != 4 { // only the resource tools and RefreshMcpTools
 				t.Fatalf("registry has %v", reg.Names())
 			}
 			m.Close() // waits for the supervisor: the log is complete

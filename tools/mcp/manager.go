@@ -150,7 +150,7 @@ func New(reg *tools.Registry, opts Options) *Manager {
 	opts.setDefaults()
 	m := &Manager{opts: opts, reg: reg, log: opts.Log.With("component", "mcp"), servers: map[string]*server{}, changed: make(chan struct{})}
 	m.bg = background.New(m.log)
-	reg.Register(tools.CategoryMCP, NewListMcpResources(m), NewReadMcpResource(m))
+	reg.Register(tools.CategoryMCP, NewListMcpResources(m), NewReadMcpResource(m), NewReadMcpResourceDir(m), NewRefreshMcpTools(m))
 	return m
 }
 

@@ -120,12 +120,12 @@ func BenchmarkGlob(b *testing.B) {
 	})
 	b.Run("rg-files", func(b *testing.B) {
 		for b.Loop() {
-			runDirect(b, rg, "--no-config", "--hidden", "--no-require-git", "--files", "--glob", "*.go", "--glob", "!.git", root)
+			runDirect(b, rg, "--no-config", "--hidden", "--no-ignore", "--files", "--glob", "*.go", "--glob", "!.git", root)
 		}
 	})
 	b.Run("walk-only", func(b *testing.B) {
 		for b.Loop() {
-			ignore.Walk(b.Context(), root, ignore.Options{}, func(ignore.File) error { return nil })
+			ignore.Walk(b.Context(), root, ignore.Options{NoIgnore: true}, func(ignore.File) error { return nil })
 		}
 	})
 }

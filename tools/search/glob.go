@@ -44,7 +44,7 @@ type GlobOutput struct {
 const globSchema = `{
   "type": "object",
   "properties": {
-    "pattern": {"type": "string", "description": "Glob pattern matched against paths relative to path, e.g. **/*.go or src/**/*.{ts,tsx}."},
+    "pattern": {"type": "string", "description": "Glob pattern: without a slash it matches file names at any depth (*.go); with one, paths relative to path (src/**/*.{ts,tsx})."},
     "path": {"type": "string", "description": "Folder to search, absolute or relative to the workspace root. Omit it to search the workspace root."}
   },
   "required": ["pattern"],
@@ -90,7 +90,7 @@ func (*Glob) Access(in json.RawMessage) tools.Access {
 // Docs documents Glob for `toolhost tools docs`.
 func (*Glob) Docs() tools.Docs {
 	return tools.Docs{
-		Short: "Find files by glob pattern, newest first, respecting .gitignore.",
+		Short: "Find files by glob pattern, newest first, ignored files included.",
 		Long:  globDescription,
 		Examples: []tools.Example{
 			{Title: "Every Go file", Input: json.RawMessage(`{"pattern":"**/*.go"}`)},
@@ -125,6 +125,10 @@ func (g *Glob) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		base, pattern = filepath.FromSlash(dir), rest
 	}
 	pattern = strings.TrimPrefix(pattern, "./")
+	if !doublestar.ValidatePattern(pattern) {
+		return tools.ErrorResult("%q is not a valid glob pattern (check its brackets and braces).", in.Pattern), nil
+	}
+	pattern = anyDepth(pattern)
 	if !doublestar.ValidatePattern(pattern) {
 		return tools.ErrorResult("%q is not a valid glob pattern (check its brackets and braces).", in.Pattern), nil
 	}
@@ -177,6 +181,16 @@ func (g *Glob) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	return r, nil
 }
 
+// anyDepth gives a pattern without a slash ripgrep's --glob meaning, which
+// Claude Code's Glob has: it matches the name at any depth ("*.md" finds
+// docs/guide.md too). A pattern with a slash matches the whole relative path.
+func anyDepth(pattern string) string {
+	if strings.Contains(pattern, "/") {
+		return pattern
+	}
+	return "**/" + pattern
+}
+
 // pathMatcher matches a validated pattern against relative paths, with a
 // shortcut for the most common shape: "**/" followed by a name pattern
 // ("**/*.go") only needs the file's name, and "*.ext" only its suffix.
@@ -217,7 +231,10 @@ func globFiles(ctx context.Context, root, pattern string) ([]globMatch, error) {
 	m := newPathMatcher(pattern)
 	var mu sync.Mutex
 	var matches []globMatch
-	err := ignore.Walk(ctx, root, ignore.Options{}, func(f ignore.File) error {
+	// Ignore files do not hide anything from Glob, as in Claude Code: build
+	// outputs, logs and .env files are what one often looks for by name.
+	// Version-control folders are still skipped.
+	err := ignore.Walk(ctx, root, ignore.Options{NoIgnore: true}, func(f ignore.File) error {
 		if !m.match(f.Rel) {
 			return nil
 		}

@@ -63,12 +63,18 @@ func TestGlob(t *testing.T) {
 		input map[string]any
 		want  string
 	}{
+		// Claude Code passes the pattern to ripgrep with --no-ignore
+		// --hidden: ignored and hidden files are found.
 		{"all go files newest first", map[string]any{"pattern": "**/*.go"},
-			abs("pkg/a.go", "pkg/deep/b.go", "main.go", ".hidden/h.go", "old.go")},
-		{"top level only", map[string]any{"pattern": "*.go"}, abs("main.go", "old.go")},
+			abs("gen/skip.go", "pkg/a.go", "pkg/deep/b.go", "main.go", ".hidden/h.go", "old.go")},
+		// ripgrep's --glob: a pattern without a slash matches the name at any depth.
+		{"no slash matches at any depth", map[string]any{"pattern": "*.go"},
+			abs("gen/skip.go", "pkg/a.go", "pkg/deep/b.go", "main.go", ".hidden/h.go", "old.go")},
+		{"ignored files included", map[string]any{"pattern": "*.log"}, abs("pkg/skip.log")},
+		{"a slash anchors the pattern", map[string]any{"pattern": "pkg/*.go"}, abs("pkg/a.go")},
 		{"fixed leading folder", map[string]any{"pattern": "pkg/**/*.go"}, abs("pkg/a.go", "pkg/deep/b.go")},
 		{"braces", map[string]any{"pattern": "web/**/*.{ts,tsx}"}, abs("web/app.tsx", "web/app.ts", "web/sub/page.tsx")},
-		{"relative path", map[string]any{"pattern": "*.tsx", "path": "web"}, abs("web/app.tsx")},
+		{"relative path", map[string]any{"pattern": "*.tsx", "path": "web"}, abs("web/app.tsx", "web/sub/page.tsx")},
 		{"absolute path", map[string]any{"pattern": "**/*.ts", "path": filepath.Join(dir, "pkg")}, abs("pkg/deep/c.ts")},
 		{"absolute pattern", map[string]any{"pattern": filepath.Join(dir, "pkg", "deep", "*")}, abs("pkg/deep/b.go", "pkg/deep/c.ts")},
 		{"missing leading folder", map[string]any{"pattern": "nope/**/*.go"}, "No files match nope/**/*.go in " + dir + "."},

@@ -131,11 +131,13 @@ func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset 
 	if limit > 0 && len(shown) > limit {
 		shown = shown[:limit]
 	}
-	if limit > 0 {
+	more := total - min(offset, total) - len(shown)
+	// As in Claude Code, appliedLimit says a limit cut the results; it is
+	// absent when everything fit.
+	if limit > 0 && more > 0 {
 		out.AppliedLimit = limit
 	}
 	out.AppliedOffset = offset
-	more := total - min(offset, total) - len(shown)
 
 	var b strings.Builder
 	switch q.mode {

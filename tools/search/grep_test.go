@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -300,6 +301,25 @@ func TestUnicodeClasses(t *testing.T) {
 			if re.MatchString(r) {
 				t.Errorf("%s (as %s) matches %q", tc.pattern, re, r)
 			}
+		}
+	}
+}
+
+// TestGrepAppliedLimit states Claude Code's GrepOutput: appliedLimit is
+// set only when the limit cut the results.
+func TestGrepAppliedLimit(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 3 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", i)), []byte("match\n"), 0o644)
+	}
+	g := NewGrep(workspace.New(dir), "") // the output is shared by both backends
+	for _, tc := range []struct {
+		limit int
+		want  int
+	}{{250, 0}, {3, 0}, {2, 2}} {
+		res := run(t, g, map[string]any{"pattern": "match", "head_limit": tc.limit})
+		if got := res.Structured.(GrepOutput).AppliedLimit; got != tc.want {
+			t.Errorf("head_limit %d: appliedLimit %d, want %d", tc.limit, got, tc.want)
 		}
 	}
 }

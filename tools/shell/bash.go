@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolhost/toolhost/settings"
@@ -58,7 +61,7 @@ type BashOutput struct {
 const bashSchema = `{
   "type": "object",
   "properties": {
-    "command": {"type": "string", "description": "The command to run with bash -c in the workspace root."},
+    "command": {"type": "string", "description": "The command to run with bash -c, in the folder the last call ended in (the workspace root at first)."},
     "timeout": {"type": "number", "minimum": 0, "description": "Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)."},
     "description": {"type": "string", "description": "What the command does, in a few words, for the user."},
     "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."},
@@ -79,6 +82,13 @@ type Bash struct {
 	settings func() *settings.Settings
 	tasks    *tasks.Manager
 	log      *slog.Logger
+
+	cwdMu sync.Mutex
+	// cwd is the folder the last foreground command ended in while that is
+	// inside the workspace; "" means the workspace root. cwdRoot is the
+	// root it was kept under: when the root changes (EnterWorktree), the
+	// next command starts in the new root.
+	cwd, cwdRoot string
 }
 
 // NewBash returns the Bash tool. settings is read on every call; tasks
@@ -113,7 +123,7 @@ func (*Bash) NewInput() any { return new(BashInput) }
 // Docs documents Bash.
 func (*Bash) Docs() tools.Docs {
 	return tools.Docs{
-		Short: "Run a bash command in the workspace root (foreground with a timeout, or as a background task).",
+		Short: "Run a bash command (foreground with a timeout, or as a background task); cd carries over inside the workspace.",
 		Long:  bashDescription,
 		Examples: []tools.Example{
 			{Title: "Run the tests", Input: json.RawMessage(`{"command":"go test ./...","description":"Run all Go tests"}`)},
@@ -185,41 +195,175 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("the workspace root %s is not an existing folder, so commands cannot run in it. Ask the user to open an existing folder.", b.ws.Root()), nil
 	}
 	env := commandEnv(os.Environ(), s)
+	dir := b.workDir()
 	var stdin bashStdin
 	_ = json.Unmarshal(call.Input, &stdin)
 	if stdin.Stdin != nil && !in.RunInBackground {
 		return tools.ErrorResult("stdin is for background commands: add run_in_background: true, or pipe the text in the command itself (printf '...' | cmd)."), nil
 	}
-	name, args, err := sandboxArgs(s, b.ws.Folders(), b.ws.Root(), in.Command)
+	if in.RunInBackground {
+		name, args, err := sandboxArgs(s, b.ws.Folders(), dir, in.Command)
+		if err != nil {
+			return tools.ErrorResult("%v.", err), nil
+		}
+		return b.startBackground(call, &in, dir, stdin.Stdin, env, name, args)
+	}
+	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
+	// The sandbox has a /tmp of its own: the folder report then goes
+	// through the workspace's output folder, which it can write.
+	cwdDir := ""
+	if s.Bash.Sandbox {
+		cwdDir = outputDir(b.ws.Root())
+	}
+	cwdFile, err := newCwdFile(cwdDir)
+	if err != nil {
+		return nil, fmt.Errorf("preparing bash: %w", err)
+	}
+	defer os.Remove(cwdFile)
+	name, args, err := sandboxArgs(s, b.ws.Folders(), dir, withCwdReport(in.Command, cwdFile))
 	if err != nil {
 		return tools.ErrorResult("%v.", err), nil
 	}
-	if in.RunInBackground {
-		return b.startBackground(call, &in, stdin.Stdin, env, name, args)
-	}
-	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
+	saved := newSpill(b.ws.Root(), maxOutput)
 	spec := runSpec{
-		name: name, args: args, dir: b.ws.Root(), env: env,
-		timeout: timeout, maxOutput: maxOutput, progress: call.Progress,
+		name: name, args: args, dir: dir, env: env,
+		timeout: timeout, maxOutput: maxOutput, progress: call.Progress, spill: saved,
 	}
 	if b.tasks != nil {
 		spec.adopt = b.tasks.Adopt
+		if !onlyWaits(in.Command) {
+			spec.background = b.toBackground(call, in.Command)
+		}
 	}
 	res, err := runForeground(ctx, spec)
+	savedPath := saved.close()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("running bash: %w", err)
 	}
+	if res.backgroundTask != "" {
+		return movedToBackground(res, timeout), nil
+	}
 	if msg := sandboxFailure(s, res.output, res.exitCode); msg != "" {
 		return tools.ErrorResult("%s.", msg), nil
+	}
+	if savedPath != "" {
+		res.output = saved.render(savedPath)
 	}
 	how := "set run_in_background: true and follow it with TaskOutput"
 	if timeout < maxTimeout {
 		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
 	}
-	return bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput), nil
+	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput && savedPath == "")
+	if note := b.keepCwd(cwdFile); note != "" {
+		r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
+	}
+	return r, nil
+}
+
+// onlyWaits reports whether a command does nothing but wait (sleep N):
+// at its timeout it is killed rather than moved to the background, as in
+// Claude Code, since nothing would come of it there.
+func onlyWaits(command string) bool {
+	f := strings.Fields(command)
+	return len(f) > 0 && f[0] == "sleep"
+}
+
+// toBackground is runSpec.background for a call: the command still running
+// at its timeout becomes a background task with the background timeout.
+func (b *Bash) toBackground(call *tools.Call, command string) func(*exec.Cmd, *tasks.Output, <-chan error, func()) string {
+	return func(cmd *exec.Cmd, out *tasks.Output, waitErr <-chan error, kill func()) string {
+		spec := tasks.Spec{Kind: "bash", Command: command, Timeout: DefaultBackgroundTimeout}
+		if call.Host != nil {
+			spec.Notify = call.Host.Notify
+		}
+		t, err := b.tasks.TakeOver(spec, cmd, out, waitErr, kill)
+		if err != nil {
+			b.log.Warn("a timed-out command could not move to the background", "err", err)
+			return ""
+		}
+		return t.ID()
+	}
+}
+
+// movedToBackground is the result of a command that outlived its timeout
+// and now runs as a background task.
+func movedToBackground(res runResult, timeout time.Duration) *tools.Result {
+	text := res.output
+	if strings.TrimSpace(text) == "" {
+		text = "(no output yet)"
+	}
+	text += fmt.Sprintf("\n\n[The command was still running after %d ms, so it was moved to the background as task %s and keeps running (for at most %s). Read its output with TaskOutput (task_id %q), stop it with TaskStop; you are not told when it ends.]",
+		timeout.Milliseconds(), res.backgroundTask, DefaultBackgroundTimeout, res.backgroundTask)
+	r := tools.TextResult(text)
+	r.Structured = BashOutput{Stdout: res.output, BackgroundTaskID: res.backgroundTask}
+	return r
+}
+
+// workDir is where the next command starts: the folder the last one ended
+// in, while it still exists inside the workspace, else the workspace root.
+func (b *Bash) workDir() string {
+	b.cwdMu.Lock()
+	cwd, under := b.cwd, b.cwdRoot
+	b.cwdMu.Unlock()
+	if cwd != "" && under == b.ws.Root() {
+		if fi, err := os.Stat(cwd); err == nil && fi.IsDir() && b.ws.Inside(cwd) {
+			return cwd
+		}
+	}
+	return b.ws.Root()
+}
+
+// newCwdFile makes the empty file a command writes its last working folder
+// to, in dir ("" for the temporary folder).
+func newCwdFile(dir string) (string, error) {
+	f, err := os.CreateTemp(dir, "toolhost-cwd-*")
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	return name, f.Close()
+}
+
+// withCwdReport makes a command write the folder it ends in to file (as
+// Claude Code's shell does, so that `cd` carries over to the next call).
+// The trap sits on the command's first line, so the line numbers in bash's
+// own messages stay the command's.
+func withCwdReport(command, file string) string {
+	return "trap '[ -e " + shellQuote(file) + " ] && pwd >| " + shellQuote(file) + " 2>/dev/null' EXIT; " + command
+}
+
+// shellQuote quotes s for a POSIX shell, inside a single-quoted trap text.
+func shellQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`", "'", `'\''`).Replace(s) + `"`
+}
+
+// keepCwd remembers the folder a command ended in, read from file. A folder
+// outside the workspace is not kept: the next command starts in the root
+// again, and the returned note tells the model so. A command that wrote
+// nothing (killed, or it replaced the trap) leaves the folder as it was.
+func (b *Bash) keepCwd(file string) (note string) {
+	data, err := os.ReadFile(file)
+	dir := strings.TrimSuffix(string(data), "\n")
+	if err != nil || dir == "" || !filepath.IsAbs(dir) {
+		return ""
+	}
+	root := b.ws.Root()
+	b.cwdMu.Lock()
+	defer b.cwdMu.Unlock()
+	b.cwdRoot = root
+	switch {
+	case dir == root:
+		b.cwd = ""
+	case b.ws.Inside(dir):
+		b.cwd = dir
+	default:
+		b.cwd = ""
+		return fmt.Sprintf("[The command ended in %s, outside the workspace, so the next command starts in %s again.]", dir, root)
+	}
+	return ""
 }
 
 // bashResult turns how a command ended into the tool's result; longer says
@@ -271,7 +415,7 @@ func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result 
 }
 
 // startBackground starts the command as a task and returns its id.
-func (b *Bash) startBackground(call *tools.Call, in *BashInput, stdin *string, env []string, name string, args []string) (*tools.Result, error) {
+func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdin *string, env []string, name string, args []string) (*tools.Result, error) {
 	if b.tasks == nil {
 		return tools.ErrorResult("background commands are not available in this session; run the command without run_in_background."), nil
 	}
@@ -281,7 +425,7 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, stdin *string, e
 	}
 	spec := tasks.Spec{
 		Kind: "bash", Command: in.Command, Name: name, Args: args,
-		Dir: b.ws.Root(), Env: env, Timeout: timeout,
+		Dir: dir, Env: env, Timeout: timeout,
 	}
 	if stdin != nil {
 		spec.Stdin = *stdin

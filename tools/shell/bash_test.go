@@ -1,12 +1,14 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +70,10 @@ func TestBashMissingRoot(t *testing.T) {
 }
 
 func TestBashTimeoutKillsGrandchildren(t *testing.T) {
-	b, _, dir := newBash(t, settings.Defaults)
+	// Without a task manager a timed-out command cannot move to the
+	// background: it is killed with everything it started.
+	dir := t.TempDir()
+	b := NewBash(workspace.New(dir), settings.Defaults, nil, nil)
 	pidFile := filepath.Join(dir, "grandchild.pid")
 	// The subshell's sleep is a grandchild of bash, in the same group.
 	cmd := "(sleep 1000 & echo $! > " + pidFile + "; wait) & echo started; wait"
@@ -123,18 +128,92 @@ func TestBashBackgroundChildDoesNotHang(t *testing.T) {
 	testproc.WaitFor(t, "the session's close to end the leftover", func() bool { return testproc.Gone(pid) })
 }
 
-func TestBashOutputCapKeepsHeadAndTail(t *testing.T) {
-	b, _, _ := newBash(t, with(func(s *settings.Settings) { s.Bash.MaxOutputChars = 2000 }))
+// TestBashOutputOverLimitIsSaved states Claude Code's handling of huge
+// output: the result keeps the start, and the whole output is saved to a
+// file the model can Read.
+func TestBashOutputOverLimitIsSaved(t *testing.T) {
+	b, _, dir := newBash(t, with(func(s *settings.Settings) { s.Bash.MaxOutputChars = 2000 }))
 	res, err := execTool(context.Background(), b, map[string]any{"command": "seq 1 100000"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := res.Text()
-	if !strings.HasPrefix(text, "1\n2\n3\n") || !strings.HasSuffix(text, "99999\n100000\n") {
-		t.Errorf("head or tail lost: %q ... %q", text[:20], text[len(text)-20:])
+	if !strings.HasPrefix(text, "1\n2\n3\n") || strings.Contains(text, "100000\n") || len(text) > 2400 {
+		t.Errorf("want the start only, within the limit: %d characters, %q ... %q", len(text), text[:20], text[len(text)-20:])
 	}
-	if !strings.Contains(text, "bytes of output cut here") || len(text) > 2300 {
-		t.Errorf("%d characters, note present: %v", len(text), strings.Contains(text, "cut here"))
+	m := regexp.MustCompile(`The whole output is saved in (\S+): Read it`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no saved file named: %q", text[len(text)-300:])
+	}
+	if filepath.Dir(m[1]) != filepath.Join(dir, ".toolhost", "output") {
+		t.Errorf("saved in %s, want the workspace's .toolhost/output", m[1])
+	}
+	want, _ := exec.Command("seq", "1", "100000").Output()
+	if got, err := os.ReadFile(m[1]); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("the saved file does not hold the whole output (%d bytes, err %v)", len(got), err)
+	}
+	if ig, err := os.ReadFile(filepath.Join(dir, ".toolhost", "output", ".gitignore")); err != nil || !strings.Contains(string(ig), "*") {
+		t.Errorf("the output folder does not ignore itself: %q %v", ig, err)
+	}
+	// Output within the limit is not saved.
+	res, _ = execTool(context.Background(), b, map[string]any{"command": "seq 1 10"}, nil)
+	if strings.Contains(res.Text(), "saved in") {
+		t.Errorf("short output was saved: %q", res.Text())
+	}
+}
+
+// TestBashTimeoutMovesToBackground states Claude Code's behaviour at a
+// foreground timeout: the command keeps running as a background task the
+// model can read and stop; a command that only sleeps is killed instead.
+func TestBashTimeoutMovesToBackground(t *testing.T) {
+	b, m, dir := newBash(t, settings.Defaults)
+	marker := filepath.Join(dir, "finished")
+	cmd := "echo started; while [ ! -e go-on ]; do sleep 0.05; done; echo finished > " + marker + "; echo done"
+	res, err := execTool(context.Background(), b, map[string]any{"command": cmd, "timeout": 300}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.Structured.(BashOutput)
+	if res.IsError || out.BackgroundTaskID == "" || !strings.HasPrefix(res.Text(), "started\n") ||
+		!strings.Contains(res.Text(), "moved to the background as task "+out.BackgroundTaskID) {
+		t.Fatalf("got (error %v) %q %+v", res.IsError, res.Text(), out)
+	}
+	task, ok := m.Get(out.BackgroundTaskID)
+	if !ok || task.Snapshot().Status != tasks.Running {
+		t.Fatalf("task %s is not running", out.BackgroundTaskID)
+	}
+	// It goes on after the call returned, and its output is the task's.
+	if err := os.WriteFile(filepath.Join(dir, "go-on"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := task.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := task.Snapshot(); st.Status != tasks.Completed || !strings.Contains(task.Output().Render(1000), "done") {
+		t.Errorf("task ended %s with %q", st.Status, task.Output().Render(1000))
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the command did not finish its work: %v", err)
+	}
+
+	// Stopping the task ends the command.
+	res, _ = execTool(context.Background(), b, map[string]any{"command": "echo $$ > pid; while true; do sleep 0.05; done", "timeout": 200}, nil)
+	id := res.Structured.(BashOutput).BackgroundTaskID
+	if id == "" {
+		t.Fatalf("not moved to the background: %q", res.Text())
+	}
+	pid := testproc.ReadPID(t, filepath.Join(dir, "pid"))
+	if _, err := m.Stop(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	testproc.WaitFor(t, "the stopped task's process to end", func() bool { return testproc.Gone(pid) })
+
+	// sleep alone is killed at its timeout.
+	res, _ = execTool(context.Background(), b, map[string]any{"command": "sleep 1000", "timeout": 200}, nil)
+	if !res.IsError || !strings.Contains(res.Text(), "timed out after 200 ms") || res.Structured.(BashOutput).BackgroundTaskID != "" {
+		t.Errorf("sleep: got %q", res.Text())
 	}
 }
 
@@ -314,5 +393,85 @@ func TestLimits(t *testing.T) {
 				t.Errorf("got %v %v %d", timeout, most, output)
 			}
 		})
+	}
+}
+
+// TestBashCwdCarriesOver states Claude Code's behaviour: the working folder
+// a command ends in is where the next one starts, while it stays inside the
+// project; a command that leaves it sends the next one back to the root.
+func TestBashCwdCarriesOver(t *testing.T) {
+	b, _, dir := newBash(t, settings.Defaults)
+	if err := os.MkdirAll(filepath.Join(dir, "sub", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	steps := []struct {
+		command string
+		want    string
+	}{
+		{"cd sub", "(no output)"},
+		{"pwd", filepath.Join(dir, "sub") + "\n"},
+		{"cd deeper && echo moved", "moved\n"},
+		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		{"cd .. ; false", "(no output)\n\n[Exit code 1]"},
+		{"pwd", filepath.Join(dir, "sub") + "\n"},
+		{"cd " + outside, "(no output)\n[The command ended in " + outside + ", outside the workspace, so the next command starts in " + dir + " again.]"},
+		{"pwd", dir + "\n"},
+		{"cd sub; trap - EXIT", "(no output)"},
+		{"pwd", dir + "\n"}, // the command removed the report: the folder stays as it was
+	}
+	for i, st := range steps {
+		res, err := execTool(context.Background(), b, map[string]any{"command": st.command}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Text() != st.want {
+			t.Fatalf("step %d (%s): got %q, want %q", i, st.command, res.Text(), st.want)
+		}
+	}
+	// A folder removed since is left for the root.
+	if _, err := execTool(context.Background(), b, map[string]any{"command": "cd sub/deeper"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "sub", "deeper")); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := execTool(context.Background(), b, map[string]any{"command": "pwd"}, nil)
+	if res.Text() != dir+"\n" {
+		t.Errorf("after the folder was removed: got %q, want the root", res.Text())
+	}
+	// Background commands start where foreground ones would.
+	if _, err := execTool(context.Background(), b, map[string]any{"command": "cd sub"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.workDir(); got != filepath.Join(dir, "sub") {
+		t.Errorf("workDir = %s", got)
+	}
+	// A new first root (EnterWorktree) is where the next command starts,
+	// even though the old folder is still inside the workspace.
+	wt := t.TempDir()
+	b.ws.SetRoots([]string{wt, dir})
+	if got := b.workDir(); got != wt {
+		t.Errorf("after the root changed, workDir = %s, want %s", got, wt)
+	}
+}
+
+func TestShellQuoteInTrap(t *testing.T) {
+	for _, name := range []string{`plain`, `it's`, `a"b`, `$HOME`, "back`tick", `back\slash`, `sp ace`} {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, "cwd")
+		if err := os.WriteFile(file, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("bash", "-c", withCwdReport("cd /", file)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v %s", name, err, out)
+		}
+		if got, _ := os.ReadFile(file); string(got) != "/\n" {
+			t.Errorf("%s: wrote %q", name, got)
+		}
 	}
 }

@@ -7,7 +7,7 @@ package shell
 
 import (
 	"context"
-	"errors"
+	"io"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -62,6 +62,12 @@ type runSpec struct {
 	// adopt receives the finished command, whose processes left running
 	// (`server &`, a daemon) the session ends at its close.
 	adopt func(cmd *exec.Cmd)
+	// background, when set, is offered a command still running at its
+	// timeout; it returns the id of the task that took the command over, or
+	// "" when the command is to be killed.
+	background func(cmd *exec.Cmd, out *tasks.Output, waitErr <-chan error, kill func()) string
+	// spill, when set, receives the whole output as it comes (spill.go).
+	spill *spill
 }
 
 // runResult is how a foreground command ended.
@@ -70,34 +76,63 @@ type runResult struct {
 	exitCode int    // -1 when killed by a signal
 	signal   string // the signal that killed it, e.g. SIGSEGV
 	timedOut bool
+	// backgroundTask is the id of the task the command became at its
+	// timeout; the other fields are then unset except output (so far).
+	backgroundTask string
 }
 
 // runForeground runs a command to its end, its timeout, or ctx's end
 // (returning ctx's error then). The whole process group is killed on
-// timeout and cancel.
+// cancel, and on timeout unless spec.background takes the command over.
 func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
-	runCtx, cancel := context.WithTimeout(ctx, spec.timeout)
-	defer cancel()
-	cmd := tasks.Command(runCtx, spec.env, spec.name, spec.args...)
+	// The command's own context: cancelled here, never by ctx directly, so
+	// that a command handed to the background outlives this call.
+	cmdCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
+	cmd := tasks.Command(cmdCtx, spec.env, spec.name, spec.args...)
 	cmd.Dir = spec.dir
-	out := tasks.NewOutput(spec.maxOutput)
+	out := tasks.NewOutput(max(spec.maxOutput, tasks.DefaultMaxOutputBytes))
 	// One writer for both streams: exec then gives the child a single pipe,
 	// so stdout and stderr stay in the order they were written.
-	cmd.Stdout, cmd.Stderr = out, out
+	var w io.Writer = out
+	if spec.spill != nil {
+		w = io.MultiWriter(out, spec.spill)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
 	if err := cmd.Start(); err != nil {
+		kill()
 		return runResult{}, err
 	}
 	stopProgress := reportProgress(out, spec.progress)
-	waitErr := cmd.Wait()
-	stopProgress()
-	if err := ctx.Err(); err != nil {
-		return runResult{}, err
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	timer := time.NewTimer(spec.timeout)
+	defer timer.Stop()
+	var err error
+	timedOut := false
+	select {
+	case err = <-waitErr:
+	case <-ctx.Done():
+		kill()
+		<-waitErr
+		stopProgress()
+		return runResult{}, ctx.Err()
+	case <-timer.C:
+		if spec.background != nil {
+			if id := spec.background(cmd, out, waitErr, kill); id != "" {
+				stopProgress()
+				return runResult{output: out.Render(spec.maxOutput), backgroundTask: id}, nil
+			}
+		}
+		kill()
+		err = <-waitErr
+		timedOut = true
 	}
-	res := runResult{output: out.Render(spec.maxOutput)}
-	res.timedOut = errors.Is(runCtx.Err(), context.DeadlineExceeded)
-	code, ran := tasks.ExitCode(cmd, waitErr)
+	kill()
+	stopProgress()
+	res := runResult{output: out.Render(spec.maxOutput), timedOut: timedOut}
+	code, ran := tasks.ExitCode(cmd, err)
 	if !ran {
-		return runResult{}, waitErr
+		return runResult{}, err
 	}
 	res.exitCode = code
 	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() {

@@ -93,3 +93,21 @@ func TestBashSandboxWithoutBubblewrap(t *testing.T) {
 		t.Errorf("the command ran without the sandbox")
 	}
 }
+
+// TestBashSandboxKeepsCwd: under bubblewrap (a /tmp of its own) cd still
+// carries over to the next call.
+func TestBashSandboxKeepsCwd(t *testing.T) {
+	if _, err := exec.LookPath(bwrapName); err != nil {
+		t.Fatalf("bubblewrap is not installed (scripts/deps.sh installs it): %v", err)
+	}
+	b, _, dir := newBash(t, with(sandboxOn))
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, isErr := runBash(t, b, "cd sub"); isErr {
+		t.Fatalf("cd: %q", out)
+	}
+	if out, _ := runBash(t, b, "pwd"); out != filepath.Join(dir, "sub")+"\n" {
+		t.Errorf("pwd after cd in the sandbox: %q", out)
+	}
+}

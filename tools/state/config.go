@@ -174,7 +174,14 @@ func (c *Config) Execute(_ context.Context, call *tools.Call) (*tools.Result, er
 	}
 	current = redact(key, current)
 	if len(p.Value) == 0 || string(p.Value) == "null" {
-		res := tools.TextResult(fmt.Sprintf("%s = %s", key, jsonText(current)))
+		text := fmt.Sprintf("%s = %s", key, jsonText(current))
+		if key == "permissions.defaultMode" && c.modes != nil {
+			// The saved default and the session's mode differ after
+			// EnterPlanMode, ExitPlanMode or toolhost/setPermissionMode;
+			// say both, so neither is taken for the other.
+			text += fmt.Sprintf(" (the saved default, which new sessions start in). This session's permission mode is %s.", c.modes.Mode())
+		}
+		res := tools.TextResult(text)
 		res.Structured = ConfigOutput{Success: true, Operation: "get", Setting: key, Value: current}
 		return res, nil
 	}

@@ -57,7 +57,7 @@ func TestConfigRead(t *testing.T) {
 		input, want, wantErr string
 	}{
 		{input: `{"setting":"bash.defaultTimeoutMs"}`, want: "bash.defaultTimeoutMs = 5000"},
-		{input: `{"setting":"permissions.defaultMode"}`, want: `permissions.defaultMode = "default"`},
+		{input: `{"setting":"permissions.defaultMode"}`, want: `permissions.defaultMode = "default" (the saved default, which new sessions start in). This session's permission mode is default.`},
 		{input: `{"setting":"edit.fuzzy"}`, want: "edit.fuzzy = false"},
 		{input: `{"setting":"webSearch.apiKey"}`, want: `webSearch.apiKey = "(hidden)"`},
 		{input: `{"setting":"env"}`, want: `env = {"GITHUB_TOKEN":"(hidden)","GOFLAGS":"-v"}`},

@@ -164,6 +164,7 @@ func (t *ExitPlanMode) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	if err := t.modes.SetMode(mode); err != nil {
 		return nil, fmt.Errorf("leave plan mode: %w", err)
 	}
+	_ = host.Notify(ctx, MethodModeChanged, ModeChanged{Mode: mode, Previous: tools.ModePlan})
 	text := fmt.Sprintf("The user approved the plan. The permission mode is now %s; start carrying out the plan, tracking the steps with TodoWrite.", mode)
 	if edited {
 		text += "\n\nThe user edited the plan; follow this version:\n\n" + plan

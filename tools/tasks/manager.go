@@ -291,8 +291,12 @@ func (m *Manager) add(t *Task) bool {
 }
 
 // wait records how the task ended and tells the client.
-func (m *Manager) wait(ctx context.Context, t *Task) {
-	err := t.cmd.Wait()
+func (m *Manager) wait(ctx context.Context, t *Task) { m.waitWith(ctx, t, t.cmd.Wait) }
+
+// waitWith is wait with the command's Wait given (an adopted command is
+// waited for by the code that started it).
+func (m *Manager) waitWith(ctx context.Context, t *Task, wait func() error) {
+	err := wait()
 	code, ran := ExitCode(t.cmd, err)
 	t.mu.Lock()
 	t.endLocked(ctx, ran && code == 0)

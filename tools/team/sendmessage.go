@@ -97,6 +97,10 @@ func (s *SendMessage) teams() bool {
 // read next.
 func (*SendMessage) SideEffect() tools.SideEffect { return tools.SideEffectState }
 
+// StrictInput keeps the pipeline's input repair from dropping a field the
+// schema lacks: a type sent without tools.teams is refused, not ignored.
+func (*SendMessage) StrictInput() bool { return true }
+
 // Docs implements tools.Documented.
 func (*SendMessage) Docs() tools.Docs {
 	return tools.Docs{

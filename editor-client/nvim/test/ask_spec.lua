@@ -24,8 +24,10 @@ h.test("ask: an Edit of a file changed since it was read fails without a prompt"
   local dir = start({ ["a.txt"] = "one\ntwo\n" })
   local log = h.script_ui({ ["toolhost.permission"] = h.pick("Allow") })
   call("Read", { file_path = dir .. "/a.txt" })
-  local f = assert(io.open(dir .. "/a.txt", "ab"))
-  f:write("three\n")
+  -- The change removes old_string: a changed file whose old_string still
+  -- matches once would take the edit (Claude Code's rule).
+  local f = assert(io.open(dir .. "/a.txt", "wb"))
+  f:write("uno\ntwo\nthree\n")
   f:close()
   local result = call("Edit", { file_path = dir .. "/a.txt", old_string = "one", new_string = "ONE" })
   h.eq(result.isError, true, format.result_text(result))

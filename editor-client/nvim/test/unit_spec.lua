@@ -178,6 +178,11 @@ h.test("format: todos, results and tools", function()
     { content = "Ship", status = "pending", activeForm = "Shipping" },
   }), { "Todos: 1/3 done", "[x] Write", "[~] Testing", "[ ] Ship" })
   h.eq(format.todos({}), { "No todos." })
+  h.eq(format.todos(format.tasks_as_todos({
+    { id = "1", subject = "Write tests", status = "completed", blockedBy = {} },
+    { id = "2", subject = "Fix the bug", status = "in_progress", activeForm = "Fixing the bug", owner = "me", blockedBy = { "1" } },
+    { id = "3", subject = "Release", status = "pending", blockedBy = { "2" } },
+  })), { "Todos: 1/3 done", "[x] #1 Write tests", "[~] #2 Fixing the bug", "[ ] #3 Release [blocked by #2]" })
   h.eq(format.result("Bash", { isError = true, durationMs = 5, content = { { type = "text", text = "Error: a\nb" } } }),
     { "# Bash — error, 5 ms", "", "Error: a", "b" })
   h.eq(format.tools({ { name = "Read", category = "core", risk = "low", docs = { short = "Reads" } }, { name = "Bash", enabled = false } })[2],

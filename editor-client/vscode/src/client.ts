@@ -18,6 +18,7 @@ import {
 import { applyWorkspaceEdit } from "./applyEdit";
 import { askUserQuestion } from "./dialogs";
 import type { PermissionAnswer, PermissionParams } from "./logic/permission";
+import { taskListAsTodos, type BoardTask } from "./logic/taskList";
 import type { Todo } from "./logic/todos";
 import { registerRunAgent } from "./runAgent";
 
@@ -88,6 +89,19 @@ export function createClient(
     events.requestPermission(params, token),
   );
   client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
+  client.onNotification("toolhost/taskList", (params: { tasks?: BoardTask[] }) => events.todos(taskListAsTodos(params?.tasks)));
+  client.onNotification("toolhost/modeChanged", (params: { mode?: string }) => {
+    log(`permission mode: ${params?.mode}`);
+    vscode.window.setStatusBarMessage(`toolhost: ${params?.mode} mode`, 10_000);
+  });
+  client.onNotification("toolhost/worktreeChanged", (params: { action?: string; worktreePath?: string; root?: string }) => {
+    const text =
+      params?.action === "enter"
+        ? `toolhost: working in the worktree ${params.worktreePath}`
+        : `toolhost: left the worktree ${params?.worktreePath} (${params?.action}); back in ${params?.root}`;
+    log(text);
+    vscode.window.setStatusBarMessage(text, 10_000);
+  });
   client.onNotification("toolhost/taskChanged", events.taskChanged);
   client.onNotification("toolhost/toolsChanged", events.toolsChanged);
   registerRunAgent(client, output);

@@ -94,6 +94,31 @@ function M.handlers(state, opts)
         echo("toolhost: " .. format.todos(state.todos)[1])
       end
     end,
+    ["toolhost/taskList"] = function(_, params)
+      state.todos = format.tasks_as_todos(params and params.tasks)
+      if opts.on_todos then
+        opts.on_todos(state.todos)
+      end
+      if opts.progress then
+        echo("toolhost: " .. format.todos(state.todos)[1])
+      end
+    end,
+    ["toolhost/modeChanged"] = function(_, params)
+      if type(params) == "table" and params.mode then
+        state.mode = params.mode
+        echo("toolhost: permission mode " .. params.mode)
+      end
+    end,
+    ["toolhost/worktreeChanged"] = function(_, params)
+      if type(params) == "table" and params.worktreePath then
+        state.worktree = params.action == "enter" and params.worktreePath or nil
+        if params.action == "enter" then
+          echo("toolhost: working in the worktree " .. params.worktreePath)
+        else
+          echo("toolhost: left the worktree " .. params.worktreePath .. " (" .. tostring(params.action) .. ")")
+        end
+      end
+    end,
     ["toolhost/taskChanged"] = function(_, params)
       if type(params) == "table" and params.taskId then
         state.tasks[params.taskId] = params

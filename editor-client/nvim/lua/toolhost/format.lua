@@ -56,6 +56,40 @@ function M.todos(todos)
   return lines
 end
 
+--- The tasks of a toolhost/taskList notification (TaskCreate, TaskUpdate,
+--- ...) as todos, to show in the same list: labelled with id, owner and
+--- open blockers.
+function M.tasks_as_todos(tasks)
+  local done = {}
+  for _, t in ipairs(tasks or {}) do
+    if t.status == "completed" then
+      done[t.id] = true
+    end
+  end
+  local todos = {}
+  for _, t in ipairs(tasks or {}) do
+    local content = "#" .. t.id .. " " .. (t.subject or "")
+    if t.owner and t.owner ~= "" then
+      content = content .. " (" .. t.owner .. ")"
+    end
+    local open = {}
+    for _, id in ipairs(t.blockedBy or {}) do
+      if not done[id] then
+        table.insert(open, "#" .. id)
+      end
+    end
+    if #open > 0 then
+      content = content .. " [blocked by " .. table.concat(open, ", ") .. "]"
+    end
+    local active = nil
+    if t.activeForm and t.activeForm ~= "" then
+      active = "#" .. t.id .. " " .. t.activeForm
+    end
+    table.insert(todos, { content = content, status = t.status, activeForm = active })
+  end
+  return todos
+end
+
 --- Lines of a toolhost/listTools result: name, category, risk, summary.
 function M.tools(tools)
   local rows = {}

@@ -61,14 +61,16 @@ export async function run(t) {
   fs.writeFileSync(stale, "one\ntwo\n");
   await runTool(wb, "Read", { file_path: stale });
   await waitResult(wb, "Read");
-  fs.appendFileSync(stale, "typed elsewhere\n");
+  // The change removes old_string: a changed file whose old_string still
+  // matches once would take the edit (Claude Code's rule).
+  fs.writeFileSync(stale, "uno\ntwo\ntyped elsewhere\n");
   await runTool(wb, "Edit", { file_path: stale, old_string: "one\n", new_string: "ONE\n" });
   await waitResult(wb, "Edit");
   await waitFor(async () => /Edit — error/.test(await wb.activeEditorText()), "the stale error");
   if (await reviewAction(wb, "Allow").isVisible()) {
     throw new Error("a prompt was shown for an edit that cannot succeed");
   }
-  if (readOrNull(stale) !== "one\ntwo\ntyped elsewhere\n") {
+  if (readOrNull(stale) !== "uno\ntwo\ntyped elsewhere\n") {
     throw new Error("the stale edit changed the file");
   }
 

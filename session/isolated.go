@@ -1,0 +1,48 @@
+package session
+
+import (
+	"log/slog"
+
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/agent"
+	"github.com/toolhost/toolhost/tools/builtin"
+	"github.com/toolhost/toolhost/tools/permission"
+	"github.com/toolhost/toolhost/tools/tasks"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// isolatedPipeline is agent.IsolatedPipeline for a session: the built-in
+// tools over a workspace rooted in root (a sub-agent's worktree), with the
+// session's settings, its permission mode at the start and the session's
+// additional directories, but without MCP servers, Config or the plan-mode
+// tools. done ends the background tasks the sub-agent left.
+func isolatedPipeline(store *settings.Store, mode func() string, log *slog.Logger) agent.IsolatedPipeline {
+	return func(root string) (*tools.Pipeline, func(), error) {
+		ws := workspace.New(root)
+		ws.SetAdditionalDirectories(store.Current().Permissions.AdditionalDirectories)
+		checker := permission.New(permission.Options{Workspace: ws, Settings: store.Current, Saver: store, Mode: mode(), Log: log})
+		reg := tools.NewRegistry()
+		tm := tasks.NewManager(tasks.Options{Log: log})
+		var p *tools.Pipeline
+		builtin.Register(reg, builtin.Deps{
+			Workspace: ws, Log: log, Settings: store.Current, Tasks: tm,
+			Pipeline: func() *tools.Pipeline { return p },
+		})
+		p = newPipeline(reg, ws, checker, store, log)
+		return p, func() { _ = tm.Close() }, nil
+	}
+}
+
+// newPipeline is the pipeline over reg of a session's workspace, permission
+// checker and settings.
+func newPipeline(reg *tools.Registry, ws *workspace.Workspace, checker *permission.Checker, store *settings.Store, log *slog.Logger) *tools.Pipeline {
+	return tools.NewPipeline(reg, log,
+		tools.WithPermissions(checker),
+		tools.WithModes(checker),
+		tools.WithSettings(store.Current),
+		tools.WithWorkDir(ws.Root),
+		tools.WithPathResolver(ws.Resolve),
+		tools.WithSessionID(newSessionID()),
+	)
+}

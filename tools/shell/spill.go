@@ -1,0 +1,159 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Output over the limit, as Claude Code handles it: the result keeps the
+// start of the output and says where the whole of it is saved, in a file
+// the model can Read (with offset and limit) or Grep. The files live in
+// .toolhost/output/ under the workspace root, which ignores itself for git,
+// so Read needs no permission prompt; where that folder cannot be made, in
+// the system's temporary folder.
+
+// spillDirName is the folder of saved outputs under the workspace root.
+const spillDirName = ".toolhost/output"
+
+// spillMaxAge is how long saved outputs are kept: older ones are removed
+// when a new one is saved.
+const spillMaxAge = 24 * time.Hour
+
+// spill keeps the first limit bytes of an output in memory; once more
+// arrives, it saves everything to a file and appends the rest there. Safe
+// for concurrent use (stdout and stderr share it).
+type spill struct {
+	limit int
+	root  string
+
+	mu    sync.Mutex
+	head  []byte
+	total int64
+	file  *os.File
+	path  string
+	// err is why saving failed; the output is then shortened as before.
+	err error
+	// closed: later writes (a command moved to the background) are not kept.
+	closed bool
+}
+
+func newSpill(root string, limit int) *spill {
+	return &spill{root: root, limit: limit}
+}
+
+// Write never fails: a failure to save is remembered and reported.
+func (s *spill) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return len(p), nil
+	}
+	s.total += int64(len(p))
+	switch {
+	case s.err != nil:
+	case s.file != nil:
+		_, s.err = s.file.Write(p)
+	case len(s.head)+len(p) <= s.limit:
+		s.head = append(s.head, p...)
+	default:
+		s.file, s.path, s.err = createSpillFile(s.root)
+		if s.err == nil {
+			_, s.err = s.file.Write(s.head)
+		}
+		if s.err == nil {
+			_, s.err = s.file.Write(p)
+		}
+		if room := s.limit - len(s.head); room > 0 {
+			s.head = append(s.head, p[:min(room, len(p))]...)
+		}
+	}
+	return len(p), nil
+}
+
+// close ends saving. saved is the file holding the whole output, "" when
+// the output fit the limit or saving failed.
+func (s *spill) close() (saved string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.file == nil {
+		return ""
+	}
+	if err := s.file.Close(); err != nil && s.err == nil {
+		s.err = err
+	}
+	s.file = nil
+	if s.err != nil {
+		return ""
+	}
+	return s.path
+}
+
+// render is the output's start, up to the limit and cut at a line end when
+// one is near, with a note saying where the whole output is.
+func (s *spill) render(path string) string {
+	s.mu.Lock()
+	head, total := s.head, s.total
+	s.mu.Unlock()
+	n := len(head)
+	for n > 0 && n < len(head) && !utf8.RuneStart(head[n]) {
+		n--
+	}
+	if i := strings.LastIndexByte(string(head[:n]), '\n'); i >= n*3/4 {
+		n = i + 1
+	}
+	return fmt.Sprintf("%s\n[Output too long: %d bytes; the first %d are shown. The whole output is saved in %s: Read it with offset and limit, or search it with Grep.]",
+		head[:n], total, n, path)
+}
+
+// createSpillFile makes a new file for an output, in the workspace's
+// output folder or else the temporary folder, and removes old ones.
+func createSpillFile(root string) (*os.File, string, error) {
+	name := "bash-" + time.Now().Format("20060102-150405") + "-*.log"
+	if dir := outputDir(root); dir != "" {
+		removeOld(dir)
+		if f, err := os.CreateTemp(dir, name); err == nil {
+			return f, f.Name(), nil
+		}
+	}
+	f, err := os.CreateTemp("", "toolhost-"+name)
+	if err != nil {
+		return nil, "", err
+	}
+	return f, f.Name(), nil
+}
+
+// outputDir makes the workspace's output folder, which ignores itself for
+// git, and returns it; "" when it cannot be made.
+func outputDir(root string) string {
+	dir := filepath.Join(root, filepath.FromSlash(spillDirName))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ""
+	}
+	ignore := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(ignore); err != nil {
+		_ = os.WriteFile(ignore, []byte("# Saved command output (toolhost); not part of the project.\n*\n"), 0o644)
+	}
+	return dir
+}
+
+// removeOld removes saved outputs older than spillMaxAge.
+func removeOld(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "bash-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > spillMaxAge {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package state
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+//go:embed taskcreate.md
+var taskCreateDescription string
+
+var taskCreateSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "subject": {"type": "string", "description": "A brief title for the task, in the imperative (\"Fix the login redirect\")."},
+    "description": {"type": "string", "description": "What needs to be done, and what done means."},
+    "activeForm": {"type": "string", "description": "Present continuous form shown while the task is in progress (\"Fixing the login redirect\")."},
+    "metadata": {"type": "object", "additionalProperties": true, "description": "Arbitrary metadata to attach to the task."}
+  },
+  "required": ["subject", "description"],
+  "additionalProperties": false
+}`)
+
+type taskCreateParams struct {
+	Subject     string         `json:"subject"`
+	Description string         `json:"description"`
+	ActiveForm  string         `json:"activeForm"`
+	Metadata    map[string]any `json:"metadata"`
+}
+
+// TaskCreateOutput is the structured result, in Claude Code's shape.
+type TaskCreateOutput struct {
+	Task struct {
+		ID          string `json:"id"`
+		Subject     string `json:"subject"`
+		Description string `json:"description"`
+	} `json:"task"`
+}
+
+// TaskCreate adds a task to the session's task list.
+type TaskCreate struct{ board *TaskBoard }
+
+// NewTaskCreate returns TaskCreate over board.
+func NewTaskCreate(board *TaskBoard) *TaskCreate { return &TaskCreate{board: board} }
+
+func (*TaskCreate) Name() string                 { return "TaskCreate" }
+func (*TaskCreate) NewInput() any                { return new(taskCreateParams) }
+func (*TaskCreate) Description() string          { return taskCreateDescription }
+func (*TaskCreate) InputSchema() json.RawMessage { return taskCreateSchema }
+func (*TaskCreate) SideEffect() tools.SideEffect { return tools.SideEffectState }
+
+// Docs implements tools.Documented.
+func (*TaskCreate) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Create a task in the session's task list (Claude Code 2.1's successor of TodoWrite).",
+		Long: "Tasks get ids 1, 2, 3, ... in this session and start pending. The client receives the whole list " +
+			"with a " + TaskListNotification + " notification after every change (shown like the todo list).",
+		Examples: []tools.Example{{Title: "Plan a step", Input: json.RawMessage(`{"subject":"Add the parser test","description":"A failing test for the empty-input case in parser_test.go","activeForm":"Adding the parser test"}`)}},
+	}
+}
+
+// Execute creates the task.
+func (t *TaskCreate) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var p taskCreateParams
+	if res := decode(t.Name(), call.Input, &p); res != nil {
+		return res, nil
+	}
+	subject := strings.TrimSpace(p.Subject)
+	if subject == "" {
+		return tools.ErrorResult("subject is empty; give the task a short title."), nil
+	}
+	b := t.board
+	b.mu.Lock()
+	task := &BoardTask{ID: b.nextIDLocked(), Subject: subject, Description: p.Description, ActiveForm: p.ActiveForm,
+		Status: TaskPending, Metadata: p.Metadata}
+	b.tasks = append(b.tasks, task)
+	b.mu.Unlock()
+	b.notify(ctx, call.Host)
+	res := tools.TextResult(fmt.Sprintf("Task #%s created: %s", task.ID, subject))
+	var out TaskCreateOutput
+	out.Task.ID, out.Task.Subject, out.Task.Description = task.ID, subject, p.Description
+	res.Structured = out
+	return res, nil
+}

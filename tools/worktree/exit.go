@@ -1,0 +1,171 @@
+package worktree
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+//go:embed exit.md
+var exitDescription string
+
+var exitSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "action": {"type": "string", "enum": ["keep", "remove"], "description": "keep leaves the worktree and branch on disk; remove deletes the worktree and, when EnterWorktree made it, its branch."},
+    "discard_changes": {"type": "boolean", "description": "Required true to remove a worktree with uncommitted files or unmerged commits; set it only after the user confirmed."}
+  },
+  "required": ["action"],
+  "additionalProperties": false
+}`)
+
+// exitParams is the input of ExitWorktree.
+type exitParams struct {
+	Action  string `json:"action"`
+	Discard bool   `json:"discard_changes"`
+}
+
+// ExitOutput is ExitWorktree's structured result, in Claude Code's shape.
+type ExitOutput struct {
+	Action           string `json:"action"`
+	OriginalCwd      string `json:"originalCwd"`
+	WorktreePath     string `json:"worktreePath"`
+	WorktreeBranch   string `json:"worktreeBranch,omitempty"`
+	DiscardedFiles   int    `json:"discardedFiles,omitempty"`
+	DiscardedCommits int    `json:"discardedCommits,omitempty"`
+	Message          string `json:"message"`
+}
+
+// Exit is the ExitWorktree tool.
+type Exit struct{ s *Session }
+
+// NewExit returns ExitWorktree over the session's worktree state.
+func NewExit(s *Session) *Exit { return &Exit{s: s} }
+
+func (*Exit) Name() string                 { return "ExitWorktree" }
+func (*Exit) NewInput() any                { return new(exitParams) }
+func (*Exit) Description() string          { return exitDescription }
+func (*Exit) InputSchema() json.RawMessage { return exitSchema }
+
+// SideEffect is mutating: remove deletes a worktree and a branch.
+func (*Exit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
+
+// Risk: keeping is low; removing is high, critical when it discards work.
+func (*Exit) Risk(in json.RawMessage) tools.Risk {
+	var p exitParams
+	_ = json.Unmarshal(in, &p)
+	switch {
+	case p.Action == "keep":
+		return tools.RiskLow
+	case p.Discard:
+		return tools.RiskCritical
+	}
+	return tools.RiskHigh
+}
+
+// Docs implements tools.Documented.
+func (*Exit) Docs() tools.Docs {
+	return tools.Docs{
+		Short: "Leave the session's worktree: keep it on disk, or remove it (and its branch).",
+		Long: "The workspace roots return to what they were before EnterWorktree, and the client is told with " +
+			MethodChanged + ". remove refuses a worktree with uncommitted files or commits not in the original " +
+			"checkout, listing them, unless discard_changes is true.",
+		Examples: []tools.Example{
+			{Title: "Keep the worktree for review", Input: json.RawMessage(`{"action":"keep"}`)},
+			{Title: "Remove a merged worktree", Input: json.RawMessage(`{"action":"remove"}`)},
+		},
+	}
+}
+
+// Execute leaves the worktree.
+func (t *Exit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	var p exitParams
+	if err := json.Unmarshal(call.Input, &p); err != nil {
+		return tools.ErrorResult("the input is not a valid ExitWorktree input (%v).", err), nil
+	}
+	s := t.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.active
+	if e == nil {
+		return tools.ErrorResult("the session is not in a worktree entered with EnterWorktree, so there is nothing to leave. Carry on where you are."), nil
+	}
+	out := ExitOutput{Action: p.Action, OriginalCwd: e.roots[0], WorktreePath: e.path, WorktreeBranch: e.branch}
+	if p.Action == "remove" {
+		files, commits, err := pending(ctx, e)
+		if err != nil {
+			return tools.ErrorResult("could not check the worktree for unsaved work (%v), so it was not removed. Use action keep, or look with Bash (git status).", err), nil
+		}
+		if (len(files) > 0 || len(commits) > 0) && !p.Discard {
+			return tools.ErrorResult("the worktree %s has %s, which removing it would throw away:\n%s\nCommit or merge the work, leave with action keep, or ask the user and call again with discard_changes: true. The session is still in the worktree.",
+				e.path, describePending(files, commits), strings.Join(append(files, commits...), "\n")), nil
+		}
+		out.DiscardedFiles, out.DiscardedCommits = len(files), len(commits)
+		repo := e.roots[0]
+		if _, err := git(ctx, repo, "worktree", "remove", "--force", e.path); err != nil {
+			return tools.ErrorResult("the worktree could not be removed (%v); the session is still in it. Use action keep, or remove it with Bash.", err), nil
+		}
+		if e.created && e.branch != "" {
+			if _, err := git(ctx, repo, "branch", "-D", e.branch); err != nil {
+				out.Message = fmt.Sprintf(" The branch %s was kept: %v.", e.branch, err)
+			}
+		}
+	}
+	s.ws.SetRoots(e.roots)
+	s.active = nil
+	notify(ctx, call.Host, Changed{Action: p.Action, WorktreePath: e.path, Branch: e.branch, Root: e.roots[0]})
+	var msg string
+	if p.Action == "keep" {
+		msg = fmt.Sprintf("Left the worktree %s; it and its branch %s stay on disk. The session is back in %s.", e.path, e.branch, e.roots[0])
+	} else {
+		msg = fmt.Sprintf("Removed the worktree %s", e.path)
+		if e.created && out.Message == "" {
+			msg += " and its branch " + e.branch
+		}
+		msg += fmt.Sprintf(". The session is back in %s.", e.roots[0]) + out.Message
+	}
+	out.Message = msg
+	res := tools.TextResult(msg)
+	res.Structured = out
+	return res, nil
+}
+
+// pending lists the worktree's uncommitted files and the commits on its
+// branch that the original checkout's commit does not have.
+func pending(ctx context.Context, e *entered) (files, commits []string, err error) {
+	status, err := git(ctx, e.path, "status", "--porcelain")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, line := range strings.Split(status, "\n") {
+		if strings.TrimSpace(line) != "" {
+			files = append(files, line)
+		}
+	}
+	log, err := git(ctx, e.path, "log", "--oneline", e.base+"..HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, line := range strings.Split(log, "\n") {
+		if strings.TrimSpace(line) != "" {
+			commits = append(commits, "commit "+line)
+		}
+	}
+	return files, commits, nil
+}
+
+func describePending(files, commits []string) string {
+	var parts []string
+	if len(files) > 0 {
+		parts = append(parts, strconv.Itoa(len(files))+" uncommitted file(s)")
+	}
+	if len(commits) > 0 {
+		parts = append(parts, strconv.Itoa(len(commits))+" commit(s) not in the original checkout")
+	}
+	return strings.Join(parts, " and ")
+}

@@ -1,0 +1,134 @@
+// Package worktree holds EnterWorktree and ExitWorktree: a git worktree for
+// the session, as in Claude Code 2.1. Entering one makes it the session's
+// first workspace root (relative paths, Glob, Grep and Bash work in it; the
+// original folders stay in the workspace), and tells the editor; leaving it
+// restores the roots and keeps or removes the worktree.
+package worktree
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// Dir is where new worktrees are made, under the repository's top folder.
+// The folder ignores itself for git (a .gitignore of "*").
+const Dir = ".toolhost/worktrees"
+
+// BranchPrefix starts the name of the branch a new worktree gets.
+const BranchPrefix = "worktree-"
+
+// MethodChanged is the notification that tells the client the session
+// entered or left a worktree.
+const MethodChanged = "toolhost/worktreeChanged"
+
+// Changed is the params of toolhost/worktreeChanged.
+type Changed struct {
+	// Action is "enter", "keep" or "remove".
+	Action       string `json:"action"`
+	WorktreePath string `json:"worktreePath"`
+	Branch       string `json:"branch,omitempty"`
+	// Root is the session's first workspace root from now on.
+	Root string `json:"root"`
+}
+
+// Session is the worktree state of one session, shared by EnterWorktree
+// and ExitWorktree. Safe for concurrent use.
+type Session struct {
+	ws *workspace.Workspace
+
+	mu sync.Mutex
+	// active is the worktree the session is in; nil when in none.
+	active *entered
+}
+
+// entered is a worktree the session went into.
+type entered struct {
+	path, branch string
+	// created: EnterWorktree made it (and its branch), so ExitWorktree may
+	// remove them.
+	created bool
+	// base is the commit the worktree started from (HEAD of the original
+	// checkout), against which unmerged commits are counted.
+	base string
+	// roots are the workspace roots before entering.
+	roots []string
+}
+
+// NewSession returns the worktree state of a session over ws.
+func NewSession(ws *workspace.Workspace) *Session { return &Session{ws: ws} }
+
+// namePattern is what a worktree name may be: "/"-separated segments of
+// letters, digits, dots, underscores and dashes.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)
+
+// validName reports why name cannot name a worktree ("" when it can).
+func validName(name string) string {
+	switch {
+	case len(name) > 64:
+		return "is longer than 64 characters"
+	case !namePattern.MatchString(name):
+		return "may only hold letters, digits, dots, underscores and dashes, in segments separated by /"
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if seg == "." || seg == ".." {
+			return "may not have . or .. as a segment"
+		}
+	}
+	return ""
+}
+
+// randomName is a name for a worktree the model did not name.
+func randomName() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return "session-" + hex.EncodeToString(b)
+}
+
+// git runs git in dir and returns its trimmed output; the error carries
+// git's own message.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+// worktrees lists the paths of the repository's worktrees.
+func worktrees(ctx context.Context, repo string) ([]string, error) {
+	out, err := git(ctx, repo, "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, line := range strings.Split(out, "\n") {
+		if p, ok := strings.CutPrefix(line, "worktree "); ok {
+			paths = append(paths, filepath.Clean(p))
+		}
+	}
+	return paths, nil
+}
+
+// notify tells the client, when there is one.
+func notify(ctx context.Context, host tools.Host, c Changed) {
+	if host != nil {
+		_ = host.Notify(ctx, MethodChanged, c)
+	}
+}
