@@ -34,11 +34,12 @@ type endpoint struct {
 	serversURL, editorToken string
 	servers                 *mcpserver.Server
 
-	// mu guards file and info, the discovery file and what it says, and
-	// agents.
+	// mu guards file and info: the discovery file and what it says.
 	mu   sync.Mutex
 	file string
 	info discovery.Info
+
+	agentsMu sync.Mutex
 	// agents are the latest clients that connected, for toolhost/status.
 	agents []connectedAgent
 }
@@ -56,8 +57,8 @@ func (e *endpoint) connected(name string) {
 	if name == "" {
 		name = "(unnamed)"
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.agentsMu.Lock()
+	defer e.agentsMu.Unlock()
 	e.agents = append(e.agents, connectedAgent{Name: name, At: time.Now().UTC()})
 	if len(e.agents) > maxAgentsShown {
 		e.agents = e.agents[len(e.agents)-maxAgentsShown:]
@@ -143,10 +144,13 @@ func (e *endpoint) setRoots(roots []string) error {
 
 // status is the endpoint's part of toolhost/status.
 func (e *endpoint) status() map[string]any {
+	e.agentsMu.Lock()
+	agents := append([]connectedAgent{}, e.agents...)
+	e.agentsMu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return map[string]any{"url": e.url, "token": e.token, "sessionFile": e.file, "pid": e.info.PID,
-		"serversUrl": e.serversURL, "editorToken": e.editorToken, "agents": append([]connectedAgent{}, e.agents...)}
+		"serversUrl": e.serversURL, "editorToken": e.editorToken, "agents": agents}
 }
 
 // close removes the discovery file and stops serving.
