@@ -169,25 +169,39 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	if s.opts.OnSession != nil {
 		s.opts.OnSession(sess)
 	}
-	var ep *endpoint
+	s.sess.Store(sess)
 	if s.opts.AgentEndpoint && sess.Settings.Current().Server.ServesAgentEndpoint() {
 		editor := ""
 		if p.ClientInfo != nil {
 			editor = p.ClientInfo.Name
 		}
-		if ep, err = s.startEndpoint(sess, editor); err != nil {
-			s.opts.Log.Warn("other agents cannot reach this session: its MCP endpoint did not start", "err", err)
-		}
+		// Off the initialize reply's path: it costs a few milliseconds
+		// (a listener, two MCP servers' tools, the session file).
+		s.bg.Go("starting the agent endpoint", func(ctx context.Context) {
+			defer close(s.endpointReady)
+			if ctx.Err() != nil {
+				return
+			}
+			ep, err := s.startEndpoint(sess, editor)
+			if err != nil {
+				s.opts.Log.Warn("other agents cannot reach this session: its MCP endpoint did not start", "err", err)
+				return
+			}
+			s.endpoint.Store(ep)
+			// What changed while it started: tools, workspace folders.
+			ep.sync()
+			if err := ep.setRoots(sess.Workspace.Roots()); err != nil {
+				s.opts.Log.Warn("the session file keeps the old workspace folders", "err", err)
+			}
+		})
+	} else {
+		close(s.endpointReady)
 	}
-	if ep != nil {
-		s.endpoint.Store(ep)
-	}
-	s.sess.Store(sess)
-	// The endpoint's server follows the registry too; the registry has
+	// The endpoint's servers follow the registry too; the registry has
 	// one listener, this one.
 	sess.Registry.OnChange(func() {
 		// The endpoint first: an editor told of new tools finds them there.
-		if ep != nil {
+		if ep := s.agentEndpoint(); ep != nil {
 			ep.sync()
 		}
 		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": sess.Registry.EnabledNames()})

@@ -30,7 +30,7 @@ func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, fl *inflig
 	case "toolhost/setPermissionMode":
 		return setPermissionMode(sess, params)
 	case "toolhost/status":
-		return s.status(sess, params)
+		return s.status(ctx, sess, params)
 	}
 	return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf(
 		"method not found: %s (toolhost handles the LSP lifecycle and %s)", call.Method(), strings.Join(Methods, ", ")))
@@ -181,7 +181,7 @@ type toolStatus struct {
 	Enabled  bool   `json:"enabled"`
 }
 
-func (s *server) status(sess *session.Session, raw json.RawMessage) (any, error) {
+func (s *server) status(ctx context.Context, sess *session.Session, raw json.RawMessage) (any, error) {
 	var p struct{}
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -200,6 +200,13 @@ func (s *server) status(sess *session.Session, raw json.RawMessage) (any, error)
 	// settings problems, where edits are reviewed.
 	for k, v := range sess.Status() {
 		out[k] = v
+	}
+	// The endpoint starts just after initialize; a status asked at once
+	// waits the few milliseconds for it.
+	select {
+	case <-s.endpointReady:
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 	if e := s.agentEndpoint(); e != nil {
 		out["agentEndpoint"] = e.status()

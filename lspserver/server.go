@@ -75,15 +75,17 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &server{
-		opts:     opts,
-		stream:   stream,
-		conn:     conn,
-		ctx:      ctx,
-		exited:   make(chan struct{}),
-		ready:    make(chan struct{}),
-		inflight: map[jsonrpc2.ID]*inflightCall{},
-		progress: map[string]func(){},
-		bg:       background.New(opts.Log),
+		opts:   opts,
+		stream: stream,
+		conn:   conn,
+		ctx:    ctx,
+		exited: make(chan struct{}),
+		ready:  make(chan struct{}),
+
+		endpointReady: make(chan struct{}),
+		inflight:      map[jsonrpc2.ID]*inflightCall{},
+		progress:      map[string]func(){},
+		bg:            background.New(opts.Log),
 	}
 	s.trace.Store(traceOff)
 	conn.Go(ctx, s.handle)
@@ -109,10 +111,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	cancel()
 	s.cancelAll()
 	s.requests.Wait()
+	// The endpoint's start runs in bg: once bg is done, it is there or
+	// never will be.
+	s.bg.Close()
 	if e := s.agentEndpoint(); e != nil {
 		e.close()
 	}
-	s.bg.Close()
 	if sess := s.session(); sess != nil {
 		sess.Close()
 	}
@@ -167,8 +171,10 @@ type server struct {
 	// approvals are the calls checked for an approved toolhost/callTool.
 	approvals approvals
 	// endpoint is the session's MCP endpoint for other agents, when it
-	// runs; initialize sets it once, before the session.
+	// runs; set once, after initialize, when it has started.
 	endpoint atomic.Pointer[endpoint]
+	// endpointReady is closed once the endpoint started, failed, or is off.
+	endpointReady chan struct{}
 }
 
 // agentEndpoint is the session's MCP endpoint; nil when it does not run.

@@ -62,6 +62,9 @@ type Config struct {
 	// OnClient, when set, is told the name of each client that completed
 	// the handshake.
 	OnClient func(name string)
+	// CallerSyncs leaves the registry's one change listener to the
+	// caller, who calls Sync from it; otherwise the server takes it.
+	CallerSyncs bool
 }
 
 // defaultInstructions are the instructions of `toolhost mcp`.
@@ -208,7 +211,9 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 		close(s.ready)
 	})
 	s.mcp.AddReceivingMiddleware(s.awaitTools)
-	reg.OnChange(s.sync)
+	if !cfg.CallerSyncs {
+		reg.OnChange(s.sync)
+	}
 	return s
 }
 
