@@ -72,6 +72,9 @@ type toolhostClientCapabilities struct {
 	RequestPermission bool `json:"requestPermission"`
 	RunAgent          bool `json:"runAgent"`
 	SavesAppliedEdits bool `json:"savesAppliedEdits"`
+	// RequestTrust: the client asks the user whether the folder is trusted
+	// (toolhost/requestTrust).
+	RequestTrust bool `json:"requestTrust"`
 }
 
 // canShowMessageRequest reports whether window/showMessageRequest may be used.
@@ -323,7 +326,7 @@ func invalidParams(format string, args ...any) *jsonrpc2.Error {
 
 // approveMCPServer asks the user whether a server of the project's .mcp.json
 // may start: a cloned repository must not run commands unasked.
-func (s *server) approveMCPServer(ctx context.Context, name string) bool {
+func (s *server) approveMCPServer(ctx context.Context, name, command string) bool {
 	// The session starts its MCP servers during initialize; the prompt waits
 	// until the client has the initialize result and sent initialized.
 	select {
@@ -335,6 +338,7 @@ func (s *server) approveMCPServer(ctx context.Context, name string) bool {
 		ToolName: "mcp__" + name,
 		Title:    fmt.Sprintf("Start the MCP server %q from this project's .mcp.json? It runs a command on this machine.", name),
 		Risk:     tools.RiskHigh,
+		Preview:  tools.CommandPreview(command),
 	})
 	if err != nil {
 		s.opts.Log.Warn("could not ask whether an MCP server may start; it stays stopped", "server", name, "err", err)

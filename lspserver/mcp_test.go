@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/testnpm"
 	"github.com/toolhost/toolhost/session"
+	"github.com/toolhost/toolhost/settings"
 )
 
 // TestEditorUsesAProjectMCPServer is the MCP path as an editor user lives
@@ -23,6 +24,12 @@ func TestEditorUsesAProjectMCPServer(t *testing.T) {
 		"everything": map[string]any{"command": "node", "args": []string{script, "stdio"}},
 	}})
 	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), mcpJSON, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The user trusts the folder (trust_test.go covers untrusted ones): its
+	// .mcp.json is read, and each server still asks once.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if _, err := (settings.TrustFile{Path: settings.DefaultTrustFilePath()}).Trust(root); err != nil {
 		t.Fatal(err)
 	}
 	c := startServer(t, Options{OnSession: func(*session.Session) {}})

@@ -43,6 +43,7 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 			// Off the start-up path: the first calls find their schemas
 			// compiled.
 			s.bg.Go("preparing the tools' schemas", func(context.Context) { sess.Pipeline.PrepareSchemas() })
+			s.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { s.askTrust(ctx, sess) })
 		})
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams

@@ -179,7 +179,7 @@ func (s *Stream) readOneFrame(resumed bool) (fr frame, resync bool, err error) {
 		// message starts at the header; what comes before is reported.
 		var name, value string
 		ok := false
-		if i := strings.Index(strings.ToLower(line), contentLengthName); i > 0 {
+		if i := indexContentLength(line); i > 0 {
 			garbage = append(garbage, line[:i])
 			name, value, ok = splitHeader(line[i:])
 		} else {
@@ -240,6 +240,30 @@ func (s *Stream) readOneFrame(resumed bool) (fr frame, resync bool, err error) {
 	}
 	fr.body = body
 	return fr, false, nil
+}
+
+// indexContentLength is the byte offset of the first "Content-Length:" in
+// line, in any ASCII case, or -1. It compares bytes: lowering the whole line
+// would turn each invalid UTF-8 byte into a three-byte replacement rune and
+// the offset would no longer point into line.
+func indexContentLength(line string) int {
+	for i := 0; i+len(contentLengthName) <= len(line); i++ {
+		match := true
+		for j := 0; j < len(contentLengthName); j++ {
+			c := line[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != contentLengthName[j] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return i
+		}
+	}
+	return -1
 }
 
 // splitHeader splits "Name: value"; the name must be an HTTP token.

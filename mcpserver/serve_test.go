@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/internal/testnpm"
+	"github.com/toolhost/toolhost/settings"
 )
 
 // TestServeApprovesProjectServersThroughTheClient runs Serve over pipes
@@ -30,6 +31,12 @@ func TestServeApprovesProjectServersThroughTheClient(t *testing.T) {
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()
 	served := make(chan error, 1)
+	// The user trusts the folder, so its .mcp.json is read; the server
+	// still asks once.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if _, err := (settings.TrustFile{Path: settings.DefaultTrustFilePath()}).Trust(work); err != nil {
+		t.Fatal(err)
+	}
 	go func() { served <- Serve(ctx, serverIn, serverOut, Options{Roots: []string{work}}) }()
 	t.Cleanup(func() {
 		cancel()

@@ -86,13 +86,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	// a project server's approval waits for it and then for the client.
 	var srv *Server
 	built := make(chan struct{})
-	approve := func(ctx context.Context, name string) bool {
+	approve := func(ctx context.Context, name, command string) bool {
 		select {
 		case <-built:
 		case <-ctx.Done():
 			return false
 		}
-		return srv.ApproveMCPServer(ctx, name)
+		return srv.ApproveMCPServer(ctx, name, command)
 	}
 	sess, err := session.New(session.Options{Roots: roots, Log: opts.Log, ApproveMCPServer: approve})
 	if err != nil {
@@ -102,6 +102,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: opts.Instructions})
 	defer srv.Close()
 	close(built)
+	// An untrusted folder that asks for something is asked about once the
+	// client is there (when it can be asked).
+	srv.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { srv.AskTrust(ctx, sess) })
 	srv.FollowClientRoots(sess.Workspace.SetRoots)
 	limit := opts.MaxMessageBytes
 	if limit <= 0 {
@@ -247,7 +250,7 @@ func handshakeVersions() []string {
 // whether a server of the project's .mcp.json may start: an elicitation
 // form like a permission prompt. A client without elicitation cannot be
 // asked and the server stays unapproved.
-func (s *Server) ApproveMCPServer(ctx context.Context, name string) bool {
+func (s *Server) ApproveMCPServer(ctx context.Context, name, command string) bool {
 	select {
 	case <-s.clientReady:
 	case <-ctx.Done():
@@ -258,6 +261,7 @@ func (s *Server) ApproveMCPServer(ctx context.Context, name string) bool {
 		Title:    fmt.Sprintf("Start the MCP server %q from this project's .mcp.json?", name),
 		Input:    map[string]string{"server": name},
 		Risk:     tools.RiskHigh,
+		Preview:  tools.CommandPreview(command),
 	})
 	if err != nil {
 		s.log.Info("project MCP server not approved", "server", name, "err", err)

@@ -93,21 +93,38 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 
 // nextLine reads up to and including the next newline (or to the end of
 // the input). A line longer than max is read past without being kept and
-// reported as tooLong.
+// reported as tooLong. A long line is gathered in pieces of the reader's
+// size and joined once at its end, rather than in one slice grown by
+// doubling, which allocates up to twice the cap for a line the cap then
+// refuses; a line found too long drops its pieces at once.
 func (g *lineGuard) nextLine() (line []byte, tooLong bool, err error) {
+	var pieces [][]byte
+	size := 0
 	for {
 		chunk, err := g.in.ReadSlice('\n')
 		if !tooLong {
-			if len(line)+len(chunk) > g.max {
-				tooLong, line = true, nil
-			} else {
-				line = append(line, chunk...)
+			size += len(chunk)
+			switch {
+			case size > g.max:
+				tooLong, pieces = true, nil
+			case pieces == nil && !errors.Is(err, bufio.ErrBufferFull):
+				// The common case: the whole line is in the reader's buffer.
+				return append([]byte(nil), chunk...), false, err
+			default:
+				pieces = append(pieces, append([]byte(nil), chunk...))
 			}
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return line, tooLong, err
+		if tooLong {
+			return nil, true, err
+		}
+		line = make([]byte, 0, size)
+		for _, p := range pieces {
+			line = append(line, p...)
+		}
+		return line, false, err
 	}
 }
 
@@ -417,6 +434,12 @@ func answeredIDs(line []byte) []string {
 		tok, err := dec.Token()
 		if err != nil {
 			return nil
+		}
+		if (tok == "result" || tok == "error") && id != nil {
+			// The id came first, as the SDK writes it: the result, which
+			// can be megabytes (a large file's content), is not decoded.
+			response = true
+			break
 		}
 		var value json.RawMessage
 		if err := dec.Decode(&value); err != nil {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"io"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -213,5 +214,33 @@ func TestCheckClassifiesLines(t *testing.T) {
 		if _, code, msg := g.check([]byte(line)); code != want {
 			t.Errorf("check(%s) = %d (%s), want %d", line, code, msg, want)
 		}
+	}
+}
+
+// TestOverCapLineIsNotKept: a line over the cap is skipped having cost
+// about the cap in allocations, and the line after it still passes.
+func TestOverCapLineIsNotKept(t *testing.T) {
+	const max = 4 << 20
+	good := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	input := `{"jsonrpc":"2.0","id":0,"method":"x","params":"` + strings.Repeat("x", 2*max) + "\"}\n" + good
+	var answers strings.Builder
+	g := newLineGuard(strings.NewReader(input), newLockedWriter(&answers), max, slog.New(slog.DiscardHandler))
+	g.drain = 0
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, err := io.ReadAll(g)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != good {
+		t.Errorf("passed %q, want only the good line", got)
+	}
+	if !strings.Contains(answers.String(), "longer than") {
+		t.Errorf("no answer to the long line: %q", answers.String())
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > max*3/2 {
+		t.Errorf("allocated %d bytes to skip a line over a cap of %d", alloc, max)
 	}
 }

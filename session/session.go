@@ -35,13 +35,18 @@ type Options struct {
 	InitOptions json.RawMessage
 	// Mode is the initial permission mode; empty means the settings' default.
 	Mode string
+	// ModeChosenByUser says Mode is the user's own choice (a flag they
+	// typed), not a default: bypassPermissions then trusts the folder.
+	ModeChosenByUser bool
 	// Log receives the session's logs; nil discards them.
 	Log *slog.Logger
 	// ApproveMCPServer asks the user whether a server of the project's
 	// .mcp.json may start; nil leaves such servers waiting for approval. An
 	// approval is saved to enabledMcpjsonServers in the first root's
 	// .toolhost/settings.local.json, so the user is asked once.
-	ApproveMCPServer func(ctx context.Context, server string) bool
+	// command is what the server runs or connects to, in words, for the
+	// prompt.
+	ApproveMCPServer func(ctx context.Context, server, command string) bool
 	// UserConfigPath is the user settings file; empty means the default
 	// (~/.config/toolhost/settings.json). Tests point it elsewhere.
 	UserConfigPath string
@@ -87,6 +92,14 @@ type Session struct {
 	// reloaded for (see mcpSettingsOf).
 	mcpSettingsMu sync.Mutex
 	mcpSettings   string
+
+	// trustMu guards the session's dealings with the user about trust:
+	// whether they were asked, whether they declined, and which ignored
+	// items were logged already.
+	trustMu       sync.Mutex
+	trustAsked    bool
+	trustDeclined bool
+	trustLogged   map[string]bool
 }
 
 // New builds a session. It never fails on bad settings: their problems are
@@ -101,7 +114,11 @@ func New(opts Options) (*Session, error) {
 	for _, p := range store.Problems() {
 		log.Warn("a setting was ignored", "file", p.File, "key", p.Key, "why", p.Message)
 	}
-	checker := permission.New(permission.Options{Workspace: ws, Settings: store.Current, Saver: store, Mode: opts.Mode, Log: log})
+	// A user who starts the session in bypassPermissions (a flag) opted out
+	// of every prompt, which trusts the folder.
+	store.SetSessionBypass(opts.ModeChosenByUser && opts.Mode == tools.ModeBypassPermissions)
+	checker := permission.New(permission.Options{Workspace: ws, Settings: store.Current, Saver: store, Mode: opts.Mode, Log: log,
+		OnModeChange: func(mode string) { store.SetSessionBypass(mode == tools.ModeBypassPermissions) }})
 	s := &Session{
 		Workspace:   ws,
 		Registry:    tools.NewRegistry(),
@@ -134,7 +151,7 @@ func New(opts Options) (*Session, error) {
 	var approve func(context.Context, string) bool
 	if opts.ApproveMCPServer != nil {
 		approve = func(ctx context.Context, name string) bool {
-			if !opts.ApproveMCPServer(ctx, name) {
+			if !opts.ApproveMCPServer(ctx, name, s.projectMCPServerCommand(name)) {
 				return false
 			}
 			if err := store.UpdateLocalList(ws.Root(), "enabledMcpjsonServers", []string{name}, nil); err != nil {
@@ -145,12 +162,14 @@ func New(opts Options) (*Session, error) {
 	}
 	// The manager registers ListMcpResources and ReadMcpResource even when
 	// no server starts, so every session lists the same built-in tools.
-	s.MCP = toolmcp.New(s.Registry, toolmcp.Options{Root: ws.Root(), Settings: store.Current, Mode: checker.Mode, Log: log, Approve: approve})
+	s.MCP = toolmcp.New(s.Registry, toolmcp.Options{Root: ws.Root(), Settings: store.Current, Mode: checker.Mode, Log: log, Approve: approve,
+		ProjectTrusted: func() bool { return store.Current().Trust.Trusted(ws.Root()) }})
 	if !opts.NoMCP {
 		// Servers start in the background; a bad .mcp.json is logged by
 		// Start and skipped, never fatal.
 		_ = s.MCP.Start(context.Background())
 	}
+	s.bg.Go("watching the trust file", func(ctx context.Context) { s.watchTrustFile(ctx, trustPollInterval) })
 	return s, nil
 }
 
@@ -158,6 +177,7 @@ func New(opts Options) (*Session, error) {
 // additional directories that count as inside the workspace, the tools
 // enabled, and the MCP servers.
 func (s *Session) applySettings(st *settings.Settings) {
+	s.logIgnored(st)
 	s.Workspace.SetAdditionalDirectories(st.Permissions.AdditionalDirectories)
 	s.Workspace.SetWritesOutsideAllowed(st.Permissions.AllowWritesOutsideWorkspace)
 	s.Workspace.SetPathOptions(st.Paths.AtRoot, st.Paths.Fuzzy)
@@ -182,7 +202,7 @@ func (s *Session) applySettings(st *settings.Settings) {
 // mcpSettingsOf is what of the settings the MCP servers depend on: an
 // unrelated change (an "Always allow" rule saved) does not reload them.
 func mcpSettingsOf(st *settings.Settings) string {
-	b, _ := json.Marshal([]any{st.MCPServers, st.EnabledMCPJSONServers, st.EnableAllProjectMCPServers, st.Permissions.DefaultMode})
+	b, _ := json.Marshal([]any{st.MCPServers, st.EnabledMCPJSONServers, st.EnableAllProjectMCPServers, st.Permissions.DefaultMode, st.Trust.Roots})
 	return string(b)
 }
 
@@ -267,6 +287,7 @@ func (s *Session) Status() map[string]any {
 		"backgroundTasks":  nonNilSlice(s.Tasks.List()),
 		"todos":            nonNilSlice(s.Todos.Todos()),
 		"settingsProblems": nonNilSlice(s.Settings.Problems()),
+		"trust":            s.Trust(),
 		"teams":            s.Teams.Status(),
 	}
 	return out

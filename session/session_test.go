@@ -25,6 +25,11 @@ func newTestSession(t *testing.T, projectSettings string) (*Session, string) {
 			t.Fatal(err)
 		}
 	}
+	// The user trusts the folder: these tests are about what its settings
+	// do (trust_test.go covers untrusted folders).
+	if _, err := (settings.TrustFile{Path: filepath.Join(dir, settings.TrustFileName)}).Trust(root); err != nil {
+		t.Fatal(err)
+	}
 	s, err := New(Options{Roots: []string{root}, UserConfigPath: filepath.Join(dir, "none.json"), NoMCP: true})
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +154,9 @@ func BenchmarkPipelineBash(b *testing.B) {
 		b.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ".toolhost", "settings.json"), []byte(`{"permissions":{"allow":["Bash(echo hi)"]}}`), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := (settings.TrustFile{Path: filepath.Join(dir, settings.TrustFileName)}).Trust(dir); err != nil {
 		b.Fatal(err)
 	}
 	benchmarkCall(b, dir, "Bash", `{"command":"echo hi"}`)

@@ -7,12 +7,17 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/workspace"
 )
+
+// ErrNotTrusted is returned for a change that only a trusted folder takes.
+var ErrNotTrusted = errors.New("the folder is not trusted")
 
 // localFileMu serialises read-modify-write of local settings files across
 // stores, so two "Always allow" answers at once both land.
@@ -22,10 +27,17 @@ var localFileMu sync.Mutex
 // <root>/.toolhost/settings.local.json (creating it), keeping every other
 // key, and reloads. A rule already present is not added twice. The file is
 // replaced atomically.
+//
+// In a folder the user has not trusted the rule is not saved (ErrNotTrusted):
+// the file is the folder's, and its allow rules apply only once the folder
+// is trusted, so a saved rule would look like one the folder asks for.
 func (s *Store) SaveLocalRule(root, rule string) error {
 	r, err := ParseRule(rule)
 	if err != nil {
 		return err
+	}
+	if !s.Current().Trust.Trusted(root) {
+		return fmt.Errorf("%w: %s; the rule lasts for this session (trust the folder with `toolhost trust %s` to keep such rules)", ErrNotTrusted, root, root)
 	}
 	canonical := r.String()
 	err = editLocal(root, func(doc map[string]any) error {
@@ -105,8 +117,11 @@ func editLocal(root string, edit func(doc map[string]any) error) error {
 	localFileMu.Lock()
 	defer localFileMu.Unlock()
 	path := LocalPath(root)
+	if err := projectDirInside(root); err != nil {
+		return err
+	}
 	doc := map[string]any{}
-	raw, err := os.ReadFile(path)
+	raw, err := pathutil.ReadFile(path, MaxFileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -124,6 +139,31 @@ func editLocal(root string, edit func(doc map[string]any) error) error {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
 	return workspace.WriteFileAtomic(path, append(out, '\n'))
+}
+
+// projectDirInside refuses a <root>/.toolhost that resolves outside the
+// root (a link planted by the repository): nothing is written through it.
+func projectDirInside(root string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return fmt.Errorf("cannot resolve the workspace folder %s: %w", root, err)
+	}
+	dir := filepath.Join(root, ProjectDir)
+	real, err := filepath.EvalSymlinks(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(dir); lerr != nil {
+			// Not there at all: it is created inside the root.
+			return nil
+		}
+		return fmt.Errorf("%s is a link to a folder that does not exist; nothing is written through it. Remove the link, or make %s a folder", dir, dir)
+	}
+	if err != nil {
+		return fmt.Errorf("cannot resolve %s: %w", dir, err)
+	}
+	if !pathutil.Within(realRoot, real) {
+		return fmt.Errorf("%s resolves to %s, outside the workspace %s; nothing is written through it. Remove the link, or make %s a folder", dir, real, realRoot, dir)
+	}
+	return nil
 }
 
 // setPath sets m[parts...] = v, creating objects on the way (overwriting

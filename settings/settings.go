@@ -41,6 +41,10 @@ type Settings struct {
 	// EnabledMCPJSONServers are .mcp.json servers the user allowed.
 	EnabledMCPJSONServers []string `json:"enabledMcpjsonServers,omitempty"`
 	Server                Server   `json:"server"`
+
+	// Trust is whether each root's project layers applied in full, and what
+	// the untrusted ones asked for and did not get. It is no settings key.
+	Trust Trust `json:"-"`
 }
 
 // Permissions are the permission rules and mode.

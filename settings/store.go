@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -59,6 +60,9 @@ type LoadOptions struct {
 	UserConfigPath string
 	// InitOptions is the client's initializationOptions (settings shape).
 	InitOptions json.RawMessage
+	// TrustFile is where the folders the user trusts are kept; empty means
+	// trusted-folders.json next to the user's settings file.
+	TrustFile string
 }
 
 // Store holds the merged settings of every layer, later over earlier:
@@ -91,8 +95,13 @@ type Store struct {
 	// initOptions and configChange are the client-sent layers (nil: none).
 	initOptions  json.RawMessage
 	configChange json.RawMessage
-	problems     []Problem
-	listeners    []func(*Settings)
+	// trustFile lists the folders the user trusts (see TrustFile).
+	trustFile string
+	// sessionBypass is set while the session runs in bypassPermissions by
+	// the user's choice (from the editor), which trusts every folder.
+	sessionBypass bool
+	problems      []Problem
+	listeners     []func(*Settings)
 }
 
 // NewStore loads every layer and returns the store. It never fails: problems
@@ -105,6 +114,10 @@ func NewStore(opts LoadOptions) *Store {
 	}
 	if s.userPath == "" {
 		s.userPath = DefaultUserConfigPath()
+	}
+	s.trustFile = opts.TrustFile
+	if s.trustFile == "" && s.userPath != "" {
+		s.trustFile = filepath.Join(filepath.Dir(s.userPath), TrustFileName)
 	}
 	s.Reload()
 	return s
@@ -179,40 +192,70 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 	s.mu.Lock()
 	roots := append([]string(nil), s.roots...)
 	userPath, initOptions, configChange := s.userPath, s.initOptions, s.configChange
+	trustFile, sessionBypass := s.trustFile, s.sessionBypass
 	s.mu.Unlock()
 
 	var problems []Problem
-	merged := map[string]any{}
-	add := func(source string, raw []byte, unwrap bool) {
+	parse := func(source string, raw []byte, unwrap bool) map[string]any {
 		layer, ps := parseLayer(source, raw, unwrap)
 		problems = append(problems, ps...)
-		if isProjectFile(source, roots) {
-			problems = append(problems, dropUserOnly(source, layer)...)
-		}
-		mergeInto(merged, layer, "")
+		return layer
 	}
-	addFile := func(path string) {
-		raw, err := os.ReadFile(path)
+	readFile := func(path string) map[string]any {
+		raw, err := pathutil.ReadFile(path, MaxFileBytes)
 		if errors.Is(err, fs.ErrNotExist) {
-			return
+			return nil
 		}
 		if err != nil {
 			problems = append(problems, Problem{File: path, Message: "cannot read the file (" + err.Error() + "); ignored"})
-			return
+			return nil
 		}
-		add(path, raw, false)
+		return parse(path, raw, false)
 	}
+	var user map[string]any
 	if userPath != "" {
-		addFile(userPath)
+		user = readFile(userPath)
 	}
-	for _, r := range roots {
-		addFile(filepath.Join(r, ProjectDir, ProjectFile))
+	type projectLayer struct {
+		root, file string
+		layer      map[string]any
 	}
-	for _, r := range roots {
-		addFile(LocalPath(r))
+	var project []projectLayer
+	for _, name := range []string{ProjectFile, LocalFile} {
+		for _, r := range roots {
+			file := filepath.Join(r, ProjectDir, name)
+			if l := readFile(file); l != nil {
+				// Keys only the user may set are dropped even when the
+				// folder is trusted.
+				problems = append(problems, dropUserOnly(file, l)...)
+				project = append(project, projectLayer{r, file, l})
+			}
+		}
 	}
-	add(SourceInitOptions, initOptions, false)
-	add(SourceConfigChange, configChange, true)
+	initLayer := parse(SourceInitOptions, initOptions, false)
+	configLayer := parse(SourceConfigChange, configChange, true)
+
+	// What the user's own layers say, without the project's: the trust
+	// decision and the yardstick of "stricter" for untrusted layers.
+	trustedBase := defaultsMap()
+	for _, l := range []map[string]any{user, initLayer, configLayer} {
+		mergeInto(trustedBase, l, "")
+	}
+	trust := decideTrust(roots, trustFile, sessionBypass || getPath(trustedBase, []string{"permissions", "defaultMode"}) == "bypassPermissions")
+
+	merged := map[string]any{}
+	mergeInto(merged, user, "")
+	for _, p := range project {
+		l := p.layer
+		if !trust.Trusted(p.root) {
+			var ignored []Ignored
+			l, ignored = untrustedView(p.file, l, trustedBase)
+			trust.Ignored = append(trust.Ignored, ignored...)
+		}
+		mergeInto(merged, l, "")
+	}
+	mergeInto(merged, initLayer, "")
+	mergeInto(merged, configLayer, "")
 
 	next = Defaults()
 	if b, err := json.Marshal(merged); err == nil {
@@ -223,6 +266,7 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 			next = Defaults()
 		}
 	}
+	next.Trust = trust
 
 	prev := s.current.Load()
 	changed = prev == nil || !reflect.DeepEqual(prev, next)
@@ -236,6 +280,14 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 	listeners = append(listeners, s.listeners...)
 	s.mu.Unlock()
 	return next, changed, listeners
+}
+
+// defaultsMap is Defaults as decoded JSON, the base of trustedBase.
+func defaultsMap() map[string]any {
+	out := map[string]any{}
+	b, _ := json.Marshal(Defaults())
+	_ = json.Unmarshal(b, &out)
+	return out
 }
 
 // parseLayer decodes and validates one source. An empty source is an empty

@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // testTree is a user config file and one workspace root in a temp folder.
@@ -18,7 +20,19 @@ type testTree struct {
 	root string
 }
 
+// newTree returns a tree whose root the user trusts, so its project layers
+// apply in full (trust_test.go covers untrusted folders).
 func newTree(t *testing.T) testTree {
+	t.Helper()
+	tt := newUntrustedTree(t)
+	if _, err := tt.trustFile().Trust(tt.root); err != nil {
+		t.Fatal(err)
+	}
+	return tt
+}
+
+// newUntrustedTree returns a tree whose root nobody trusted.
+func newUntrustedTree(t *testing.T) testTree {
 	t.Helper()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "proj")
@@ -26,6 +40,10 @@ func newTree(t *testing.T) testTree {
 		t.Fatal(err)
 	}
 	return testTree{user: filepath.Join(dir, "config", "toolhost", "settings.json"), root: root}
+}
+
+func (tt testTree) trustFile() TrustFile {
+	return TrustFile{Path: filepath.Join(filepath.Dir(tt.user), TrustFileName)}
 }
 
 func (tt testTree) project() string { return filepath.Join(tt.root, ProjectDir, ProjectFile) }
@@ -521,5 +539,34 @@ func TestStoreConcurrentSaves(t *testing.T) {
 	s.Reload()
 	if got := len(s.Current().Permissions.Allow); got != n {
 		t.Errorf("%d rules after %d concurrent saves: %q", got, n, s.Current().Permissions.Allow)
+	}
+}
+
+// A settings file that is a FIFO (a hostile repository) is reported and
+// ignored; loading does not wait on it.
+func TestSettingsFileThatIsAFIFO(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".toolhost"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(root, ".toolhost", "settings.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []Problem, 1)
+	go func() {
+		s := NewStore(LoadOptions{Roots: []string{root}, UserConfigPath: filepath.Join(t.TempDir(), "none.json")})
+		done <- s.Problems()
+	}()
+	select {
+	case problems := <-done:
+		found := false
+		for _, p := range problems {
+			found = found || strings.Contains(p.Message, "not a regular file")
+		}
+		if !found {
+			t.Errorf("problems %+v do not report the FIFO", problems)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("loading the settings waits on a FIFO")
 	}
 }

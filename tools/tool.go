@@ -192,6 +192,14 @@ type Prechecker interface {
 	Precheck(ctx context.Context, host Host, input json.RawMessage) *Result
 }
 
+// CommandPreview is a "command" preview of text; nil when text is empty.
+func CommandPreview(text string) *Preview {
+	if text == "" {
+		return nil
+	}
+	return &Preview{Kind: "command", Text: text}
+}
+
 // Content is one block of a result.
 type Content struct {
 	Type     string `json:"type"` // "text" or "image"

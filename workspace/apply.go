@@ -216,7 +216,7 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	// The disk before the edit: a client that saves applied edits may write
 	// the disk's own content plus the change, keeping the user's unsaved
 	// typing out of the file (see ensureOnDisk).
-	diskBefore, diskErr := os.ReadFile(m.Path)
+	diskBefore, diskErr := ReadRegular(context.Background(), m.Path, nil, ReadFileMax)
 	res, err := ed.ApplyEdit(ctx, params)
 	if err == nil && (res == nil || !res.Applied) {
 		reason := ""

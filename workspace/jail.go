@@ -44,32 +44,9 @@ func (e *OutsideError) Error() string {
 	return fmt.Sprintf("%s is outside the workspace; writes outside the workspace are refused. Write to a path inside the workspace instead", e.Path)
 }
 
-// NotRegularError refuses to read or change something that is not a regular
-// file: a FIFO, a device, a socket.
-type NotRegularError struct {
-	Path string
-	Mode fs.FileMode
-}
-
-func (e *NotRegularError) Error() string {
-	return fmt.Sprintf("%s is %s, not a regular file; only regular files can be read or changed. Give the path of a regular file", e.Path, describeMode(e.Mode))
-}
-
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "a special file"
-}
+// NotRegularError refuses to read or change something that is not a
+// regular file: a FIFO, a device, a socket (internal/pathutil).
+type NotRegularError = pathutil.NotRegularError
 
 // IsDirError refuses to write a file where a folder is.
 type IsDirError struct {

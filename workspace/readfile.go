@@ -3,10 +3,10 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // Reading files the user's workspace holds, whatever they are.
@@ -34,25 +34,14 @@ func (e *TooLargeError) Error() string {
 }
 
 // OpenRegular opens abs for reading, refusing (with a *NotRegularError)
-// anything that is not a regular file, without ever waiting on a FIFO.
+// anything that is not a regular file, without ever waiting on a FIFO
+// (pathutil.OpenRegular); a folder is an *IsDirError.
 func OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, nil, err
+	f, st, err := pathutil.OpenRegular(abs)
+	if st != nil && st.IsDir() {
+		return nil, st, &IsDirError{Path: abs}
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		if st.IsDir() {
-			return nil, st, &IsDirError{Path: abs}
-		}
-		return nil, st, &NotRegularError{Path: abs, Mode: st.Mode()}
-	}
-	return f, st, nil
+	return f, st, err
 }
 
 // ReadRegular reads the regular file abs into buf's storage (grown when too

@@ -53,7 +53,9 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		input = json.RawMessage(raw)
 	}
-	sess, err := newCLISession(*root, *mode)
+	chosen := false
+	fs.Visit(func(f *flag.Flag) { chosen = chosen || f.Name == "mode" })
+	sess, err := newCLISessionFor(*root, *mode, chosen, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolhost: %v\n", err)
 		return 1
@@ -99,6 +101,13 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // what they ask for, so Write and Edit need no prior Read. Its MCP servers
 // stay stopped until a call needs them.
 func newCLISession(root, mode string) (*session.Session, error) {
+	return newCLISessionFor(root, mode, false, io.Discard)
+}
+
+// newCLISessionFor is newCLISession for a mode the user may have chosen
+// with a flag (bypassPermissions chosen so trusts the folder); what an
+// untrusted folder asked for and did not get is printed once to notices.
+func newCLISessionFor(root, mode string, chosen bool, notices io.Writer) (*session.Session, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -106,10 +115,11 @@ func newCLISession(root, mode string) (*session.Session, error) {
 		}
 		root = wd
 	}
-	sess, err := session.New(session.Options{Roots: []string{root}, Mode: mode, NoMCP: true})
+	sess, err := session.New(session.Options{Roots: []string{root}, Mode: mode, ModeChosenByUser: chosen, NoMCP: true})
 	if err != nil {
 		return nil, err
 	}
+	fmt.Fprint(notices, sess.TrustNotice())
 	sess.Workspace.SetReadBeforeWrite(false)
 	return sess, nil
 }

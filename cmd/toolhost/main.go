@@ -28,6 +28,8 @@ Usage:
   toolhost tools docs [-o F]    write the tool reference (default docs/tools.md)
   toolhost tools enable NAME…   enable tools in .toolhost/settings.local.json
   toolhost tools disable NAME…  disable tools in .toolhost/settings.local.json
+  toolhost trust [DIR]          trust a folder's settings, hooks and MCP servers
+  toolhost trust --revoke DIR   stop trusting a folder (--list lists them)
   toolhost demo [FILE]          replay the sample editor session and print it
   toolhost version              print the version
 
@@ -76,6 +78,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCall(ctx, args, stdin, stdout, stderr)
 	case "tools":
 		return runTools(ctx, args, stdout, stderr)
+	case "trust":
+		return runTrust(ctx, args, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, args, stdout, stderr)
 	case "version", "--version", "-v":

@@ -172,6 +172,11 @@ func TestCallRunsAnMCPTool(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), cfg, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A folder's .mcp.json is read only once the folder is trusted.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if code, out, errOut := runCLI(t, "", "trust", dir); code != 0 {
+		t.Fatalf("trust: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
 	code, out, errOut := runCLI(t, "", "call", "--root", dir, "mcp__everything__echo", `{"message":"from the shell"}`)
 	if code != 0 || !strings.Contains(out, "from the shell") {
 		t.Fatalf("code %d, stdout %q, stderr %q", code, out, errOut)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestToolsEnableAnOptInTool(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	dir := t.TempDir()
 	code, out, errOut := runCLI(t, "", "tools", "list")
 	if code != 0 || !strings.Contains(out, "QueryJSON") {
@@ -17,7 +18,7 @@ func TestToolsEnableAnOptInTool(t *testing.T) {
 	if code, out, _ = runCLI(t, "", "call", "--root", dir, "QueryJSON", `{"json":"[1,2]","query":"add"}`); code != 1 || !strings.Contains(out, "off by default") {
 		t.Fatalf("QueryJSON before enable: code %d, %q", code, out)
 	}
-	if code, out, errOut = runCLI(t, "", "tools", "enable", "--root", dir, "queryjson"); code != 0 {
+	if code, out, errOut = runCLI(t, "", "tools", "enable", "--root", dir, "queryjson"); code != 0 || !strings.Contains(out, "not a trusted folder") {
 		t.Fatalf("enable: code %d, %s %s", code, out, errOut)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, ".toolhost", "settings.local.json"))
@@ -29,6 +30,13 @@ func TestToolsEnableAnOptInTool(t *testing.T) {
 	}
 	if err != nil || json.Unmarshal(b, &doc) != nil || strings.Join(doc.Tools.OptIn, ",") != "QueryJSON" || len(doc.Tools.Enabled) != 0 {
 		t.Fatalf("settings after enable: %s (%v)", b, err)
+	}
+	// The folder's own settings may turn tools on only once it is trusted.
+	if code, out, _ = runCLI(t, "", "call", "--root", dir, "QueryJSON", `{"json":"[1,2]","query":"add"}`); code != 1 {
+		t.Fatalf("QueryJSON after enable in an untrusted folder: code %d, %q", code, out)
+	}
+	if code, out, errOut = runCLI(t, "", "trust", dir); code != 0 {
+		t.Fatalf("trust: code %d, %s %s", code, out, errOut)
 	}
 	if code, out, _ = runCLI(t, "", "call", "--root", dir, "QueryJSON", `{"json":"[1,2]","query":"add"}`); code != 0 || strings.TrimSpace(out) != "3" {
 		t.Fatalf("QueryJSON after enable: code %d, %q", code, out)

@@ -152,10 +152,22 @@ func findSession(file, root string) (sess discovery.Session, why string) {
 // were 90 µs slower at p50 with 400 and no better at p90.
 const mcpGCPercent = 400
 
-// tuneGC applies mcpGCPercent unless the user set GOGC.
+// softMemoryLimit is the heap size past which the collector runs whatever
+// GOGC says. GOGC=400 lets garbage grow to four times the live heap, which
+// is a few MB for calls of ordinary size but hundreds of MB around an Edit
+// of a 45 MB file (the old and the new content are live, and each copy
+// made on the way is garbage): the limit keeps such a call near three
+// times the file, and costs nothing below it.
+const softMemoryLimit = 64 << 20
+
+// tuneGC applies mcpGCPercent unless the user set GOGC, and
+// softMemoryLimit unless the user set GOMEMLIMIT.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(mcpGCPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemoryLimit)
 	}
 }
 

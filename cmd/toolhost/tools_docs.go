@@ -134,6 +134,10 @@ func toolsSetEnabled(enable bool, args []string, stdout, stderr io.Writer) int {
 	for _, n := range names {
 		e, ok := sess.Registry.Lookup(n)
 		switch {
+		case ok && e.Enabled != enable && enable && !sess.Settings.Current().Trust.Trusted(wsRoot):
+			// The folder's own settings may only turn tools off until it
+			// is trusted.
+			fmt.Fprintf(stdout, "%s: saved, but %s is not a trusted folder, so its settings may only turn tools off; run %s to apply them\n", n, wsRoot, session.TrustCommand(wsRoot))
 		case ok && e.Enabled != enable:
 			fmt.Fprintf(stdout, "%s: still %sd by another settings file (tools.enabled/tools.disabled); see toolhost tools list\n", n, map[bool]string{true: "disable", false: "enable"}[enable])
 		default:

@@ -11,6 +11,7 @@ package ignore
 import (
 	"bufio"
 	"bytes"
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -324,7 +325,7 @@ func (r *rule) match(name string, fullPath func() []string, isDir bool) gitignor
 // readPatternFile returns the pattern lines of an ignore file: no blank
 // lines, no comments, no trailing CR. A missing file has none.
 func readPatternFile(name string) []string {
-	data, err := os.ReadFile(name)
+	data, err := pathutil.ReadFile(name, 16<<20)
 	if err != nil || len(data) == 0 {
 		return nil
 	}

@@ -95,7 +95,7 @@ func Label(cmd *exec.Cmd, env []string) Scope {
 	ensureWatchdog()
 	s := NewScope()
 	cmd.Env = s.Env(env)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = procAttr()
 	return s
 }
 

@@ -5,10 +5,13 @@
 package pathutil
 
 import (
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // maxLinkHops bounds how many symlinks RealPath follows, as the kernel's
@@ -70,4 +73,72 @@ func splitPath(p string) []string {
 func Within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// NotRegularError refuses to read or change something that is not a regular
+// file: a FIFO, a device, a socket.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file; only regular files can be read or changed. Give the path of a regular file", e.Path, describeMode(e.Mode))
+}
+
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "a special file"
+}
+
+// OpenRegular opens name for reading, refusing (with a *NotRegularError)
+// anything that is not a regular file. It never waits: O_NONBLOCK keeps
+// the open of a FIFO from waiting for a writer (regular files ignore it).
+// A hostile repository can hold a FIFO or a device under any name a tool
+// reads (.gitignore, settings, .mcp.json), so every read of a workspace
+// file goes through here.
+func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, st, &NotRegularError{Path: name, Mode: st.Mode()}
+	}
+	return f, st, nil
+}
+
+// ReadFile is os.ReadFile for files a workspace holds: regular files only
+// (OpenRegular), at most limit bytes (an error past it).
+func ReadFile(name string, limit int64) ([]byte, error) {
+	f, _, err := OpenRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s holds more than %d bytes, too much to read", name, limit)
+	}
+	return data, nil
 }

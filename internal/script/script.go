@@ -151,7 +151,9 @@ func (s *Session) Replay(ctx context.Context, serve ServeFunc, opts Options) (*R
 }
 
 // extract writes the ws/ files under dir/ws with increasing modification
-// times in archive order, so "newest first" listings are stable.
+// times in archive order, so "newest first" listings are stable, and the
+// xdg/ files (the user's own config folder, outside the workspace) under
+// dir/xdg.
 func (s *Session) extract(dir string) (string, error) {
 	root := filepath.Join(dir, "ws")
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -162,11 +164,15 @@ func (s *Session) extract(dir string) (string, error) {
 	}
 	base := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 	for i, f := range s.archive.Files {
+		under := root
 		rel, ok := strings.CutPrefix(f.Name, "ws/")
 		if !ok {
-			continue
+			if rel, ok = strings.CutPrefix(f.Name, "xdg/"); !ok {
+				continue
+			}
+			under = filepath.Join(dir, "xdg")
 		}
-		p := filepath.Join(root, filepath.FromSlash(rel))
+		p := filepath.Join(under, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return "", err
 		}

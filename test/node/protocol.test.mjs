@@ -1,7 +1,7 @@
 // Drives a real `toolhost serve` process from Node with vscode-jsonrpc, the
 // JSON-RPC library under VS Code's language client: framing, lifecycle,
 // listTools/callTool, edits applied by the client, a permission prompt, a
-// question, and cancellation.
+// question, the trust question, and cancellation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -30,7 +30,10 @@ function applyTextEdits(text, edits) {
 // startEditor spawns the server and connects a client that answers the
 // server's requests the way an editor would.
 function startEditor(root) {
-  const child = spawn(bin, ['serve'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // The trust the editor gives the folder is kept in a config folder of the
+  // test's own, not the developer's.
+  const config = fs.mkdtempSync(path.join(os.tmpdir(), 'toolhost-node-config-'));
+  const child = spawn(bin, ['serve'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: config } });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
@@ -45,6 +48,7 @@ function startEditor(root) {
     applyEdits: [],
     permissions: [],
     questions: [],
+    trustQuestions: [],
   };
   // mcpPrompt resolves with the first permission request for an MCP server.
   let gotMCPPrompt;
@@ -71,6 +75,12 @@ function startEditor(root) {
     }
     return { decision: 'allow' };
   });
+  // The folder asks to start an MCP server: the user trusts it, so the
+  // server then asks once more, for that server.
+  conn.onRequest('toolhost/requestTrust', (params) => {
+    editor.trustQuestions.push(params);
+    return { trust: true };
+  });
   conn.onRequest('toolhost/askUserQuestion', (params) => {
     editor.questions.push(params);
     const answers = {};
@@ -96,7 +106,7 @@ async function initialize(editor, root) {
     rootUri: pathToFileURL(root).href,
     capabilities: {
       workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ['create'] } },
-      experimental: { toolhost: { requestPermission: true, askUserQuestion: true } },
+      experimental: { toolhost: { requestPermission: true, askUserQuestion: true, requestTrust: true } },
     },
   });
   await editor.conn.sendNotification('initialized', {});
@@ -177,8 +187,11 @@ test('toolhost serve speaks LSP-framed JSON-RPC to vscode-jsonrpc', { skip: !bin
     assert.equal(fs.readFileSync(file, 'utf8'), 'hello\nthere\n');
   });
 
-  await t.test('a project MCP server asks permission first; denied, it stays stopped', async () => {
+  await t.test('the untrusted folder is asked about with the server\'s command; trusted, the server asks permission first; denied, it stays stopped', async () => {
     const mcpPrompt = await editor.mcpPrompt;
+    assert.equal(editor.trustQuestions.length, 1);
+    assert.equal(editor.trustQuestions[0].folder, root);
+    assert.match(editor.trustQuestions[0].items[0].what, /MCP server "local" runs: /);
     assert.equal(mcpPrompt.toolName, 'mcp__local');
     assert.match(mcpPrompt.title, /local/);
     const status = await editor.conn.sendRequest('toolhost/status', {});

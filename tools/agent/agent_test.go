@@ -356,7 +356,8 @@ func TestCancelStopsTheLoop(t *testing.T) {
 
 func TestNoRunner(t *testing.T) {
 	s, _ := newSession(t, "", 0)
-	resp, err := callAgent(t.Context(), t, s, &host{}, task)
+	h := &host{}
+	resp, err := callAgent(t.Context(), t, s, h, task)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,6 +369,10 @@ func TestNoRunner(t *testing.T) {
 		if !strings.Contains(text, w) {
 			t.Errorf("result lacks %q: %s", w, text)
 		}
+	}
+	// No runner does not depend on the user's answer: nobody is asked.
+	if asked := h.prompts(); len(asked) != 0 {
+		t.Errorf("the user was asked %q for a call that cannot run", asked)
 	}
 }
 

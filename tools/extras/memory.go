@@ -93,7 +93,10 @@ func (*Memory) Docs() tools.Docs {
 	}
 }
 
-// Access implements tools.AccessDescriber: the note a call reads or writes.
+// Access implements tools.AccessDescriber: the note a call reads or writes,
+// and the notes folder for list and search, so that a .toolhost or
+// .toolhost/memory linked outside the workspace is judged as outside (a
+// read asks, a write is refused).
 func (m *Memory) Access(input json.RawMessage) tools.Access {
 	var p memoryParams
 	if json.Unmarshal(input, &p) != nil {
@@ -104,6 +107,9 @@ func (m *Memory) Access(input json.RawMessage) tools.Access {
 			return tools.Access{ReadPaths: []string{m.factsPath()}}
 		}
 		return tools.Access{WritePaths: []string{m.factsPath()}}
+	}
+	if p.Action == "list" || p.Action == "search" {
+		return tools.Access{ReadPaths: []string{m.dir()}}
 	}
 	name, err := sanitiseNoteName(p.Name)
 	if err != nil {

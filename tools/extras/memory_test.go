@@ -151,7 +151,8 @@ func TestMemoryAccess(t *testing.T) {
 		{`{"action":"read","name":"a"}`, []string{note}, nil},
 		{`{"action":"append","name":"a.md","content":""}`, nil, []string{note}},
 		{`{"action":"delete","name":"a"}`, nil, []string{note}},
-		{`{"action":"list"}`, nil, nil},
+		{`{"action":"list"}`, []string{filepath.Dir(note)}, nil},
+		{`{"action":"search","query":"x"}`, []string{filepath.Dir(note)}, nil},
 	}
 	for _, tc := range tests {
 		acc := m.Access(json.RawMessage(tc.input))

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
@@ -243,7 +244,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	res.Structured = map[string]any{
 		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
 		"structuredPatch": hunks, "userModified": false,
-		"originalFile": string(old),
+		// A view, not a copy: old is not changed after this, and a large
+		// file would otherwise be held twice more until the result is sent.
+		"originalFile": unsafe.String(unsafe.SliceData(old), len(old)),
 	}
 	return res, nil
 }
@@ -285,7 +288,9 @@ func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, err
 	if !utf8.Valid(body) {
 		return nil, fmt.Errorf("%s is not valid UTF-8 (another encoding, or binary); Edit refuses it rather than corrupt it. Use Bash with an encoding-aware tool (iconv, sed on the bytes), or Write the whole new content", path)
 	}
-	text := string(body)
+	// A view of body, not a copy: a large file is held once (body is not
+	// changed while text is in use).
+	text := unsafe.String(unsafe.SliceData(body), len(body))
 	if p.OldString == "" {
 		if text != "" {
 			return nil, fmt.Errorf("old_string is empty, but %s is not: give the exact text to replace, or use Write to replace the whole file", path)
@@ -324,16 +329,33 @@ func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, err
 	if count > 1 && !p.ReplaceAll {
 		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr))))
 	}
-	var out string
-	switch {
-	case quotes:
-		out = replaceQuoted(text, oldStr, newStr, p.ReplaceAll)
-	case p.ReplaceAll:
-		out = strings.ReplaceAll(text, oldStr, newStr)
-	default:
-		out = strings.Replace(text, oldStr, newStr, 1)
+	if quotes {
+		return &editPlan{content: withBOM(bom, replaceQuoted(text, oldStr, newStr, p.ReplaceAll)), count: count, quotes: true}, nil
 	}
-	return &editPlan{content: withBOM(bom, out), count: count, quotes: quotes}, nil
+	n := count
+	if !p.ReplaceAll {
+		n = 1
+	}
+	return &editPlan{content: replaceInto(bom, text, oldStr, newStr, n), count: count}, nil
+}
+
+// replaceInto is withBOM(bom, strings.Replace(text, old, new, n)) built in
+// one buffer: a large file is copied once, not twice.
+func replaceInto(bom bool, text, old, new string, n int) []byte {
+	size := len(text) + n*(len(new)-len(old))
+	out := make([]byte, 0, size+len(bomUTF8))
+	if bom {
+		out = append(out, bomUTF8...)
+	}
+	for ; n > 0; n-- {
+		i := strings.Index(text, old)
+		if i < 0 {
+			break
+		}
+		out = append(append(out, text[:i]...), new...)
+		text = text[i+len(old):]
+	}
+	return append(out, text...)
 }
 
 func withBOM(bom bool, s string) []byte {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"unsafe"
 
 	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/tools"
@@ -157,6 +158,6 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	}
 	diff, hunks := changeDiff(w.ws, abs, old, newContent)
 	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, diff))
-	res.Structured = map[string]any{"type": "update", "filePath": abs, "content": p.Content, "structuredPatch": hunks, "originalFile": string(old)}
+	res.Structured = map[string]any{"type": "update", "filePath": abs, "content": p.Content, "structuredPatch": hunks, "originalFile": unsafe.String(unsafe.SliceData(old), len(old))}
 	return res, nil
 }

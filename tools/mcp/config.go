@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -89,7 +90,7 @@ func LoadProjectConfig(root string) (map[string]settings.MCPServer, error) {
 		return nil, nil
 	}
 	path := filepath.Join(root, ProjectConfigFile)
-	data, err := os.ReadFile(path)
+	data, err := pathutil.ReadFile(path, settings.MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

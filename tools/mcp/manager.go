@@ -71,6 +71,11 @@ type Options struct {
 	// implementation remembers an approval where it sees fit (the session
 	// writes it to .toolhost/settings.local.json).
 	Approve func(ctx context.Context, server string) bool
+	// ProjectTrusted reports whether the user trusts the workspace folder.
+	// While it returns false the project's .mcp.json is not read at all: its
+	// servers neither start nor ask (the trust question lists them). Nil
+	// means trusted.
+	ProjectTrusted func() bool
 	// Log receives the manager's logs and the servers' stderr lines.
 	Log *slog.Logger
 	// InitTimeout bounds the start of a server up to a completed MCP
@@ -174,9 +179,13 @@ func (m *Manager) Start(ctx context.Context) error {
 // may have been installed, an approval added to the settings). Call it
 // when the settings change.
 func (m *Manager) Reload() error {
-	project, perr := LoadProjectConfig(m.opts.Root)
-	if perr != nil {
-		m.log.Warn("ignoring the project's MCP servers", "err", perr)
+	var project map[string]settings.MCPServer
+	var perr error
+	if m.opts.ProjectTrusted == nil || m.opts.ProjectTrusted() {
+		project, perr = LoadProjectConfig(m.opts.Root)
+		if perr != nil {
+			m.log.Warn("ignoring the project's MCP servers", "err", perr)
+		}
 	}
 	configs := collectConfigs(m.opts.Settings(), project, m.opts.Getenv)
 

@@ -159,6 +159,10 @@ func (s *server) run() {
 			}
 			s.setState(StateFailed, err.Error())
 			s.log.Warn("MCP server went away", "err", err)
+			var permanent permanentError
+			if errors.As(err, &permanent) {
+				return
+			}
 			if time.Since(since) >= s.m.opts.StableAfter {
 				attempts, backoff = 0, s.m.opts.RestartBackoff
 			}
@@ -312,8 +316,9 @@ func (s *server) serve(conn *connection) error {
 		s.pid = conn.cmd.Process.Pid
 	}
 	s.mu.Unlock()
-	if err := s.refreshTools(conn.session); err != nil {
-		s.log.Warn("listing tools failed", "err", err)
+	listErr := s.refreshTools(conn.session)
+	if listErr != nil {
+		s.log.Warn("listing tools failed", "err", listErr)
 	}
 	s.setState(StateConnected, "")
 
@@ -324,13 +329,7 @@ func (s *server) serve(conn *connection) error {
 	case <-s.ctx.Done():
 		why = s.ctx.Err()
 	case err := <-ended:
-		why = errors.New("the server closed the connection")
-		if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) {
-			why = fmt.Errorf("the server closed the connection: %v", err)
-		}
-		if conn.cmd != nil {
-			why = fmt.Errorf("the server process exited%s", s.stderr.hint())
-		}
+		why = s.endCause(conn, err, listErr)
 	}
 	// Under refreshMu: a list_changed refresh still in flight must not
 	// register the tools of this dead connection after they are removed.
@@ -344,6 +343,34 @@ func (s *server) serve(conn *connection) error {
 	s.refreshMu.Unlock()
 	conn.close()
 	return why
+}
+
+// permanentError is a failure that a restart would repeat: the
+// supervisor leaves the server failed.
+type permanentError struct{ error }
+
+func (e permanentError) Unwrap() error { return e.error }
+
+// endCause names why a connection ended, from what the session reported
+// (waitErr), what failed on it (listErr), and whether the process still
+// runs: "the server process exited" only when it did.
+func (s *server) endCause(conn *connection, waitErr, listErr error) error {
+	for _, err := range []error{waitErr, listErr} {
+		if err != nil && strings.Contains(err.Error(), "maximum line length") {
+			return permanentError{fmt.Errorf("the server sent a message longer than the MCP client reads in one line (%d MB), so the connection was closed; it was not restarted, since it would fail the same way. Make the server send less (fewer or smaller tools), or ask its authors to", sdk.DefaultMaxLineLength>>20)}
+		}
+	}
+	if conn.cmd != nil && conn.cmd.Process != nil && processGone(conn.cmd.Process.Pid) {
+		return fmt.Errorf("the server process exited%s", s.stderr.hint())
+	}
+	cause := waitErr
+	if cause == nil || errors.Is(cause, sdk.ErrConnectionClosed) {
+		cause = listErr
+	}
+	if cause != nil {
+		return fmt.Errorf("the connection to the server failed: %v%s", cause, s.stderr.hint())
+	}
+	return errors.New("the server closed the connection")
 }
 
 // refreshTools lists the server's tools and registers them, replacing the

@@ -13,6 +13,10 @@
 //     bypassPermissions mode, unless an allow rule names the path);
 //  3. plan mode refuses every tool that is not read-only, pointing the
 //     model at ExitPlanMode (writing the plan file is allowed);
+//     a write to a file that decides what may run (.toolhost/ settings and
+//     hooks, .mcp.json, .git/hooks/, .git/config) asks, whatever the rules,
+//     and is refused in dontAsk; only bypassPermissions lets it through
+//     (protected.go);
 //  4. an ask rule asks (except in bypassPermissions);
 //  5. bypassPermissions allows;
 //  6. allow rules (the settings' and this session's) allow;
@@ -77,6 +81,9 @@ type Options struct {
 	// permissions.defaultMode.
 	Mode string
 	Log  *slog.Logger
+	// OnModeChange, when set, is called with the new mode after each SetMode
+	// (a choice of the user's: the editor, or a prompt they answered).
+	OnModeChange func(mode string)
 }
 
 // Checker implements tools.PermissionChecker and tools.ModeController for
@@ -87,6 +94,7 @@ type Checker struct {
 	saver    RuleSaver
 	log      *slog.Logger
 	home     string
+	onMode   func(string)
 
 	// compiled caches the rules of the last settings snapshot seen.
 	compiled atomic.Pointer[compiledRules]
@@ -127,7 +135,7 @@ var (
 
 // New returns a checker.
 func New(opts Options) *Checker {
-	c := &Checker{ws: opts.Workspace, settings: opts.Settings, saver: opts.Saver, log: opts.Log}
+	c := &Checker{ws: opts.Workspace, settings: opts.Settings, saver: opts.Saver, log: opts.Log, onMode: opts.OnModeChange}
 	if c.settings == nil {
 		c.settings = settings.Defaults
 	}
@@ -165,6 +173,9 @@ func (c *Checker) SetMode(mode string) error {
 	c.mu.Lock()
 	c.mode = mode
 	c.mu.Unlock()
+	if c.onMode != nil {
+		c.onMode(mode)
+	}
 	return nil
 }
 
@@ -233,6 +244,9 @@ type decision struct {
 	name string
 	sub  subject
 	pm   *pathMatcher
+	// protected is set while asking about a write to a protected file: no
+	// rule is suggested, since none would apply.
+	protected bool
 }
 
 func (d *decision) subject() {
@@ -311,6 +325,11 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 		}
 		if !readOnly(d.call.Tool.SideEffect()) {
 			return denyWith("%s is not available in plan mode, which allows only read-only tools. Keep researching and write the plan (to %s, or pass it to ExitPlanMode); then call ExitPlanMode so the user can approve the plan and leave plan mode.", d.name, PlanFile)
+		}
+	}
+	if files := append(d.protectedWrites(), d.protectedCommand()...); len(files) > 0 {
+		if v, done := d.decideProtected(files); done {
+			return v
 		}
 	}
 	allowRules := rules.allow

@@ -101,6 +101,11 @@ func newEnv(t testing.TB, projectSettings string) *testEnv {
 		}
 	}
 	e.ws = workspace.New(e.root)
+	// The user trusts the folder, so its rules apply: these tests are about
+	// the rules (settings/trust_test.go covers untrusted folders).
+	if _, err := (settings.TrustFile{Path: filepath.Join(dir, settings.TrustFileName)}).Trust(e.root); err != nil {
+		t.Fatal(err)
+	}
 	e.store = settings.NewStore(settings.LoadOptions{Roots: []string{e.root}, UserConfigPath: filepath.Join(dir, "no-user-settings.json")})
 	if p := e.store.Problems(); len(p) > 0 {
 		t.Fatalf("settings problems: %v", p)

@@ -182,6 +182,10 @@ func (d *decision) preview(ctx context.Context) *tools.Preview {
 // per path, a domain rule, or the tool's name. broader are wider rules the
 // user may pick instead: each command's prefix ("Bash(npm run:*)").
 func (d *decision) suggestions() (narrow, broader []string) {
+	if d.protected {
+		// No rule would allow a change to a protected file: suggest none.
+		return nil, nil
+	}
 	add := func(out *[]string, r string) {
 		if !slices.Contains(*out, r) && len(*out) < maxSuggestions {
 			*out = append(*out, r)

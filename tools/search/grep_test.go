@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
@@ -161,6 +162,9 @@ func TestGrepOutput(t *testing.T) {
 func TestGrepErrors(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ws := workspace.New(dir)
 	tests := []struct {
 		name  string
@@ -173,6 +177,8 @@ func TestGrepErrors(t *testing.T) {
 		{"bad mode", map[string]any{"pattern": "a", "output_mode": "lines"}, "output_mode"},
 		{"empty pattern", map[string]any{"pattern": ""}, "pattern is empty"},
 		{"bad glob", map[string]any{"pattern": "a", "glob": "*.{go"}, "not a valid glob"},
+		{"a FIFO", map[string]any{"pattern": "a", "path": "pipe"}, "named pipe (FIFO), not a regular file"},
+		{"a device", map[string]any{"pattern": "a", "path": "/dev/zero"}, "character device"},
 	}
 	backends := map[string]*Grep{"go": NewGrep(ws, "")}
 	if rg := FindRipgrep(); rg != "" {

@@ -94,6 +94,30 @@ func TestBashSandboxWithoutBubblewrap(t *testing.T) {
 	}
 }
 
+// bubblewrap's own failure to set the sandbox up is told apart from the
+// command's output and says what to do.
+func TestSandboxFailure(t *testing.T) {
+	on := settings.Defaults()
+	sandboxOn(on)
+	tests := []struct {
+		s      *settings.Settings
+		output string
+		code   int
+		want   string
+	}{
+		{on, "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces\n", 1, "could not set up the sandbox (bwrap: No permissions"},
+		{on, "bwrap: x\n", 2, ""},
+		{on, "make: *** error\n", 1, ""},
+		{settings.Defaults(), "bwrap: x\n", 1, ""},
+	}
+	for _, tt := range tests {
+		got := sandboxFailure(tt.s, tt.output, tt.code)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("sandboxFailure(%q, %d) = %q, want %q", tt.output, tt.code, got, tt.want)
+		}
+	}
+}
+
 // TestBashSandboxKeepsCwd: under bubblewrap (a /tmp of its own) cd still
 // carries over to the next call.
 func TestBashSandboxKeepsCwd(t *testing.T) {

@@ -321,3 +321,14 @@ func jsonText(v any) string {
 func jsonEqual(a, b any) bool {
 	return jsonText(a) == jsonText(b)
 }
+
+// Access implements tools.AccessDescriber: a write names the local settings
+// file, so the permission checker treats it as the protected file it is
+// (asked even in acceptEdits, refused in plan and dontAsk).
+func (c *Config) Access(input json.RawMessage) tools.Access {
+	var p configParams
+	if json.Unmarshal(input, &p) != nil || len(p.Value) == 0 {
+		return tools.Access{}
+	}
+	return tools.Access{WritePaths: []string{settings.LocalPath(c.root())}}
+}

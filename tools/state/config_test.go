@@ -36,6 +36,10 @@ func newConfigEnv(t *testing.T, projectSettings string) *configEnv {
 			t.Fatal(err)
 		}
 	}
+	// The user trusts the folder: Config's reads and writes are the subject.
+	if _, err := (settings.TrustFile{Path: filepath.Join(dir, settings.TrustFileName)}).Trust(root); err != nil {
+		t.Fatal(err)
+	}
 	store := settings.NewStore(settings.LoadOptions{Roots: []string{root}, UserConfigPath: filepath.Join(dir, "none.json")})
 	ws := workspace.New(root)
 	checker := permission.New(permission.Options{Workspace: ws, Settings: store.Current, Saver: store})
@@ -133,7 +137,7 @@ func TestConfigWrite(t *testing.T) {
 				t.Error("the setting is not in effect")
 			}
 			// The value is in the file, next to the key that was there.
-			fresh := settings.NewStore(settings.LoadOptions{Roots: []string{e.root}, UserConfigPath: filepath.Join(e.root, "none.json")})
+			fresh := settings.NewStore(settings.LoadOptions{Roots: []string{e.root}, UserConfigPath: filepath.Join(e.root, "none.json"), TrustFile: filepath.Join(filepath.Dir(e.root), settings.TrustFileName)})
 			if !tc.check(fresh.Current()) || fresh.Current().Env["KEEP"] != "yes" {
 				t.Errorf("the local file does not hold the change and the old keys")
 			}

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -180,7 +180,7 @@ func (t *ExitPlanMode) plan(p exitPlanModeParams) (plan, filePath string, err er
 		return s, "", nil
 	}
 	path := filepath.Join(t.root(), filepath.FromSlash(permission.PlanFile))
-	b, err := os.ReadFile(path)
+	b, err := pathutil.ReadFile(path, 16<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", nil
 	}

@@ -270,6 +270,10 @@ type TeamStatus struct {
 	Name        string         `json:"name"`
 	Description string         `json:"description,omitempty"`
 	Members     []MemberStatus `json:"members"`
+	// Deleted marks the last notification of a team that TeamDelete (or a
+	// failed TeamCreate) removed, so an editor can drop it; a team whose
+	// members all ended is still listed until then.
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // Status is the team's state.

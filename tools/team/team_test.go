@@ -309,9 +309,16 @@ func TestTeamMembersExchangeMessagesShutDownAndAreDeleted(t *testing.T) {
 	if got := s.Teams.Status()["teams"].([]team.TeamStatus); len(got) != 0 {
 		t.Errorf("teams after delete: %+v", got)
 	}
-	if last := host.last(); last.Name != "demo" || len(last.Members) != 3 {
-		t.Errorf("last notification: %+v", last)
+	if last := host.last(); last.Name != "demo" || len(last.Members) != 3 || !last.Deleted {
+		t.Errorf("last notification: %+v, want the team of three marked deleted", last)
 	}
+	host.mu.Lock()
+	for _, c := range host.changes[:len(host.changes)-1] {
+		if c.Deleted {
+			t.Errorf("a notification before TeamDelete's is marked deleted: %+v", c)
+		}
+	}
+	host.mu.Unlock()
 	if res := call(t, s, host, "TeamDelete", `{"team_name":"demo"}`); !res.IsError || !strings.Contains(res.Text(), "no team at all") {
 		t.Errorf("second delete: %s", res.Text())
 	}

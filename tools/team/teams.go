@@ -245,14 +245,23 @@ func removeTeam(ctx context.Context, hub *Hub, taskManager *tasks.Manager, t *Te
 		hub.unregister(mb)
 		out = append(out, MemberStatus{Name: mb.name, TaskID: id, State: before})
 	}
-	mbNotify(t)
+	// Every member's task has ended (Stop waits for it), so nothing
+	// notifies about this team after this.
+	st := t.Status()
+	st.Deleted = true
+	notifyStatus(t, st)
 	return out
 }
 
 // mbNotify sends the team's state to the editor that created it.
 func mbNotify(t *Team) {
+	notifyStatus(t, t.Status())
+}
+
+// notifyStatus sends st, a state of t, to the editor that created t.
+func notifyStatus(t *Team, st TeamStatus) {
 	if t.host != nil {
-		_ = t.host.Notify(context.Background(), NotifyMethod, t.Status())
+		_ = t.host.Notify(context.Background(), NotifyMethod, st)
 	}
 }
 

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"fmt"
 	"mime"
 	"net/http"
 	"strings"
@@ -85,7 +84,10 @@ func decodeText(body []byte, contentType string) string {
 func htmlToMarkdown(page, pageURL string) (markdown, title string, err error) {
 	doc, err := html.Parse(strings.NewReader(page))
 	if err != nil {
-		return "", "", fmt.Errorf("parse HTML: %w", err)
+		// The parser refuses pages nested deeper than it allows (512 open
+		// elements); their text is still there.
+		text, title := htmlToText(page)
+		return text, title, nil
 	}
 	title = findTitle(doc)
 	conv := converter.NewConverter(converter.WithPlugins(
@@ -100,9 +102,58 @@ func htmlToMarkdown(page, pageURL string) (markdown, title string, err error) {
 	}
 	out, err := conv.ConvertNode(doc, converter.WithDomain(pageURL))
 	if err != nil {
-		return "", "", fmt.Errorf("convert HTML to Markdown: %w", err)
+		text, _ := htmlToText(page)
+		return text, title, nil
 	}
 	return strings.TrimSpace(string(out)), title, nil
+}
+
+// htmlToText is the text of a page read token by token, for pages the
+// tree-building parser refuses: no depth limit, text of script and style
+// left out, a line break at each block element.
+func htmlToText(page string) (text, title string) {
+	z := html.NewTokenizer(strings.NewReader(page))
+	var b strings.Builder
+	skip, inTitle := 0, false
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			lines := strings.Split(b.String(), "\n")
+			var out []string
+			for _, l := range lines {
+				if l = strings.Join(strings.Fields(l), " "); l != "" {
+					out = append(out, l)
+				}
+			}
+			return strings.Join(out, "\n"), strings.Join(strings.Fields(title), " ")
+		case html.TextToken:
+			switch {
+			case inTitle:
+				title += string(z.Text())
+			case skip == 0:
+				b.Write(z.Text())
+				b.WriteByte(' ')
+			}
+		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			start := tt == html.StartTagToken
+			switch a {
+			case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg:
+				if start {
+					skip++
+				} else if skip > 0 {
+					skip--
+				}
+			case atom.Title:
+				inTitle = start
+			case atom.P, atom.Div, atom.Br, atom.Li, atom.Tr, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6,
+				atom.Section, atom.Article, atom.Pre, atom.Blockquote, atom.Table, atom.Ul, atom.Ol, atom.Hr:
+				b.WriteByte('\n')
+			}
+		}
+	}
 }
 
 func findTitle(n *html.Node) string {

@@ -734,3 +734,25 @@ func BenchmarkWebFetchPage(b *testing.B) {
 		}
 	})
 }
+
+// A page nested deeper than the HTML parser allows still gives its text.
+func TestWebFetchDeeplyNestedPage(t *testing.T) {
+	page := "<html><head><title>Deep  page</title><style>.x{}</style></head><body><p>before</p>" +
+		strings.Repeat("<div>", 2000) + "deep text" + strings.Repeat("</div>", 2000) +
+		"<script>var hidden = 1;</script><p>after</p></body></html>"
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	}))
+	defer ts.Close()
+	res := call(t, NewWebFetch(testSettings(nil)), fetchInput(ts.URL+"/deep.html"))
+	if res.IsError {
+		t.Fatalf("a deeply nested page failed: %s", res.Text())
+	}
+	for _, want := range []string{"before", "deep text", "after", "Deep page"} {
+		mustContain(t, res.Text(), want)
+	}
+	if strings.Contains(res.Text(), "hidden") {
+		t.Errorf("script text leaked into the page text: %s", res.Text())
+	}
+}

@@ -76,6 +76,20 @@ function M.start_server(files, extra)
   return dir
 end
 
+--- Runs a tool on the running server and waits (bounded) for its result;
+--- a JSON-RPC error fails the case.
+function M.call(name, input)
+  local done, err, result = false, nil, nil
+  require("toolhost").call_tool(name, input, function(e, r)
+    done, err, result = true, e, r
+  end)
+  M.wait_for(function()
+    return done
+  end, name .. " to return", 30000)
+  M.truthy(err == nil, "no JSON-RPC error: " .. vim.inspect(err))
+  return result
+end
+
 --- Runs fn(...) in a coroutine, as the server's request handlers run, and
 --- waits (bounded) until it returns; returns its first result.
 function M.co(fn, ...)

@@ -5,6 +5,9 @@ package.path = here .. "/?.lua;" .. package.path
 
 local h = require("harness")
 dofile(here .. "/unit_spec.lua")
+-- Its server cases run only with TOOLHOST_BIN.
+dofile(here .. "/team_spec.lua")
+dofile(here .. "/trust_spec.lua")
 local bin = os.getenv("TOOLHOST_BIN")
 if bin and bin ~= "" then
   dofile(here .. "/server_spec.lua")

@@ -12,18 +12,7 @@ local function start(files, mode, settings)
   return h.start_server(files, { permission_mode = mode, settings = settings or {} })
 end
 
--- Runs a tool and waits for its result.
-local function call(name, input)
-  local done, err, result = false, nil, nil
-  toolhost.call_tool(name, input, function(e, r)
-    done, err, result = true, e, r
-  end)
-  h.wait_for(function()
-    return done
-  end, name .. " to return", 30000)
-  h.truthy(err == nil, "no JSON-RPC error: " .. vim.inspect(err))
-  return result
-end
+local call = h.call
 
 local function kinds(log)
   local out = {}

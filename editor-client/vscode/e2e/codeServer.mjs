@@ -35,8 +35,9 @@ export function writeUserSettings(userDataDir, settings) {
 /**
  * Starts code-server on `port` with `folder` open; resolves once /healthz
  * answers (polled every 200 ms, at most timeoutMs). Returns {stop, logFile}.
+ * Workspace trust is off unless workspaceTrust is set.
  */
-export async function startCodeServer({ node, codeServer, port, userDataDir, extensionsDir, folder, logFile, env, timeoutMs = 60000 }) {
+export async function startCodeServer({ node, codeServer, port, userDataDir, extensionsDir, folder, logFile, env, workspaceTrust = false, timeoutMs = 60000 }) {
   const log = fs.openSync(logFile, "w");
   const child = spawn(
     node,
@@ -46,7 +47,7 @@ export async function startCodeServer({ node, codeServer, port, userDataDir, ext
       "--bind-addr", `127.0.0.1:${port}`,
       "--disable-telemetry",
       "--disable-update-check",
-      "--disable-workspace-trust",
+      ...(workspaceTrust ? [] : ["--disable-workspace-trust"]),
       "--user-data-dir", userDataDir,
       "--extensions-dir", extensionsDir,
       folder,

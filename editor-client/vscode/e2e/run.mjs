@@ -102,6 +102,27 @@ async function waitResult(wb, tool) {
     .waitFor({ state: "visible", timeout: 30000 });
 }
 
+/**
+ * Waits until the server's status (toolhost: Show Status) matches `pattern`.
+ * A palette that closes under a busy machine is tried again.
+ */
+async function waitStatus(wb, pattern, what, timeoutMs = 30000) {
+  await waitFor(
+    async () => {
+      try {
+        await wb.runCommand("toolhost: Show Status");
+        await waitResult(wb, "status");
+      } catch {
+        await wb.page.keyboard.press("Escape");
+        return false;
+      }
+      return pattern.test(await wb.activeEditorText());
+    },
+    what,
+    timeoutMs,
+  );
+}
+
 /** Runs one tool through the "Run Tool…" command with `input`. */
 async function runTool(wb, name, input) {
   // Focus coming back late (after a modal closes or a document opens) can
@@ -155,6 +176,9 @@ async function main() {
     "telemetry.telemetryLevel": "off",
     "editor.minimap.enabled": false,
     "files.autoSave": "off",
+    "editor.autoClosingBrackets": "never",
+    "editor.autoClosingQuotes": "never",
+    "editor.autoIndent": "none",
     "chat.disableAIFeatures": true,
     "workbench.secondarySideBar.defaultVisibility": "hidden",
     "workbench.colorTheme": "Default Light Modern",
@@ -298,7 +322,7 @@ async function main() {
       const scenario = await import(path.join(flows, file));
       await scenario.run({
         wb, page, workspace, userDataDir, userSettings, toolhostBin, artifacts,
-        step, waitFor, readOrNull, runTool, waitResult, approveUntil, reviewAction, writeUserSettings,
+        step, waitFor, readOrNull, runTool, waitResult, waitStatus, approveUntil, reviewAction, writeUserSettings,
       });
     }
 

@@ -19,13 +19,16 @@ import { applyWorkspaceEdit } from "./applyEdit";
 import { askUserQuestion } from "./dialogs";
 import type { PermissionAnswer, PermissionParams } from "./logic/permission";
 import { taskListAsTodos, type BoardTask } from "./logic/taskList";
+import type { TeamState } from "./logic/teams";
 import type { Todo } from "./logic/todos";
 import { registerRunAgent } from "./runAgent";
+import { registerTrust } from "./trust";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
 export const TOOLHOST_CLIENT_CAPABILITIES = {
   askUserQuestion: true,
   requestPermission: true,
+  requestTrust: true,
   savesAppliedEdits: true,
   // Agent runs its sub-agent with the editor's language model (runAgent.ts).
   runAgent: true,
@@ -51,6 +54,8 @@ export interface ClientEvents {
   todos(todos: Todo[]): void;
   taskChanged(params: { taskId: string; status: string; command?: string; exitCode?: number }): void;
   toolsChanged(): void;
+  /** A team's whole state (toolhost/teamChanged). */
+  teamChanged(params: TeamState): void;
   /** Answers toolhost/requestPermission (null: dismissed). */
   requestPermission(params: PermissionParams, token: vscode.CancellationToken): Promise<PermissionAnswer | null>;
 }
@@ -88,6 +93,7 @@ export function createClient(
   client.onRequest("toolhost/requestPermission", (params: PermissionParams, token: vscode.CancellationToken) =>
     events.requestPermission(params, token),
   );
+  registerTrust(client);
   client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
   client.onNotification("toolhost/taskList", (params: { tasks?: BoardTask[] }) => events.todos(taskListAsTodos(params?.tasks)));
   client.onNotification("toolhost/modeChanged", (params: { mode?: string }) => {
@@ -104,6 +110,7 @@ export function createClient(
   });
   client.onNotification("toolhost/taskChanged", events.taskChanged);
   client.onNotification("toolhost/toolsChanged", events.toolsChanged);
+  client.onNotification("toolhost/teamChanged", (params: TeamState) => events.teamChanged(params));
   registerRunAgent(client, output);
   return client;
 }

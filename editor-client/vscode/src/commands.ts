@@ -5,6 +5,7 @@ import { MODES } from "./logic/modes";
 import { CallToolResult, formatResult, formatStatus } from "./logic/results";
 import { checkInput } from "./logic/schema";
 import { inputTemplate, ListedTool, toolChoices } from "./logic/tools";
+import { inputSchema, inputToolName, openInputEditor } from "./inputEditor";
 import type { ResultDocuments } from "./resultDocs";
 
 /** Gives the running client, or undefined (the command then says so). */
@@ -41,6 +42,7 @@ export async function runTool(
   docs: ResultDocuments,
   log: vscode.OutputChannel,
   afterCall?: () => void,
+  storage?: vscode.Uri,
 ): Promise<void> {
   const client = running(getClient);
   if (!client) {
@@ -56,20 +58,7 @@ export async function runTool(
     return;
   }
   const template = inputTemplate(choice.schema);
-  // The cursor goes inside the template, not over it: a selected template
-  // is replaced by the first key the user types.
-  const inside = Math.max(template.indexOf('""') + 1, 0) || template.length;
-  const text = await vscode.window.showInputBox({
-    title: `Input of ${choice.name} (JSON)`,
-    prompt: "A JSON object matching the tool's input schema (write a line break in a string as \\n)",
-    value: template,
-    valueSelection: [inside, inside],
-    ignoreFocusOut: true,
-    validateInput: (value) => {
-      const check = checkInput(value, choice.schema);
-      return check.ok ? undefined : check.message;
-    },
-  });
+  const text = await askInput(choice.name, choice.schema, template, storage);
   if (text === undefined) {
     return;
   }
@@ -77,19 +66,113 @@ export async function runTool(
   if (!check.ok) {
     return;
   }
+  await callAndShow(client, docs, log, choice.name, check.value, afterCall);
+}
+
+/**
+ * The input box of Run Tool, with a button that moves the input to a JSON
+ * editor instead (multi-line, with the schema). Resolves with the text, or
+ * undefined when closed or moved to the editor.
+ */
+function askInput(name: string, schema: object | undefined, template: string, storage: vscode.Uri | undefined): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = `Input of ${name} (JSON)`;
+  box.prompt = "A JSON object matching the tool's input schema; the button on the right opens it in a JSON editor for multi-line input";
+  box.value = template;
+  // The cursor goes inside the template, not over it: a selected template
+  // is replaced by the first key the user types.
+  const inside = Math.max(template.indexOf('""') + 1, 0) || template.length;
+  box.valueSelection = [inside, inside];
+  box.ignoreFocusOut = true;
+  const editorButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("json"), tooltip: "Edit in a JSON editor" };
+  if (storage) {
+    box.buttons = [editorButton];
+  }
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (value: string | undefined) => {
+      if (!done) {
+        done = true;
+        resolve(value);
+        box.dispose();
+      }
+    };
+    box.onDidChangeValue((value) => {
+      const check = checkInput(value, schema);
+      box.validationMessage = check.ok ? undefined : check.message;
+    });
+    box.onDidAccept(() => {
+      if (checkInput(box.value, schema).ok) {
+        finish(box.value);
+      }
+    });
+    box.onDidTriggerButton(() => {
+      const value = box.value;
+      finish(undefined);
+      if (storage) {
+        void openInputEditor(storage, name, schema, value);
+      }
+    });
+    box.onDidHide(() => finish(undefined));
+    box.show();
+  });
+}
+
+/** Runs one call, logs it, and shows its result (answer first). */
+async function callAndShow(
+  client: LanguageClient,
+  docs: ResultDocuments,
+  log: vscode.OutputChannel,
+  name: string,
+  input: unknown,
+  afterCall?: () => void,
+): Promise<void> {
   const started = Date.now();
-  log.appendLine(`[call] ${choice.name} ${JSON.stringify(check.value)}`);
+  log.appendLine(`[call] ${name} ${JSON.stringify(input)}`);
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: `toolhost: ${choice.name}`, cancellable: true },
-    (_progress, token) =>
-      client.sendRequest<CallToolResult>("toolhost/callTool", { name: choice.name, input: check.value }, token),
+    { location: vscode.ProgressLocation.Window, title: `toolhost: ${name}`, cancellable: true },
+    (_progress, token) => client.sendRequest<CallToolResult>("toolhost/callTool", { name, input }, token),
   );
-  log.appendLine(`[call] ${choice.name} → ${result?.isError ? "error" : "ok"} in ${Date.now() - started} ms`);
+  log.appendLine(`[call] ${name} → ${result?.isError ? "error" : "ok"} in ${Date.now() - started} ms`);
   // A call can change the permission mode (ExitPlanMode, Config).
   afterCall?.();
   if (result) {
-    await docs.show(`${choice.name}-result`, formatResult(choice.name, check.value, result));
+    await docs.show(`${name}-result`, formatResult(name, input, result));
   }
+}
+
+/** "Run Tool with This Input": runs the input document in the active editor. */
+export async function runInputDocument(
+  getClient: ClientGetter,
+  docs: ResultDocuments,
+  log: vscode.OutputChannel,
+  afterCall?: () => void,
+): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const name = editor && inputToolName(editor.document.uri);
+  if (!editor || !name) {
+    void vscode.window.showInformationMessage("toolhost: open an input from Run Tool… (its JSON editor button) first.");
+    return;
+  }
+  const client = running(getClient);
+  if (!client) {
+    return;
+  }
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(editor.document.getText());
+  } catch (err) {
+    void vscode.window.showErrorMessage(`toolhost: the input is not valid JSON (${(err as Error).message}); fix it and run again.`);
+    return;
+  }
+  delete value.$schema;
+  const check = checkInput(JSON.stringify(value), (await inputSchema(editor.document.uri, name)) as object);
+  if (!check.ok) {
+    void vscode.window.showErrorMessage(`toolhost: ${check.message}; fix the input and run again.`);
+    return;
+  }
+  await editor.document.save();
+  await callAndShow(client, docs, log, name, check.value, afterCall);
 }
 
 /** "Set Permission Mode": pick a mode and send it; returns the mode now in force. */

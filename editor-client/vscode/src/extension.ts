@@ -4,15 +4,17 @@
  * server's life is in ./server.
  */
 import * as vscode from "vscode";
-import { runTool, setPermissionMode, showStatus } from "./commands";
+import { runInputDocument, runTool, setPermissionMode, showStatus } from "./commands";
 import { requestPermission } from "./dialogs";
 import { reviewSettings } from "./logic/modes";
 import { CallToolResult } from "./logic/results";
+import { taskNotice } from "./logic/taskEvents";
 import { ResultDocuments, SCHEME } from "./resultDocs";
 import { registerLanguageModelTools } from "./lmTools";
 import { registerMcpProvider } from "./mcpProvider";
 import { DiffReviews, ReviewAction } from "./review";
 import { ServerManager } from "./server";
+import { TeamTreeProvider } from "./teamView";
 import { TodoTreeProvider } from "./todoView";
 
 let server: ServerManager | undefined;
@@ -23,6 +25,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const reviews = new DiffReviews();
   const todos = new TodoTreeProvider();
   const todoView = vscode.window.createTreeView("toolhost.todos", { treeDataProvider: todos }) as vscode.TreeView<unknown>;
+  const teams = new TeamTreeProvider();
+  const teamView = vscode.window.createTreeView("toolhost.team", { treeDataProvider: teams }) as vscode.TreeView<unknown>;
+  const showTeams = () => {
+    const working = teams.working();
+    teamView.badge = working > 0 ? { value: working, tooltip: `${working} team members working` } : undefined;
+  };
+  const watching = new Map<string, vscode.Disposable>();
   const statusItem = vscode.window.createStatusBarItem("toolhost.mode", vscode.StatusBarAlignment.Left, 10);
   statusItem.name = "toolhost";
   statusItem.show();
@@ -41,6 +50,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       taskChanged: (t) => {
         const exit = t.exitCode !== undefined ? ` (exit ${t.exitCode})` : "";
         output.appendLine(`[task ${t.taskId}] ${t.status}${exit}${t.command ? `: ${t.command}` : ""}`);
+        // A Monitor's "watching" message stays until the monitor ends.
+        const notice = taskNotice(t);
+        watching.get(t.taskId)?.dispose();
+        watching.delete(t.taskId);
+        if (notice && t.status === "running") {
+          watching.set(t.taskId, vscode.window.setStatusBarMessage(notice));
+        } else if (notice) {
+          vscode.window.setStatusBarMessage(notice, 10_000);
+        }
         if (t.status !== "running") {
           void logTaskOutput(manager, output, t.taskId);
         }
@@ -49,9 +67,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         output.appendLine("[tools] the tool set changed");
         mcpDefinitions?.changed();
       },
+      teamChanged: (team) => {
+        const what = teams.update(team);
+        showTeams();
+        if (what) {
+          output.appendLine(`[team] ${what}`);
+          vscode.window.setStatusBarMessage(`toolhost: ${what}`, 10_000);
+        }
+      },
       requestPermission: (params, token) => requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
     },
-    () => reviews.dismissAll(),
+    () => {
+      reviews.dismissAll();
+      teams.clear();
+      watching.forEach((d) => d.dispose());
+      watching.clear();
+      showTeams();
+    },
   );
   server = manager;
   const getClient = () => manager.running();
@@ -66,11 +98,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     reviews,
     todos,
     todoView,
+    teams,
+    teamView,
     statusItem,
     manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
     vscode.commands.registerCommand("toolhost.runTool", () =>
-      runTool(getClient, docs, output, () => refreshMode(manager)).catch((err) => reportError(output, err)),
+      runTool(getClient, docs, output, () => refreshMode(manager), context.globalStorageUri).catch((err) => reportError(output, err)),
+    ),
+    vscode.commands.registerCommand("toolhost.runInput", () =>
+      runInputDocument(getClient, docs, output, () => refreshMode(manager)).catch((err) => reportError(output, err)),
     ),
     vscode.commands.registerCommand("toolhost.showStatus", () =>
       showStatus(getClient, docs, manager).catch((err) => reportError(output, err)),

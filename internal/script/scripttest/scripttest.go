@@ -19,7 +19,9 @@ import (
 // the session whose workspace folder is dir (the root is dir/ws). With
 // update, each session's expectations are rewritten with the server's
 // messages. The developer's own user settings (XDG_CONFIG_HOME) are kept
-// out of the sessions.
+// out of the sessions: each session's user config folder is dir/xdg, so a
+// session's archive can hold the user's own settings as
+// xdg/toolhost/settings.json (trusted, unlike the workspace's).
 func Run(t *testing.T, folder string, opts script.Options, update bool, serve func(dir string) script.ServeFunc) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(folder, "*.txtar"))
@@ -43,6 +45,7 @@ func Run(t *testing.T, folder string, opts script.Options, update bool, serve fu
 			}
 			o := opts
 			o.Dir, o.Update = t.TempDir(), update
+			t.Setenv("XDG_CONFIG_HOME", filepath.Join(o.Dir, "xdg"))
 			// The deadline only keeps a broken session from hanging the run.
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()

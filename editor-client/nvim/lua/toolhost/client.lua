@@ -45,7 +45,7 @@ function M.is_stopped(client)
 end
 
 --- What the plugin answers, declared in capabilities.experimental.toolhost.
-M.TOOLHOST_CAPABILITIES = { askUserQuestion = true, requestPermission = true, savesAppliedEdits = true }
+M.TOOLHOST_CAPABILITIES = { askUserQuestion = true, requestPermission = true, requestTrust = true, savesAppliedEdits = true }
 
 --- Client capabilities: Neovim's, plus document changes with create, and
 --- the toolhost requests.
@@ -84,6 +84,12 @@ function M.handlers(state, opts)
     end,
     ["toolhost/requestPermission"] = function(_, params)
       return dialogs.request_permission(params, opts)
+    end,
+    ["toolhost/requestTrust"] = function(_, params)
+      return require("toolhost.trust").request_trust(params, opts)
+    end,
+    ["toolhost/trustChanged"] = function(_, params)
+      require("toolhost.trust").changed(state, params, opts)
     end,
     ["toolhost/todos"] = function(_, params)
       state.todos = (params and params.todos) or {}
@@ -126,6 +132,9 @@ function M.handlers(state, opts)
           echo(format.task_event(params))
         end
       end
+    end,
+    ["toolhost/teamChanged"] = function(_, params)
+      require("toolhost.team").on_changed(state, params)
     end,
     ["toolhost/toolsChanged"] = function(_, _, ctx)
       local client = vim.lsp.get_client_by_id(ctx.client_id)

@@ -1,6 +1,6 @@
--- :Toolhost {subcommand}: tools, run, todos, tasks, mode, status, agents,
--- start, stop, restart, and allow/always/deny/feedback/answer for the prompt
--- that waits. :Toolhost alone lists them.
+-- :Toolhost {subcommand}: tools, run, todos, tasks, team, mode, status,
+-- agents, start, stop, restart, and allow/always/deny/feedback/answer for
+-- the prompt that waits. :Toolhost alone lists them.
 local format = require("toolhost.format")
 
 local M = {}
@@ -98,6 +98,19 @@ function M.subcommands.tasks()
   end))
 end
 
+--- The teams as the server has them (toolhost/status), else as its
+--- notifications left them.
+function M.subcommands.team()
+  local team = require("toolhost.team")
+  th().request("toolhost/status", vim.empty_dict(), function(err, status)
+    local teams = not err and type(status) == "table" and type(status.teams) == "table" and status.teams.teams
+    if type(teams) ~= "table" then
+      teams = th().state.teams
+    end
+    M.show("team", team.lines(teams))
+  end)
+end
+
 local function set_mode(mode)
   th().request("toolhost/setPermissionMode", { mode = mode }, on_result("mode", function(result)
     th().state.chosen_mode = result and result.mode or mode
@@ -161,6 +174,7 @@ M.HELP = {
   "  run {tool} {json}     run a tool by hand",
   "  todos                 the agent's todo list",
   "  tasks                 background tasks",
+  "  team                  teams and their members' states",
   "  mode [{mode}]         the permission mode (no argument: pick one)",
   "  status                server, version, mode, MCP servers, settings",
   "  agents                configurations for agent plugins in this session",

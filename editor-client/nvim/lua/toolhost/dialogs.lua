@@ -100,6 +100,8 @@ local function select(opts, items, select_opts)
   end, opts.dialog_timeout_ms)
 end
 
+M.select = select
+
 --- Shows an input and yields until it answers. Returns the text or nil.
 local function input(opts, input_opts)
   local fn = ui(opts).input or vim.ui.input

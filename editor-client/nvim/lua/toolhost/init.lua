@@ -32,6 +32,8 @@ M.state = {
   initialized = false,
   todos = {},
   tasks = {},
+  -- Teams by lower-case name, from toolhost/teamChanged.
+  teams = {},
   progress = {},
   tools = nil,
   -- The permission mode chosen with :Toolhost mode, re-applied after a
@@ -89,7 +91,8 @@ function M.start()
   if M.client() then
     return true
   end
-  M.state.todos, M.state.tasks, M.state.progress, M.state.tools = {}, {}, {}, nil
+  M.state.todos, M.state.tasks, M.state.progress, M.state.tools, M.state.trust = {}, {}, {}, nil, nil
+  M.state.teams = {}
   -- Processes started from Neovim reach this session (agents.lua).
   local agents = require("toolhost.agents")
   local opts = vim.tbl_extend("force", M.options, {

@@ -5,22 +5,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 export async function run(t) {
-  const { wb, page, workspace, step, waitFor, readOrNull, runTool, waitResult, reviewAction } = t;
+  const { wb, page, workspace, step, waitFor, readOrNull, runTool, waitResult, waitStatus, reviewAction } = t;
 
   step("review: default mode, edits reviewed by a prompt");
   await wb.runCommand("toolhost: Toggle Reviewing Edits in the Refactor Preview (this session)");
   await wb.statusItem("toolhost: acceptEdits").click();
   await wb.pickRow("default");
   await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 15000 });
-  await waitFor(
-    async () => {
-      await wb.runCommand("toolhost: Show Status");
-      await waitResult(wb, "status");
-      return /Edit review: dialog/.test(await wb.activeEditorText());
-    },
-    "the server reviewing edits by a prompt",
-    30000,
-  );
+  await waitStatus(wb, /Edit review: dialog/, "the server reviewing edits by a prompt");
 
   step("review: an Edit opens the diff editor; Deny with feedback sends the user's words");
   const file = path.join(workspace, "review.txt");

@@ -27,7 +27,7 @@ function alive(pid) {
 }
 
 export async function run(t) {
-  const { wb, page, workspace, toolhostBin, step, waitFor, waitResult, runTool } = t;
+  const { wb, page, workspace, toolhostBin, step, waitFor, waitResult, waitStatus, runTool } = t;
 
   /** Kills the running server (by its pid) and returns that pid. */
   async function killServer() {
@@ -43,17 +43,7 @@ export async function run(t) {
       return pid !== undefined && pid !== old;
     }, "a new server process", 30000);
   }
-  async function statusSays(mode) {
-    await waitFor(
-      async () => {
-        await wb.runCommand("toolhost: Show Status");
-        await waitResult(wb, "status");
-        return (await wb.activeEditorText()).includes(`Permission mode: **${mode}**`);
-      },
-      `the server in ${mode} mode`,
-      30000,
-    );
-  }
+  const statusSays = (mode) => waitStatus(wb, new RegExp(`Permission mode: \\*\\*${mode}\\*\\*`), `the server in ${mode} mode`);
 
   step("recovery: a killed server comes back in the mode the user chose");
   await wb.statusItem("toolhost: default").click();

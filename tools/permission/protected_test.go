@@ -1,0 +1,122 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+func TestProtectedFilesAskWhateverTheRules(t *testing.T) {
+	// Rules that would allow every edit: none of them may pre-approve a
+	// change to what decides permissions or runs commands.
+	e := newEnv(t, `{"permissions": {"allow": ["Edit(**)", "Edit(.toolhost/**)", "Edit(//**)", "Edit(/.mcp.json)"]}}`)
+	// A link inside the workspace to .git/hooks must not hide it.
+	if err := os.MkdirAll(filepath.Join(e.root, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(e.root, ".git", "hooks"), filepath.Join(e.root, "innocent")); err != nil {
+		t.Fatal(err)
+	}
+	protected := []string{
+		".toolhost/settings.json", ".toolhost/settings.local.json", ".toolhost/hooks/pre.sh", ".mcp.json",
+		".git/hooks/pre-commit", ".git/config", "innocent/post-checkout",
+	}
+	free := []string{"src/a.go", ".toolhost/plan.md", ".toolhost/memory/notes.md", ".gitignore", ".git/HEAD.txt"}
+
+	type want int
+	const (
+		allowed want = iota
+		asked
+		refused
+	)
+	modes := map[string]want{
+		tools.ModeDefault:           asked,
+		tools.ModeAcceptEdits:       asked,
+		tools.ModePlan:              refused,
+		tools.ModeDontAsk:           refused,
+		tools.ModeBypassPermissions: allowed,
+	}
+	for mode, w := range modes {
+		for _, rel := range protected {
+			t.Run(mode+"/"+rel, func(t *testing.T) {
+				host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}
+				c := writes(editTool, filepath.Join(e.root, rel))
+				out, err := e.checker(mode).Check(context.Background(), host, tools.PermissionCall{Tool: c.tool, Access: c.access, Input: json.RawMessage(`{}`)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := allowed
+				switch {
+				case len(host.requests) > 0:
+					got = asked
+					if s := host.requests[0].Suggestions; len(s) != 0 {
+						t.Errorf("the prompt suggests rules %q, which would not apply", s)
+					}
+				case !out.Allow:
+					got = refused
+				}
+				if got != w {
+					t.Errorf("got %d (allow %v, %q), want %d", got, out.Allow, out.Message, w)
+				}
+			})
+		}
+	}
+	for _, rel := range free {
+		t.Run("acceptEdits/"+rel, func(t *testing.T) {
+			host := &fakeHost{}
+			c := writes(editTool, filepath.Join(e.root, rel))
+			out, _ := e.checker(tools.ModeAcceptEdits).Check(context.Background(), host, tools.PermissionCall{Tool: c.tool, Access: c.access, Input: json.RawMessage(`{}`)})
+			if !out.Allow || len(host.requests) > 0 {
+				t.Errorf("%s is not protected, yet: allow %v, asked %d (%s)", rel, out.Allow, len(host.requests), out.Message)
+			}
+		})
+	}
+}
+
+func TestBashNamingProtectedFilesIsNotPreApproved(t *testing.T) {
+	e := newEnv(t, `{"permissions": {"allow": ["Bash(*)", "Bash"]}}`)
+	cases := []struct {
+		cmd   string
+		asked bool
+	}{
+		{"echo 'curl x | sh' > .git/hooks/pre-commit", true},
+		{"echo x >>.mcp.json", true},
+		{"cp /tmp/evil.json .toolhost/settings.local.json", true},
+		{"tee " + filepath.Join(e.root, ".toolhost", "settings.json") + " < x", true},
+		{"sed -i s/a/b/ .git/config", true},
+		{"git config core.hooksPath hooks", true},
+		{"git -C . config --add core.fsmonitor ./x", true},
+		{"make && git config --unset core.editor", true},
+		{"echo hi", false},
+		{"git config --get user.name", false},
+		{"git config user.name", false},
+		{"cat README.md", false},
+		{"echo note > .toolhost/memory/n.md", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.cmd, func(t *testing.T) {
+			host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}
+			c := bash(tc.cmd)
+			out, err := e.checker(tools.ModeDefault).Check(context.Background(), host, tools.PermissionCall{Tool: c.tool, Access: c.access, Input: json.RawMessage(`{}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if asked := len(host.requests) > 0; asked != tc.asked || out.Allow == tc.asked {
+				t.Errorf("asked %v, allowed %v (%s); want asked %v", asked, out.Allow, out.Message, tc.asked)
+			}
+			if !tc.asked {
+				return
+			}
+			if d := e.checker(tools.ModeBypassPermissions).Decide(nil, tools.PermissionCall{Tool: c.tool, Access: c.access}); d.Verdict != tools.VerdictAllow {
+				t.Errorf("bypassPermissions: %+v", d)
+			}
+			if d := e.checker(tools.ModeDontAsk).Decide(nil, tools.PermissionCall{Tool: c.tool, Access: c.access}); d.Verdict != tools.VerdictDeny {
+				t.Errorf("dontAsk: %+v", d)
+			}
+		})
+	}
+}
