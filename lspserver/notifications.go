@@ -81,6 +81,11 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 		var p protocol.DidChangeWorkspaceFoldersParams
 		if err = json.Unmarshal(params, &p); err == nil {
 			sess.SetRoots(changedRoots(ws.Roots(), p.Event))
+			if e := s.agentEndpoint(); e != nil {
+				if err := e.setRoots(ws.Roots()); err != nil {
+					s.opts.Log.Warn("the session file keeps the old workspace folders", "err", err)
+				}
+			}
 		}
 	case "workspace/didChangeConfiguration":
 		var p struct {

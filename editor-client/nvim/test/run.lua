@@ -15,6 +15,7 @@ if bin and bin ~= "" then
   dofile(here .. "/float_spec.lua")
   dofile(here .. "/commands_spec.lua")
   dofile(here .. "/ask_spec.lua")
+  dofile(here .. "/agents_spec.lua")
 else
   io.stdout:write("# TOOLHOST_BIN not set: skipping the tests against the server\n")
 end

@@ -21,6 +21,7 @@ import type { PermissionAnswer, PermissionParams } from "./logic/permission";
 import { taskListAsTodos, type BoardTask } from "./logic/taskList";
 import type { TeamState } from "./logic/teams";
 import type { Todo } from "./logic/todos";
+import { registerRunAgent } from "./runAgent";
 import { registerTrust } from "./trust";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
@@ -29,6 +30,8 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   requestPermission: true,
   requestTrust: true,
   savesAppliedEdits: true,
+  // Agent runs its sub-agent with the editor's language model (runAgent.ts).
+  runAgent: true,
 };
 
 /** Declares the toolhost requests this client handles. */
@@ -108,5 +111,6 @@ export function createClient(
   client.onNotification("toolhost/taskChanged", events.taskChanged);
   client.onNotification("toolhost/toolsChanged", events.toolsChanged);
   client.onNotification("toolhost/teamChanged", (params: TeamState) => events.teamChanged(params));
+  registerRunAgent(client, output);
   return client;
 }

@@ -10,6 +10,8 @@ import { reviewSettings } from "./logic/modes";
 import { CallToolResult } from "./logic/results";
 import { taskNotice } from "./logic/taskEvents";
 import { ResultDocuments, SCHEME } from "./resultDocs";
+import { registerLanguageModelTools } from "./lmTools";
+import { registerMcpProvider } from "./mcpProvider";
 import { DiffReviews, ReviewAction } from "./review";
 import { ServerManager } from "./server";
 import { TeamTreeProvider } from "./teamView";
@@ -34,6 +36,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   statusItem.name = "toolhost";
   statusItem.show();
 
+  // Agent mode's view of toolhost's MCP servers follows the tool set.
+  let mcpDefinitions: { changed(): void } | undefined;
   const manager: ServerManager = new ServerManager(
     output,
     statusItem,
@@ -59,7 +63,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           void logTaskOutput(manager, output, t.taskId);
         }
       },
-      toolsChanged: () => output.appendLine("[tools] the tool set changed"),
+      toolsChanged: () => {
+        output.appendLine("[tools] the tool set changed");
+        mcpDefinitions?.changed();
+      },
       teamChanged: (team) => {
         const what = teams.update(team);
         showTeams();
@@ -80,6 +87,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   server = manager;
   const getClient = () => manager.running();
+  // Agent mode: toolhost's tools and its MCP servers (lmTools.ts, mcpProvider.ts).
+  registerLanguageModelTools(context, getClient);
+  mcpDefinitions = registerMcpProvider(context, getClient);
   const answer = (action: ReviewAction) => (uri?: vscode.Uri) => reviews.answer(action, uri instanceof vscode.Uri ? uri : undefined);
 
   context.subscriptions.push(
