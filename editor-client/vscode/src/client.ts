@@ -71,6 +71,14 @@ export function createClient(
 ): LanguageClient {
   const clientOptions: LanguageClientOptions = {
     errorHandler,
+    // A server that fails to start is reported once, by the caller, with
+    // actions (Restart Server, Show Output, Open Settings): the library's
+    // own "Server initialization failed" and the rejected initialize
+    // request go to the output channel only.
+    initializationFailedHandler: (error) => {
+      output.appendLine(`initialize failed: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    },
     // Every file on disk: the server keeps an overlay of open documents so
     // Read sees unsaved text and Edit notices changes made since the last
     // Read. Untitled buffers have no path a tool could name, and the server

@@ -68,7 +68,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           vscode.window.setStatusBarMessage(`toolhost: ${what}`, 10_000);
         }
       },
-      requestPermission: (params, token) => requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
+      requestPermission: (params, token) =>
+        manager.answerWhileConnected(params.title || params.toolName, () =>
+          requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
+        ),
     },
     () => {
       reviews.dismissAll();
