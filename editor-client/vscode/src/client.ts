@@ -13,6 +13,7 @@ import {
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
+  State,
   StaticFeature,
 } from "vscode-languageclient/node";
 import { applyWorkspaceEdit } from "./applyEdit";
@@ -44,6 +45,19 @@ class ToolhostCapabilities implements StaticFeature {
     return { kind: "static" };
   }
   clear(): void {}
+}
+
+/**
+ * The language client, quiet while the server starts: a start that fails
+ * is reported once by the server manager, with what to do next, so the
+ * library's own "couldn't create connection to server" (which it forces
+ * as a notification) goes to the output channel only. Once running, its
+ * errors show as usual.
+ */
+class ToolhostLanguageClient extends LanguageClient {
+  override error(message: string, data?: any, showNotification: boolean | "force" = true): void {
+    super.error(message, data, this.state === State.Running ? showNotification : false);
+  }
 }
 
 /** Callbacks for what the server sends that is not a dialog. */
@@ -87,7 +101,7 @@ export function createClient(
     outputChannel: output,
     initializationOptions,
   };
-  const client = new LanguageClient("toolhost", "toolhost", serverOptions, clientOptions);
+  const client = new ToolhostLanguageClient("toolhost", "toolhost", serverOptions, clientOptions);
   client.registerFeature(new ToolhostCapabilities());
   const log = (line: string) => output.appendLine(line);
 
