@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	segjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
@@ -254,6 +255,13 @@ func decodeParams(raw json.RawMessage, v any) error {
 	}
 	if raw[0] != '{' {
 		return invalidParams("params must be a JSON object")
+	}
+	// segmentio/encoding (as jsonrpc2 uses) decodes in one pass, where
+	// encoding/json validates the whole input first: params can carry a
+	// file's content. Params it refuses are decoded again by encoding/json,
+	// whose errors name the field.
+	if segjson.Unmarshal(raw, v) == nil {
+		return nil
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return invalidParams("%s", fieldError(err))

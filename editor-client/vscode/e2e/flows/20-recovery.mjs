@@ -96,7 +96,9 @@ export async function run(t) {
   step("recovery: a binary that never answers is stopped, and a fixed path starts the server");
   await wb.runCommand("Notifications: Clear All Notifications");
   const hang = path.join(workspace, "..", "hang.sh");
-  fs.writeFileSync(hang, "#!/bin/sh\nexec sleep 300\n", { mode: 0o755 });
+  // It never answers and never ends; its command line names the script, so
+  // the check below finds this test's process and no other on the machine.
+  fs.writeFileSync(hang, '#!/bin/sh\nexec tail -f /dev/null "$0"\n', { mode: 0o755 });
   // The folder's settings, which VS Code watches, override the user's.
   const folderSettings = path.join(workspace, ".vscode", "settings.json");
   fs.mkdirSync(path.dirname(folderSettings), { recursive: true });
@@ -121,7 +123,7 @@ export async function run(t) {
     throw new Error(`besides the message with actions, the user was shown: ${JSON.stringify(others)}`);
   }
   await wb.runCommand("Notifications: Clear All Notifications");
-  const hangPids = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes("sleep 300"));
+  const hangPids = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes(hang) && !l.includes("ps -eo"));
   if (hangPids.length > 0) {
     throw new Error(`the binary that never answered is still running: ${hangPids.join("; ")}`);
   }
