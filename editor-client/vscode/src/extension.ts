@@ -4,6 +4,7 @@
  * server's life is in ./server.
  */
 import * as vscode from "vscode";
+import { registerPreviewNote } from "./applyEdit";
 import { runInputDocument, runTool, setPermissionMode, showStatus } from "./commands";
 import { requestPermission } from "./dialogs";
 import { reviewSettings } from "./logic/modes";
@@ -75,7 +76,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           vscode.window.setStatusBarMessage(`toolhost: ${what}`, 10_000);
         }
       },
-      requestPermission: (params, token) => requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
+      requestPermission: (params, token) =>
+        manager.answerWhileConnected(params.title || params.toolName, () =>
+          requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
+        ),
     },
     () => {
       reviews.dismissAll();
@@ -103,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statusItem,
     manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
+    registerPreviewNote(),
     vscode.commands.registerCommand("toolhost.runTool", () =>
       runTool(getClient, docs, output, () => refreshMode(manager), context.globalStorageUri).catch((err) => reportError(output, err)),
     ),
