@@ -68,6 +68,7 @@ lint:
 # docs regenerates the tool reference; a test fails when it is stale.
 docs: build
 	./$(BIN) tools docs -o docs/tools.md
+	./$(BIN) tools lm | node editor-client/vscode/scripts/lmTools.mjs
 
 # e2e runs both editors' end-to-end tests in the real editors.
 e2e: build

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	segjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
@@ -27,6 +28,7 @@ var Methods = []string{
 	"toolhost/setToolsEnabled",
 	"toolhost/setPermissionMode",
 	"toolhost/status",
+	"toolhost/checkPermission",
 }
 
 // initializeParams is the part of LSP's InitializeParams toolhost reads.
@@ -172,7 +174,40 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 		s.opts.OnSession(sess)
 	}
 	s.sess.Store(sess)
+	if s.opts.AgentEndpoint && sess.Settings.Current().Server.ServesAgentEndpoint() {
+		editor := ""
+		if p.ClientInfo != nil {
+			editor = p.ClientInfo.Name
+		}
+		// Off the initialize reply's path: it costs a few milliseconds
+		// (a listener, two MCP servers' tools, the session file).
+		s.bg.Go("starting the agent endpoint", func(ctx context.Context) {
+			defer close(s.endpointReady)
+			if ctx.Err() != nil {
+				return
+			}
+			ep, err := s.startEndpoint(sess, editor)
+			if err != nil {
+				s.opts.Log.Warn("other agents cannot reach this session: its MCP endpoint did not start", "err", err)
+				return
+			}
+			s.endpoint.Store(ep)
+			// What changed while it started: tools, workspace folders.
+			ep.sync()
+			if err := ep.setRoots(sess.Workspace.Roots()); err != nil {
+				s.opts.Log.Warn("the session file keeps the old workspace folders", "err", err)
+			}
+		})
+	} else {
+		close(s.endpointReady)
+	}
+	// The endpoint's servers follow the registry too; the registry has
+	// one listener, this one.
 	sess.Registry.OnChange(func() {
+		// The endpoint first: an editor told of new tools finds them there.
+		if ep := s.agentEndpoint(); ep != nil {
+			ep.sync()
+		}
 		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": sess.Registry.EnabledNames()})
 	})
 
@@ -254,6 +289,13 @@ func decodeParams(raw json.RawMessage, v any) error {
 	}
 	if raw[0] != '{' {
 		return invalidParams("params must be a JSON object")
+	}
+	// segmentio/encoding (as jsonrpc2 uses) decodes in one pass, where
+	// encoding/json validates the whole input first: params can carry a
+	// file's content. Params it refuses are decoded again by encoding/json,
+	// whose errors name the field.
+	if segjson.Unmarshal(raw, v) == nil {
+		return nil
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return invalidParams("%s", fieldError(err))

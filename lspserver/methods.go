@@ -21,6 +21,8 @@ func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, fl *inflig
 		return listTools(sess, s.callHost(nil), params)
 	case "toolhost/callTool":
 		return s.callTool(ctx, sess, params, fl)
+	case "toolhost/checkPermission":
+		return s.checkPermission(ctx, sess, params)
 	case "toolhost/callTools":
 		return s.callTools(ctx, sess, params, fl)
 	case "toolhost/setToolsEnabled":
@@ -28,7 +30,7 @@ func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, fl *inflig
 	case "toolhost/setPermissionMode":
 		return setPermissionMode(sess, params)
 	case "toolhost/status":
-		return s.status(sess, params)
+		return s.status(ctx, sess, params)
 	}
 	return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf(
 		"method not found: %s (toolhost handles the LSP lifecycle and %s)", call.Method(), strings.Join(Methods, ", ")))
@@ -82,6 +84,9 @@ type callToolParams struct {
 	Name   *string         `json:"name"`
 	Input  json.RawMessage `json:"input"`
 	CallID string          `json:"callId"`
+	// Approved says the editor showed the prompt of a
+	// toolhost/checkPermission of exactly this call and the user agreed.
+	Approved bool `json:"approved"`
 }
 
 // callTool runs one call through the pipeline.
@@ -93,7 +98,10 @@ func (s *server) callTool(ctx context.Context, sess *session.Session, raw json.R
 	if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
 		return nil, invalidParams("missing required field \"name\" (the tool to call)")
 	}
-	host := s.callHost(fl.cancel)
+	var host tools.Host = s.callHost(fl.cancel)
+	if key := approvalKey(*p.Name, p.Input); p.Approved && s.approvals.take(key) {
+		host = &approvedHost{editorHost: s.callHost(fl.cancel), key: key}
+	}
 	return sess.Pipeline.Call(ctx, host, tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input})
 }
 
@@ -173,7 +181,7 @@ type toolStatus struct {
 	Enabled  bool   `json:"enabled"`
 }
 
-func (s *server) status(sess *session.Session, raw json.RawMessage) (any, error) {
+func (s *server) status(ctx context.Context, sess *session.Session, raw json.RawMessage) (any, error) {
 	var p struct{}
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -192,6 +200,16 @@ func (s *server) status(sess *session.Session, raw json.RawMessage) (any, error)
 	// settings problems, where edits are reviewed.
 	for k, v := range sess.Status() {
 		out[k] = v
+	}
+	// The endpoint starts just after initialize; a status asked at once
+	// waits the few milliseconds for it.
+	select {
+	case <-s.endpointReady:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if e := s.agentEndpoint(); e != nil {
+		out["agentEndpoint"] = e.status()
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	segjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
@@ -46,8 +47,10 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 			s.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { s.askTrust(ctx, sess) })
 		})
 	case "textDocument/didOpen":
+		// Decoded in one pass (segmentio/encoding): the params hold the
+		// whole document.
 		var p protocol.DidOpenTextDocumentParams
-		if err = json.Unmarshal(params, &p); err == nil {
+		if err = segjson.Unmarshal(params, &p); err == nil {
 			d := p.TextDocument
 			err = ws.Open(string(d.URI), string(d.LanguageID), d.Version, d.Text)
 		}
@@ -61,7 +64,7 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 			} `json:"textDocument"`
 			ContentChanges []workspace.ContentChange `json:"contentChanges"`
 		}
-		if err = json.Unmarshal(params, &p); err == nil {
+		if err = segjson.Unmarshal(params, &p); err == nil {
 			err = ws.Change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges)
 		}
 	case "textDocument/didClose":
@@ -78,6 +81,11 @@ func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification)
 		var p protocol.DidChangeWorkspaceFoldersParams
 		if err = json.Unmarshal(params, &p); err == nil {
 			sess.SetRoots(changedRoots(ws.Roots(), p.Event))
+			if e := s.agentEndpoint(); e != nil {
+				if err := e.setRoots(ws.Roots()); err != nil {
+					s.opts.Log.Warn("the session file keeps the old workspace folders", "err", err)
+				}
+			}
 		}
 	case "workspace/didChangeConfiguration":
 		var p struct {

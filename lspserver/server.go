@@ -46,6 +46,10 @@ type Options struct {
 	// OnSession, when set, is called with the new session before the
 	// initialize result is sent (to register extra tools, for example).
 	OnSession func(*session.Session)
+	// AgentEndpoint serves the session to other agents over MCP on a
+	// loopback port, announced in a discovery file (docs/agents.md),
+	// unless the setting server.agentEndpoint is false.
+	AgentEndpoint bool
 }
 
 // ErrExitWithoutShutdown is returned by Serve when the client sent exit, or
@@ -71,15 +75,17 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &server{
-		opts:     opts,
-		stream:   stream,
-		conn:     conn,
-		ctx:      ctx,
-		exited:   make(chan struct{}),
-		ready:    make(chan struct{}),
-		inflight: map[jsonrpc2.ID]*inflightCall{},
-		progress: map[string]func(){},
-		bg:       background.New(opts.Log),
+		opts:   opts,
+		stream: stream,
+		conn:   conn,
+		ctx:    ctx,
+		exited: make(chan struct{}),
+		ready:  make(chan struct{}),
+
+		endpointReady: make(chan struct{}),
+		inflight:      map[jsonrpc2.ID]*inflightCall{},
+		progress:      map[string]func(){},
+		bg:            background.New(opts.Log),
 	}
 	s.trace.Store(traceOff)
 	conn.Go(ctx, s.handle)
@@ -105,7 +111,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	cancel()
 	s.cancelAll()
 	s.requests.Wait()
+	// The endpoint's start runs in bg: once bg is done, it is there or
+	// never will be.
 	s.bg.Close()
+	if e := s.agentEndpoint(); e != nil {
+		e.close()
+	}
 	if sess := s.session(); sess != nil {
 		sess.Close()
 	}
@@ -156,7 +167,18 @@ type server struct {
 	progress map[string]func()
 	// callSeq numbers progress tokens.
 	callSeq int
+
+	// approvals are the calls checked for an approved toolhost/callTool.
+	approvals approvals
+	// endpoint is the session's MCP endpoint for other agents, when it
+	// runs; set once, after initialize, when it has started.
+	endpoint atomic.Pointer[endpoint]
+	// endpointReady is closed once the endpoint started, failed, or is off.
+	endpointReady chan struct{}
 }
+
+// agentEndpoint is the session's MCP endpoint; nil when it does not run.
+func (s *server) agentEndpoint() *endpoint { return s.endpoint.Load() }
 
 // inflightCall is a running request.
 type inflightCall struct {

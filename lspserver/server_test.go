@@ -28,6 +28,8 @@ func TestFramingFaultsAreAnsweredAndReadingGoesOn(t *testing.T) {
 		{name: "mixed-case header and content type", input: "CONTENT-LENGTH: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}", wantCodes: []int{-32600}},
 		{name: "body not JSON", input: frame(`{"jsonrpc":"2.0","id":3,"method":`), wantCodes: []int{-32700}, wantText: "not valid JSON"},
 		{name: "JSON but not a message", input: frame(`[1,2]`), wantCodes: []int{-32600}, wantText: "batches"},
+		{name: "data after the message", input: frame(`{"jsonrpc":"2.0","method":"$/noop"} {}`), wantCodes: []int{-32700}, wantText: "not valid JSON"},
+		{name: "id that is not an integer", input: frame(`{"jsonrpc":"2.0","id":1.5,"method":"x"}`), wantCodes: []int{-32600}, wantText: `"id"`},
 		{name: "method not a string", input: frame(`{"jsonrpc":"2.0","id":4,"method":5}`), wantCodes: []int{-32600}},
 		{name: "id of a wrong type", input: frame(`{"jsonrpc":"2.0","id":{"a":1},"method":"x"}`), wantCodes: []int{-32600}, wantText: `"id"`},
 		{name: "missing Content-Length", input: "Content-Type: x\r\n\r\n", wantCodes: []int{-32700}, wantText: "no Content-Length"},

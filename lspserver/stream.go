@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	segjson "github.com/segmentio/encoding/json"
 	"github.com/toolhost/toolhost/internal/jsonsyntax"
 	"go.lsp.dev/jsonrpc2"
 )
@@ -399,12 +400,16 @@ type envelope struct {
 // decodeMessage decodes a body into a jsonrpc2 message or explains why not.
 func decodeMessage(body []byte) (jsonrpc2.Message, *messageFault) {
 	body = bytes.TrimSpace(body)
-	if !json.Valid(body) {
-		return nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.ParseError,
-			"the message body is not valid JSON: "+jsonsyntax.Detail(body))}
-	}
+	// One pass checks the syntax and reads the envelope, with the parser
+	// jsonrpc2 decodes with: a message of megabytes (a Write's content) is
+	// not scanned once to validate and again to classify. Only a message
+	// that fails is looked at again, to say why.
 	var env envelope
-	if err := json.Unmarshal(body, &env); err != nil {
+	if rest, err := segjson.Parse(body, &env, segjson.ZeroCopy); err != nil || len(rest) > 0 {
+		if !json.Valid(body) {
+			return nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.ParseError,
+				"the message body is not valid JSON: "+jsonsyntax.Detail(body))}
+		}
 		return nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
 			"a JSON-RPC message must be a JSON object (batches are not supported)")}
 	}
@@ -491,6 +496,28 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		data = append(data, r.Result()...)
 		data = append(data, `,"id":`...)
 		data = append(data, id...)
+		data = append(data, '}')
+		return s.writeFrame(data)
+	}
+	// A request to the client (workspace/applyEdit with a file's content)
+	// likewise: its params were encoded by jsonrpc2.NewCall already.
+	if c, ok := msg.(*jsonrpc2.Call); ok && len(c.Params()) > 0 {
+		cid := c.ID()
+		id, err := cid.MarshalJSON()
+		if err != nil {
+			return 0, fmt.Errorf("encoding a request id: %w", err)
+		}
+		method, err := json.Marshal(c.Method())
+		if err != nil {
+			return 0, fmt.Errorf("encoding a request method: %w", err)
+		}
+		data := make([]byte, 0, len(c.Params())+len(id)+len(method)+50)
+		data = append(data, `{"jsonrpc":"2.0","id":`...)
+		data = append(data, id...)
+		data = append(data, `,"method":`...)
+		data = append(data, method...)
+		data = append(data, `,"params":`...)
+		data = append(data, c.Params()...)
 		data = append(data, '}')
 		return s.writeFrame(data)
 	}

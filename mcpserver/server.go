@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -42,7 +43,32 @@ type Options struct {
 	// with an error and skipped. 0 means the server.maxMessageBytes
 	// setting (64 MiB by default).
 	MaxMessageBytes int
+	// Instructions replace the server's instructions in the handshake.
+	Instructions string
 }
+
+// Config configures a Server beyond its registry and pipeline.
+type Config struct {
+	// Instructions are the server's instructions in the handshake; empty
+	// means the default.
+	Instructions string
+	// CallHost returns the tools.Host of one call; own is the host the
+	// server would use (elicitation, files on disk, MCP progress). Nil
+	// means own. The editor session's endpoint runs calls in the editor.
+	CallHost func(req *sdk.CallToolRequest, own tools.Host) tools.Host
+	// Serves, when set, picks the registry's tools served (by name); nil
+	// serves every enabled tool.
+	Serves func(name string) bool
+	// OnClient, when set, is told the name of each client that completed
+	// the handshake.
+	OnClient func(name string)
+	// CallerSyncs leaves the registry's one change listener to the
+	// caller, who calls Sync from it; otherwise the server takes it.
+	CallerSyncs bool
+}
+
+// defaultInstructions are the instructions of `toolhost mcp`.
+const defaultInstructions = "toolhost: Claude-Code-compatible coding tools (read, search, edit, run) over the working directory."
 
 // Serve builds a session over opts.Roots and serves it as an MCP server on
 // in/out (newline-delimited JSON-RPC, MCP's stdio transport) until the
@@ -73,7 +99,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		return err
 	}
 	defer sess.Close()
-	srv = New(sess.Registry, sess.Pipeline, opts.Log)
+	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: opts.Instructions})
 	defer srv.Close()
 	close(built)
 	// An untrusted folder that asks for something is asked about once the
@@ -106,6 +132,8 @@ type Server struct {
 	reg      *tools.Registry
 	pipeline *tools.Pipeline
 	log      *slog.Logger
+	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
+	serves   func(string) bool
 
 	// bg owns the goroutines the server starts (the first sync of the
 	// tools, compiling schemas, fetching the client's roots); Close ends
@@ -133,20 +161,35 @@ type Server struct {
 // coming and going) are announced with notifications/tools/list_changed.
 // It takes over reg's OnChange.
 func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Server {
+	return NewServer(reg, pipeline, log, Config{})
+}
+
+// NewServer is New with a Config.
+func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, cfg Config) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Instructions == "" {
+		cfg.Instructions = defaultInstructions
+	}
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
-		clientReady: make(chan struct{})}
+		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves}
 	s.bg = background.New(s.log)
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
 		Logger:       s.log,
-		Instructions: "toolhost: Claude-Code-compatible coding tools (read, search, edit, run) over the working directory.",
+		Instructions: cfg.Instructions,
 		// Protocol 2026-07-28 forbids server-initiated elicitation; prompts
 		// and questions need it mid-call, so the server speaks the versions
 		// before it (the Go and TypeScript clients negotiate down).
 		SupportedProtocolVersions: handshakeVersions(),
 		InitializedHandler: func(_ context.Context, req *sdk.InitializedRequest) {
+			if cfg.OnClient != nil {
+				name := ""
+				if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+					name = p.ClientInfo.Name
+				}
+				cfg.OnClient(name)
+			}
 			s.clientOnce.Do(func() {
 				s.client = req.Session
 				close(s.clientReady)
@@ -171,7 +214,9 @@ func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Serve
 		close(s.ready)
 	})
 	s.mcp.AddReceivingMiddleware(s.awaitTools)
-	reg.OnChange(s.sync)
+	if !cfg.CallerSyncs {
+		reg.OnChange(s.sync)
+	}
 	return s
 }
 
@@ -310,6 +355,17 @@ func MCPName(name string) string {
 	return out
 }
 
+// Sync makes the served tools match the registry's enabled tools now (for
+// a host that keeps the registry's OnChange for itself and calls Sync from
+// it).
+func (s *Server) Sync() { s.sync() }
+
+// Handler serves the server over streamable HTTP, one MCP session per
+// client.
+func (s *Server) Handler() http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, nil)
+}
+
 // sync makes the served tools match the registry's enabled tools.
 func (s *Server) sync() {
 	s.mu.Lock()
@@ -317,6 +373,9 @@ func (s *Server) sync() {
 	want := map[string]bool{}
 	for _, e := range s.reg.Entries(false) {
 		t := e.Tool
+		if s.serves != nil && !s.serves(t.Name()) {
+			continue
+		}
 		name := MCPName(t.Name())
 		if want[name] {
 			continue // two registry names that sanitise alike: the first wins
@@ -376,7 +435,10 @@ func annotations(a tools.ToolAnnotations) *sdk.ToolAnnotations {
 // handler runs calls of one registry tool through the pipeline.
 func (s *Server) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		host := newHost(req.Session, req.Params.GetProgressToken(), s.log)
+		var host tools.Host = newHost(req.Session, req.Params.GetProgressToken(), s.log)
+		if s.callHost != nil {
+			host = s.callHost(req, host)
+		}
 		resp, err := s.pipeline.Call(ctx, host, tools.Request{Name: name, Input: req.Params.Arguments})
 		if err != nil {
 			return nil, err // cancelled: the SDK answers the cancellation

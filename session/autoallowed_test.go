@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -136,5 +137,36 @@ func TestPipelineDecideRunsNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(target); !os.IsNotExist(err) {
 		t.Errorf("Decide ran Write: %v", err)
+	}
+}
+
+// docs/settings.md lists, in step 9 of "How a call is decided", the tools
+// allowed without a prompt in the default mode; the list is the checker's.
+func TestSettingsPageListsTheAutoAllowedTools(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "docs", "settings.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, step, ok := strings.Cut(string(page), "\n9. Low-risk tools")
+	step, _, ok2 := strings.Cut(step, ") are allowed.")
+	if !ok || !ok2 {
+		t.Fatal(`docs/settings.md has no step "9. Low-risk tools ... ) are allowed."`)
+	}
+	documented := map[string]bool{}
+	for _, w := range regexp.MustCompile(`\b[A-Z][A-Za-z]+\b`).FindAllString(step, -1) {
+		documented[w] = true
+	}
+
+	s, _ := newTestSession(t, `{"tools": {"optIn": ["*"], "teams": true}}`)
+	for _, e := range s.Registry.Entries(true) {
+		name := e.Tool.Name()
+		if auto := s.AutoAllowed(nil, e.Tool); auto != documented[name] {
+			t.Errorf("%s: the checker's autoAllowed is %v, but docs/settings.md's step 9 %s it", name, auto, map[bool]string{true: "lists", false: "does not list"}[documented[name]])
+		}
+		delete(documented, name)
+	}
+	delete(documented, "Low") // the step's own words
+	for w := range documented {
+		t.Errorf("docs/settings.md's step 9 names %s, which is no tool", w)
 	}
 }

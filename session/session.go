@@ -64,9 +64,10 @@ type Session struct {
 	Log       *slog.Logger
 	// Settings holds the merged settings of every layer. It reloads when
 	// the client sends settings (workspace/didChangeConfiguration, which
-	// also re-reads the files), when the workspace folders change, and when
-	// toolhost writes a local settings file itself; nothing watches the
-	// files for other changes.
+	// also re-reads the files), when the workspace folders change, when
+	// toolhost writes a local settings file itself, and when the trust file
+	// changes (watchTrustFile polls it); nothing watches the settings files
+	// for other changes.
 	Settings *settings.Store
 	// Permissions decides each call and holds the permission mode.
 	Permissions *permission.Checker

@@ -216,7 +216,14 @@ type MCPServer struct {
 type Server struct {
 	// MaxMessageBytes caps a message's Content-Length (default 64 MiB).
 	MaxMessageBytes int64 `json:"maxMessageBytes,omitempty"`
+	// AgentEndpoint serves the editor session to other agents over MCP on
+	// a loopback port (docs/agents.md). Nil means on.
+	AgentEndpoint *bool `json:"agentEndpoint,omitempty"`
 }
+
+// ServesAgentEndpoint reports whether the editor session's MCP endpoint
+// runs.
+func (s Server) ServesAgentEndpoint() bool { return s.AgentEndpoint == nil || *s.AgentEndpoint }
 
 // Defaults returns the built-in defaults.
 func Defaults() *Settings {

@@ -44,6 +44,7 @@ const (
 	whyWidens  = "widens the workspace"
 	whyTurnsOn = "turns on tools that are off by default"
 	whyPaths   = "changes which file a path opens"
+	whyExposes = "lets other processes reach the session"
 )
 
 // trustTable classifies every settings key (as Keys lists them). The test
@@ -83,6 +84,7 @@ var trustTable = map[string]keyTrust{
 	"enableAllProjectMcpServers":              {nil, "no", whyRuns},
 	"enabledMcpjsonServers":                   {nil, "no", whyRuns},
 	"server.maxMessageBytes":                  {lower, "only a lower value", whyLoosens},
+	"server.agentEndpoint":                    {onlyValue(false), "only false", whyExposes},
 	"providers":                               {nil, "no", whyNetwork},
 	"tools.optIn":                             {nil, "no", whyTurnsOn},
 	"tools.teams":                             {nil, "no", whyTurnsOn},

@@ -18,6 +18,14 @@ type PermissionChecker interface {
 	Check(ctx context.Context, host Host, call PermissionCall) (PermissionOutcome, error)
 }
 
+// PermissionPrompter is implemented by checkers that can tell, without
+// asking, the prompt Check shows for a call whose decision is "ask": a
+// client that confirms calls in its own UI (VS Code's agent mode, through
+// toolhost/checkPermission) shows toolhost's title, preview and risk.
+type PermissionPrompter interface {
+	Prompt(ctx context.Context, host Host, call PermissionCall) PermissionRequest
+}
+
 // PermissionCall is what a permission decision is made on.
 type PermissionCall struct {
 	CallID string

@@ -252,6 +252,29 @@ func (p *Pipeline) Decide(host Host, req Request) (PermissionDecision, *Result) 
 	return d, nil
 }
 
+// Prompt is the permission prompt the checker would show for req, for a
+// client that confirms calls in its own UI; nil when req cannot be called
+// or the checker cannot tell its prompt.
+func (p *Pipeline) Prompt(ctx context.Context, host Host, req Request) *PermissionRequest {
+	prompter, ok := p.Permissions.(PermissionPrompter)
+	if !ok {
+		return nil
+	}
+	if host == nil {
+		host = NoHost{}
+	}
+	c := &callState{req: req, host: host}
+	if res := p.prepare(c); res != nil {
+		return nil
+	}
+	var out *PermissionRequest
+	p.safely(c.tool.Name(), "permission prompt", func() {
+		r := prompter.Prompt(ctx, host, c.permissionCall())
+		out = &r
+	})
+	return out
+}
+
 func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -11,6 +11,9 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
+
+	"github.com/toolhost/toolhost/internal/udiff"
 )
 
 // Modification is a change of one file a tool wants made, planned from the
@@ -47,6 +50,10 @@ type Modified struct {
 	// Changed is false when the plan left the content as it was; nothing
 	// was sent or written then.
 	Changed bool
+	// Changes is the line diff of Old and New (udiff.Changes) when the
+	// change went to the editor as edits, nil otherwise: a result's diff
+	// is built from it rather than diffing again.
+	Changes []udiff.Change
 	// ChangedSinceRead, when set, says how the file had changed since the
 	// agent's Read: the change was planned by Modification.Changed.
 	ChangedSinceRead *StaleError
@@ -174,45 +181,46 @@ func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modi
 	if !done.Changed {
 		return done, nil
 	}
-	if err := w.apply(ctx, ed, m, current, next); err != nil {
+	if done.Changes, err = w.apply(ctx, ed, m, current, next); err != nil {
 		return Modified{}, err
 	}
 	return done, nil
 }
 
 // apply sends or writes a planned change; the caller holds the path's lock.
-func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, next []byte) error {
+// It returns the line diff it computed for the editor's edits, if any.
+func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, next []byte) ([]udiff.Change, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	// The new content is what the agent has seen from here on; the file's
 	// time vouches for it only if nothing touches the file from now on.
 	written := time.Now()
 	if ed == nil || !ed.CanApplyEdit() {
 		if err := w.WriteFile(m.Path, next); err != nil {
-			return err
+			return nil, err
 		}
 		w.MarkRead(m.Path, next, nil, written)
-		return nil
+		return nil, nil
 	}
 
 	// The editor would write the file where its path leads: refuse here
 	// what the server would refuse to write itself, and text the editor's
 	// positions cannot address.
 	if err := w.CheckWritable(m.Path); err != nil {
-		return err
+		return nil, err
 	}
 	if !utf8.Valid(old) || !utf8.Valid(next) {
-		return &EncodingError{Path: m.Path}
+		return nil, &EncodingError{Path: m.Path}
 	}
 	var created []string
 	var err error
 	if old == nil {
 		if created, err = mkdirParents(filepath.Dir(m.Path)); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	params := w.editParams(m, old, next)
+	params, changes := w.editParams(m, old, next)
 	// The disk before the edit: a client that saves applied edits may write
 	// the disk's own content plus the change, keeping the user's unsaved
 	// typing out of the file (see ensureOnDisk).
@@ -227,7 +235,7 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	}
 	if err != nil {
 		removeEmptyDirs(created)
-		return err
+		return nil, err
 	}
 
 	// The editor changed its buffer (and may have sent didChange already);
@@ -237,18 +245,19 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 		diskBefore = nil
 	}
 	if err := w.ensureOnDisk(ed, m.Path, next, diskBefore); err != nil {
-		return err
+		return nil, err
 	}
 	var version *int32
 	if _, v, open := w.Document(m.Path); open {
 		version = &v
 	}
 	w.MarkRead(m.Path, next, version, written)
-	return nil
+	return changes, nil
 }
 
-// editParams builds the workspace/applyEdit params of a change.
-func (w *Workspace) editParams(m Modification, old, next []byte) *ApplyWorkspaceEditParams {
+// editParams builds the workspace/applyEdit params of a change, and returns
+// the line diff its edits came from (nil for a new file).
+func (w *Workspace) editParams(m Modification, old, next []byte) (*ApplyWorkspaceEditParams, []udiff.Change) {
 	uri := PathToURI(m.Path)
 	edit := WorkspaceEdit{ChangeAnnotations: map[string]ChangeAnnotation{
 		annotationID: {Label: m.Label, NeedsConfirmation: m.Review},
@@ -265,18 +274,20 @@ func (w *Workspace) editParams(m Modification, old, next []byte) *ApplyWorkspace
 				}},
 			}})
 		}
-		return &ApplyWorkspaceEditParams{Label: m.Label, Edit: edit}
+		return &ApplyWorkspaceEditParams{Label: m.Label, Edit: edit}, nil
 	}
 	ident := VersionedTextDocumentIdentifier{URI: uri}
 	if _, v, open := w.Document(m.Path); open {
 		ident.Version = &v
 	}
-	before := string(old)
-	edits := textEdits(before, minimalEdits(before, string(next)), w.PositionEncoding(), annotationID)
+	// Views, not copies, of contents nobody changes while the edit is built.
+	before, after := unsafe.String(unsafe.SliceData(old), len(old)), unsafe.String(unsafe.SliceData(next), len(next))
+	changes := udiff.Changes(before, after)
+	edits := textEdits(before, minimalEdits(before, after, changes), w.PositionEncoding(), annotationID)
 	edit.DocumentChanges = append(edit.DocumentChanges, DocumentChange{TextDocumentEdit: &TextDocumentEdit{
 		TextDocument: ident, Edits: edits,
 	}})
-	return &ApplyWorkspaceEditParams{Label: m.Label, Edit: edit}
+	return &ApplyWorkspaceEditParams{Label: m.Label, Edit: edit}, changes
 }
 
 // ensureOnDisk makes sure an applied change is on disk: written by the

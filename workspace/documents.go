@@ -82,8 +82,7 @@ func (w *Workspace) Change(uri string, version int32, changes []ContentChange) e
 			text = c.Text
 			continue
 		}
-		x := newLineIndex(text, enc)
-		start, end := x.offset(c.Range.Start), x.offset(c.Range.End)
+		start, end := offsetOf(text, c.Range.Start, enc), offsetOf(text, c.Range.End, enc)
 		if end < start {
 			return fmt.Errorf("didChange for %s has a range that ends before it starts", uri)
 		}

@@ -120,16 +120,43 @@ func (x *lineIndex) offset(p Position) int {
 	if int(p.Line) >= len(x.starts) {
 		return len(x.text)
 	}
-	start, end := x.starts[p.Line], x.lineEnd(int(p.Line))
-	want := int(p.Character)
+	return charOffset(x.text, x.starts[p.Line], x.lineEnd(int(p.Line)), int(p.Character), x.utf8)
+}
+
+// offsetOf is lineIndex.offset without an index: it finds the position's
+// line with a scan for line breaks up to it, so one change of a large
+// document (a didChange) costs no index of all its lines.
+func offsetOf(text string, p Position, encoding string) int {
+	start := 0
+	for l := uint32(0); l < p.Line; l++ {
+		i := strings.IndexByte(text[start:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		start += i + 1
+	}
+	end := len(text)
+	if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
+		end = start + i
+		if end > start && text[end-1] == '\r' {
+			end--
+		}
+	}
+	return charOffset(text, start, end, int(p.Character), encoding == EncodingUTF8)
+}
+
+// charOffset is the byte offset of character want (in the encoding's units)
+// of the line text[start:end], clamped to the line's end and moved to the
+// start of a character it falls inside.
+func charOffset(text string, start, end, want int, utf8Units bool) int {
 	n := 0
 	for i := start; i < end; {
 		if n >= want {
 			return i
 		}
-		r, size := utf8.DecodeRuneInString(x.text[i:end])
+		r, size := utf8.DecodeRuneInString(text[i:end])
 		u := size
-		if !x.utf8 {
+		if !utf8Units {
 			u = 1
 			if r >= 0x10000 {
 				u = 2

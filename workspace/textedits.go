@@ -6,9 +6,10 @@ import (
 	"github.com/toolhost/toolhost/internal/udiff"
 )
 
-// wholeEditSize is the size (old and new bytes together) of a changed
-// middle past which minimalEdits sends it as one replacement.
-const wholeEditSize = 256 << 10
+// charDiffSize is the size (old and new bytes together) of a changed block
+// of lines past which minimalEdits sends it as one replacement rather than
+// diffing its characters.
+const charDiffSize = 64 << 10
 
 // byteEdit replaces old[start:end] with text.
 type byteEdit struct {
@@ -17,48 +18,22 @@ type byteEdit struct {
 }
 
 // minimalEdits returns small, ordered, non-overlapping edits that turn old
-// into new: a line diff finds the changed blocks, then a character diff
-// inside each block keeps edits to the characters that changed, so the
-// editor's undo, cursors and markers outside them stay put. go-diff does the
-// diffing (Myers with a half-match speed-up and a deadline) rather than a
-// hand-written LCS.
-//
-// Only the changed middle is diffed (the common leading and trailing lines
-// are left out first), and a middle past wholeEditSize is sent as one
-// replacement: a minimal edit of megabytes that changed everywhere is not
-// worth the diff's time.
-func minimalEdits(old, new string) []byteEdit {
-	if old == new {
-		return nil
-	}
-	pre, suf := udiff.CommonLines(old, new)
-	midOld, midNew := old[pre:len(old)-suf], new[pre:len(new)-suf]
-	if len(midOld)+len(midNew) > wholeEditSize {
-		return []byteEdit{{start: pre, end: len(old) - suf, text: midNew}}
-	}
+// into new, from changes, the line diff of the two (udiff.Changes): a
+// character diff inside each changed block keeps edits to the characters
+// that changed, so the editor's undo, cursors and markers outside them stay
+// put. go-diff does the diffing rather than a hand-written LCS. A block past
+// charDiffSize is sent as one replacement: a minimal edit of a large block
+// that changed everywhere is not worth the diff's time.
+func minimalEdits(old, new string, changes []udiff.Change) []byteEdit {
 	dmp := diffmatchpatch.New()
-	a, b, lines := dmp.DiffLinesToRunes(midOld, midNew)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), lines)
-
 	var edits []byteEdit
-	off := pre
-	for i := 0; i < len(diffs); {
-		if diffs[i].Type == diffmatchpatch.DiffEqual {
-			off += len(diffs[i].Text)
-			i++
+	for _, c := range changes {
+		del, ins := old[c.OldStart:c.OldEnd], new[c.NewStart:c.NewEnd]
+		if len(del)+len(ins) > charDiffSize {
+			edits = append(edits, byteEdit{start: c.OldStart, end: c.OldEnd, text: ins})
 			continue
 		}
-		// A changed block: consecutive deletions and insertions.
-		var del, ins string
-		for ; i < len(diffs) && diffs[i].Type != diffmatchpatch.DiffEqual; i++ {
-			if diffs[i].Type == diffmatchpatch.DiffDelete {
-				del += diffs[i].Text
-			} else {
-				ins += diffs[i].Text
-			}
-		}
-		edits = append(edits, charEdits(dmp, off, del, ins)...)
-		off += len(del)
+		edits = append(edits, charEdits(dmp, c.OldStart, del, ins)...)
 	}
 	return keepLineBreaksWhole(old, edits)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/toolhost/toolhost/internal/udiff"
 )
 
 // applyIndependently applies LSP edits with its own position arithmetic
@@ -63,7 +65,7 @@ func TestMinimalEditsRoundTrip(t *testing.T) {
 	for _, tt := range tests {
 		for _, enc := range []string{EncodingUTF16, EncodingUTF8} {
 			t.Run(tt.name+"/"+enc, func(t *testing.T) {
-				edits := textEdits(tt.old, minimalEdits(tt.old, tt.new), enc, "a")
+				edits := textEdits(tt.old, minimalEdits(tt.old, tt.new, udiff.Changes(tt.old, tt.new)), enc, "a")
 				if got := applyIndependently(t, tt.old, edits, enc); got != tt.new {
 					t.Fatalf("applying %+v to %q gave %q, want %q", edits, tt.old, got, tt.new)
 				}
@@ -85,7 +87,7 @@ func TestMinimalEditsRandom(t *testing.T) {
 	for i := 0; i < 500; i++ {
 		old, new := gen(), gen()
 		for _, enc := range []string{EncodingUTF16, EncodingUTF8} {
-			edits := textEdits(old, minimalEdits(old, new), enc, "")
+			edits := textEdits(old, minimalEdits(old, new, udiff.Changes(old, new)), enc, "")
 			if got := applyIndependently(t, old, edits, enc); got != new {
 				t.Fatalf("%s: applying %+v to %q gave %q, want %q", enc, edits, old, got, new)
 			}
@@ -100,7 +102,7 @@ func TestMinimalEditsAreSmall(t *testing.T) {
 	}
 	old := b.String()
 	new := strings.Replace(old, "text", "prose", 1)
-	edits := textEdits(old, minimalEdits(old, new), EncodingUTF16, "")
+	edits := textEdits(old, minimalEdits(old, new, udiff.Changes(old, new)), EncodingUTF16, "")
 	if len(edits) != 1 {
 		t.Fatalf("got %d edits, want 1: %+v", len(edits), edits)
 	}

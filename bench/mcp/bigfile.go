@@ -37,14 +37,15 @@ func bigText(n int, tag string) string {
 
 // bigResult is one peer's figures.
 type bigResult struct {
-	editTime, writeTime time.Duration
-	editPeak, writePeak int64 // bytes
+	editTime, writeTime, sparseTime time.Duration
+	editPeak, writePeak, sparsePeak int64 // bytes
 }
 
 // measureBigFiles runs the big-file calls rounds times per peer, runs
 // alternating, and prints the medians side by side.
 func measureBigFiles(ctx context.Context, peers []peer, tmp string, rounds int) error {
 	editText, oldWrite, newWrite := bigText(editLines, "x"), bigText(writeLines, "old"), bigText(writeLines, "new")
+	sparseText := "first MARK\n" + editText + "last MARK\n"
 	results := map[string][]bigResult{}
 	for i := range rounds {
 		for _, p := range alternate(peers, i) {
@@ -62,6 +63,14 @@ func measureBigFiles(ctx context.Context, peers []peer, tmp string, rounds int) 
 			}, "new line 00059999:")
 			if err != nil {
 				return fmt.Errorf("%s Write of %d MB: %w", p.name, len(newWrite)>>20, err)
+			}
+			// replace_all touching only the first and last lines: a diff
+			// of everything in between unless the change stays sparse.
+			r.sparseTime, r.sparsePeak, err = bigCall(ctx, p, dir, "sparse.txt", sparseText, "Edit", map[string]any{
+				"old_string": "MARK", "new_string": "mark", "replace_all": true,
+			}, "last mark")
+			if err != nil {
+				return fmt.Errorf("%s Edit replace_all of %d MB: %w", p.name, len(sparseText)>>20, err)
 			}
 			results[p.name] = append(results[p.name], r)
 		}
@@ -82,6 +91,10 @@ func measureBigFiles(ctx context.Context, peers []peer, tmp string, rounds int) 
 	em, emc := median("toolhost", func(r bigResult) float64 { return float64(r.editPeak) }), median("claude", func(r bigResult) float64 { return float64(r.editPeak) })
 	size := float64(len(editText))
 	fmt.Fprintf(tw, "Edit peak memory\t%.0f MB (%.1f× file)\t%.0f MB (%.1f× file)\t%.2f\t%s\t\n", em/1e6, em/size, emc/1e6, emc/size, em/emc, verdict(em <= 3*size, "≤ 3× the file"))
+	st, sc := median("toolhost", func(r bigResult) float64 { return r.sparseTime.Seconds() }), median("claude", func(r bigResult) float64 { return r.sparseTime.Seconds() })
+	fmt.Fprintf(tw, "Edit replace_all, first+last line\t%.2f s\t%.2f s\t%.2f\t%s\t\n", st, sc, st/sc, verdict(st/sc <= 1.0/3, "≤ 1/3 of claude's"))
+	sm, smc := median("toolhost", func(r bigResult) float64 { return float64(r.sparsePeak) }), median("claude", func(r bigResult) float64 { return float64(r.sparsePeak) })
+	fmt.Fprintf(tw, "  its peak memory\t%.0f MB (%.1f× file)\t%.0f MB (%.1f× file)\t%.2f\t%s\t\n", sm/1e6, sm/size, smc/1e6, smc/size, sm/smc, verdict(sm <= 3*size, "≤ 3× the file"))
 	wt, wc := median("toolhost", func(r bigResult) float64 { return r.writeTime.Seconds() }), median("claude", func(r bigResult) float64 { return r.writeTime.Seconds() })
 	fmt.Fprintf(tw, "Write time\t%.2f s\t%.2f s\t%.2f\t%s\t\n", wt, wc, wt/wc, verdict(wt <= 0.3, "≤ 0.3 s"))
 	wm, wmc := median("toolhost", func(r bigResult) float64 { return float64(r.writePeak) }), median("claude", func(r bigResult) float64 { return float64(r.writePeak) })
@@ -155,7 +168,7 @@ func bigCall(ctx context.Context, p peer, dir, name, content, tool string, args 
 	}
 	defer cs.Close()
 	if _, err := callTool(cctx, cs, "Read", map[string]any{"file_path": file, "limit": 5}, "line 00000001"); err != nil {
-		return 0, 0, fmt.Errorf("Read: %w", err)
+		return 0, 0, fmt.Errorf("the first Read: %w", err)
 	}
 	args["file_path"] = file
 	d, err := callTool(cctx, cs, tool, args, "")

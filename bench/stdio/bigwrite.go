@@ -76,16 +76,16 @@ func runBigWrite(bin string, mb, runs int) error {
 		}
 		c.close()
 		if err != nil {
-			return fmt.Errorf("Write of %d MB through the editor: %w", mb, err)
+			return fmt.Errorf("a Write of %d MB through the editor: %w", mb, err)
 		}
 		if res["isError"] == true {
-			return fmt.Errorf("Write of %d MB through the editor failed: %.300v", mb, res["content"])
+			return fmt.Errorf("a Write of %d MB through the editor failed: %.300v", mb, res["content"])
 		}
 		if ed.text != next {
-			return fmt.Errorf("Write of %d MB: the editor's buffer does not hold the new content after %d edits", mb, ed.applied)
+			return fmt.Errorf("after a Write of %d MB, the editor's buffer does not hold the new content after %d edits", mb, ed.applied)
 		}
 		if disk, err := os.ReadFile(file); err != nil || !bytes.Equal(disk, []byte(next)) {
-			return fmt.Errorf("Write of %d MB: the file on disk does not hold the new content (%v)", mb, err)
+			return fmt.Errorf("after a Write of %d MB, the file on disk does not hold the new content (%v)", mb, err)
 		}
 		times = append(times, took)
 		cpus = append(cpus, cpu1-cpu0)

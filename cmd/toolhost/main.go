@@ -21,7 +21,8 @@ const usage = `toolhost — the tool layer of an AI coding agent, as an editor b
 
 Usage:
   toolhost [serve]              serve JSON-RPC (LSP framing) on stdio for an editor
-  toolhost mcp                  serve the tools as an MCP server on stdio
+  toolhost mcp [--attach]       serve the tools as an MCP server on stdio
+                                (--attach: inside the running editor session)
   toolhost call TOOL JSON       run one call and print the result
   toolhost tools list           list the tools with their categories
   toolhost tools docs [-o F]    write the tool reference (default docs/tools.md)

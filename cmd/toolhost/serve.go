@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/toolhost/toolhost/discovery"
 	"github.com/toolhost/toolhost/lspserver"
 	"github.com/toolhost/toolhost/mcpserver"
 )
@@ -23,6 +24,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.SetOutput(stderr)
 	maxBytes := fs.Int64("max-message-bytes", 0, "refuse messages whose Content-Length is larger (default 64 MiB; server.maxMessageBytes)")
 	verbose := fs.Bool("v", false, "log debug messages to stderr")
+	noEndpoint := fs.Bool("no-agent-endpoint", false, "do not serve the session to other agents over MCP (the setting server.agentEndpoint: false does the same)")
 	// LSP clients add these by convention (vscode-languageclient adds
 	// --stdio for its stdio transport); stdio is the only transport.
 	fs.Bool("stdio", true, "use stdin/stdout (the only transport; accepted for LSP clients that pass it)")
@@ -40,6 +42,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	err := lspserver.Serve(ctx, stdin, stdout, lspserver.Options{
 		Log:             stderrLogger(stderr, *verbose),
 		MaxMessageBytes: *maxBytes,
+		AgentEndpoint:   !*noEndpoint,
 	})
 	switch {
 	case err == nil:
@@ -60,8 +63,10 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	root := fs.String("root", "", "workspace root (default: the current directory)")
 	maxBytes := fs.Int("max-message-bytes", 0, "answer longer input messages with an error and skip them (default 64 MiB; server.maxMessageBytes)")
 	verbose := fs.Bool("v", false, "log debug messages to stderr")
+	attach := fs.Bool("attach", false, "run the calls in the running editor session whose workspace holds the current folder (or -session's); without one, serve a standalone session and say so")
+	sessionFile := fs.String("session", "", "with -attach: the editor session's file (default: $"+discovery.EnvVar+", else found by the current folder)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: toolhost mcp [flags]\n\nServes the tools as an MCP server on stdin/stdout (see docs/mcp.md).\n\nFlags:")
+		fmt.Fprintln(stderr, "Usage: toolhost mcp [flags]\n\nServes the tools as an MCP server on stdin/stdout (see docs/mcp.md; -attach: docs/agents.md).\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -75,12 +80,65 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if *root != "" {
 		roots = []string{*root}
 	}
-	err := mcpserver.Serve(ctx, stdin, stdout, mcpserver.Options{Roots: roots, Log: stderrLogger(stderr, *verbose), MaxMessageBytes: *maxBytes})
+	log := stderrLogger(stderr, *verbose)
+	opts := mcpserver.Options{Roots: roots, Log: log, MaxMessageBytes: *maxBytes}
+	if *attach {
+		sess, why := findSession(*sessionFile, *root)
+		if why == "" {
+			err := mcpserver.Attach(ctx, stdin, stdout, mcpserver.AttachOptions{Session: sess.Info, Log: log, MaxMessageBytes: *maxBytes})
+			switch {
+			case err == nil, errors.Is(err, context.Canceled), errors.Is(err, io.EOF):
+				return 0
+			case errors.Is(err, mcpserver.ErrSessionEnded):
+				fmt.Fprintf(stderr, "toolhost mcp --attach: the editor session (pid %d) ended; restart the MCP server once the editor runs again\n", sess.PID)
+				return 1
+			}
+			// Nothing was served yet: the session file was stale or its
+			// token wrong. Say so and serve on our own.
+			why = err.Error()
+		}
+		fmt.Fprintf(stderr, "toolhost mcp --attach: %s; serving a standalone session (no editor: edits are written to disk, prompts go through this MCP client)\n", why)
+		opts.Instructions = "toolhost (standalone): no running editor session was found for this folder (" + why + "), so edits are written straight to disk and prompts go through this client. Start the editor with toolhost (VS Code extension or Neovim plugin) in this folder and restart this server to work inside it."
+	}
+	err := mcpserver.Serve(ctx, stdin, stdout, opts)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "toolhost mcp: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// findSession picks the editor session -attach reaches: the file named by
+// the flag or the environment, else the session whose workspace holds the
+// folder (root, or the current directory). why says what went wrong when
+// there is none.
+func findSession(file, root string) (sess discovery.Session, why string) {
+	if file == "" {
+		file = os.Getenv(discovery.EnvVar)
+	}
+	if file != "" {
+		info, err := discovery.Read(file)
+		switch {
+		case err != nil:
+			return sess, fmt.Sprintf("the session file %s cannot be used (%v)", file, err)
+		case !discovery.Alive(info.PID):
+			return sess, fmt.Sprintf("the editor session of %s (pid %d) is not running", file, info.PID)
+		}
+		return discovery.Session{Path: file, Info: info}, ""
+	}
+	folder := root
+	if folder == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return sess, "no current folder to find a session by: " + err.Error()
+		}
+		folder = wd
+	}
+	found, err := discovery.Find(folder)
+	if err != nil {
+		return sess, err.Error()
+	}
+	return found, ""
 }
 
 // mcpGCPercent is the garbage collector's target for toolhost mcp. Its

@@ -20,10 +20,12 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return toolsList(stdout, stderr)
 	case "docs":
 		return toolsDocs(args, stdout, stderr)
+	case "lm":
+		return toolsLM(args, stdout, stderr)
 	case "enable", "disable":
 		return toolsSetEnabled(sub == "enable", args, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "toolhost tools: unknown subcommand %q: use list, docs, enable or disable\n", sub)
+	fmt.Fprintf(stderr, "toolhost tools: unknown subcommand %q: use list, docs, lm, enable or disable\n", sub)
 	return 2
 }
 

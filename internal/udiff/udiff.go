@@ -8,8 +8,6 @@ package udiff
 import (
 	"fmt"
 	"strings"
-
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // Context is the number of unchanged lines shown around each change.
@@ -27,13 +25,6 @@ type Hunk struct {
 	// noEOL marks, by index into Lines, lines that end their text without a
 	// newline ("\ No newline at end of file").
 	noEOL map[int]bool
-}
-
-// line is one line of the line-level diff.
-type line struct {
-	op   diffmatchpatch.Operation
-	text string // without its "\n"
-	eol  bool   // whether it ended with "\n"
 }
 
 // Unified returns the unified diff of old and new under the given names, or
@@ -98,125 +89,8 @@ func span(start, count int) string {
 // Hunks returns the changes from old to new grouped into hunks with Context
 // lines of context.
 func Hunks(old, new string) []Hunk {
-	if old == new {
-		return nil
-	}
-	lines, first := diffLines(old, new)
-	var hunks []Hunk
-	// Line numbers of lines[i] in old and new; lines starts after first
-	// equal lines that were not diffed.
-	oldNo, newNo := first+1, first+1
-	oldAt := make([]int, len(lines))
-	newAt := make([]int, len(lines))
-	for i, l := range lines {
-		oldAt[i], newAt[i] = oldNo, newNo
-		if l.op != diffmatchpatch.DiffInsert {
-			oldNo++
-		}
-		if l.op != diffmatchpatch.DiffDelete {
-			newNo++
-		}
-	}
-	for i := 0; i < len(lines); {
-		if lines[i].op == diffmatchpatch.DiffEqual {
-			i++
-			continue
-		}
-		// A hunk starts Context lines before the change and runs until a
-		// stretch of more than 2*Context equal lines (or the end).
-		start := max(0, i-Context)
-		end := i
-		for end < len(lines) {
-			if lines[end].op != diffmatchpatch.DiffEqual {
-				end++
-				continue
-			}
-			run := end
-			for run < len(lines) && lines[run].op == diffmatchpatch.DiffEqual {
-				run++
-			}
-			if run == len(lines) || run-end > 2*Context {
-				end = min(end+Context, run)
-				break
-			}
-			end = run
-		}
-		h := Hunk{OldStart: oldAt[start], NewStart: newAt[start], noEOL: map[int]bool{}}
-		for _, l := range lines[start:end] {
-			prefix := " "
-			switch l.op {
-			case diffmatchpatch.DiffDelete:
-				prefix = "-"
-				h.OldLines++
-			case diffmatchpatch.DiffInsert:
-				prefix = "+"
-				h.NewLines++
-			default:
-				h.OldLines++
-				h.NewLines++
-			}
-			if !l.eol {
-				h.noEOL[len(h.Lines)] = true
-			}
-			h.Lines = append(h.Lines, prefix+l.text)
-		}
-		hunks = append(hunks, h)
-		i = end
-	}
+	hunks, _ := HunksOf(old, new, Changes(old, new), -1)
 	return hunks
-}
-
-// WholeSize is the size (old and new bytes together) of the changed middle
-// of two texts past which it is shown as one replacement rather than
-// diffed line by line: a minimal diff of megabytes that changed everywhere
-// costs seconds and shows nothing more useful.
-const WholeSize = 1 << 20
-
-// diffLines is the line-level diff of old and new. A last line without a
-// newline differs from the same text with one, as in diff(1). The common
-// leading and trailing lines are not diffed: only the last and first
-// Context of them are returned, and first is how many leading equal lines
-// were left out.
-func diffLines(old, new string) (lines []line, first int) {
-	pre, suf := CommonLines(old, new)
-	midOld, midNew := old[pre:len(old)-suf], new[pre:len(new)-suf]
-
-	// The context kept around the middle.
-	head := old[:pre]
-	keep := lastLinesStart(head, Context)
-	first = strings.Count(head[:keep], "\n")
-	tail := old[len(old)-suf:]
-	tail = tail[:firstLinesEnd(tail, Context)]
-
-	var diffs []diffmatchpatch.Diff
-	if len(midOld)+len(midNew) > WholeSize {
-		diffs = []diffmatchpatch.Diff{
-			{Type: diffmatchpatch.DiffDelete, Text: midOld},
-			{Type: diffmatchpatch.DiffInsert, Text: midNew},
-		}
-	} else {
-		dmp := diffmatchpatch.New()
-		a, b, table := dmp.DiffLinesToRunes(midOld, midNew)
-		diffs = dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), table)
-	}
-	all := make([]diffmatchpatch.Diff, 0, len(diffs)+2)
-	all = append(all, diffmatchpatch.Diff{Type: diffmatchpatch.DiffEqual, Text: head[keep:]})
-	all = append(all, diffs...)
-	all = append(all, diffmatchpatch.Diff{Type: diffmatchpatch.DiffEqual, Text: tail})
-	var out []line
-	for _, d := range all {
-		text := d.Text
-		for text != "" {
-			i := strings.IndexByte(text, '\n')
-			if i < 0 {
-				out = append(out, line{op: d.Type, text: text})
-				break
-			}
-			out = append(out, line{op: d.Type, text: text[:i], eol: true})
-			text = text[i+1:]
-		}
-	}
-	return reorder(out), first
 }
 
 // CommonLines returns the lengths of the longest common prefix and suffix
@@ -283,33 +157,4 @@ func firstLinesEnd(s string, n int) int {
 		off += i + 1
 	}
 	return off
-}
-
-// reorder puts the deletions of each changed block before its insertions,
-// the order unified diffs use.
-func reorder(lines []line) []line {
-	out := make([]line, 0, len(lines))
-	for i := 0; i < len(lines); {
-		if lines[i].op == diffmatchpatch.DiffEqual {
-			out = append(out, lines[i])
-			i++
-			continue
-		}
-		j := i
-		for j < len(lines) && lines[j].op != diffmatchpatch.DiffEqual {
-			j++
-		}
-		for _, l := range lines[i:j] {
-			if l.op == diffmatchpatch.DiffDelete {
-				out = append(out, l)
-			}
-		}
-		for _, l := range lines[i:j] {
-			if l.op == diffmatchpatch.DiffInsert {
-				out = append(out, l)
-			}
-		}
-		i = j
-	}
-	return out
 }

@@ -74,7 +74,9 @@ func (*Edit) Docs() tools.Docs {
 			"when nothing matches exactly, and new_string then takes the file's quote style. Notebooks are " +
 			"refused in favour of NotebookEdit. The edit.fuzzy setting (off by default) " +
 			"lets whole lines match despite trailing-whitespace or indentation differences, re-indenting " +
-			"new_string to the file. An empty old_string creates a file that does not exist.",
+			"new_string to the file. An empty old_string creates a file that does not exist. The result's " +
+			"structuredPatch keeps at most 1 MiB of lines (marked structuredPatchTruncated when cut), and " +
+			"originalFile is left out past 1 MiB (originalFileOmitted).",
 		Examples: []tools.Example{
 			{Title: "Change one call", Input: json.RawMessage(`{"file_path":"/src/app/main.go","old_string":"log.Println(\"starting\")","new_string":"log.Printf(\"starting %s\", version)"}`)},
 			{Title: "Rename a variable everywhere in a file", Input: json.RawMessage(`{"file_path":"/src/app/main.go","old_string":"cfg","new_string":"config","replace_all":true}`)},
@@ -143,7 +145,9 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 			stale, fuzzy = err, false
 		}
 	}
-	plan, fail := planEdit(abs, old, p, fuzzy)
+	// A check needs only whether and how often old_string matches: the
+	// new content of a large file is built once, by Execute, not also here.
+	plan, fail := planEdit(abs, old, p, fuzzy, !checkFresh)
 	if stale != nil && (fail != nil || plan.count != 1) {
 		return nil, tools.ErrorResult("%v", stale)
 	}
@@ -195,7 +199,7 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			}
 			// An empty old_string creates a file that does not exist.
 			var err error
-			if plan, err = planEdit(abs, current, p, fuzzy); err != nil {
+			if plan, err = planEdit(abs, current, p, fuzzy, true); err != nil {
 				return nil, err
 			}
 			return plan.content, nil
@@ -239,15 +243,13 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if plan.fuzzy {
 		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
 	}
-	diff, hunks := changeDiff(e.ws, abs, old, plan.content)
+	diff, hunks, truncated := changeDiff(e.ws, abs, done)
 	res := tools.TextResult(summary + "\n\n" + diff)
-	res.Structured = map[string]any{
+	res.Structured = patchResult(map[string]any{
 		"filePath": abs, "oldString": p.OldString, "newString": p.NewString, "replaceAll": p.ReplaceAll,
-		"structuredPatch": hunks, "userModified": false,
-		// A view, not a copy: old is not changed after this, and a large
-		// file would otherwise be held twice more until the result is sent.
-		"originalFile": unsafe.String(unsafe.SliceData(old), len(old)),
-	}
+		"userModified": false,
+	}, hunks, truncated)
+	echoText(res.Structured.(map[string]any), "originalFile", old)
 	return res, nil
 }
 
@@ -272,8 +274,10 @@ type editPlan struct {
 }
 
 // planEdit computes the new content of an edit of the file at path. Errors
-// are for the model.
-func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, error) {
+// are for the model. Without build only the match is checked and counted
+// (content stays nil, except for the fuzzy and creating cases, which are
+// built to be checked).
+func planEdit(path string, old []byte, p editParams, fuzzy, build bool) (*editPlan, error) {
 	if old == nil {
 		return &editPlan{content: []byte(p.NewString), count: 1}, nil
 	}
@@ -328,6 +332,9 @@ func planEdit(path string, old []byte, p editParams, fuzzy bool) (*editPlan, err
 	}
 	if count > 1 && !p.ReplaceAll {
 		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr))))
+	}
+	if !build {
+		return &editPlan{count: count, quotes: quotes}, nil
 	}
 	if quotes {
 		return &editPlan{content: withBOM(bom, replaceQuoted(text, oldStr, newStr, p.ReplaceAll)), count: count, quotes: true}, nil

@@ -42,28 +42,74 @@ func displayName(ws *workspace.Workspace, abs string) string {
 }
 
 // unifiedDiff is the diff of a change, cut at maxDiffChars with a note.
+// Only the hunks shown are built (up to maxPatchBytes), and the contents are
+// viewed, not copied: a preview of a 5 MB rewrite shows 20,000 characters.
 func unifiedDiff(ws *workspace.Workspace, abs string, old, new []byte) string {
-	return renderDiff(ws, abs, old == nil, udiff.Hunks(string(old), string(new)))
+	o, n := unsafe.String(unsafe.SliceData(old), len(old)), unsafe.String(unsafe.SliceData(new), len(new))
+	hunks, omitted := udiff.HunksOf(o, n, udiff.Changes(o, n), maxPatchBytes)
+	return renderDiff(ws, abs, old == nil, hunks, omitted)
 }
 
+// maxPatchBytes caps the structuredPatch of a Write or Edit result (its
+// lines, each counted with a newline): a rewrite of megabytes would
+// otherwise send its whole old and new text back as hunks. A cut patch is
+// marked with structuredPatchTruncated; the change itself is never cut.
+const maxPatchBytes = 1 << 20
+
 // changeDiff is the diff of a change as text (cut as unifiedDiff cuts it)
-// and as hunks (a result's structuredPatch), diffed once.
+// and as hunks (a result's structuredPatch, cut at maxPatchBytes), from
+// done's line diff when the change went to the editor, else diffed here:
+// once either way.
 //
 // The contents are viewed as strings without copies (a large file would be
 // copied twice more): callers never change old and new afterwards, and the
 // hunks, whose lines point into them, live no longer than the result.
-func changeDiff(ws *workspace.Workspace, abs string, old, new []byte) (string, []udiff.Hunk) {
-	hunks := udiff.Hunks(unsafe.String(unsafe.SliceData(old), len(old)), unsafe.String(unsafe.SliceData(new), len(new)))
-	return renderDiff(ws, abs, old == nil, hunks), hunks
+func changeDiff(ws *workspace.Workspace, abs string, done workspace.Modified) (diff string, hunks []udiff.Hunk, truncated bool) {
+	old := unsafe.String(unsafe.SliceData(done.Old), len(done.Old))
+	new := unsafe.String(unsafe.SliceData(done.New), len(done.New))
+	changes := done.Changes
+	if changes == nil {
+		changes = udiff.Changes(old, new)
+	}
+	hunks, omitted := udiff.HunksOf(old, new, changes, maxPatchBytes)
+	return renderDiff(ws, abs, done.Old == nil, hunks, omitted), hunks, omitted > 0
 }
 
-func renderDiff(ws *workspace.Workspace, abs string, created bool, hunks []udiff.Hunk) string {
+// maxEchoBytes caps the texts a Write or Edit result echoes back as Claude
+// Code's do (originalFile, Write's content): past it the field is left out
+// and <field>Omitted is true, so a change of a 45 MB file does not send the
+// file back whole.
+const maxEchoBytes = 1 << 20
+
+// echoText sets fields[name] to text, or fields[name+"Omitted"] past
+// maxEchoBytes.
+func echoText[T string | []byte](fields map[string]any, name string, text T) {
+	if len(text) > maxEchoBytes {
+		fields[name+"Omitted"] = true
+		return
+	}
+	fields[name] = string(text)
+}
+
+// patchResult is the structured form of a change's hunks.
+func patchResult(fields map[string]any, hunks []udiff.Hunk, truncated bool) map[string]any {
+	fields["structuredPatch"] = hunks
+	if truncated {
+		fields["structuredPatchTruncated"] = true
+	}
+	return fields
+}
+
+// renderDiff renders hunks cut at maxDiffChars; omitted is the size of
+// lines already left out of the hunks.
+func renderDiff(ws *workspace.Workspace, abs string, created bool, hunks []udiff.Hunk, omitted int) string {
 	name := displayName(ws, abs)
 	oldName := "a/" + name
 	if created {
 		oldName = "/dev/null"
 	}
 	d, total := udiff.RenderCut(oldName, "b/"+name, hunks, maxDiffChars)
+	total += omitted
 	if total > len(d) {
 		d += fmt.Sprintf("[diff cut at %d of %d characters]\n", len(d), total)
 	}

@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"unsafe"
+	"strings"
 
+	segjson "github.com/segmentio/encoding/json"
 	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -58,7 +59,9 @@ func (*Write) Docs() tools.Docs {
 			"content is written as given. With an editor the change goes out as workspace/applyEdit " +
 			"(CreateFile for a new file) and is on disk when the call returns; without one the file is " +
 			"written atomically, keeping an existing file's mode. The result says whether the file was " +
-			"created or updated and carries a unified diff of an update.",
+			"created or updated and carries a unified diff of an update; its structuredPatch keeps at most " +
+			"1 MiB of lines (marked structuredPatchTruncated when cut), and content and originalFile are left " +
+			"out past 1 MiB (contentOmitted, originalFileOmitted); the file always gets the whole content.",
 		Examples: []tools.Example{
 			{Title: "Create a new file", Input: json.RawMessage(`{"file_path":"/src/app/hello.txt","content":"hello\n"}`)},
 		},
@@ -67,26 +70,39 @@ func (*Write) Docs() tools.Docs {
 
 // Access implements tools.AccessDescriber.
 func (*Write) Access(input json.RawMessage) tools.Access {
-	var p writeParams
-	if json.Unmarshal(input, &p) != nil || p.FilePath == "" {
+	path, err := writePath(input)
+	if err != nil || path == "" {
 		return tools.Access{}
 	}
-	return tools.Access{WritePaths: []string{p.FilePath}}
+	return tools.Access{WritePaths: []string{path}}
+}
+
+// writePath reads only the file_path of a Write input: the content,
+// megabytes maybe, is skipped in the same pass, not decoded or copied.
+func writePath(input json.RawMessage) (string, error) {
+	var p struct {
+		FilePath string `json:"file_path"`
+	}
+	if _, err := segjson.Parse(input, &p, segjson.ZeroCopy); err != nil {
+		return "", err
+	}
+	return strings.Clone(p.FilePath), nil
 }
 
 // writeCall is a Write call checked against the file.
 type writeCall struct {
-	p   writeParams
 	abs string
 	old []byte
 }
 
 // prepare checks a Write input against the file; a non-nil result is the
-// error the call ends with. Precheck, Preview and Execute share it;
-// checkFresh adds the check that the file is unchanged since it was read.
+// error the call ends with. Precheck and Preview share it; checkFresh adds
+// the check that the file is unchanged since it was read. Only file_path
+// is read from the input.
 func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *tools.Result) {
 	var p writeParams
-	if err := json.Unmarshal(input, &p); err != nil {
+	var err error
+	if p.FilePath, err = writePath(input); err != nil {
 		return nil, tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err)
 	}
 	abs, bad := resolve(w.ws, "file_path", p.FilePath)
@@ -107,7 +123,7 @@ func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *to
 			return nil, tools.ErrorResult("%v", err)
 		}
 	}
-	return &writeCall{p: p, abs: abs, old: old}, nil
+	return &writeCall{abs: abs, old: old}, nil
 }
 
 // Precheck implements tools.Prechecker: a write over a file that changed
@@ -123,13 +139,20 @@ func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview
 	if res != nil {
 		return nil
 	}
-	return tools.FilePreview(c.abs, unifiedDiff(w.ws, c.abs, c.old, []byte(c.p.Content)), []byte(c.p.Content))
+	var p writeParams
+	if json.Unmarshal(input, &p) != nil {
+		return nil
+	}
+	content := []byte(p.Content)
+	return tools.FilePreview(c.abs, unifiedDiff(w.ws, c.abs, c.old, content), content)
 }
 
 // Execute writes the file.
 func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
+	// One pass (segmentio/encoding) rather than encoding/json's validation
+	// pass and decoding pass over megabytes of content.
 	var p writeParams
-	if err := json.Unmarshal(call.Input, &p); err != nil {
+	if err := segjson.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err), nil
 	}
 	abs, bad := resolve(w.ws, "file_path", p.FilePath)
@@ -149,15 +172,18 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	if !done.Changed {
 		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
 	}
-	old, newContent := done.Old, done.New
+	old := done.Old
 	lines := countLines(p.Content)
 	if old == nil {
 		res := tools.TextResult(fmt.Sprintf("Created %s (%d lines).", abs, lines))
-		res.Structured = map[string]any{"type": "create", "filePath": abs, "content": p.Content, "structuredPatch": []udiff.Hunk{}, "originalFile": nil}
+		res.Structured = map[string]any{"type": "create", "filePath": abs, "structuredPatch": []udiff.Hunk{}, "originalFile": nil}
+		echoText(res.Structured.(map[string]any), "content", p.Content)
 		return res, nil
 	}
-	diff, hunks := changeDiff(w.ws, abs, old, newContent)
+	diff, hunks, truncated := changeDiff(w.ws, abs, done)
 	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, diff))
-	res.Structured = map[string]any{"type": "update", "filePath": abs, "content": p.Content, "structuredPatch": hunks, "originalFile": unsafe.String(unsafe.SliceData(old), len(old))}
+	res.Structured = patchResult(map[string]any{"type": "update", "filePath": abs}, hunks, truncated)
+	echoText(res.Structured.(map[string]any), "content", p.Content)
+	echoText(res.Structured.(map[string]any), "originalFile", old)
 	return res, nil
 }

@@ -19,18 +19,8 @@ const maxSuggestions = 5
 // ask settles a call that needs the user's consent with a prompt through
 // the host. reason says why it is asked.
 func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutcome, error) {
-	suggestions, broader := d.suggestions()
-	req := tools.PermissionRequest{
-		CallID:      d.call.CallID,
-		ToolName:    d.name,
-		Input:       d.call.Input,
-		Title:       d.title(),
-		Risk:        d.risk(),
-		Preview:     d.preview(ctx),
-		Suggestions: suggestions,
-
-		BroaderSuggestions: broader,
-	}
+	req := d.request(ctx)
+	suggestions, broader := req.Suggestions, req.BroaderSuggestions
 	resp, err := d.host.RequestPermission(ctx, req)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return tools.PermissionOutcome{}, ctxErr
@@ -59,6 +49,31 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 	}
 	return deny("The user denied permission: %s did not run. Do not retry the same call; ask the user what they want instead.", lowerFirst(d.what())), nil
 }
+
+// request is the prompt of the call: what it does, its preview, its risk
+// and the rules an "Always allow" adds.
+func (d *decision) request(ctx context.Context) tools.PermissionRequest {
+	suggestions, broader := d.suggestions()
+	return tools.PermissionRequest{
+		CallID:      d.call.CallID,
+		ToolName:    d.name,
+		Input:       d.call.Input,
+		Title:       d.title(),
+		Risk:        d.risk(),
+		Preview:     d.preview(ctx),
+		Suggestions: suggestions,
+
+		BroaderSuggestions: broader,
+	}
+}
+
+// Prompt is the prompt Check shows for call when Decide says "ask",
+// built by the same code, with nobody asked (toolhost/checkPermission).
+func (c *Checker) Prompt(ctx context.Context, host tools.Host, call tools.PermissionCall) tools.PermissionRequest {
+	return c.newDecision(host, call).request(ctx)
+}
+
+var _ tools.PermissionPrompter = (*Checker)(nil)
 
 // howToAllow tells the model (and through it the user) how the call could
 // be allowed without a prompt.

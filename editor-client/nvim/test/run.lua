@@ -8,12 +8,14 @@ dofile(here .. "/unit_spec.lua")
 -- Its server cases run only with TOOLHOST_BIN.
 dofile(here .. "/team_spec.lua")
 dofile(here .. "/trust_spec.lua")
+dofile(here .. "/docs_spec.lua")
 local bin = os.getenv("TOOLHOST_BIN")
 if bin and bin ~= "" then
   dofile(here .. "/server_spec.lua")
   dofile(here .. "/float_spec.lua")
   dofile(here .. "/commands_spec.lua")
   dofile(here .. "/ask_spec.lua")
+  dofile(here .. "/agents_spec.lua")
 else
   io.stdout:write("# TOOLHOST_BIN not set: skipping the tests against the server\n")
 end

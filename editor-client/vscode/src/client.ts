@@ -13,6 +13,7 @@ import {
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
+  State,
   StaticFeature,
 } from "vscode-languageclient/node";
 import { applyWorkspaceEdit } from "./applyEdit";
@@ -21,6 +22,7 @@ import type { PermissionAnswer, PermissionParams } from "./logic/permission";
 import { taskListAsTodos, type BoardTask } from "./logic/taskList";
 import type { TeamState } from "./logic/teams";
 import type { Todo } from "./logic/todos";
+import { registerRunAgent } from "./runAgent";
 import { registerTrust } from "./trust";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
@@ -29,6 +31,8 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   requestPermission: true,
   requestTrust: true,
   savesAppliedEdits: true,
+  // Agent runs its sub-agent with the editor's language model (runAgent.ts).
+  runAgent: true,
 };
 
 /** Declares the toolhost requests this client handles. */
@@ -44,6 +48,19 @@ class ToolhostCapabilities implements StaticFeature {
     return { kind: "static" };
   }
   clear(): void {}
+}
+
+/**
+ * The language client, quiet while the server starts: a start that fails
+ * is reported once by the server manager, with what to do next, so the
+ * library's own "couldn't create connection to server" (which it forces
+ * as a notification) goes to the output channel only. Once running, its
+ * errors show as usual.
+ */
+class ToolhostLanguageClient extends LanguageClient {
+  override error(message: string, data?: any, showNotification: boolean | "force" = true): void {
+    super.error(message, data, this.state === State.Running ? showNotification : false);
+  }
 }
 
 /** Callbacks for what the server sends that is not a dialog. */
@@ -71,6 +88,14 @@ export function createClient(
 ): LanguageClient {
   const clientOptions: LanguageClientOptions = {
     errorHandler,
+    // A server that fails to start is reported once, by the caller, with
+    // actions (Restart Server, Show Output, Open Settings): the library's
+    // own "Server initialization failed" and the rejected initialize
+    // request go to the output channel only.
+    initializationFailedHandler: (error) => {
+      output.appendLine(`initialize failed: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    },
     // Every file on disk: the server keeps an overlay of open documents so
     // Read sees unsaved text and Edit notices changes made since the last
     // Read. Untitled buffers have no path a tool could name, and the server
@@ -79,7 +104,7 @@ export function createClient(
     outputChannel: output,
     initializationOptions,
   };
-  const client = new LanguageClient("toolhost", "toolhost", serverOptions, clientOptions);
+  const client = new ToolhostLanguageClient("toolhost", "toolhost", serverOptions, clientOptions);
   client.registerFeature(new ToolhostCapabilities());
   const log = (line: string) => output.appendLine(line);
 
@@ -108,5 +133,6 @@ export function createClient(
   client.onNotification("toolhost/taskChanged", events.taskChanged);
   client.onNotification("toolhost/toolsChanged", events.toolsChanged);
   client.onNotification("toolhost/teamChanged", (params: TeamState) => events.teamChanged(params));
+  registerRunAgent(client, output);
   return client;
 }

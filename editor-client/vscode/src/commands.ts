@@ -1,6 +1,6 @@
 /** The extension's commands: Run Tool…, Set Permission Mode, Show Status. */
 import * as vscode from "vscode";
-import type { LanguageClient } from "vscode-languageclient/node";
+import { ErrorCodes, type LanguageClient } from "vscode-languageclient/node";
 import { MODES } from "./logic/modes";
 import { CallToolResult, formatResult, formatStatus } from "./logic/results";
 import { checkInput } from "./logic/schema";
@@ -129,16 +129,37 @@ async function callAndShow(
 ): Promise<void> {
   const started = Date.now();
   log.appendLine(`[call] ${name} ${JSON.stringify(input)}`);
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: `toolhost: ${name}`, cancellable: true },
-    (_progress, token) => client.sendRequest<CallToolResult>("toolhost/callTool", { name, input }, token),
-  );
+  let result: CallToolResult | undefined;
+  try {
+    result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `toolhost: ${name}`, cancellable: true },
+      (_progress, token) => client.sendRequest<CallToolResult>("toolhost/callTool", { name, input }, token),
+    );
+  } catch (err) {
+    if (!connectionLost(err)) {
+      throw err;
+    }
+    // The server stopped under the call (it restarts by itself): say so
+    // in the user's words, not the protocol library's.
+    log.appendLine(`[call] ${name} cancelled: the server stopped`);
+    void vscode.window.showWarningMessage(
+      `toolhost: the server stopped while ${name} was running, so the call was cancelled. Run it again once the server is back (the status bar shows its state).`,
+      "Show Output",
+    ).then((a) => a && log.show(true));
+    return;
+  }
   log.appendLine(`[call] ${name} → ${result?.isError ? "error" : "ok"} in ${Date.now() - started} ms`);
   // A call can change the permission mode (ExitPlanMode, Config).
   afterCall?.();
   if (result) {
     await docs.show(`${name}-result`, formatResult(name, input, result));
   }
+}
+
+/** Whether a request failed because the connection to the server went away. */
+function connectionLost(err: unknown): boolean {
+  const code = (err as { code?: number } | undefined)?.code;
+  return code === ErrorCodes.PendingResponseRejected || code === ErrorCodes.ConnectionInactive;
 }
 
 /** "Run Tool with This Input": runs the input document in the active editor. */

@@ -4,12 +4,15 @@
  * server's life is in ./server.
  */
 import * as vscode from "vscode";
+import { registerPreviewNote } from "./applyEdit";
 import { runInputDocument, runTool, setPermissionMode, showStatus } from "./commands";
 import { requestPermission } from "./dialogs";
 import { reviewSettings } from "./logic/modes";
 import { CallToolResult } from "./logic/results";
 import { taskNotice } from "./logic/taskEvents";
 import { ResultDocuments, SCHEME } from "./resultDocs";
+import { registerLanguageModelTools } from "./lmTools";
+import { registerMcpProvider } from "./mcpProvider";
 import { DiffReviews, ReviewAction } from "./review";
 import { ServerManager } from "./server";
 import { TeamTreeProvider } from "./teamView";
@@ -34,6 +37,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   statusItem.name = "toolhost";
   statusItem.show();
 
+  // Agent mode's view of toolhost's MCP servers follows the tool set.
+  let mcpDefinitions: { changed(): void } | undefined;
   const manager: ServerManager = new ServerManager(
     output,
     statusItem,
@@ -59,7 +64,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           void logTaskOutput(manager, output, t.taskId);
         }
       },
-      toolsChanged: () => output.appendLine("[tools] the tool set changed"),
+      toolsChanged: () => {
+        output.appendLine("[tools] the tool set changed");
+        mcpDefinitions?.changed();
+      },
       teamChanged: (team) => {
         const what = teams.update(team);
         showTeams();
@@ -68,7 +76,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           vscode.window.setStatusBarMessage(`toolhost: ${what}`, 10_000);
         }
       },
-      requestPermission: (params, token) => requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
+      requestPermission: (params, token) =>
+        manager.answerWhileConnected(params.title || params.toolName, () =>
+          requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
+        ),
     },
     () => {
       reviews.dismissAll();
@@ -80,6 +91,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   server = manager;
   const getClient = () => manager.running();
+  // Agent mode: toolhost's tools and its MCP servers (lmTools.ts, mcpProvider.ts).
+  registerLanguageModelTools(context, getClient);
+  mcpDefinitions = registerMcpProvider(context, getClient);
   const answer = (action: ReviewAction) => (uri?: vscode.Uri) => reviews.answer(action, uri instanceof vscode.Uri ? uri : undefined);
 
   context.subscriptions.push(
@@ -93,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statusItem,
     manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
+    registerPreviewNote(),
     vscode.commands.registerCommand("toolhost.runTool", () =>
       runTool(getClient, docs, output, () => refreshMode(manager), context.globalStorageUri).catch((err) => reportError(output, err)),
     ),

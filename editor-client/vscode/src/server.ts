@@ -82,6 +82,31 @@ export class ServerManager implements vscode.Disposable {
     return this.client?.isRunning() ? this.client : undefined;
   }
 
+  /**
+   * Waits for the user's answer to a dialog the server asked for. When the
+   * server stopped while the dialog was open (a modal cannot be closed from
+   * here), the answer has no one to go to: nothing is sent, the call is
+   * known to be cancelled, and the user is told so instead of meeting the
+   * protocol library's "Pending response rejected".
+   */
+  async answerWhileConnected<T>(what: string, dialog: () => Promise<T>): Promise<T> {
+    const gen = this.generation;
+    const answer = await dialog();
+    if (gen === this.generation) {
+      return answer;
+    }
+    this.output.appendLine(`the answer to "${what}" was not sent: the server that asked has stopped`);
+    // A review dismissed because the server went away was not the user's doing.
+    if (answer !== null && answer !== undefined) {
+      void vscode.window.showWarningMessage(
+      `toolhost: the server restarted while "${what}" waited for your answer, so that call was cancelled and nothing ran. Ask the agent to run it again if you still want it.`,
+      "Show Output",
+      ).then((a) => a && this.output.show(true));
+    }
+    // Never settles: the connection this answer belonged to is gone.
+    return new Promise<T>(() => undefined);
+  }
+
   /** Starts the server (does nothing while one runs). */
   async start(): Promise<void> {
     if (this.client) {
@@ -145,7 +170,7 @@ export class ServerManager implements vscode.Disposable {
       const message = err instanceof Error ? err.message : String(err);
       this.output.appendLine(`error: ${message}`);
       this.show("crashed", message);
-      void this.offerRestart(`toolhost could not start: ${message}`);
+      void this.offerRestart(`toolhost could not start: ${message}`, true);
       return;
     } finally {
       clearTimeout(timer);
@@ -215,12 +240,16 @@ export class ServerManager implements vscode.Disposable {
     void this.offerRestart(`toolhost stopped ${this.crashes.length} times in 3 minutes (last: ${how}) and was not restarted.`);
   }
 
-  private async offerRestart(message: string): Promise<void> {
-    const action = await vscode.window.showErrorMessage(message, "Restart Server", "Show Output");
+  /** The one message about a server that stopped or never started, with what to do next. */
+  private async offerRestart(message: string, settings = false): Promise<void> {
+    const actions = settings ? ["Restart Server", "Show Output", "Open Settings"] : ["Restart Server", "Show Output"];
+    const action = await vscode.window.showErrorMessage(message, ...actions);
     if (action === "Restart Server") {
       await this.restart();
     } else if (action === "Show Output") {
       this.output.show(true);
+    } else if (action === "Open Settings") {
+      await vscode.commands.executeCommand("workbench.action.openSettings", "toolhost.path");
     }
   }
 

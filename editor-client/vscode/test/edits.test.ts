@@ -52,16 +52,19 @@ test("applyThenSave: a failed save after an applied edit still answers applied",
   assert.deepEqual(thrown, { applied: false, failureReason: "bad range" });
 });
 
-test("tickedPreview moves the confirmation to one empty marker entry", () => {
+test("tickedPreview moves the confirmation to one empty entry in the note document", () => {
   const edit = {
     documentChanges: [{ textDocument: { uri: "file:///w/a.txt", version: 3 }, edits: [{ newText: "x", annotationId: "toolhost" }] }],
     changeAnnotations: { toolhost: { label: "Edit a.txt", needsConfirmation: true } },
   };
-  const out = tickedPreview(edit)!;
+  const out = tickedPreview(edit, "toolhost-preview:/note");
   assert.equal(out.changeAnnotations!.toolhost.needsConfirmation, false, "the agent's change arrives ticked");
   assert.equal(out.changeAnnotations![REVIEW_MARKER].needsConfirmation, true, "the preview still opens");
-  const marker = out.documentChanges![1] as unknown as { edits: Array<{ newText: string }> };
-  assert.equal(marker.edits[0].newText, "", "the marker writes nothing");
+  const note = out.documentChanges![1] as unknown as { textDocument: { uri: string }; edits: Array<{ newText: string }> };
+  assert.equal(note.textDocument.uri, "toolhost-preview:/note", "the note is not in the user's file");
+  assert.equal(note.edits[0].newText, "", "the note writes nothing");
   assert.equal(needsConfirmation(out), true);
-  assert.equal(tickedPreview({ documentChanges: [{ kind: "create", uri: "file:///w/n.txt" }] }), undefined);
+  assert.deepEqual(touchedUris(out).filter((u) => u.startsWith("file:")), ["file:///w/a.txt"]);
+  const created = tickedPreview({ documentChanges: [{ kind: "create", uri: "file:///w/n.txt" }] }, "toolhost-preview:/note");
+  assert.equal(needsConfirmation(created), true, "a change with no text edit still opens the preview");
 });

@@ -1,6 +1,6 @@
--- :Toolhost {subcommand}: tools, run, todos, tasks, team, mode, status, start,
--- stop, restart, and allow/always/deny/feedback/answer for the prompt that
--- waits. :Toolhost alone lists them.
+-- :Toolhost {subcommand}: tools, run, todos, tasks, team, mode, status,
+-- agents, start, stop, restart, and allow/always/deny/feedback/answer for
+-- the prompt that waits. :Toolhost alone lists them.
 local format = require("toolhost.format")
 
 local M = {}
@@ -146,6 +146,10 @@ function M.subcommands.status()
   end))
 end
 
+function M.subcommands.agents()
+  require("toolhost.agents").show()
+end
+
 local function answer(label)
   return function()
     local ok, msg = require("toolhost.dialogs").answer_pending(label)
@@ -173,6 +177,7 @@ M.HELP = {
   "  team                  teams and their members' states",
   "  mode [{mode}]         the permission mode (no argument: pick one)",
   "  status                server, version, mode, MCP servers, settings",
+  "  agents                configurations for agent plugins in this session",
   "  start | stop | restart  the server",
   "  allow | always | deny | feedback   answer the prompt that waits",
   "  answer                open the waiting prompt's menu again",

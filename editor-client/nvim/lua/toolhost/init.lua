@@ -93,7 +93,17 @@ function M.start()
   end
   M.state.todos, M.state.tasks, M.state.progress, M.state.tools, M.state.trust = {}, {}, {}, nil, nil
   M.state.teams = {}
-  local id, err = client_mod.start(M.options, M.state)
+  -- Processes started from Neovim reach this session (agents.lua).
+  local agents = require("toolhost.agents")
+  local opts = vim.tbl_extend("force", M.options, {
+    on_init = function(c, result)
+      agents.on_init(c)
+      if M.options.on_init then
+        M.options.on_init(c, result)
+      end
+    end,
+  })
+  local id, err = client_mod.start(opts, M.state)
   if not id then
     vim.notify(err, vim.log.levels.ERROR)
     return false, err
@@ -123,6 +133,7 @@ function M.stop(timeout_ms)
     pcall(vim.api.nvim_del_augroup_by_id, group)
     group = nil
   end
+  require("toolhost.agents").on_stop()
   if not c then
     return true
   end

@@ -82,7 +82,10 @@ export async function run(t) {
   await page.keyboard.press("Enter");
   // Enter picked "Deny with feedback…": leave the words empty.
   await wb.waitQuickInput();
-  await page.keyboard.press("Enter");
+  // Enter on the input itself: a key pressed on the page before the box has
+  // the focus goes nowhere and leaves the question open.
+  await wb.submitInput("");
+  await wb.waitQuickInputClosed();
   await waitResult(wb, "Bash");
   await waitFor(async () => /denied/.test(await wb.activeEditorText()), "the denial");
   if (readOrNull(marker) !== null) {

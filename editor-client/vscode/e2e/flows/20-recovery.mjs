@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 /** The pid of the `<bin> serve` process of this test, or undefined. */
-function serverPid(bin) {
+export function serverPid(bin) {
   const out = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
   for (const line of out.split("\n")) {
     const m = line.trim().match(/^(\d+)\s+(.*)$/);
@@ -17,7 +17,7 @@ function serverPid(bin) {
   return undefined;
 }
 
-function alive(pid) {
+export function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;
@@ -94,15 +94,36 @@ export async function run(t) {
   await wb.screenshot("15-output");
 
   step("recovery: a binary that never answers is stopped, and a fixed path starts the server");
+  await wb.runCommand("Notifications: Clear All Notifications");
   const hang = path.join(workspace, "..", "hang.sh");
-  fs.writeFileSync(hang, "#!/bin/sh\nexec sleep 300\n", { mode: 0o755 });
+  // It never answers and never ends; its command line names the script, so
+  // the check below finds this test's process and no other on the machine.
+  fs.writeFileSync(hang, '#!/bin/sh\nexec tail -f /dev/null "$0"\n', { mode: 0o755 });
   // The folder's settings, which VS Code watches, override the user's.
   const folderSettings = path.join(workspace, ".vscode", "settings.json");
   fs.mkdirSync(path.dirname(folderSettings), { recursive: true });
   fs.writeFileSync(folderSettings, JSON.stringify({ "toolhost.path": hang }));
   await wb.statusItem("toolhost: starting").waitFor({ state: "visible", timeout: 30000 });
   await wb.statusItem("toolhost: crashed").waitFor({ state: "visible", timeout: 40000 });
-  const hangPids = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes("sleep 300"));
+  // One message with what to do next, not the language client's own
+  // "Server initialization failed" and "Pending response rejected" beside it.
+  const toasts = page.locator(".notifications-toasts .notification-toast");
+  const ours = toasts.filter({ hasText: "did not answer within" });
+  await ours.waitFor({ state: "visible", timeout: 15000 });
+  for (const action of ["Restart Server", "Show Output", "Open Settings"]) {
+    await ours.locator(".monaco-button", { hasText: action }).waitFor({ state: "visible", timeout: 5000 });
+  }
+  // The failed initialize is logged when the client gives up on it: past
+  // that point no other message can come.
+  await wb.runCommand("toolhost: Show Output");
+  await waitFor(async () => /initialize failed|Server initialization failed/.test(await panelText()), "the failed initialize in the output");
+  await wb.screenshot("16-hung-binary");
+  const others = (await toasts.allInnerTexts()).filter((text) => !text.includes("did not answer within"));
+  if (others.length > 0) {
+    throw new Error(`besides the message with actions, the user was shown: ${JSON.stringify(others)}`);
+  }
+  await wb.runCommand("Notifications: Clear All Notifications");
+  const hangPids = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes(hang) && !l.includes("ps -eo"));
   if (hangPids.length > 0) {
     throw new Error(`the binary that never answered is still running: ${hangPids.join("; ")}`);
   }

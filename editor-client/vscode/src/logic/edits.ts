@@ -87,33 +87,34 @@ export async function applyThenSave(
   return { applied: true };
 }
 
-/** The annotation id of the marker entry tickedPreview adds. */
+/** The annotation id of the note entry tickedPreview adds. */
 export const REVIEW_MARKER = "toolhost.review";
 
 /**
- * The edit to show in VS Code's Refactor Preview with the agent's changes
- * already ticked. VS Code opens the preview when any change needs
- * confirmation and lists exactly those unticked, so the agent's changes
- * lose the flag and one empty marker entry (an insertion of nothing, which
- * writes nothing even if ticked) carries it and says what Apply does.
- * Returns undefined when the edit has no text change to anchor the marker.
+ * What the Refactor Preview's note row says: the row shows the first line
+ * of the note document, so that line is the label the user reads.
  */
-export function tickedPreview(edit: ProtocolWorkspaceEdit): ProtocolWorkspaceEdit | undefined {
-  const anchor = (edit.documentChanges ?? []).find((c) => c.textDocument)?.textDocument?.uri;
-  if (!anchor) {
-    return undefined;
-  }
+export const PREVIEW_NOTE_TEXT =
+  "Leave this row unticked: it writes nothing and only keeps this preview open. Apply writes the ticked changes; Discard rejects them all.";
+
+/**
+ * The edit to show in VS Code's Refactor Preview with the agent's changes
+ * already ticked. VS Code opens the preview only when some change needs
+ * confirmation, and lists exactly those unticked; so the agent's changes
+ * lose the flag and one empty insertion into `noteUri` (a read-only
+ * document of the extension whose one line explains the row) carries it.
+ * The note is not in the user's files: the preview shows no stray line of
+ * theirs, and ticking the note still writes nothing.
+ */
+export function tickedPreview(edit: ProtocolWorkspaceEdit, noteUri: string): ProtocolWorkspaceEdit {
   const annotations: NonNullable<ProtocolWorkspaceEdit["changeAnnotations"]> = {};
   for (const [id, a] of Object.entries(edit.changeAnnotations ?? {})) {
     annotations[id] = { ...a, needsConfirmation: false };
   }
-  annotations[REVIEW_MARKER] = {
-    label: "Review: the agent's changes above are ticked; Apply writes them, Discard rejects them",
-    needsConfirmation: true,
-  };
-  const marker = {
-    textDocument: { uri: anchor, version: null },
+  annotations[REVIEW_MARKER] = { label: PREVIEW_NOTE_TEXT, needsConfirmation: true };
+  const note = {
+    textDocument: { uri: noteUri, version: null },
     edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: "", annotationId: REVIEW_MARKER }],
   };
-  return { ...edit, changeAnnotations: annotations, documentChanges: [...(edit.documentChanges ?? []), marker as DocumentChange] };
+  return { ...edit, changeAnnotations: annotations, documentChanges: [...(edit.documentChanges ?? []), note as DocumentChange] };
 }

@@ -1,0 +1,92 @@
+-- Other agents inside this Neovim session: a process started from Neovim
+-- (`toolhost mcp --attach`, as an agent plugin starts its MCP server)
+-- reaches the session through $TOOLHOST_SESSION, and its Write opens the
+-- plugin's review. The MCP client is this test, speaking MCP's stdio
+-- transport (one JSON message a line) to the job.
+local h = require("harness")
+local toolhost = require("toolhost")
+local agents = require("toolhost.agents")
+local dialogs = require("toolhost.dialogs")
+
+local bin = os.getenv("TOOLHOST_BIN")
+
+-- mcp_job starts `toolhost mcp --attach` in cwd and returns a function that
+-- sends a message and one that waits for the answer with an id.
+local function mcp_job(cwd)
+  local answers, partial = {}, ""
+  local job = vim.fn.jobstart({ bin, "mcp", "--attach" }, {
+    cwd = cwd,
+    on_stdout = function(_, data)
+      data[1] = partial .. data[1]
+      partial = table.remove(data)
+      for _, line in ipairs(data) do
+        if line ~= "" then
+          local ok, msg = pcall(vim.json.decode, line)
+          if ok and type(msg) == "table" and msg.id ~= nil then
+            answers[msg.id] = msg
+          end
+        end
+      end
+    end,
+  })
+  h.truthy(job > 0, "the job started")
+  local function send(msg)
+    msg.jsonrpc = "2.0"
+    vim.fn.chansend(job, vim.json.encode(msg) .. "\n")
+  end
+  local function answer(id, what)
+    h.wait_for(function()
+      return answers[id] ~= nil
+    end, what, 30000)
+    return answers[id]
+  end
+  return job, send, answer
+end
+
+h.test("agents: a process started from Neovim attaches; its Write opens the review and, accepted, is on disk", function()
+  toolhost.stop(3000)
+  local runtime = h.workspace({})
+  vim.loop.fs_chmod(runtime, tonumber("700", 8))
+  vim.env.XDG_RUNTIME_DIR = runtime
+  local dir = h.workspace({ ["a.txt"] = "alpha\n" })
+  vim.cmd("cd " .. vim.fn.fnameescape(dir))
+  h.truthy(toolhost.setup({ cmd = { bin, "serve" }, root_dir = dir, progress = false }), "setup")
+  h.wait_for(function()
+    return vim.env[agents.ENV] ~= nil
+  end, "$" .. agents.ENV .. " to be set")
+  h.match(vim.env[agents.ENV], "^" .. vim.pesc(runtime), "the session file")
+
+  vim.cmd("Toolhost agents")
+  local lines = table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://agents"), 0, -1, false), "\n")
+  h.match(lines, "mcp = { servers = { toolhost = { cmd = {", "CodeCompanion's configuration")
+  h.match(lines, vim.pesc("claude mcp add toolhost -- " .. bin .. " mcp --attach"), "Claude Code's")
+
+  local log = h.script_ui({
+    ["toolhost.permission"] = h.pick(dialogs.ALLOW),
+    ["toolhost.edit"] = h.pick("Accept"),
+  })
+  -- Started outside the workspace: only the variable leads it to this
+  -- session (else it would serve a standalone session of that folder).
+  local elsewhere = h.workspace({})
+  local job, send, answer = mcp_job(elsewhere)
+  send({ id = 1, method = "initialize", params = { protocolVersion = "2025-06-18", capabilities = vim.empty_dict(),
+    clientInfo = { name = "codecompanion", version = "1" } } })
+  h.match(answer(1, "the MCP handshake").result.instructions, "inside the user's", "the server's instructions")
+  send({ method = "notifications/initialized" })
+  local path = dir .. "/new.txt"
+  send({ id = 2, method = "tools/call", params = { name = "Write", arguments = { file_path = path, content = "from the agent\n" } } })
+  local res = answer(2, "the Write").result
+  h.truthy(res and not res.isError, "the Write succeeded: " .. vim.inspect(res))
+  h.eq(h.read(path), "from the agent\n", "disk")
+  local reviewed
+  for _, e in ipairs(log) do
+    if (e.kind == "toolhost.permission" or e.kind == "toolhost.edit") and table.concat(e.lines, "\n"):find("from the agent", 1, true) then
+      reviewed = e
+    end
+  end
+  h.truthy(reviewed, "the Write was shown for review: " .. vim.inspect(log))
+  h.match(reviewed.prompt or "", "CodeCompanion", "the review names the agent")
+  vim.fn.jobstop(job)
+  toolhost.stop(3000)
+  h.eq(vim.env[agents.ENV], nil, "the variable after stop")
+end)

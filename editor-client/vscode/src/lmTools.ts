@@ -1,0 +1,94 @@
+/**
+ * VS Code agent mode: toolhost's built-in tools as language-model tools
+ * (`toolhost_Read`, ...), listed in package.json from the registry. One
+ * approval per call: prepareInvocation asks toolhost what it would decide
+ * (`toolhost/checkPermission`) and shows toolhost's prompt as the chat's
+ * confirmation only when toolhost would ask; invoke runs the call with
+ * `approved: true`, so toolhost does not ask again, and edits still arrive
+ * as workspace/applyEdit (undoable, versioned).
+ */
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+import { CallResult, CheckResult, confirmationFor, invocationMessage, LM_TOOL_PREFIX, resultParts, toolhostName } from "./logic/lmTools";
+
+interface ContributedTool {
+  name: string;
+}
+
+/** Registers every toolhost language-model tool package.json lists. */
+export function registerLanguageModelTools(context: vscode.ExtensionContext, getClient: () => LanguageClient | undefined): void {
+  if (!vscode.lm?.registerTool) {
+    return; // an editor without agent mode
+  }
+  const listed: ContributedTool[] = context.extension.packageJSON?.contributes?.languageModelTools ?? [];
+  for (const t of listed) {
+    if (t.name.startsWith(LM_TOOL_PREFIX)) {
+      context.subscriptions.push(vscode.lm.registerTool(t.name, new ToolhostTool(toolhostName(t.name), getClient)));
+    }
+  }
+}
+
+/** One toolhost tool in agent mode. */
+class ToolhostTool implements vscode.LanguageModelTool<object> {
+  constructor(
+    private readonly name: string,
+    private readonly getClient: () => LanguageClient | undefined,
+  ) {}
+
+  async prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<object>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.PreparedToolInvocation> {
+    const invocation = invocationMessage(this.name, options.input);
+    const client = this.getClient();
+    if (!client?.isRunning()) {
+      // invoke says what is wrong; nothing can run, so nothing is asked.
+      return { invocationMessage: invocation };
+    }
+    const check = await client.sendRequest<CheckResult>("toolhost/checkPermission", { name: this.name, input: options.input }, token);
+    const confirmation = confirmationFor(this.name, check);
+    if (!confirmation) {
+      return { invocationMessage: invocation };
+    }
+    return {
+      invocationMessage: invocation,
+      confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) },
+    };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<object>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const client = this.getClient();
+    if (!client?.isRunning()) {
+      return textResult("Error: the toolhost server is not running in this editor. Ask the user to check the \"toolhost\" output channel and the toolhost.path setting.");
+    }
+    // approved: the user agreed to exactly this input in the chat's
+    // confirmation (or toolhost allows it without one); any other input
+    // is asked again by toolhost.
+    const result = await client.sendRequest<CallResult>(
+      "toolhost/callTool",
+      { name: this.name, input: options.input, approved: true },
+      token,
+    );
+    return new vscode.LanguageModelToolResult(
+      resultParts(result).map((p) => (p.kind === "text" ? new vscode.LanguageModelTextPart(p.text) : imagePart(p.data, p.mimeType))),
+    );
+  }
+}
+
+function textResult(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}
+
+/**
+ * An image for the model where the editor's API carries images in tool
+ * results (LanguageModelDataPart, newer than the engine this extension
+ * requires), else a note in text.
+ */
+function imagePart(base64: string, mimeType: string): vscode.LanguageModelTextPart {
+  const DataPart = (vscode as unknown as { LanguageModelDataPart?: { image(data: Uint8Array, mime: string): unknown } }).LanguageModelDataPart;
+  const bytes = Buffer.from(base64, "base64");
+  if (DataPart?.image) {
+    return DataPart.image(new Uint8Array(bytes), mimeType) as vscode.LanguageModelTextPart;
+  }
+  return new vscode.LanguageModelTextPart(`[an image (${mimeType}, ${bytes.length} bytes) that this editor cannot pass to the model]`);
+}
