@@ -171,7 +171,7 @@ func (a *Agent) Precheck(_ context.Context, host tools.Host, input json.RawMessa
 	if host == nil {
 		host = tools.NoHost{}
 	}
-	_, res := a.spawner(host, in)
+	_, res := a.spawner(host, in, false)
 	return res
 }
 
@@ -193,7 +193,7 @@ func (a *Agent) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	if in.RunInBackground {
 		return a.background(req)
 	}
-	sp, res := a.spawner(host, in)
+	sp, res := a.spawner(host, in, false)
 	if res != nil {
 		return res, nil
 	}
@@ -227,14 +227,17 @@ type Output struct {
 }
 
 // spawner chooses who runs the sub-agent: the client when it hosts agents,
-// else the built-in loop when an endpoint is set. Without either it returns
-// the error result saying how to enable Agent.
-func (a *Agent) spawner(host tools.Host, in Input) (SubagentSpawner, *tools.Result) {
-	if r, ok := host.(tools.AgentRunner); ok && r.CanRunAgent() {
-		return ClientSpawner{}, nil
-	}
+// else the built-in loop when an endpoint is set. wantMessages puts the
+// built-in loop first when it is configured, since only it takes messages.
+// Without either runner it returns the error result saying how to enable
+// Agent.
+func (a *Agent) spawner(host tools.Host, in Input, wantMessages bool) (SubagentSpawner, *tools.Result) {
 	cfg := a.opts.Settings().Agent
 	p := a.opts.Pipeline()
+	loopReady := cfg.Endpoint != "" && p != nil
+	if r, ok := host.(tools.AgentRunner); ok && r.CanRunAgent() && !(wantMessages && loopReady) {
+		return ClientSpawner{}, nil
+	}
 	if cfg.Endpoint == "" || p == nil {
 		return nil, tools.ErrorResult("no sub-agent runner is available: this editor does not run agents itself, and no model endpoint is configured. " +
 			"To enable Agent, set agent.endpoint (an OpenAI-compatible chat-completions URL) and agent.model in .toolhost/settings.json " +
@@ -283,7 +286,10 @@ func (a *Agent) Start(host tools.Host, callID string, in Input, open func(out io
 	if a.opts.Tasks == nil {
 		return nil, errors.New("background agents are not available in this session")
 	}
-	sp, res := a.spawner(host, in)
+	// A caller that gives a mailbox (a team) wants its members to take
+	// messages, which only the built-in runner can: it runs them when the
+	// user configured an endpoint, even in an editor that runs agents.
+	sp, res := a.spawner(host, in, open != nil)
 	if res != nil {
 		return nil, &ErrNoRunner{Result: res}
 	}

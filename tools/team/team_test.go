@@ -400,7 +400,50 @@ func TestTeamOnTheEditorsRunner(t *testing.T) {
 		t.Errorf("output = %q", out)
 	}
 	waitState(t, s, host.notifyHost, "one", team.StateEnded)
+	// The editor hears of the end itself, not only status readers: the
+	// last notification shows both members ended.
+	two := taskOf(t, s, "two")
+	awaitDone(t, two)
+	deadline := time.After(waitLimit)
+	for !allEnded(host.last()) {
+		select {
+		case <-host.changed:
+		case <-deadline:
+			t.Fatalf("the last team notification is %+v, not every member ended", host.last())
+		}
+	}
 	if res := call(t, s, host, "TeamDelete", `{"team_name":"ed"}`); res.IsError || !strings.Contains(res.Text(), "had already ended") {
+		t.Errorf("TeamDelete: %s", res.Text())
+	}
+}
+
+func allEnded(st team.TeamStatus) bool {
+	for _, m := range st.Members {
+		if m.State != team.StateEnded {
+			return false
+		}
+	}
+	return len(st.Members) > 0
+}
+
+// An editor that runs agents and a configured endpoint: the team runs on
+// the built-in loop, the one runner whose members take messages.
+func TestTeamPrefersTheLoopThatTakesMessages(t *testing.T) {
+	sc := &script{t: t, events: make(chan string, 100), release: make(chan struct{})}
+	srv := httptest.NewServer(sc)
+	t.Cleanup(srv.Close)
+	s := newSession(t, srv.URL, true)
+	host := editorHost{notifyHost: newNotifyHost(), started: make(chan string, 4), release: make(chan struct{})}
+	res := call(t, s, host, "TeamCreate", `{"team_name":"mixed","members":[{"name":"alpha","prompt":"a"}]}`)
+	if res.IsError || strings.Contains(res.Text(), "messages cannot reach them") {
+		t.Fatalf("TeamCreate: %s", res.Text())
+	}
+	select {
+	case id := <-host.started:
+		t.Errorf("the editor was asked to run %s", id)
+	default:
+	}
+	if res := call(t, s, host, "TeamDelete", `{"team_name":"mixed"}`); res.IsError {
 		t.Errorf("TeamDelete: %s", res.Text())
 	}
 }

@@ -101,8 +101,8 @@ func (*TeamCreate) Docs() tools.Docs {
 			"through the session's pipeline: the same permission rules, prompts and hooks. A member's reply " +
 			"without a tool call goes to its task output and the member then waits for messages (SendMessage), " +
 			"until a shutdown message, TeamDelete, TaskStop, the hour's limit or the end of the session. " +
-			"Messages need toolhost's built-in runner (agent.endpoint); when the editor runs agents, members run " +
-			"there and cannot receive messages. The team and its members' states are in toolhost/status and " +
+			"Messages need toolhost's built-in runner: with agent.endpoint set, members run on it even in an " +
+			"editor that runs agents; without it, members run in the editor and cannot receive messages. The team and its members' states are in toolhost/status and " +
 			"sent as toolhost/teamChanged notifications.",
 		Examples: []tools.Example{{Title: "A writer and a reviewer", Input: json.RawMessage(`{"team_name":"docs","description":"Document the settings loader","members":[{"name":"writer","prompt":"Write docs/loader.md describing settings/store.go; send it to reviewer when done."},{"name":"reviewer","prompt":"Wait for writer's draft, check it against settings/store.go and send corrections back.","subagent_type":"reviewer"}]}`)}},
 	}
@@ -179,9 +179,17 @@ func (tc *TeamCreate) Execute(ctx context.Context, call *tools.Call) (*tools.Res
 			// Without a mailbox nothing marks the member ended; its state
 			// is read from the task (its end reaches the editor as
 			// toolhost/taskChanged).
+			done := st.Task.Done()
 			mb.mu.Lock()
-			mb.taskDone = st.Task.Done()
+			mb.taskDone = done
 			mb.mu.Unlock()
+			// The editor learns of the member's end as it learns of the
+			// others'. The watch lasts as long as the task, which the
+			// session ends and waits for.
+			go func() {
+				<-done
+				mbNotify(t)
+			}()
 		}
 	}
 	mbNotify(t)

@@ -195,6 +195,9 @@ async function main() {
     extensionsDir,
     folder: workspace,
     logFile: path.join(artifacts, "code-server.log"),
+    // toolhost's user settings and trusted folders are the test's own, not
+    // those of whoever runs it.
+    env: { XDG_CONFIG_HOME: path.join(tmp, "xdg") },
   });
   const browser = await chromium.launch({
     executablePath: env("CHROMIUM"),

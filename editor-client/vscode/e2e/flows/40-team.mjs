@@ -1,5 +1,5 @@
 // Teams: with tools.teams and agent.endpoint on a scripted chat-completions
-// endpoint (served here), TeamCreate fills the Team view with its members
+// endpoint (served here) in the folder's settings, and the folder trusted, TeamCreate fills the Team view with its members
 // and their states, and TeamDelete empties it. Runs after 20-recovery.mjs (acceptEdits mode).
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -62,6 +62,9 @@ export async function run(t) {
       }),
     );
     await command(wb, "toolhost: Restart Server");
+    // The folder now asks for an endpoint and permissions: the restarted
+    // server asks whether to trust it, and only then applies them.
+    await wb.clickModalButton("Trust Folder");
     await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
 
     await runTool(wb, "TeamCreate", {
