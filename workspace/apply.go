@@ -224,7 +224,7 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	// The disk before the edit: a client that saves applied edits may write
 	// the disk's own content plus the change, keeping the user's unsaved
 	// typing out of the file (see ensureOnDisk).
-	diskBefore, diskErr := ReadRegular(context.Background(), m.Path, nil, ReadFileMax)
+	diskBefore, diskErr := w.ReadRegular(context.Background(), m.Path, nil, ReadFileMax)
 	res, err := ed.ApplyEdit(ctx, params)
 	if err == nil && (res == nil || !res.Applied) {
 		reason := ""
@@ -298,14 +298,14 @@ func (w *Workspace) editParams(m Modification, old, next []byte) (*ApplyWorkspac
 // wrote is left as it wrote it; one it left untouched gets the new content.
 func (w *Workspace) ensureOnDisk(ed Editor, path string, content, diskBefore []byte) error {
 	if ed.SavesAppliedEdits() {
-		if same, err := fileEquals(path, content); err == nil && same {
+		if same, err := w.fileEquals(path, content); err == nil && same {
 			return nil
 		}
 		// A client that wrote something other than the disk's old content
 		// (the disk's content plus the change, keeping unsaved typing out)
 		// has saved: leave its file as it wrote it.
 		if diskBefore != nil {
-			if same, err := fileEquals(path, diskBefore); err == nil && !same {
+			if same, err := w.fileEquals(path, diskBefore); err == nil && !same {
 				return nil
 			}
 		}

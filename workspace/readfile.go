@@ -48,7 +48,12 @@ func OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 // small; the result aliases buf), at most limit bytes: a file holding more
 // is a *TooLargeError. Reading stops when ctx ends.
 func ReadRegular(ctx context.Context, abs string, buf []byte, limit int64) ([]byte, error) {
-	f, st, err := OpenRegular(abs)
+	return readRegular(ctx, OpenRegular, abs, buf, limit)
+}
+
+// readRegular is ReadRegular opening abs with open.
+func readRegular(ctx context.Context, open func(string) (*os.File, fs.FileInfo, error), abs string, buf []byte, limit int64) ([]byte, error) {
+	f, st, err := open(abs)
 	if err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ func (w *Workspace) ReadFileLimit(ctx context.Context, abs string, buf []byte, l
 	if text, v, open := w.Document(abs); open {
 		return append(buf[:0], text...), &v, nil
 	}
-	data, err = ReadRegular(ctx, abs, buf, limit)
+	data, err = w.ReadRegular(ctx, abs, buf, limit)
 	return data, nil, err
 }
 
@@ -187,7 +187,7 @@ func (w *Workspace) CheckFresh(abs string) error {
 	if st.ModTime().Equal(rec.modTime) && st.Size() == rec.size && !rec.modTime.IsZero() {
 		return nil
 	}
-	sum, err := hashFile(abs)
+	sum, err := w.hashFile(abs)
 	if err != nil {
 		return err
 	}
@@ -198,8 +198,8 @@ func (w *Workspace) CheckFresh(abs string) error {
 }
 
 // hashFile is contentHash of a regular file's content, read in pieces.
-func hashFile(abs string) (uint64, error) {
-	f, _, err := OpenRegular(abs)
+func (w *Workspace) hashFile(abs string) (uint64, error) {
+	f, _, err := w.OpenRegular(abs)
 	if err != nil {
 		return 0, err
 	}
@@ -214,8 +214,8 @@ func hashFile(abs string) (uint64, error) {
 
 // fileEquals reports whether the regular file abs holds exactly want,
 // reading it in pieces.
-func fileEquals(abs string, want []byte) (bool, error) {
-	f, _, err := OpenRegular(abs)
+func (w *Workspace) fileEquals(abs string, want []byte) (bool, error) {
+	f, _, err := w.OpenRegular(abs)
 	if err != nil {
 		return false, err
 	}

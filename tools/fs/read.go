@@ -374,7 +374,7 @@ func lineList(lines []int) string {
 // readImage returns an image as image content.
 func (r *Read) readImage(ctx context.Context, abs, mime string) (*tools.Result, error) {
 	start := time.Now()
-	data, err := workspace.ReadRegular(ctx, abs, nil, maxImageBytes)
+	data, err := r.ws.ReadRegular(ctx, abs, nil, maxImageBytes)
 	var tooLarge *workspace.TooLargeError
 	if errors.As(err, &tooLarge) {
 		return tools.ErrorResult("%s is over the %d bytes an image may have. Make a smaller copy (for example with ImageMagick: convert in.png -resize 50%% out.png) and Read that.", abs, maxImageBytes), nil
@@ -449,7 +449,7 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 	// The bytes are read before the conversion, so that a change made while
 	// it runs shows up as one when the agent edits the file.
 	start := time.Now()
-	data, readErr := workspace.ReadRegular(ctx, abs, nil, maxReadBytes)
+	data, readErr := r.ws.ReadRegular(ctx, abs, nil, maxReadBytes)
 	cmd := exec.CommandContext(ctx, bin, "-layout", "-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), abs, "-")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

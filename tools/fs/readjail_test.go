@@ -1,0 +1,83 @@
+package fs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// A folder swapped for a link to outside between the permission check and
+// the read never shows what lies outside: reads of a path judged inside the
+// workspace open through the workspace folder and refuse to leave it.
+func TestReadSurvivesFolderSwap(t *testing.T) {
+	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	sub := filepath.Join(root, "sub")
+	const secret = "SECRET-OUTSIDE-7f3a"
+	notebook := func(text string) string {
+		return `{"cells":[{"cell_type":"code","id":"a","metadata":{},"outputs":[],"source":["` + text + `"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}`
+	}
+	for dir, text := range map[string]string{sub: "inside", outside: secret} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, content := range map[string]string{"file.txt": text + "\n", "nb.ipynb": notebook(text)} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ws := workspace.New(root)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		aside, link := filepath.Join(root, "sub.real"), filepath.Join(root, "sub.link")
+		_ = os.Symlink(outside, link)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// sub is a folder, then a link to outside, then a folder again.
+			_ = os.Rename(sub, aside)
+			_ = os.Rename(link, sub)
+			_ = os.Rename(sub, link)
+			_ = os.Rename(aside, sub)
+		}
+	}()
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	read := NewRead(ws)
+	leaks, reads := 0, 0
+	for i := 0; i < 1500; i++ {
+		for _, name := range []string{"file.txt", "nb.ipynb"} {
+			p := filepath.Join(sub, name)
+			// The permission check passes the path first, as the pipeline
+			// does; a path judged outside would have been asked about.
+			if !ws.Inside(p) {
+				continue
+			}
+			reads++
+			if res := call(t, context.Background(), read, nil, map[string]any{"file_path": p}); strings.Contains(res.Text(), secret) {
+				leaks++
+			}
+		}
+	}
+	if leaks > 0 {
+		t.Errorf("%d of %d reads judged inside the workspace showed the content outside it", leaks, reads)
+	}
+}

@@ -1,0 +1,124 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
+)
+
+// The jail for reads: a path inside a workspace folder is opened through
+// that folder's os.Root, which resolves every step at the moment of the
+// open and refuses to leave the folder. The permission checker judged the
+// path before the call ran; a folder swapped for a link to elsewhere since
+// then makes the read fail instead of showing what lies outside without the
+// prompt an outside path gets. Paths outside every folder (which the
+// checker asked the user about) open as given.
+
+// EscapeError refuses to read a path given inside a workspace folder that,
+// when opened, led outside it: through a symbolic link to elsewhere, or
+// because a folder on its way changed while the call ran.
+type EscapeError struct {
+	// Path is the path as given; Real is where it led when refused.
+	Path, Real string
+}
+
+func (e *EscapeError) Error() string {
+	return fmt.Sprintf("%s leads outside the workspace (to %s, through a symbolic link, or a folder on its way changed while it was opened), so it was not read. To read the file there, give that path itself, so that its reading can be approved", e.Path, e.Real)
+}
+
+// OpenRegular opens abs for reading as the package's OpenRegular does
+// (regular files only, never waiting on a FIFO), jailed: a path inside a
+// workspace folder opens through that folder's os.Root and never leaves it
+// (an *EscapeError when it would).
+func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
+	folder, rel := w.folderHolding(abs)
+	if folder == "" {
+		return OpenRegular(abs)
+	}
+	f, err := openBeneath(folder, rel)
+	if isEscape(err) {
+		// A link on the way leaves the folder as written; it may lead
+		// back inside another way (an absolute link to a place inside,
+		// which os.Root does not follow). Judge by where it leads now,
+		// still opening through the folder holding that place.
+		real := RealPath(abs)
+		f, err = nil, &EscapeError{Path: abs, Real: real}
+		if _, lerr := os.Lstat(real); errors.Is(lerr, fs.ErrNotExist) {
+			// A dangling link: nothing to read, as for any missing file
+			// (a change through it is judged by the write's own jail).
+			err = &fs.PathError{Op: "open", Path: abs, Err: fs.ErrNotExist}
+		}
+		if inFolder, inRel := w.folderHolding(real); inFolder != "" {
+			if f2, err2 := openBeneath(inFolder, inRel); err2 == nil {
+				f, err = f2, nil
+			} else if !isEscape(err2) {
+				err = err2
+			}
+		}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		pe.Path = abs
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	switch {
+	case st.IsDir():
+		f.Close()
+		return nil, st, &IsDirError{Path: abs}
+	case !st.Mode().IsRegular():
+		f.Close()
+		return nil, st, &NotRegularError{Path: abs, Mode: st.Mode()}
+	}
+	return f, st, nil
+}
+
+// openBeneath opens rel inside folder for reading without leaving it.
+func openBeneath(folder, rel string) (*os.File, error) {
+	root, err := os.OpenRoot(folder)
+	if err != nil {
+		return nil, fmt.Errorf("open the workspace folder %s: %w", folder, err)
+	}
+	defer root.Close()
+	return root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+// folderHolding returns the workspace folder (a root or an additional
+// directory, as configured or with its links resolved) that abs lies in as
+// written, the deepest when several do, and abs relative to it; "" when
+// abs lies in none.
+func (w *Workspace) folderHolding(abs string) (folder, rel string) {
+	for _, f := range w.Folders() {
+		for _, c := range []string{f, RealPath(f)} {
+			if pathutil.Within(c, abs) && len(c) > len(folder) {
+				folder = c
+			}
+		}
+	}
+	if folder == "" {
+		return "", ""
+	}
+	rel, err := filepath.Rel(folder, abs)
+	if err != nil {
+		return "", ""
+	}
+	return folder, rel
+}
+
+// ReadRegular is the package's ReadRegular opening abs jailed
+// (Workspace.OpenRegular).
+func (w *Workspace) ReadRegular(ctx context.Context, abs string, buf []byte, limit int64) ([]byte, error) {
+	return readRegular(ctx, w.OpenRegular, abs, buf, limit)
+}
