@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -101,35 +100,14 @@ func TestWriteSurvivesFolderSwap(t *testing.T) {
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		aside := filepath.Join(root, "sub.real")
-		link := filepath.Join(root, "sub.link")
-		_ = os.Symlink(outside, link)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			// sub is a folder, then a link to outside, then a folder again.
-			_ = os.Rename(sub, aside)
-			_ = os.Rename(link, sub)
-			_ = os.Rename(sub, link)
-			_ = os.Rename(aside, sub)
-		}
-	}()
+	stop := workspacetest.SwapFolder(sub, outside)
 	for i := 0; i < 400; i++ {
 		// The permission check passes the path first, as the pipeline does.
 		if p := filepath.Join(sub, "f"+strconv.Itoa(i)); ws.Inside(p) {
 			_ = ws.WriteFile(p, []byte("x"))
 		}
 	}
-	close(stop)
-	wg.Wait()
+	stop()
 	entries, err := os.ReadDir(outside)
 	if err != nil {
 		t.Fatal(err)

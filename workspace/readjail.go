@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
 )
@@ -69,18 +68,12 @@ func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	switch {
-	case st.IsDir():
-		f.Close()
+	st, err := pathutil.Regular(f, abs)
+	if st != nil && st.IsDir() {
 		return nil, st, &IsDirError{Path: abs}
-	case !st.Mode().IsRegular():
-		f.Close()
-		return nil, st, &NotRegularError{Path: abs, Mode: st.Mode()}
+	}
+	if err != nil {
+		return nil, st, err
 	}
 	return f, st, nil
 }
@@ -92,7 +85,7 @@ func openBeneath(folder, rel string) (*os.File, error) {
 		return nil, fmt.Errorf("open the workspace folder %s: %w", folder, err)
 	}
 	defer root.Close()
-	return root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return root.OpenFile(rel, pathutil.OpenReadFlags, 0)
 }
 
 // folderHolding returns the workspace folder (a root or an additional

@@ -109,20 +109,35 @@ func describeMode(m fs.FileMode) string {
 // reads (.gitignore, settings, .mcp.json), so every read of a workspace
 // file goes through here.
 func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(name, OpenReadFlags, 0)
 	if err != nil {
 		return nil, nil, err
 	}
+	st, err := Regular(f, name)
+	if err != nil {
+		return nil, st, err
+	}
+	return f, st, nil
+}
+
+// OpenReadFlags are the flags OpenRegular opens with, for openers that
+// reach the file another way (through an os.Root).
+const OpenReadFlags = os.O_RDONLY | syscall.O_NONBLOCK
+
+// Regular returns the file information of f, opened from name, when it is
+// a regular file; otherwise it closes f and refuses (a *NotRegularError,
+// with the information).
+func Regular(f *os.File, name string) (fs.FileInfo, error) {
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, err
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, st, &NotRegularError{Path: name, Mode: st.Mode()}
+		return st, &NotRegularError{Path: name, Mode: st.Mode()}
 	}
-	return f, st, nil
+	return st, nil
 }
 
 // ReadFile is os.ReadFile for files a workspace holds: regular files only

@@ -5,10 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/toolhost/toolhost/workspace"
+	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
 
 // A folder swapped for a link to outside between the permission check and
@@ -37,30 +37,7 @@ func TestReadSurvivesFolderSwap(t *testing.T) {
 		}
 	}
 	ws := workspace.New(root)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		aside, link := filepath.Join(root, "sub.real"), filepath.Join(root, "sub.link")
-		_ = os.Symlink(outside, link)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			// sub is a folder, then a link to outside, then a folder again.
-			_ = os.Rename(sub, aside)
-			_ = os.Rename(link, sub)
-			_ = os.Rename(sub, link)
-			_ = os.Rename(aside, sub)
-		}
-	}()
-	defer func() {
-		close(stop)
-		wg.Wait()
-	}()
+	defer workspacetest.SwapFolder(sub, outside)()
 	read := NewRead(ws)
 	leaks, reads := 0, 0
 	for i := 0; i < 1500; i++ {
