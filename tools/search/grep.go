@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 
@@ -99,6 +100,10 @@ type grepQuery struct {
 	// rank, when set (grep.priority), orders files by kind before the
 	// usual order.
 	rank func(path string) int
+	// file, when root is a single file, is root opened through the
+	// workspace's jail (Workspace.OpenRegular): the backends search it,
+	// not whatever root names by the time they open it.
+	file *os.File
 }
 
 // grepBackend runs a query. A *queryError is a problem with the input (a
@@ -204,6 +209,18 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if res != nil {
 		return res, nil
 	}
+	fi, err := os.Stat(q.root)
+	if err != nil {
+		return tools.ErrorResult("cannot search %s: %v. Check the path; Glob finds files by name.", q.root, err), nil
+	}
+	if !fi.IsDir() {
+		f, _, err := g.ws.OpenRegular(q.root)
+		if err != nil {
+			return tools.ErrorResult("cannot search %s: %v.", q.root, err), nil
+		}
+		defer f.Close()
+		q.file = f
+	}
 	st := g.current()
 	q.rank = rankFor(st)
 	found, err := g.backend.search(ctx, q)
@@ -225,6 +242,9 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		var qe *queryError
 		if errors.As(err, &qe) {
 			return tools.ErrorResult("%s", qe.msg), nil
+		}
+		if q.file != nil {
+			return tools.ErrorResult("cannot search %s: %v. It changed while it was searched (a folder on its way was moved or replaced); try again once it is in place.", q.root, err), nil
 		}
 		return nil, err
 	}

@@ -63,7 +63,12 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	var collected atomic.Int64
 	stopped := false
 	err = ignore.Walk(ctx, q.root, ignore.Options{Override: cq.override}, func(f ignore.File) error {
-		h := cq.searchPath(f.Path)
+		var h *fileHits
+		if q.file != nil && f.Path == q.root {
+			h = cq.searchOpen(f.Path, q.file)
+		} else {
+			h = cq.searchPath(f.Path)
+		}
 		if h == nil {
 			return nil
 		}
@@ -103,6 +108,12 @@ func (cq *compiledQuery) searchPath(path string) (h *fileHits) {
 		return nil
 	}
 	defer f.Close()
+	return cq.searchOpen(path, f)
+}
+
+// searchOpen is searchPath on the file path opened as f (read from its
+// start, whatever f's offset).
+func (cq *compiledQuery) searchOpen(path string, f *os.File) (h *fileHits) {
 	info, err := f.Stat()
 	if err != nil {
 		return nil
@@ -121,7 +132,7 @@ func (cq *compiledQuery) searchPath(path string) (h *fileHits) {
 		}
 	}
 	data := make([]byte, size)
-	n, err := io.ReadFull(f, data)
+	n, err := io.ReadFull(io.NewSectionReader(f, 0, size), data)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil
 	}

@@ -29,6 +29,10 @@ type ripgrep struct {
 
 func (*ripgrep) name() string { return "ripgrep" }
 
+// rgFileArg names, for rg, the single file a query hands it open as its
+// descriptor 3 (exec.Cmd.ExtraFiles).
+const rgFileArg = "/dev/fd/3"
+
 // args builds rg's command line for a query.
 func (r *ripgrep) args(q *grepQuery) []string {
 	args := []string{"--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--no-messages"}
@@ -64,7 +68,11 @@ func (r *ripgrep) args(q *grepQuery) []string {
 			args = append(args, "--after-context", strconv.Itoa(q.after))
 		}
 	}
-	return append(args, "--regexp", q.pattern, "--", q.root)
+	root := q.root
+	if q.file != nil {
+		root = rgFileArg
+	}
+	return append(args, "--regexp", q.pattern, "--", root)
 }
 
 func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error) {
@@ -75,6 +83,14 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	cmd.Dir = q.root
 	if fi, err := os.Stat(q.root); err == nil && !fi.IsDir() {
 		cmd.Dir = ""
+	}
+	// A single file is searched as opened through the jail, handed to rg
+	// as its descriptor 3; its hits are named by the path as given.
+	named := func(h *fileHits) {}
+	if q.file != nil {
+		cmd.Dir = ""
+		cmd.ExtraFiles = []*os.File{q.file}
+		named = func(h *fileHits) { h.path = q.root }
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -99,8 +115,14 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	default:
 		// Modification times are read while ripgrep is still searching.
 		stats := newStatter()
-		hits, parseErr = parseRgPaths(stdout, false, stats.add)
+		hits, parseErr = parseRgPaths(stdout, false, func(h *fileHits) {
+			named(h)
+			stats.add(h)
+		})
 		stats.wait()
+	}
+	for _, h := range hits {
+		named(h)
 	}
 	_, _ = io.Copy(io.Discard, stdout) // let rg finish writing
 	waitErr := cmd.Wait()

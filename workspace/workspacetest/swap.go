@@ -31,8 +31,11 @@ func SwapFolder(dir, target string) (stop func()) {
 			_ = os.Rename(aside, dir)
 		}
 	}()
+	var once sync.Once
 	return func() {
-		close(done)
-		wg.Wait()
+		once.Do(func() {
+			close(done)
+			wg.Wait()
+		})
 	}
 }
