@@ -439,7 +439,14 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 	if err != nil {
 		return tools.ErrorResult("reading PDFs needs pdftotext, which is not installed. Install poppler-utils (apt-get install poppler-utils, or brew install poppler) and Read %s again.", abs), nil
 	}
-	total := pdfPageCount(ctx, abs)
+	// The poppler tools read the file as opened here, through the
+	// workspace's jail, not by a path that may lead elsewhere by then.
+	src, _, err := r.ws.OpenRegular(abs)
+	if err != nil {
+		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
+	}
+	defer src.Close()
+	total := pdfPageCount(ctx, src)
 	if total > 0 {
 		if first > total {
 			return tools.ErrorResult("%s has %d pages; pages %q is past the end.", abs, total, pages), nil
@@ -450,7 +457,7 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 	// it runs shows up as one when the agent edits the file.
 	start := time.Now()
 	data, readErr := r.ws.ReadRegular(ctx, abs, nil, maxReadBytes)
-	cmd := exec.CommandContext(ctx, bin, "-layout", "-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), abs, "-")
+	cmd := pdfCommand(ctx, src, bin, "-layout", "-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), pdfArg, "-")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -483,7 +490,7 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 	switch {
 	case explicit || (total > 0 && total <= maxPDFImagePagesUnasked):
 		var err error
-		images, err = renderPDFPages(ctx, abs, first, shownLast)
+		images, err = renderPDFPages(ctx, src, first, shownLast)
 		switch {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
@@ -519,9 +526,20 @@ const (
 	maxPDFImagePagesUnasked = 10
 )
 
+// pdfArg names, for a poppler tool, the PDF pdfCommand hands it open as its
+// descriptor 3.
+const pdfArg = "/dev/fd/3"
+
+// pdfCommand runs a poppler tool on the PDF src (named pdfArg in args).
+func pdfCommand(ctx context.Context, src *os.File, bin string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.ExtraFiles = []*os.File{src}
+	return cmd
+}
+
 // renderPDFPages renders pages first..last of a PDF as JPEG images with
 // pdftoppm (poppler-utils, beside pdftotext).
-func renderPDFPages(ctx context.Context, abs string, first, last int) ([]tools.Content, error) {
+func renderPDFPages(ctx context.Context, src *os.File, first, last int) ([]tools.Content, error) {
 	bin, err := exec.LookPath("pdftoppm")
 	if err != nil {
 		return nil, errors.New("pdftoppm is not installed; install poppler-utils")
@@ -531,8 +549,8 @@ func renderPDFPages(ctx context.Context, abs string, first, last int) ([]tools.C
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	cmd := exec.CommandContext(ctx, bin, "-jpeg", "-r", strconv.Itoa(pdfImageDPI),
-		"-f", strconv.Itoa(first), "-l", strconv.Itoa(last), abs, filepath.Join(dir, "page"))
+	cmd := pdfCommand(ctx, src, bin, "-jpeg", "-r", strconv.Itoa(pdfImageDPI),
+		"-f", strconv.Itoa(first), "-l", strconv.Itoa(last), pdfArg, filepath.Join(dir, "page"))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -575,12 +593,12 @@ var pdfPageCountPattern = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
 
 // pdfPageCount asks pdfinfo (poppler-utils, beside pdftotext) for the page
 // count; 0 when it cannot tell.
-func pdfPageCount(ctx context.Context, abs string) int {
+func pdfPageCount(ctx context.Context, src *os.File) int {
 	bin, err := exec.LookPath("pdfinfo")
 	if err != nil {
 		return 0
 	}
-	out, err := exec.CommandContext(ctx, bin, abs).Output()
+	out, err := pdfCommand(ctx, src, bin, pdfArg).Output()
 	if err != nil {
 		return 0
 	}

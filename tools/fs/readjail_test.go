@@ -3,6 +3,7 @@ package fs
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func TestReadSurvivesFolderSwap(t *testing.T) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		for name, content := range map[string]string{"file.txt": text + "\n", "nb.ipynb": notebook(text)} {
+		for name, content := range map[string]string{"file.txt": text + "\n", "nb.ipynb": notebook(text), "doc.pdf": string(minimalPDF(text))} {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -39,9 +40,14 @@ func TestReadSurvivesFolderSwap(t *testing.T) {
 	ws := workspace.New(root)
 	defer workspacetest.SwapFolder(sub, outside)()
 	read := NewRead(ws)
+	_, err = exec.LookPath("pdftotext")
+	havePDF := err == nil
 	leaks, reads := 0, 0
 	for i := 0; i < 1500; i++ {
-		for _, name := range []string{"file.txt", "nb.ipynb"} {
+		for _, name := range []string{"file.txt", "nb.ipynb", "doc.pdf"} {
+			if name == "doc.pdf" && (i%15 != 0 || !havePDF) {
+				continue // a conversion takes a process or three
+			}
 			p := filepath.Join(sub, name)
 			// The permission check passes the path first, as the pipeline
 			// does; a path judged outside would have been asked about.
