@@ -8,10 +8,12 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools/permission"
 )
 
 // The sandbox (bash.sandbox) runs a command under bubblewrap: the whole
-// file system read-only, the workspace folders writable, a private /tmp,
+// file system read-only, the workspace folders writable except for the
+// protected files (settings, hooks, git config: permission.SandboxBinds), a private /tmp,
 // its own /dev and /proc, its own process namespace (when bubblewrap ends,
 // the kernel ends everything inside), and no network unless
 // bash.sandboxNetwork. When bubblewrap is missing or cannot set the
@@ -49,6 +51,25 @@ func sandboxArgs(s *settings.Settings, folders []string, dir, command string) (n
 	for _, f := range folders {
 		if st, err := os.Stat(f); err == nil && st.IsDir() {
 			args = append(args, "--bind", f, f)
+		}
+	}
+	// The files that decide what toolhost and git may run stay read-only,
+	// so that a confined command cannot widen what the next one may do.
+	for _, f := range folders {
+		pin, readOnly, writable := permission.SandboxBinds(f)
+		for _, p := range pin {
+			args = append(args, "--bind", p, p)
+		}
+		for _, p := range readOnly {
+			args = append(args, "--ro-bind", p, p)
+		}
+		// toolhost's own output folder (spilled output, the folder
+		// report) is written by the command's shell.
+		if st, err := os.Stat(outputDir(f)); err == nil && st.IsDir() {
+			writable = append(writable, outputDir(f))
+		}
+		for _, p := range writable {
+			args = append(args, "--bind", p, p)
 		}
 	}
 	args = append(args, "--chdir", dir, "--", "bash", "-c", command)
