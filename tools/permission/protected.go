@@ -307,7 +307,9 @@ func SandboxBinds(root string) (pin, readOnly, writable []string) {
 			continue
 		}
 		for dir := filepath.Dir(rel); dir != "."; dir = filepath.Dir(dir) {
-			if d := filepath.Join(root, dir); !pinned[d] {
+			// A bind follows links: pinning a link would make where it
+			// points writable.
+			if d := filepath.Join(root, dir); !pinned[d] && noLinkBelow(root, dir) {
 				pinned[d] = true
 				pin = append(pin, d)
 			}
@@ -319,9 +321,23 @@ func SandboxBinds(root string) (pin, readOnly, writable []string) {
 	slices.SortFunc(pin, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
 	for _, rel := range []string{".toolhost/memory", ".toolhost/plan.md"} {
 		abs := filepath.Join(root, filepath.FromSlash(rel))
-		if _, err := os.Stat(abs); err == nil && !protectedPath(rel) {
+		if _, err := os.Stat(abs); err == nil && !protectedPath(rel) && noLinkBelow(root, rel) {
 			writable = append(writable, abs)
 		}
 	}
 	return pin, readOnly, writable
+}
+
+// noLinkBelow reports whether no part of rel, below root, is a symlink, so
+// that a writable bind of it stays inside root.
+func noLinkBelow(root, rel string) bool {
+	p := root
+	for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
+		p = filepath.Join(p, seg)
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&os.ModeSymlink != 0 {
+			return false
+		}
+	}
+	return true
 }

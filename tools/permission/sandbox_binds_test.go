@@ -51,3 +51,34 @@ func TestSandboxBinds(t *testing.T) {
 		}
 	}
 }
+
+// A link among the protected files never becomes a writable bind: that
+// would make where it points writable in the sandbox.
+func TestSandboxBindsLinks(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	for _, name := range []string{"config", "memory/a.md"} {
+		p := filepath.Join(outside, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(root, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, ".toolhost"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "memory"), filepath.Join(root, ".toolhost", "memory")); err != nil {
+		t.Fatal(err)
+	}
+	pin, readOnly, writable := SandboxBinds(root)
+	if len(pin) != 0 || len(writable) != 0 {
+		t.Errorf("links became writable binds: pinned %v, writable %v", pin, writable)
+	}
+	if !slices.Contains(readOnly, filepath.Join(root, ".git", "config")) {
+		t.Errorf(".git/config through a link is not read-only: %v", readOnly)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolhost/toolhost/settings"
@@ -64,9 +65,10 @@ func sandboxArgs(s *settings.Settings, folders []string, dir, command string) (n
 			args = append(args, "--ro-bind", p, p)
 		}
 		// toolhost's own output folder (spilled output, the folder
-		// report) is written by the command's shell.
-		if st, err := os.Stat(outputDir(f)); err == nil && st.IsDir() {
-			writable = append(writable, outputDir(f))
+		// report) is written by the command's shell; not through a link
+		// out of the folder, which would make its target writable.
+		if out := outputDir(f); insideReal(f, out) {
+			writable = append(writable, out)
 		}
 		for _, p := range writable {
 			args = append(args, "--bind", p, p)
@@ -74,6 +76,18 @@ func sandboxArgs(s *settings.Settings, folders []string, dir, command string) (n
 	}
 	args = append(args, "--chdir", dir, "--", "bash", "-c", command)
 	return bwrap, args, nil
+}
+
+// insideReal reports whether dir is an existing folder whose real path
+// lies inside root's.
+func insideReal(root, dir string) bool {
+	realRoot, err1 := filepath.EvalSymlinks(root)
+	real, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil || !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {
+		return false
+	}
+	st, err := os.Stat(real)
+	return err == nil && st.IsDir()
 }
 
 // sandboxFailure recognises bubblewrap's own failure to set the sandbox up
