@@ -254,7 +254,8 @@ func (a *Agent) spawner(host tools.Host, in Input, wantMessages bool) (SubagentS
 	}
 	switch {
 	case in.Isolation == "worktree" && a.opts.Isolated != nil:
-		return &isolatedLoop{loop: loop, root: loop.Root, build: a.opts.Isolated}, nil
+		return &isolatedLoop{loop: loop, root: loop.Root, build: a.opts.Isolated,
+			trusted: a.opts.Settings().Trust.Trusted(loop.Root)}, nil
 	case in.Isolation != "":
 		return nil, tools.ErrorResult("isolation %q is not supported by toolhost's built-in sub-agent runner (it supports \"worktree\" in a git repository); call Agent again without it.", in.Isolation)
 	}

@@ -23,10 +23,12 @@ type isolatedLoop struct {
 	loop  Loop
 	root  string
 	build IsolatedPipeline
+	// trusted: the user trusts the folder, so git may run its hooks.
+	trusted bool
 }
 
 func (s *isolatedLoop) Spawn(ctx context.Context, req SpawnRequest) (string, error) {
-	m, err := worktree.Create(ctx, s.root, "")
+	m, err := worktree.Create(ctx, s.root, "", s.trusted)
 	if err != nil {
 		return "", fmt.Errorf("isolation \"worktree\" needs a git worktree: %w", err)
 	}

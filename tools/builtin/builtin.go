@@ -105,7 +105,9 @@ func Register(reg *tools.Registry, d Deps) {
 	reg.Register(tools.CategoryTeams, team.NewSendMessage(hub, d.Settings))
 	reg.RegisterOptIn(tools.CategoryTeams, team.NewTeamCreate(hub, agentTool, taskManager), team.NewTeamDelete(hub, taskManager))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
-	wt := worktree.NewSession(d.Workspace)
+	wt := worktree.NewSession(d.Workspace, func(root string) bool {
+		return d.Settings != nil && d.Settings().Trust.Trusted(root)
+	})
 	reg.Register(tools.CategoryState, worktree.NewEnter(wt), worktree.NewExit(wt))
 	registerOptIn(reg, d)
 	// ask_<name> for each configured provider, following the settings.

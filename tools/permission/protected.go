@@ -273,3 +273,71 @@ func (d *decision) decideProtected(files []string) (v tools.PermissionDecision, 
 	d.protected = true
 	return askBecause("it changes " + strings.Join(files, ", ") + ", which decides what toolhost or git may run; no rule can allow that without asking"), true
 }
+
+// SandboxBinds returns what a sandbox that mounts root writable must mount
+// again so that the protected files in it stay as they are: pin, the
+// folders between root and a protected file, each mounted over itself so
+// that it cannot be renamed away and replaced (a mount point cannot be
+// moved); readOnly, the protected files and folders that exist; and
+// writable, the data inside a read-only folder that stays writable
+// (notes, the plan file). Each list is in mount order, absolute, and holds
+// only paths that exist; the decision of what is protected is
+// protectedPath's.
+func SandboxBinds(root string) (pin, readOnly, writable []string) {
+	candidates := []string{".mcp.json", ".toolhost", ".git", ".git/config", ".git/config.worktree", ".git/hooks"}
+	for name := range editorControlled {
+		candidates = append(candidates, name)
+	}
+	for _, pattern := range []string{".git/modules/*/config", ".git/modules/*/hooks", ".git/worktrees/*/config.worktree"} {
+		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pattern)))
+		for _, m := range matches {
+			if rel, err := filepath.Rel(root, m); err == nil {
+				candidates = append(candidates, filepath.ToSlash(rel))
+			}
+		}
+	}
+	slices.Sort(candidates)
+	pinned := map[string]bool{}
+	for _, rel := range candidates {
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if _, err := os.Stat(abs); err != nil {
+			continue
+		}
+		if !protectedPath(rel) && !gitFile(abs) {
+			continue
+		}
+		for dir := filepath.Dir(rel); dir != "."; dir = filepath.Dir(dir) {
+			// A bind follows links: pinning a link would make where it
+			// points writable.
+			if d := filepath.Join(root, dir); !pinned[d] && noLinkBelow(root, dir) {
+				pinned[d] = true
+				pin = append(pin, d)
+			}
+		}
+		readOnly = append(readOnly, abs)
+	}
+	// Parents before children, so that a pin is not mounted over a file
+	// below it.
+	slices.SortFunc(pin, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
+	for _, rel := range []string{".toolhost/memory", ".toolhost/plan.md"} {
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if _, err := os.Stat(abs); err == nil && !protectedPath(rel) && noLinkBelow(root, rel) {
+			writable = append(writable, abs)
+		}
+	}
+	return pin, readOnly, writable
+}
+
+// noLinkBelow reports whether no part of rel, below root, is a symlink, so
+// that a writable bind of it stays inside root.
+func noLinkBelow(root, rel string) bool {
+	p := root
+	for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
+		p = filepath.Join(p, seg)
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&os.ModeSymlink != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -35,8 +35,8 @@ type BashInput struct {
 	Timeout         *float64 `json:"timeout,omitempty"`
 	Description     string   `json:"description,omitempty"`
 	RunInBackground bool     `json:"run_in_background,omitempty"`
-	// DangerouslyDisableSandbox is accepted for compatibility; toolhost
-	// runs no sandbox, so it changes nothing.
+	// DangerouslyDisableSandbox is accepted for compatibility and ignored:
+	// the sandbox (bash.sandbox) is the user's choice, not the model's.
 	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
 }
 
@@ -65,7 +65,7 @@ const bashSchema = `{
     "timeout": {"type": "number", "minimum": 0, "description": "Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)."},
     "description": {"type": "string", "description": "What the command does, in a few words, for the user."},
     "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."},
-    "dangerouslyDisableSandbox": {"type": "boolean", "description": "Accepted for compatibility; toolhost runs commands without a sandbox."}
+    "dangerouslyDisableSandbox": {"type": "boolean", "description": "Accepted for compatibility and ignored: whether commands run in a sandbox is the user's setting (bash.sandbox), never the model's."}
   },
   "required": ["command"],
   "additionalProperties": false

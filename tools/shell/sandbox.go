@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools/permission"
 )
 
 // The sandbox (bash.sandbox) runs a command under bubblewrap: the whole
-// file system read-only, the workspace folders writable, a private /tmp,
+// file system read-only, the workspace folders writable except for the
+// protected files (settings, hooks, git config: permission.SandboxBinds), a private /tmp,
 // its own /dev and /proc, its own process namespace (when bubblewrap ends,
 // the kernel ends everything inside), and no network unless
 // bash.sandboxNetwork. When bubblewrap is missing or cannot set the
@@ -51,8 +54,40 @@ func sandboxArgs(s *settings.Settings, folders []string, dir, command string) (n
 			args = append(args, "--bind", f, f)
 		}
 	}
+	// The files that decide what toolhost and git may run stay read-only,
+	// so that a confined command cannot widen what the next one may do.
+	for _, f := range folders {
+		pin, readOnly, writable := permission.SandboxBinds(f)
+		for _, p := range pin {
+			args = append(args, "--bind", p, p)
+		}
+		for _, p := range readOnly {
+			args = append(args, "--ro-bind", p, p)
+		}
+		// toolhost's own output folder (spilled output, the folder
+		// report) is written by the command's shell; not through a link
+		// out of the folder, which would make its target writable.
+		if out := outputDir(f); insideReal(f, out) {
+			writable = append(writable, out)
+		}
+		for _, p := range writable {
+			args = append(args, "--bind", p, p)
+		}
+	}
 	args = append(args, "--chdir", dir, "--", "bash", "-c", command)
 	return bwrap, args, nil
+}
+
+// insideReal reports whether dir is an existing folder whose real path
+// lies inside root's.
+func insideReal(root, dir string) bool {
+	realRoot, err1 := filepath.EvalSymlinks(root)
+	real, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil || !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {
+		return false
+	}
+	st, err := os.Stat(real)
+	return err == nil && st.IsDir()
 }
 
 // sandboxFailure recognises bubblewrap's own failure to set the sandbox up

@@ -135,3 +135,64 @@ func TestBashSandboxKeepsCwd(t *testing.T) {
 		t.Errorf("pwd after cd in the sandbox: %q", out)
 	}
 }
+
+// Under bash.sandbox the protected files (git config and hooks, toolhost's
+// settings, the editors' files) stay read-only, and cannot be moved away
+// and replaced either, while the rest of the workspace and the notes stay
+// writable.
+func TestBashSandboxProtectedFiles(t *testing.T) {
+	if _, err := exec.LookPath(bwrapName); err != nil {
+		t.Fatalf("bubblewrap is not installed (scripts/deps.sh installs it): %v", err)
+	}
+	b, _, dir := newBash(t, with(sandboxOn))
+	files := map[string]string{
+		".git/config":             "[core]\n",
+		".git/hooks/pre-commit":   "#!/bin/sh\n",
+		".toolhost/settings.json": "{}\n",
+		".toolhost/memory/a.md":   "note\n",
+		".vscode/settings.json":   "{}\n",
+		"src/a.txt":               "a\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, command := range []string{
+		"echo x >> .git/config",
+		"echo x > .toolhost/settings.json",
+		"echo x > .git/hooks/pre-commit",
+		"echo x > .git/hooks/post-checkout",
+		"echo x > .vscode/settings.json",
+		"mv .git .git.old && mkdir -p .git && echo x > .git/config",
+		"mv .vscode .vscode.old && mkdir .vscode && echo x > .vscode/settings.json",
+		"rm -rf .toolhost",
+	} {
+		runBash(t, b, command)
+	}
+	for name, text := range files {
+		if name == "src/a.txt" || name == ".toolhost/memory/a.md" {
+			continue
+		}
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(got) != text {
+			t.Errorf("%s in the sandbox: now %q (%v), want it unchanged", name, got, err)
+		}
+	}
+	for _, name := range []string{".git/hooks/post-checkout", ".git.old", ".vscode.old"} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("the sandbox created %s", name)
+		}
+	}
+	if out, isErr := runBash(t, b, "echo b >> src/a.txt && echo n > .toolhost/memory/b.md"); isErr {
+		t.Errorf("a write to src/a.txt or the notes failed in the sandbox: %q", out)
+	}
+	for name, want := range map[string]string{"src/a.txt": "a\nb\n", ".toolhost/memory/b.md": "n\n"} {
+		if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != want {
+			t.Errorf("%s after a write in the sandbox: %q, want %q", name, got, want)
+		}
+	}
+}

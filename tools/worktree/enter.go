@@ -90,20 +90,21 @@ func (t *Enter) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		return tools.ErrorResult("the session is already in the worktree %s. Call ExitWorktree first (action keep or remove), then enter another.", s.active.path), nil
 	}
 	root := s.ws.Root()
+	trusted := s.isTrusted(root)
 	e := &entered{roots: s.ws.Roots()}
 	if p.Path != "" {
-		repo, err := git(ctx, root, "rev-parse", "--show-toplevel")
+		repo, err := git(ctx, trusted, root, "rev-parse", "--show-toplevel")
 		if err != nil {
 			return tools.ErrorResult("the workspace %s is not in a git repository, so it has no worktrees (%v).", root, err), nil
 		}
-		if e.base, err = git(ctx, repo, "rev-parse", "HEAD"); err != nil {
+		if e.base, err = git(ctx, trusted, repo, "rev-parse", "HEAD"); err != nil {
 			return tools.ErrorResult("the repository %s has no commit yet. Commit first.", repo), nil
 		}
 		abs, err := s.ws.Resolve(p.Path)
 		if err != nil {
 			return tools.ErrorResult("path: %v.", err), nil
 		}
-		list, err := worktrees(ctx, repo)
+		list, err := worktrees(ctx, trusted, repo)
 		if err != nil {
 			return nil, err
 		}
@@ -111,9 +112,9 @@ func (t *Enter) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 			return tools.ErrorResult("%s is not a worktree of %s; the worktrees are: %s. Give one of them, or name to make a new one.", abs, repo, strings.Join(list, ", ")), nil
 		}
 		e.path = filepath.Clean(abs)
-		e.branch, _ = git(ctx, e.path, "branch", "--show-current")
+		e.branch, _ = git(ctx, trusted, e.path, "branch", "--show-current")
 	} else {
-		m, err := Create(ctx, root, p.Name)
+		m, err := Create(ctx, root, p.Name, trusted)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

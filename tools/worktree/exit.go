@@ -95,9 +95,12 @@ func (t *Exit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if e == nil {
 		return tools.ErrorResult("the session is not in a worktree entered with EnterWorktree, so there is nothing to leave. Carry on where you are."), nil
 	}
+	// Trust belongs to the folder the session was opened on, not to the
+	// worktree.
+	trusted := s.isTrusted(e.roots[0])
 	out := ExitOutput{Action: p.Action, OriginalCwd: e.roots[0], WorktreePath: e.path, WorktreeBranch: e.branch}
 	if p.Action == "remove" {
-		files, commits, err := pending(ctx, e)
+		files, commits, err := pending(ctx, trusted, e)
 		if err != nil {
 			return tools.ErrorResult("could not check the worktree for unsaved work (%v), so it was not removed. Use action keep, or look with Bash (git status).", err), nil
 		}
@@ -107,11 +110,11 @@ func (t *Exit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		}
 		out.DiscardedFiles, out.DiscardedCommits = len(files), len(commits)
 		repo := e.roots[0]
-		if _, err := git(ctx, repo, "worktree", "remove", "--force", e.path); err != nil {
+		if _, err := git(ctx, trusted, repo, "worktree", "remove", "--force", e.path); err != nil {
 			return tools.ErrorResult("the worktree could not be removed (%v); the session is still in it. Use action keep, or remove it with Bash.", err), nil
 		}
 		if e.created && e.branch != "" {
-			if _, err := git(ctx, repo, "branch", "-D", e.branch); err != nil {
+			if _, err := git(ctx, trusted, repo, "branch", "-D", e.branch); err != nil {
 				out.Message = fmt.Sprintf(" The branch %s was kept: %v.", e.branch, err)
 			}
 		}
@@ -137,8 +140,8 @@ func (t *Exit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 
 // pending lists the worktree's uncommitted files and the commits on its
 // branch that the original checkout's commit does not have.
-func pending(ctx context.Context, e *entered) (files, commits []string, err error) {
-	status, err := git(ctx, e.path, "status", "--porcelain")
+func pending(ctx context.Context, trusted bool, e *entered) (files, commits []string, err error) {
+	status, err := git(ctx, trusted, e.path, "status", "--porcelain")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -147,7 +150,7 @@ func pending(ctx context.Context, e *entered) (files, commits []string, err erro
 			files = append(files, line)
 		}
 	}
-	log, err := git(ctx, e.path, "log", "--oneline", e.base+"..HEAD")
+	log, err := git(ctx, trusted, e.path, "log", "--oneline", e.base+"..HEAD")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -14,17 +14,21 @@ type Made struct {
 	// Repo is the repository's top folder; Path the worktree; Branch its
 	// new branch; Base the commit it started from.
 	Repo, Path, Branch, Base string
+	// Trusted: the user trusts the folder, so git runs the repository's
+	// hooks and commands (see untrustedConfig).
+	Trusted bool
 }
 
 // Create makes a worktree of the repository holding dir, named name ("" for
-// a random name), under Dir on branch BranchPrefix+name, from HEAD. Its
+// a random name), under Dir on branch BranchPrefix+name, from HEAD; trusted
+// says whether the user trusts the folder (git runs its hooks). Its
 // errors are for the model: they say what to do.
-func Create(ctx context.Context, dir, name string) (*Made, error) {
-	repo, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+func Create(ctx context.Context, dir, name string, trusted bool) (*Made, error) {
+	repo, err := git(ctx, trusted, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, fmt.Errorf("the workspace %s is not in a git repository, so there is no worktree to make (%v). Use git init first, or work without a worktree", dir, err)
 	}
-	base, err := git(ctx, repo, "rev-parse", "HEAD")
+	base, err := git(ctx, trusted, repo, "rev-parse", "HEAD")
 	if err != nil {
 		return nil, fmt.Errorf("the repository %s has no commit yet, so a worktree has nothing to start from. Commit first", repo)
 	}
@@ -41,11 +45,11 @@ func Create(ctx context.Context, dir, name string) (*Made, error) {
 	if err := ensureIgnored(parent); err != nil {
 		return nil, err
 	}
-	m := &Made{Repo: repo, Base: base, Path: filepath.Join(parent, filepath.FromSlash(name)), Branch: BranchPrefix + strings.ReplaceAll(name, "/", "-")}
+	m := &Made{Trusted: trusted, Repo: repo, Base: base, Path: filepath.Join(parent, filepath.FromSlash(name)), Branch: BranchPrefix + strings.ReplaceAll(name, "/", "-")}
 	if _, err := os.Stat(m.Path); err == nil {
 		return nil, fmt.Errorf("%s already exists. Switch into it with path, or choose another name", m.Path)
 	}
-	if _, err := git(ctx, repo, "worktree", "add", "-b", m.Branch, m.Path, "HEAD"); err != nil {
+	if _, err := git(ctx, trusted, repo, "worktree", "add", "-b", m.Branch, m.Path, "HEAD"); err != nil {
 		return nil, fmt.Errorf("the worktree could not be made: %v. Choose another name, or remove the branch %s if it is left over", err, m.Branch)
 	}
 	return m, nil
@@ -54,15 +58,15 @@ func Create(ctx context.Context, dir, name string) (*Made, error) {
 // Pending lists the worktree's uncommitted files and its commits the base
 // does not have.
 func (m *Made) Pending(ctx context.Context) (files, commits []string, err error) {
-	return pending(ctx, &entered{path: m.Path, base: m.Base})
+	return pending(ctx, m.Trusted, &entered{path: m.Path, base: m.Base})
 }
 
 // Remove deletes the worktree and its branch, whatever they hold.
 func (m *Made) Remove(ctx context.Context) error {
-	if _, err := git(ctx, m.Repo, "worktree", "remove", "--force", m.Path); err != nil {
+	if _, err := git(ctx, m.Trusted, m.Repo, "worktree", "remove", "--force", m.Path); err != nil {
 		return err
 	}
-	_, err := git(ctx, m.Repo, "branch", "-D", m.Branch)
+	_, err := git(ctx, m.Trusted, m.Repo, "branch", "-D", m.Branch)
 	return err
 }
 

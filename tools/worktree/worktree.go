@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -46,6 +47,9 @@ type Changed struct {
 // and ExitWorktree. Safe for concurrent use.
 type Session struct {
 	ws *workspace.Workspace
+	// trusted reports whether the user trusts a workspace folder; until
+	// then git runs there without the repository's hooks and commands.
+	trusted func(root string) bool
 
 	mu sync.Mutex
 	// active is the worktree the session is in; nil when in none.
@@ -65,8 +69,15 @@ type entered struct {
 	roots []string
 }
 
-// NewSession returns the worktree state of a session over ws.
-func NewSession(ws *workspace.Workspace) *Session { return &Session{ws: ws} }
+// NewSession returns the worktree state of a session over ws; trusted
+// reports whether the user trusts a workspace folder (nil: none).
+func NewSession(ws *workspace.Workspace, trusted func(root string) bool) *Session {
+	return &Session{ws: ws, trusted: trusted}
+}
+
+// isTrusted reports whether git may run the repository's own commands in
+// root, the folder the session was opened on.
+func (s *Session) isTrusted(root string) bool { return s.trusted != nil && s.trusted(root) }
 
 // namePattern is what a worktree name may be: "/"-separated segments of
 // letters, digits, dots, underscores and dashes.
@@ -95,10 +106,63 @@ func randomName() string {
 	return "session-" + hex.EncodeToString(b)
 }
 
+// A repository that arrives with its own .git (a tarball, not a clone)
+// can name commands that git runs by itself: core.fsmonitor (on every
+// index refresh: status, worktree add), hooks (post-checkout on worktree
+// add, also through core.hooksPath), filter drivers (on checkout, for the
+// paths .gitattributes names), submodule.recurse (checkout goes into
+// submodules, whose own config may name commands), log.showSignature (gpg).
+// Until the user trusts the folder, git runs with these turned off; the
+// command line's config wins over every config file, and is passed on to
+// the git processes git starts. Trusted, git behaves as configured.
+
+// untrustedConfig is the config git gets in an untrusted folder.
+var untrustedConfig = [][2]string{
+	{"core.fsmonitor", "false"},
+	{"core.hooksPath", "/dev/null"},
+	{"submodule.recurse", "false"},
+	{"log.showSignature", "false"},
+	{"diff.external", ""},
+	{"protocol.file.allow", "never"},
+	{"protocol.ext.allow", "never"},
+}
+
+// filterKey matches the config keys of a filter driver that run a command
+// or make its failure fatal.
+var filterKey = regexp.MustCompile(`^filter\..*\.(clean|smudge|process|required)$`)
+
+// untrustedEnv returns the environment that gives git untrustedConfig and
+// turns off every filter driver the repository in dir configures. The
+// GIT_CONFIG_COUNT form keeps odd driver names intact (-c splits at "=").
+func untrustedEnv(ctx context.Context, dir string) []string {
+	pairs := untrustedConfig
+	// git config reads the files and runs nothing.
+	if out, err := exec.CommandContext(ctx, "git", "-C", dir, "config", "--null", "--name-only", "--get-regexp", `^filter\.`).Output(); err == nil {
+		for _, key := range strings.Split(string(out), "\x00") {
+			if filterKey.MatchString(key) {
+				v := ""
+				if strings.HasSuffix(key, ".required") {
+					v = "false"
+				}
+				pairs = append(pairs, [2]string{key, v})
+			}
+		}
+	}
+	env := os.Environ()
+	env = append(env, fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(pairs)))
+	for i, kv := range pairs {
+		env = append(env, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", i, kv[0]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", i, kv[1]))
+	}
+	return env
+}
+
 // git runs git in dir and returns its trimmed output; the error carries
-// git's own message.
-func git(ctx context.Context, dir string, args ...string) (string, error) {
+// git's own message. Unless trusted, the repository's commands are off.
+func git(ctx context.Context, trusted bool, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	if !trusted {
+		cmd.Env = untrustedEnv(ctx, dir)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -112,8 +176,8 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 }
 
 // worktrees lists the paths of the repository's worktrees.
-func worktrees(ctx context.Context, repo string) ([]string, error) {
-	out, err := git(ctx, repo, "worktree", "list", "--porcelain")
+func worktrees(ctx context.Context, trusted bool, repo string) ([]string, error) {
+	out, err := git(ctx, trusted, repo, "worktree", "list", "--porcelain")
 	if err != nil {
 		return nil, err
 	}

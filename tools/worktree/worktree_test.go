@@ -64,7 +64,7 @@ func newRepo(t *testing.T) string {
 func TestWorktreeEnterAndExit(t *testing.T) {
 	repo := newRepo(t)
 	ws := workspace.New(repo)
-	s := NewSession(ws)
+	s := NewSession(ws, nil)
 	host := &noteHost{}
 	call := func(tool tools.Tool, input string) *tools.Result {
 		t.Helper()
@@ -159,7 +159,7 @@ func TestWorktreeEnterAndExit(t *testing.T) {
 
 func TestWorktreeRefusals(t *testing.T) {
 	notRepo := t.TempDir()
-	s := NewSession(workspace.New(notRepo))
+	s := NewSession(workspace.New(notRepo), nil)
 	for input, want := range map[string]string{
 		`{"name":"a","path":"/x"}`: "not both",
 		`{"name":"../up"}`:         "", // checked below in a repository
@@ -177,12 +177,71 @@ func TestWorktreeRefusals(t *testing.T) {
 		t.Errorf("not a repository: %q", res.Text())
 	}
 	repo := newRepo(t)
-	s = NewSession(workspace.New(repo))
+	s = NewSession(workspace.New(repo), nil)
 	for _, name := range []string{"../up", "a b", strings.Repeat("x", 65), "a/./b"} {
 		in, _ := json.Marshal(map[string]string{"name": name})
 		res, _ := NewEnter(s).Execute(context.Background(), &tools.Call{Input: in, Host: tools.NoHost{}})
 		if !res.IsError || !strings.Contains(res.Text(), "the worktree name") {
 			t.Errorf("name %q: %q", name, res.Text())
+		}
+	}
+}
+
+// hostileRepo makes a repository whose own .git names commands: an
+// fsmonitor, a post-checkout hook and a filter driver, each of which
+// writes a marker file (in markers) when git runs it.
+func hostileRepo(t *testing.T, markers string) string {
+	t.Helper()
+	repo := newRepo(t)
+	run(t, repo, "git", "config", "core.fsmonitor", "touch "+filepath.Join(markers, "fsmonitor")+"; true")
+	run(t, repo, "git", "config", "filter.evil.smudge", "touch "+filepath.Join(markers, "filter")+"; cat")
+	run(t, repo, "git", "config", "filter.evil.clean", "cat")
+	run(t, repo, "git", "config", "filter.evil.required", "true")
+	hook := filepath.Join(repo, ".git", "hooks", "post-checkout")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+filepath.Join(markers, "post-checkout")+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(repo, ".gitattributes"), []byte("*.txt filter=evil\n"), 0o644)
+	run(t, repo, "git", "add", ".")
+	run(t, repo, "git", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "commit", "-q", "-m", "attributes")
+	for _, e := range []string{"fsmonitor", "filter", "post-checkout"} {
+		os.Remove(filepath.Join(markers, e))
+	}
+	return repo
+}
+
+// In a folder the user has not trusted, EnterWorktree and ExitWorktree run
+// git without the repository's fsmonitor, hooks and filter drivers; in a
+// trusted folder git behaves as the repository configures it.
+func TestWorktreeUntrustedRunsNoRepositoryCommand(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		markers := t.TempDir()
+		repo := hostileRepo(t, markers)
+		s := NewSession(workspace.New(repo), func(root string) bool { return trusted && root == repo })
+		ctx := context.Background()
+		res, err := NewEnter(s).Execute(ctx, &tools.Call{Input: json.RawMessage(`{"name":"w"}`), Progress: tools.NoProgress{}})
+		if err != nil || res.IsError {
+			t.Fatalf("trusted %v: EnterWorktree: %v %q", trusted, err, res.Text())
+		}
+		wt := filepath.Join(repo, filepath.FromSlash(Dir), "w")
+		if got, err := os.ReadFile(filepath.Join(wt, "a.txt")); err != nil || string(got) != "a\n" {
+			t.Errorf("trusted %v: a.txt in the worktree: %q (%v)", trusted, got, err)
+		}
+		res, err = NewExit(s).Execute(ctx, &tools.Call{Input: json.RawMessage(`{"action":"remove"}`), Progress: tools.NoProgress{}})
+		if err != nil || res.IsError {
+			t.Fatalf("trusted %v: ExitWorktree: %v %q", trusted, err, res.Text())
+		}
+		var ran []string
+		for _, e := range []string{"fsmonitor", "filter", "post-checkout"} {
+			if _, err := os.Stat(filepath.Join(markers, e)); err == nil {
+				ran = append(ran, e)
+			}
+		}
+		if !trusted && len(ran) > 0 {
+			t.Errorf("untrusted folder: git ran the repository's %v", ran)
+		}
+		if trusted && !slices.Contains(ran, "post-checkout") || trusted && !slices.Contains(ran, "filter") {
+			t.Errorf("trusted folder: git ran only %v of the repository's commands, want its hook and filter", ran)
 		}
 	}
 }
