@@ -78,6 +78,25 @@ func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
+// LeadsOutside reports whether abs, given inside a workspace folder, leads
+// through a link to an existing place outside every folder, and where. The
+// jailed open refuses such a path whatever the user answered, so tools
+// check it before the permission prompt (tools.Prechecker): the user is
+// never asked to approve a read that then fails.
+func (w *Workspace) LeadsOutside(abs string) (real string, outside bool) {
+	if folder, _ := w.folderHolding(abs); folder == "" {
+		return "", false
+	}
+	real = RealPath(abs)
+	if folder, _ := w.folderHolding(real); folder != "" {
+		return "", false
+	}
+	if _, err := os.Lstat(real); err != nil {
+		return "", false
+	}
+	return real, true
+}
+
 // openBeneath opens rel inside folder for reading without leaving it.
 func openBeneath(folder, rel string) (*os.File, error) {
 	root, err := os.OpenRoot(folder)

@@ -151,6 +151,28 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	return res, err
 }
 
+// Precheck implements tools.Prechecker: a path inside the workspace that
+// leads through a link to outside it is refused before any prompt, since
+// the jailed read refuses it whatever the answer; the model is told the
+// real path, whose reading is then asked about on its own.
+func (r *Read) Precheck(_ context.Context, _ tools.Host, input json.RawMessage) *tools.Result {
+	var p readParams
+	if json.Unmarshal(input, &p) != nil {
+		return nil
+	}
+	abs, bad := resolve(r.ws, "file_path", p.FilePath)
+	if bad != nil {
+		return nil
+	}
+	if _, _, open := r.ws.Document(abs); open {
+		return nil
+	}
+	if real, outside := r.ws.LeadsOutside(abs); outside {
+		return tools.ErrorResult("%v.", &workspace.EscapeError{Path: abs, Real: real})
+	}
+	return nil
+}
+
 // read reads the file at abs.
 func (r *Read) read(ctx context.Context, abs string, p readParams) (*tools.Result, error) {
 	// pages is for PDFs; on any other file it is ignored, as in Claude Code.

@@ -64,3 +64,46 @@ func TestReadSurvivesFolderSwap(t *testing.T) {
 		t.Errorf("%d of %d reads judged inside the workspace showed the content outside it", leaks, reads)
 	}
 }
+
+// A link inside the workspace to a file outside it is refused before the
+// permission prompt, naming the real path: the jailed read would refuse it
+// whatever the user answered, so asking first would be asking for nothing.
+func TestReadPrecheckRefusesLinksLeadingOutside(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	for _, dir := range []string{root, outside} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, content := range map[string]string{filepath.Join(root, "in.txt"): "in\n", filepath.Join(outside, "out.txt"): "out\n"} {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "vendor")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "in.txt"), filepath.Join(root, "alias.txt")); err != nil {
+		t.Fatal(err)
+	}
+	read := NewRead(workspace.New(root))
+	precheck := func(p string) string {
+		input := []byte(`{"file_path":"` + p + `"}`)
+		if res := read.Precheck(context.Background(), nil, input); res != nil {
+			return res.Text()
+		}
+		return ""
+	}
+	if got := precheck(filepath.Join(root, "vendor", "out.txt")); !strings.Contains(got, filepath.Join(outside, "out.txt")) || !strings.Contains(got, "give that path itself") {
+		t.Errorf("a link leading outside: precheck %q, want a refusal naming the real path", got)
+	}
+	for _, p := range []string{filepath.Join(root, "in.txt"), filepath.Join(root, "alias.txt"), filepath.Join(outside, "out.txt"), filepath.Join(root, "missing.txt")} {
+		if got := precheck(p); got != "" {
+			t.Errorf("%s: precheck %q, want none (the read or the prompt decides)", p, got)
+		}
+	}
+}
