@@ -70,12 +70,9 @@ func (t *ListMcpResources) Execute(ctx context.Context, call *tools.Call) (*tool
 	if err := json.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("invalid input: %v.", err), nil
 	}
-	names := t.manager.serverNames()
-	if p.Server != "" {
-		if t.manager.server(p.Server) == nil {
-			return tools.ErrorResult("%s", unknownServer(p.Server, names)), nil
-		}
-		names = []string{p.Server}
+	names, bad := t.manager.namesFor(p.Server)
+	if bad != nil {
+		return bad, nil
 	}
 	entries := []ResourceEntry{}
 	var notes []string

@@ -380,3 +380,30 @@ func newClient(s *server) *sdk.Client {
 	}
 	return c
 }
+
+// namesFor is the servers a call about server reaches: that one when it is
+// given, else every configured server; an unknown name is the call's error.
+func (m *Manager) namesFor(server string) ([]string, *tools.Result) {
+	names := m.serverNames()
+	if server == "" {
+		return names, nil
+	}
+	if m.server(server) == nil {
+		return nil, tools.ErrorResult("%s", unknownServer(server, names))
+	}
+	return []string{server}, nil
+}
+
+// connected is the session of the named server when it is connected; else
+// the call's error (an unknown name, or the server's state).
+func (m *Manager) connected(server string) (*sdk.ClientSession, *tools.Result) {
+	srv := m.server(server)
+	if srv == nil {
+		return nil, tools.ErrorResult("%s", unknownServer(server, m.serverNames()))
+	}
+	cs, st := srv.current()
+	if cs == nil {
+		return nil, tools.ErrorResult("%s", downMessage(st))
+	}
+	return cs, nil
+}

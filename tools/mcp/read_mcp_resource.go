@@ -77,13 +77,9 @@ func (t *ReadMcpResource) Execute(ctx context.Context, call *tools.Call) (*tools
 	if p.Server == "" || p.URI == "" {
 		return tools.ErrorResult("both server and uri are required; ListMcpResources shows them."), nil
 	}
-	srv := t.manager.server(p.Server)
-	if srv == nil {
-		return tools.ErrorResult("%s", unknownServer(p.Server, t.manager.serverNames())), nil
-	}
-	cs, st := srv.current()
-	if cs == nil {
-		return tools.ErrorResult("%s", downMessage(st)), nil
+	cs, bad := t.manager.connected(p.Server)
+	if bad != nil {
+		return bad, nil
 	}
 	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: p.URI})
 	if ctx.Err() != nil {

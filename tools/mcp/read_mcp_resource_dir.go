@@ -79,13 +79,9 @@ func (t *ReadMcpResourceDir) Execute(ctx context.Context, call *tools.Call) (*to
 	if err := json.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("invalid input: %v.", err), nil
 	}
-	srv := t.manager.server(p.Server)
-	if srv == nil {
-		return tools.ErrorResult("%s", unknownServer(p.Server, t.manager.serverNames())), nil
-	}
-	cs, st := srv.current()
-	if cs == nil {
-		return tools.ErrorResult("%s", downMessage(st)), nil
+	cs, bad := t.manager.connected(p.Server)
+	if bad != nil {
+		return bad, nil
 	}
 	if caps := cs.InitializeResult().Capabilities; caps == nil || caps.Resources == nil {
 		return tools.ErrorResult("the MCP server %q has no resources to list.", p.Server), nil

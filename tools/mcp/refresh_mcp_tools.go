@@ -77,12 +77,9 @@ func (t *RefreshMcpTools) Execute(ctx context.Context, call *tools.Call) (*tools
 	if err := json.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("invalid input: %v.", err), nil
 	}
-	names := t.manager.serverNames()
-	if p.Server != "" {
-		if t.manager.server(p.Server) == nil {
-			return tools.ErrorResult("%s", unknownServer(p.Server, names)), nil
-		}
-		names = []string{p.Server}
+	names, bad := t.manager.namesFor(p.Server)
+	if bad != nil {
+		return bad, nil
 	}
 	if len(names) == 0 {
 		return tools.TextResult("No MCP servers are configured (mcpServers in the settings, or the project's .mcp.json)."), nil
