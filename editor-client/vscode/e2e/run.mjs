@@ -5,47 +5,12 @@
 // Bash permission prompt, and an AskUserQuestion quick pick; it checks the
 // disk after each and saves screenshots to e2e/artifacts/.
 import * as fs from "node:fs";
-import { createRequire } from "node:module";
-import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
-import { freePort, installExtension, startCodeServer, writeUserSettings } from "./codeServer.mjs";
-import { Workbench } from "./workbench.mjs";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const ext = path.dirname(here);
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) {
-    throw new Error(`${name} is not set (run e2e/run.sh, which sets it up)`);
-  }
-  return v;
-};
-const { chromium } = createRequire(import.meta.url)(env("PLAYWRIGHT_CORE"));
-const node = env("E2E_NODE");
-const codeServer = env("CODE_SERVER");
-const toolhostBin = env("TOOLHOST_BIN");
-const artifacts = path.join(here, "artifacts");
-
-/** Polls cond() every 100 ms until true or timeoutMs passes. */
-async function waitFor(cond, what, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-function readOrNull(file) {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-}
+import { writeUserSettings } from "./codeServer.mjs";
+import {
+  artifacts, e2eDir as here, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed, reportPassed,
+  startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
+} from "./harness.mjs";
 
 /** The button of the diff review's editor title bar named `title`. */
 function reviewAction(wb, title) {
@@ -145,35 +110,25 @@ async function runTool(wb, name, input) {
   await wb.submitInput(JSON.stringify(input));
 }
 
-const steps = [];
-function step(name) {
-  steps.push(name);
-  console.log(`# ${name}`);
-}
+const log = stepLog();
+const { step } = log;
 
 async function main() {
   const started = Date.now();
   fs.rmSync(artifacts, { recursive: true, force: true });
   fs.mkdirSync(artifacts, { recursive: true });
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-e2e-"));
+  const tmp = makeTemp("toolhost-e2e-");
   const userDataDir = path.join(tmp, "user");
   const extensionsDir = path.join(tmp, "extensions");
   const workspace = path.join(tmp, "workspace");
   fs.cpSync(path.join(here, "fixture"), workspace, { recursive: true });
 
   step("install the .vsix");
-  installExtension({ node, codeServer, extensionsDir, userDataDir, vsix: path.join(ext, "toolhost.vsix") });
   const userSettings = {
+    ...quietSettings,
     "toolhost.path": toolhostBin,
     "toolhost.permissionMode": "default",
-    "workbench.startupEditor": "none",
-    "workbench.tips.enabled": false,
-    "workbench.welcomePage.walkthroughs.openOnInstall": false,
     "security.workspace.trust.enabled": false,
-    "extensions.autoCheckUpdates": false,
-    "extensions.autoUpdate": false,
-    "update.mode": "none",
-    "telemetry.telemetryLevel": "off",
     "editor.minimap.enabled": false,
     "files.autoSave": "off",
     "editor.autoClosingBrackets": "never",
@@ -181,16 +136,11 @@ async function main() {
     "editor.autoIndent": "none",
     "chat.disableAIFeatures": true,
     "workbench.secondarySideBar.defaultVisibility": "hidden",
-    "workbench.colorTheme": "Default Light Modern",
   };
-  writeUserSettings(userDataDir, userSettings);
+  installExtensions({ userDataDir, extensionsDir, vsixes: [toolhostVsix], settings: userSettings });
 
   step("start code-server");
-  const port = await freePort();
-  const server = await startCodeServer({
-    node,
-    codeServer,
-    port,
+  const session = await startWorkbench({
     userDataDir,
     extensionsDir,
     folder: workspace,
@@ -198,19 +148,13 @@ async function main() {
     // toolhost's user settings and trusted folders are the test's own, not
     // those of whoever runs it.
     env: { XDG_CONFIG_HOME: path.join(tmp, "xdg") },
+    viewport: { width: 1400, height: 860 },
+    consoleLogFile: path.join(artifacts, "browser-console.log"),
   });
-  const browser = await chromium.launch({
-    executablePath: env("CHROMIUM"),
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-  const consoleLog = fs.createWriteStream(path.join(artifacts, "browser-console.log"));
-  page.on("console", (m) => consoleLog.write(`[${m.type()}] ${m.text()}\n`));
-  const wb = new Workbench(page, artifacts);
+  const { page, wb } = session;
   try {
     step("open the workspace and wait for the extension");
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    await page.goto(session.url);
     await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 90000 });
     await wb.screenshot("01-activated");
 
@@ -329,18 +273,11 @@ async function main() {
       });
     }
 
-    console.log(`e2e: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    console.log(`${steps.length} passed, 0 failed`);
+    reportPassed("e2e", log, started);
   } catch (err) {
-    await wb.screenshot("failure").catch(() => undefined);
-    console.error(`e2e failed at step "${steps[steps.length - 1]}": ${err.stack || err}`);
-    console.error(`screenshots and logs: ${artifacts}`);
-    console.log(`${steps.length - 1} passed, 1 failed`);
-    process.exitCode = 1;
+    await reportFailed("e2e", log, err, () => wb.screenshot("failure"));
   } finally {
-    consoleLog.end();
-    await browser.close().catch(() => undefined);
-    server.stop();
+    await session.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -8,25 +8,11 @@
 // editor's language model (toolhost/runAgent). Screenshots: e2e/artifacts/agent-*.png.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import { createRequire } from "node:module";
-import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
-import { freePort, installExtension, startCodeServer, writeUserSettings } from "../codeServer.mjs";
-import { Workbench } from "../workbench.mjs";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const e2e = path.dirname(here);
-const ext = path.dirname(e2e);
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set (run e2e/run.sh, which sets it up)`);
-  return v;
-};
-const { chromium } = createRequire(import.meta.url)(env("PLAYWRIGHT_CORE"));
-const node = env("E2E_NODE");
-const codeServer = env("CODE_SERVER");
-const artifacts = path.join(e2e, "artifacts");
+import {
+  artifacts, e2eDir as e2e, extDir as ext, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed,
+  reportPassed, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor as waitUntil,
+} from "../harness.mjs";
 
 /** The chat's DOM, in one place: it changes between VS Code releases. */
 const CHAT = {
@@ -36,28 +22,11 @@ const CHAT = {
   card: ".chat-tool-confirmation-carousel",
 };
 
-async function waitFor(cond, what, timeoutMs = 30000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** waitFor with this scenario's longer default bound. */
+const waitFor = (cond, what, timeoutMs = 30000) => waitUntil(cond, what, timeoutMs);
 
-function readOrNull(file) {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-}
-
-const steps = [];
-function step(name) {
-  steps.push(name);
-  console.log(`# agent mode: ${name}`);
-}
+const log = stepLog("agent mode: ");
+const { step } = log;
 
 /** Packages the scripted model as a .vsix with the extension's own vsce. */
 function packageScriptedModel(out) {
@@ -72,7 +41,7 @@ async function main() {
   const started = Date.now();
   fs.mkdirSync(artifacts, { recursive: true });
   for (const f of fs.readdirSync(artifacts)) if (f.startsWith("agent-")) fs.rmSync(path.join(artifacts, f));
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-e2e-agent-"));
+  const tmp = makeTemp("toolhost-e2e-agent-");
   const userDataDir = path.join(tmp, "user");
   const extensionsDir = path.join(tmp, "extensions");
   const workspace = path.join(tmp, "workspace");
@@ -84,38 +53,32 @@ async function main() {
   step("install the .vsix and the scripted model");
   const modelVsix = path.join(tmp, "scripted-model.vsix");
   packageScriptedModel(modelVsix);
-  installExtension({ node, codeServer, extensionsDir, userDataDir, vsix: path.join(ext, "toolhost.vsix") });
-  installExtension({ node, codeServer, extensionsDir, userDataDir, vsix: modelVsix });
-  writeUserSettings(userDataDir, {
-    "toolhost.path": env("TOOLHOST_BIN"),
-    "toolhost.permissionMode": "default",
-    "toolhost.agent.vendor": "toolhost-script",
-    "chat.allowAnonymousAccess": true,
-    "workbench.startupEditor": "none",
-    "workbench.tips.enabled": false,
-    "workbench.welcomePage.walkthroughs.openOnInstall": false,
-    "security.workspace.trust.enabled": false,
-    "extensions.autoCheckUpdates": false,
-    "extensions.autoUpdate": false,
-    "update.mode": "none",
-    "telemetry.telemetryLevel": "off",
-    "editor.minimap.enabled": false,
-    "workbench.colorTheme": "Default Light Modern",
+  installExtensions({
+    userDataDir,
+    extensionsDir,
+    vsixes: [toolhostVsix, modelVsix],
+    settings: {
+      ...quietSettings,
+      "toolhost.path": toolhostBin,
+      "toolhost.permissionMode": "default",
+      "toolhost.agent.vendor": "toolhost-script",
+      "chat.allowAnonymousAccess": true,
+      "security.workspace.trust.enabled": false,
+      "editor.minimap.enabled": false,
+    },
   });
 
   step("start code-server");
-  const port = await freePort();
-  const server = await startCodeServer({ node, codeServer, port, userDataDir, extensionsDir, folder: workspace, logFile: path.join(artifacts, "agent-code-server.log"),
-    env: { SCRIPTED_MODEL_LOG: modelLog } });
-  const browser = await chromium.launch({
-    executablePath: env("CHROMIUM"),
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  const session = await startWorkbench({
+    userDataDir,
+    extensionsDir,
+    folder: workspace,
+    logFile: path.join(artifacts, "agent-code-server.log"),
+    env: { SCRIPTED_MODEL_LOG: modelLog },
+    viewport: { width: 1500, height: 900 },
+    consoleLogFile: path.join(artifacts, "agent-browser-console.log"),
   });
-  const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
-  const consoleLog = fs.createWriteStream(path.join(artifacts, "agent-browser-console.log"));
-  page.on("console", (m) => consoleLog.write(`[${m.type()}] ${m.text()}\n`));
-  const wb = new Workbench(page, artifacts);
+  const { page, wb } = session;
   const shot = (name) => wb.screenshot(`agent-${name}`);
 
   /** Sends a prompt to agent mode with the scripted model. */
@@ -154,7 +117,7 @@ async function main() {
 
   try {
     step("open the workspace and wait for both extensions");
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    await page.goto(session.url);
     await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 90000 });
     await wb.runCommand("Go to File...");
     await wb.quickInput().locator("input").fill("sample.txt");
@@ -221,18 +184,11 @@ async function main() {
     await result("Agent", "sub-agent report: hello from the editor model");
     await shot("10-agent-report");
 
-    console.log(`e2e agent mode: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    console.log(`${steps.length} passed, 0 failed`);
+    reportPassed("e2e agent mode", log, started);
   } catch (err) {
-    await shot("failure").catch(() => undefined);
-    console.error(`e2e agent mode failed at step "${steps[steps.length - 1]}": ${err.stack || err}`);
-    console.error(`screenshots and logs: ${artifacts}`);
-    console.log(`${steps.length - 1} passed, 1 failed`);
-    process.exitCode = 1;
+    await reportFailed("e2e agent mode", log, err, () => shot("failure"));
   } finally {
-    consoleLog.end();
-    await browser.close().catch(() => undefined);
-    server.stop();
+    await session.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }

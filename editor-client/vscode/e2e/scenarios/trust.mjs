@@ -5,84 +5,52 @@
 // "Trust Folder" starts the server. Opened again in Restricted Mode, the
 // extension answers "don't trust" without asking and says why.
 import * as fs from "node:fs";
-import { createRequire } from "node:module";
-import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
-import { freePort, installExtension, startCodeServer, writeUserSettings } from "../codeServer.mjs";
-import { Workbench } from "../workbench.mjs";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const ext = path.dirname(path.dirname(here));
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) {
-    throw new Error(`${name} is not set (run e2e/run.sh, which sets it up)`);
-  }
-  return v;
-};
-const { chromium } = createRequire(import.meta.url)(env("PLAYWRIGHT_CORE"));
-const node = env("E2E_NODE");
-const codeServer = env("CODE_SERVER");
-const toolhostBin = env("TOOLHOST_BIN");
-const artifacts = path.join(path.dirname(here), "artifacts");
+import {
+  artifacts, installExtensions, makeTemp, quietSettings, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
+} from "../harness.mjs";
 
 /** Checks cond() every 100 ms until it holds, at most timeoutMs. */
 async function until(cond, what, timeoutMs = 30000) {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    if (await cond()) {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitFor(cond, what, timeoutMs);
+  } catch (err) {
+    throw new Error(`trust scenario: ${err.message}`);
   }
-  throw new Error(`trust scenario: timed out waiting for ${what}`);
 }
 
-/** Opens `folder` in a fresh code-server and returns {wb, close}. */
+/** Opens `folder` in a fresh code-server and returns {wb, page, url, close}. */
 async function open({ tmp, folder, name, workspaceTrust }) {
   const userDataDir = path.join(tmp, `user-${name}`);
   const extensionsDir = path.join(tmp, `extensions-${name}`);
-  installExtension({ node, codeServer, extensionsDir, userDataDir, vsix: path.join(ext, "toolhost.vsix") });
-  writeUserSettings(userDataDir, {
-    "toolhost.path": toolhostBin,
-    "workbench.startupEditor": "none",
-    "workbench.tips.enabled": false,
-    "workbench.welcomePage.walkthroughs.openOnInstall": false,
-    "security.workspace.trust.enabled": workspaceTrust,
-    // Untrusted folders open in Restricted Mode without VS Code's own dialog.
-    "security.workspace.trust.startupPrompt": "never",
-    "extensions.autoCheckUpdates": false,
-    "extensions.autoUpdate": false,
-    "update.mode": "none",
-    "telemetry.telemetryLevel": "off",
-    "chat.disableAIFeatures": true,
-    "workbench.secondarySideBar.defaultVisibility": "hidden",
-    "workbench.colorTheme": "Default Light Modern",
+  installExtensions({
+    userDataDir,
+    extensionsDir,
+    vsixes: [toolhostVsix],
+    settings: {
+      ...quietSettings,
+      "toolhost.path": toolhostBin,
+      "security.workspace.trust.enabled": workspaceTrust,
+      // Untrusted folders open in Restricted Mode without VS Code's own dialog.
+      "security.workspace.trust.startupPrompt": "never",
+      "chat.disableAIFeatures": true,
+      "workbench.secondarySideBar.defaultVisibility": "hidden",
+    },
   });
-  const port = await freePort();
-  const server = await startCodeServer({
-    node, codeServer, port, userDataDir, extensionsDir, folder, workspaceTrust,
+  const session = await startWorkbench({
+    userDataDir, extensionsDir, folder, workspaceTrust,
     logFile: path.join(artifacts, `trust-${name}-code-server.log`),
     // The server's trust file lives here, not in the developer's config.
     env: { XDG_CONFIG_HOME: path.join(tmp, "xdg") },
+    viewport: { width: 1400, height: 860 },
   });
-  const browser = await chromium.launch({
-    executablePath: env("CHROMIUM"),
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`);
-  const close = async () => {
-    await browser.close().catch(() => undefined);
-    server.stop();
-  };
-  return { wb: new Workbench(page, artifacts), page, close };
+  await session.page.goto(session.url);
+  return session;
 }
 
 async function main() {
   fs.mkdirSync(artifacts, { recursive: true });
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-e2e-trust-"));
+  const tmp = makeTemp("toolhost-e2e-trust-");
   const folder = path.join(tmp, "hostile");
   const marker = path.join(folder, "mcp-server-ran");
   fs.mkdirSync(path.join(folder, ".toolhost"), { recursive: true });
@@ -91,11 +59,8 @@ async function main() {
     JSON.stringify({ mcpServers: { pwn: { command: "sh", args: ["-c", `touch ${marker}; sleep 30`] } } }),
   );
   let current;
-  let stepName = "";
-  const step = (s) => {
-    stepName = s;
-    console.log(`# trust: ${s}`);
-  };
+  const log = stepLog("trust: ");
+  const { step } = log;
   try {
     step("the question shows the folder's command; Don't Trust starts nothing");
     current = await open({ tmp, folder, name: "trusted-vscode", workspaceTrust: false });
@@ -138,7 +103,7 @@ async function main() {
     console.log("trust: 3 steps passed");
   } catch (err) {
     await current?.wb.screenshot("trust-failure").catch(() => undefined);
-    console.error(`e2e trust scenario failed at "${stepName}": ${err.stack || err}`);
+    console.error(`e2e trust scenario failed at "${log.current()}": ${err.stack || err}`);
     process.exitCode = 1;
   } finally {
     await current?.close();

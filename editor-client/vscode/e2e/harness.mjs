@@ -1,0 +1,152 @@
+// The set-up and tear-down that every end-to-end run shares: the variables
+// e2e/run.sh exports, a temp folder, the .vsix installed with user settings,
+// code-server with headless Chromium on it, step logging and the closing
+// report. Each run (run.mjs, scenarios/*.mjs) keeps its own settings, env
+// and steps; this module only holds what they do alike.
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort, installExtension, startCodeServer, writeUserSettings } from "./codeServer.mjs";
+import { Workbench } from "./workbench.mjs";
+
+/** The e2e folder, the extension's folder, and where screenshots and logs go. */
+export const e2eDir = path.dirname(fileURLToPath(import.meta.url));
+export const extDir = path.dirname(e2eDir);
+export const artifacts = path.join(e2eDir, "artifacts");
+/** The extension under test, packaged by e2e/run.sh. */
+export const toolhostVsix = path.join(extDir, "toolhost.vsix");
+
+/** The value of the variable `name` that e2e/run.sh sets; throws when it is missing. */
+export function env(name) {
+  const v = process.env[name];
+  if (!v) {
+    throw new Error(`${name} is not set (run e2e/run.sh, which sets it up)`);
+  }
+  return v;
+}
+
+/** The node binary, code-server's entry point and the toolhost binary under test. */
+export const node = env("E2E_NODE");
+export const codeServer = env("CODE_SERVER");
+export const toolhostBin = env("TOOLHOST_BIN");
+const { chromium } = createRequire(import.meta.url)(env("PLAYWRIGHT_CORE"));
+
+/**
+ * User settings that keep VS Code quiet and predictable in every run: no
+ * welcome pages, updates or telemetry, one theme for the screenshots. Each
+ * run adds its own (workspace trust, AI features, editor behaviour).
+ */
+export const quietSettings = {
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.welcomePage.walkthroughs.openOnInstall": false,
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false,
+  "update.mode": "none",
+  "telemetry.telemetryLevel": "off",
+  "workbench.colorTheme": "Default Light Modern",
+};
+
+/** Polls cond() every 100 ms until it holds; throws after timeoutMs. */
+export async function waitFor(cond, what, timeoutMs = 20000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond()) {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The file's text, or null when it cannot be read. */
+export function readOrNull(file) {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** A fresh temp folder named after the run (toolhost-e2e-…). */
+export function makeTemp(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * Step logging: step(name) prints "# <label>name" and records it, so that
+ * the report can say how many passed and where a failure happened.
+ */
+export function stepLog(label = "") {
+  const steps = [];
+  return {
+    steps,
+    step(name) {
+      steps.push(name);
+      console.log(`# ${label}${name}`);
+    },
+    current() {
+      return steps[steps.length - 1];
+    },
+  };
+}
+
+/** Installs each .vsix into extensionsDir and writes the user settings. */
+export function installExtensions({ userDataDir, extensionsDir, vsixes, settings }) {
+  for (const vsix of vsixes) {
+    installExtension({ node, codeServer, extensionsDir, userDataDir, vsix });
+  }
+  writeUserSettings(userDataDir, settings);
+}
+
+/**
+ * Starts code-server on a free port with `folder` and a headless Chromium
+ * page on it (not yet navigated: goto `url`). The browser's console goes
+ * to `consoleLogFile` when given. close() ends the browser and the server.
+ */
+export async function startWorkbench({ userDataDir, extensionsDir, folder, logFile, env: serverEnv, workspaceTrust, viewport, consoleLogFile }) {
+  const port = await freePort();
+  const server = await startCodeServer({ node, codeServer, port, userDataDir, extensionsDir, folder, workspaceTrust, logFile, env: serverEnv });
+  const browser = await chromium.launch({
+    executablePath: env("CHROMIUM"),
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const page = await browser.newPage({ viewport });
+  let consoleLog;
+  if (consoleLogFile) {
+    consoleLog = fs.createWriteStream(consoleLogFile);
+    page.on("console", (m) => consoleLog.write(`[${m.type()}] ${m.text()}\n`));
+  }
+  const close = async () => {
+    consoleLog?.end();
+    await browser.close().catch(() => undefined);
+    server.stop();
+  };
+  return {
+    page,
+    wb: new Workbench(page, artifacts),
+    url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}`,
+    close,
+  };
+}
+
+/** Prints the report of a run whose steps all passed. */
+export function reportPassed(name, { steps }, started) {
+  console.log(`${name}: ${steps.length} steps passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${steps.length} passed, 0 failed`);
+}
+
+/**
+ * Prints the report of a run that failed in its last step, after the
+ * failure screenshot `shot()`, and makes the process exit non-zero.
+ */
+export async function reportFailed(name, log, err, shot) {
+  await shot().catch(() => undefined);
+  console.error(`${name} failed at step "${log.current()}": ${err.stack || err}`);
+  console.error(`screenshots and logs: ${artifacts}`);
+  console.log(`${log.steps.length - 1} passed, 1 failed`);
+  process.exitCode = 1;
+}
