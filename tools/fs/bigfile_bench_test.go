@@ -3,13 +3,10 @@ package fs
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
-	"github.com/toolhost/toolhost/workspace"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
 
@@ -33,12 +30,7 @@ func BenchmarkWriteEveryLineChanged(b *testing.B) {
 			b.Setenv("TOOLHOST_STATE_DIR", b.TempDir())
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				dir := b.TempDir()
-				ws := workspace.New(dir)
-				p := filepath.Join(dir, "big.txt")
-				if err := os.WriteFile(p, []byte(old), 0o644); err != nil {
-					b.Fatal(err)
-				}
+				ws, p := bigFileWorkspace(b, old)
 				var host tools.Host
 				if withEditor {
 					host = editorHost{ed: workspacetest.NewFakeEditor(ws)}
@@ -63,12 +55,7 @@ func BenchmarkEditBigFile(b *testing.B) {
 	b.Setenv("TOOLHOST_STATE_DIR", b.TempDir())
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		dir := b.TempDir()
-		ws := workspace.New(dir)
-		p := filepath.Join(dir, "big.txt")
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			b.Fatal(err)
-		}
+		ws, p := bigFileWorkspace(b, text)
 		if res := call(b, context.Background(), NewRead(ws), nil, map[string]any{"file_path": p, "limit": 10}); res.IsError {
 			b.Fatal(res.Text())
 		}

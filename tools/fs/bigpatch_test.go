@@ -23,13 +23,8 @@ import (
 func TestBigChangeResults(t *testing.T) {
 	old := bigText(30_000, "old")
 	for _, withEditor := range []bool{false, true} {
-		dir := t.TempDir()
 		t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
-		ws := workspace.New(dir)
-		p := filepath.Join(dir, "big.txt")
-		if err := os.WriteFile(p, []byte(old), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		ws, p := bigFileWorkspace(t, old)
 		var host tools.Host
 		var ed *workspacetest.FakeEditor
 		if withEditor {
@@ -91,13 +86,8 @@ func TestBigChangeResults(t *testing.T) {
 // and last lines of a large file returns one small hunk for each.
 func TestReplaceAllFirstAndLastLines(t *testing.T) {
 	text := "first MARK\n" + bigText(30_000, "x") + "last MARK\n"
-	dir := t.TempDir()
 	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
-	ws := workspace.New(dir)
-	p := filepath.Join(dir, "big.txt")
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ws, p := bigFileWorkspace(t, text)
 	if res := call(t, context.Background(), NewRead(ws), nil, map[string]any{"file_path": p, "limit": 5}); res.IsError {
 		t.Fatal(res.Text())
 	}
@@ -144,13 +134,8 @@ func TestWriteAccessSkipsTheContent(t *testing.T) {
 // so a large file is not held three times over.
 func TestEditPrecheckBuildsNoContent(t *testing.T) {
 	text := bigText(100_000, "x") // about 8 MB
-	dir := t.TempDir()
 	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
-	ws := workspace.New(dir)
-	p := filepath.Join(dir, "big.txt")
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ws, p := bigFileWorkspace(t, text)
 	if res := call(t, context.Background(), NewRead(ws), nil, map[string]any{"file_path": p, "limit": 5}); res.IsError {
 		t.Fatal(res.Text())
 	}
@@ -175,13 +160,8 @@ func TestEditPrecheckBuildsNoContent(t *testing.T) {
 // and says how large the whole diff is.
 func TestBigWritePreview(t *testing.T) {
 	old := bigText(30_000, "old")
-	dir := t.TempDir()
 	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
-	ws := workspace.New(dir)
-	p := filepath.Join(dir, "big.txt")
-	if err := os.WriteFile(p, []byte(old), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ws, p := bigFileWorkspace(t, old)
 	next := strings.ReplaceAll(old, "old line", "new line")
 	input, _ := json.Marshal(map[string]any{"file_path": p, "content": next})
 	pv := NewWrite(ws).Preview(context.Background(), input)
@@ -196,4 +176,16 @@ func TestBigWritePreview(t *testing.T) {
 	if _, err := fmt.Sscanf(pv.Text[i:], "[diff cut at %d of %d characters]", &cut, &total); err != nil || cut > maxDiffChars || total < len(old)+len(next) {
 		t.Errorf("preview cut at %d of %d characters (%v); want at most %d of at least %d", cut, total, err, maxDiffChars, len(old)+len(next))
 	}
+}
+
+// bigFileWorkspace is a workspace in a new folder holding big.txt with
+// text, and that file's path.
+func bigFileWorkspace(tb testing.TB, text string) (*workspace.Workspace, string) {
+	tb.Helper()
+	dir := tb.TempDir()
+	p := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return workspace.New(dir), p
 }
