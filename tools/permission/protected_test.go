@@ -128,15 +128,7 @@ func TestBashNamingProtectedFilesIsNotPreApproved(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.cmd, func(t *testing.T) {
-			host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}
-			c := bash(tc.cmd)
-			out, err := e.checker(tools.ModeDefault).Check(context.Background(), host, tools.PermissionCall{Tool: c.tool, Access: c.access, Input: json.RawMessage(`{}`)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if asked := len(host.requests) > 0; asked != tc.asked || out.Allow == tc.asked {
-				t.Errorf("asked %v, allowed %v (%s); want asked %v", asked, out.Allow, out.Message, tc.asked)
-			}
+			c := expectAsked(t, e, tc.cmd, tc.asked)
 			if !tc.asked {
 				return
 			}
@@ -169,15 +161,24 @@ func TestBashNamingTheUsersConfigIsNotPreApproved(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.cmd, func(t *testing.T) {
-			host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}
-			c := bash(tc.cmd)
-			out, err := e.checker(tools.ModeDefault).Check(context.Background(), host, tools.PermissionCall{Tool: c.tool, Access: c.access, Input: json.RawMessage(`{}`)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if asked := len(host.requests) > 0; asked != tc.asked || out.Allow == tc.asked {
-				t.Errorf("asked %v, allowed %v (%s); want asked %v", asked, out.Allow, out.Message, tc.asked)
-			}
+			expectAsked(t, e, tc.cmd, tc.asked)
 		})
 	}
+}
+
+// expectAsked checks that the Bash command cmd, in the default mode with
+// every prompt answered "deny", asks the user exactly when want says, and
+// is allowed exactly when it does not ask; it returns the call.
+func expectAsked(t *testing.T, e *testEnv, cmd string, want bool) call {
+	t.Helper()
+	host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionDeny}}
+	c := bash(cmd)
+	out, err := e.checker(tools.ModeDefault).Check(context.Background(), host, tools.PermissionCall{Tool: c.tool, Access: c.access, Input: json.RawMessage(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asked := len(host.requests) > 0; asked != want || out.Allow == want {
+		t.Errorf("asked %v, allowed %v (%s); want asked %v", asked, out.Allow, out.Message, want)
+	}
+	return c
 }
