@@ -1,0 +1,109 @@
+package execjail
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	MainIfAsked()
+	os.Exit(m.Run())
+}
+
+// requireJail skips when this machine has no Landlock (the fallback is
+// tested by the callers).
+func requireJail(t *testing.T) Status {
+	t.Helper()
+	st := Probe(context.Background())
+	if st.Err != nil {
+		t.Skipf("no Landlock here: %v", st.Err)
+	}
+	return st
+}
+
+// A jailed program reads what lies beneath the folders it was given and
+// nothing else: not a file next to them, not a folder reached through a
+// link from inside, not the home folder.
+func TestJailedProgramReadsOnlyItsFolders(t *testing.T) {
+	st := requireJail(t)
+	t.Logf("%v", st)
+	base := t.TempDir()
+	inside, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	for dir, text := range map[string]string{inside: "INSIDE", outside: "OUTSIDE"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(inside, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		want string // "" means refused
+	}{
+		{filepath.Join(inside, "f.txt"), "INSIDE"},
+		{filepath.Join(outside, "f.txt"), ""},
+		{filepath.Join(inside, "link", "f.txt"), ""},
+		{"/etc/passwd", ""},
+	} {
+		cmd, err := CommandContext(context.Background(), []string{inside}, "cat", c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err = cmd.Run()
+		switch {
+		case c.want != "" && (err != nil || stdout.String() != c.want):
+			t.Errorf("cat %s: %q, %v, %s", c.path, stdout.String(), err, stderr.String())
+		case c.want == "" && (err == nil || stdout.Len() > 0):
+			t.Errorf("cat %s was not refused: %q", c.path, stdout.String())
+		case c.want == "" && !strings.Contains(stderr.String(), "Permission denied"):
+			t.Errorf("cat %s: refused with %q, not by the kernel", c.path, stderr.String())
+		}
+	}
+}
+
+// With TOOLHOST_LANDLOCK=off, or without a helper, nothing runs and the
+// reason is given.
+func TestJailRefusals(t *testing.T) {
+	t.Setenv(OffVar, "off")
+	if st := Probe(context.Background()); st.Err == nil || !strings.Contains(st.Err.Error(), OffVar) {
+		t.Errorf("probe with %s=off: %v", OffVar, st)
+	}
+	cmd, err := CommandContext(context.Background(), []string{t.TempDir()}, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	var exit *exec.ExitError
+	if err := cmd.Run(); !errors.As(err, &exit) || exit.ExitCode() != ExitFailed || !strings.Contains(stderr.String(), "turned off") {
+		t.Errorf("a run with %s=off: %v, %q", OffVar, err, stderr.String())
+	}
+	t.Setenv(OffVar, "")
+	saved := helperArgv()
+	helper.mu.Lock()
+	helper.argv = nil
+	helper.mu.Unlock()
+	t.Cleanup(func() {
+		helper.mu.Lock()
+		helper.argv = saved
+		helper.mu.Unlock()
+	})
+	if st := Probe(context.Background()); !errors.Is(st.Err, errNoHelper) {
+		t.Errorf("probe without a helper: %v", st)
+	}
+	if _, err := CommandContext(context.Background(), nil, "true"); !errors.Is(err, errNoHelper) {
+		t.Errorf("command without a helper: %v", err)
+	}
+}
