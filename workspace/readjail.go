@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
 )
@@ -36,35 +37,10 @@ func (e *EscapeError) Error() string {
 // workspace folder opens through that folder's os.Root and never leaves it
 // (an *EscapeError when it would).
 func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
-	folder, rel := w.folderHolding(abs)
-	if folder == "" {
+	if folder, _ := w.folderHolding(abs); folder == "" {
 		return OpenRegular(abs)
 	}
-	f, err := openBeneath(folder, rel)
-	if isEscape(err) {
-		// A link on the way leaves the folder as written; it may lead
-		// back inside another way (an absolute link to a place inside,
-		// which os.Root does not follow). Judge by where it leads now,
-		// still opening through the folder holding that place.
-		real := RealPath(abs)
-		f, err = nil, &EscapeError{Path: abs, Real: real}
-		if _, lerr := os.Lstat(real); errors.Is(lerr, fs.ErrNotExist) {
-			// A dangling link: nothing to read, as for any missing file
-			// (a change through it is judged by the write's own jail).
-			err = &fs.PathError{Op: "open", Path: abs, Err: fs.ErrNotExist}
-		}
-		if inFolder, inRel := w.folderHolding(real); inFolder != "" {
-			if f2, err2 := openBeneath(inFolder, inRel); err2 == nil {
-				f, err = f2, nil
-			} else if !isEscape(err2) {
-				err = err2
-			}
-		}
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		pe.Path = abs
-	}
+	f, err := openJailed(w, abs, openBeneath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -76,6 +52,61 @@ func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 		return nil, st, err
 	}
 	return f, st, nil
+}
+
+// OpenDir opens the folder abs for a search (Grep and Glob walk what it
+// returns, internal/ignore.WalkRoot), jailed as OpenRegular is: a folder
+// inside a workspace folder opens through that folder's os.Root and never
+// leaves it (an *EscapeError when it would). A folder outside every
+// workspace folder (which the permission checker asked about) opens as
+// given, and the search stays beneath it.
+func (w *Workspace) OpenDir(abs string) (*os.Root, error) {
+	if folder, _ := w.folderHolding(abs); folder == "" {
+		return os.OpenRoot(abs)
+	}
+	return openJailed(w, abs, func(folder, rel string) (*os.Root, error) {
+		root, err := os.OpenRoot(folder)
+		if err != nil {
+			return nil, fmt.Errorf("open the workspace folder %s: %w", folder, err)
+		}
+		defer root.Close()
+		return root.OpenRoot(rel)
+	})
+}
+
+// openJailed opens abs, which lies inside a workspace folder as written,
+// with open (rel inside folder, never leaving it). A link on the way that
+// leaves the folder as written may lead back inside another way (an
+// absolute link to a place inside, which os.Root does not follow): the
+// path is then judged by where it leads now, still opened through the
+// folder holding that place.
+func openJailed[T any](w *Workspace, abs string, open func(folder, rel string) (T, error)) (T, error) {
+	var none T
+	folder, rel := w.folderHolding(abs)
+	f, err := open(folder, rel)
+	// os.Root refuses a link leaving the folder as an escape, or, for the
+	// last step of a folder's path, as a loop.
+	if isEscape(err) || errors.Is(err, syscall.ELOOP) {
+		real := RealPath(abs)
+		f, err = none, &EscapeError{Path: abs, Real: real}
+		if _, lerr := os.Lstat(real); errors.Is(lerr, fs.ErrNotExist) {
+			// A dangling link: nothing to read, as for any missing file
+			// (a change through it is judged by the write's own jail).
+			err = &fs.PathError{Op: "open", Path: abs, Err: fs.ErrNotExist}
+		}
+		if inFolder, inRel := w.folderHolding(real); inFolder != "" {
+			if f2, err2 := open(inFolder, inRel); err2 == nil {
+				f, err = f2, nil
+			} else if !isEscape(err2) {
+				err = err2
+			}
+		}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		pe.Path = abs
+	}
+	return f, err
 }
 
 // LeadsOutside reports whether abs, given inside a workspace folder, leads

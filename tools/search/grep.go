@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -104,6 +105,14 @@ type grepQuery struct {
 	// workspace's jail (Workspace.OpenRegular): the backends search it,
 	// not whatever root names by the time they open it.
 	file *os.File
+	// dir, when root is a folder, is root opened through the workspace's
+	// jail (Workspace.OpenDir): the Go backend walks it and never leaves
+	// it.
+	dir *os.Root
+	// jail is the folders ripgrep may read below (through Landlock) when
+	// root is a folder: the workspace's folders, and root itself when it
+	// lies outside them (a search the user approved).
+	jail []string
 }
 
 // grepBackend runs a query. A *queryError is a problem with the input (a
@@ -168,7 +177,16 @@ func NewGrep(ws *workspace.Workspace, rgPath string) *Grep {
 	if rgPath == "" {
 		return &Grep{ws: ws, backend: nativeGrep{}}
 	}
-	return &Grep{ws: ws, backend: &ripgrep{path: rgPath}}
+	return &Grep{ws: ws, backend: newRipgrep(rgPath)}
+}
+
+// WithLog makes g say in log, once, which backend searches folders (rg
+// jailed by Landlock, or Go when the jail cannot be had).
+func (g *Grep) WithLog(log *slog.Logger) *Grep {
+	if rg, ok := g.backend.(*ripgrep); ok {
+		rg.log = log
+	}
+	return g
 }
 
 // Backend names the search engine in use ("ripgrep" or "go").
@@ -220,6 +238,14 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		}
 		defer f.Close()
 		q.file = f
+	} else {
+		dir, err := g.ws.OpenDir(q.root)
+		if err != nil {
+			return tools.ErrorResult("cannot search %s: %v.", q.root, err), nil
+		}
+		defer dir.Close()
+		q.dir = dir
+		q.jail = searchJail(g.ws, q.root)
 	}
 	st := g.current()
 	q.rank = rankFor(st)
