@@ -101,7 +101,7 @@ func helperArgv() []string {
 func CommandContext(ctx context.Context, readDirs []string, program string, args ...string) (*exec.Cmd, error) {
 	h := helperArgv()
 	if h == nil {
-		return nil, errNoHelper
+		return nil, ErrNoHelper
 	}
 	argv := append([]string(nil), h[1:]...)
 	for _, d := range readDirs {
@@ -112,7 +112,9 @@ func CommandContext(ctx context.Context, readDirs []string, program string, args
 	return exec.CommandContext(ctx, h[0], argv...), nil
 }
 
-var errNoHelper = errors.New("this program cannot run the jail helper (it does not call execjail.MainIfAsked)")
+// ErrNoHelper: the program never called MainIfAsked, so it cannot serve
+// the helper.
+var ErrNoHelper = errors.New("this program cannot run the jail helper (it does not call execjail.MainIfAsked)")
 
 // Status is the outcome of Probe: whether programs run jailed, and on which
 // Landlock ABI.
@@ -149,7 +151,7 @@ func Check(ctx context.Context) Status {
 func Probe(ctx context.Context) Status {
 	h := helperArgv()
 	if h == nil {
-		return Status{Err: errNoHelper}
+		return Status{Err: ErrNoHelper}
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -100,10 +100,10 @@ func TestJailRefusals(t *testing.T) {
 		helper.argv = saved
 		helper.mu.Unlock()
 	})
-	if st := Probe(context.Background()); !errors.Is(st.Err, errNoHelper) {
+	if st := Probe(context.Background()); !errors.Is(st.Err, ErrNoHelper) {
 		t.Errorf("probe without a helper: %v", st)
 	}
-	if _, err := CommandContext(context.Background(), nil, "true"); !errors.Is(err, errNoHelper) {
+	if _, err := CommandContext(context.Background(), nil, "true"); !errors.Is(err, ErrNoHelper) {
 		t.Errorf("command without a helper: %v", err)
 	}
 }

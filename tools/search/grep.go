@@ -192,6 +192,16 @@ func (g *Grep) WithLog(log *slog.Logger) *Grep {
 // Backend names the search engine in use ("ripgrep" or "go").
 func (g *Grep) Backend() string { return g.backend.name() }
 
+// FolderSearch says which engine searches folders and how it is jailed:
+// ripgrep under Landlock, or the Go backend when ripgrep is not installed
+// or cannot be jailed (with the reason). It is part of toolhost/status.
+func (g *Grep) FolderSearch(ctx context.Context) string {
+	if rg, ok := g.backend.(*ripgrep); ok {
+		return rg.folderSearch(ctx)
+	}
+	return "go, jailed by os.Root (ripgrep is not installed)"
+}
+
 func (*Grep) Name() string                 { return "Grep" }
 func (*Grep) Description() string          { return grepDescription }
 func (*Grep) InputSchema() json.RawMessage { return json.RawMessage(grepSchema) }

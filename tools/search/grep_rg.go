@@ -58,11 +58,25 @@ func (r *ripgrep) jailed(ctx context.Context) bool {
 		case r.log == nil:
 		case st.Err == nil:
 			r.log.Info("Grep searches folders with ripgrep jailed by Landlock to the workspace folders", "rg", r.path, "landlock_abi", st.ABI)
+		case errors.Is(st.Err, execjail.ErrNoHelper):
+			// A program built without the helper (a test binary): nothing
+			// the user can change.
+			r.log.Info("Grep searches folders in Go: this program cannot jail ripgrep", "reason", st.Err.Error())
 		default:
 			r.log.Warn("Grep searches folders in Go, through the workspace's os.Root jail, not with ripgrep: ripgrep cannot be jailed here. Use Linux 5.13 or later with Landlock enabled for ripgrep's speed.", "reason", st.Err.Error())
 		}
 	})
 	return st.Err == nil
+}
+
+// folderSearch says which backend searches folders, and why, for
+// toolhost/status.
+func (r *ripgrep) folderSearch(ctx context.Context) string {
+	st := r.jail(ctx)
+	if st.Err != nil {
+		return "go, jailed by os.Root (ripgrep cannot be jailed: " + st.Err.Error() + ")"
+	}
+	return fmt.Sprintf("ripgrep, jailed by Landlock (ABI %d)", st.ABI)
 }
 
 func (*ripgrep) name() string { return "ripgrep" }
