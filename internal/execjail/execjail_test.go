@@ -107,3 +107,30 @@ func TestJailRefusals(t *testing.T) {
 		t.Errorf("command without a helper: %v", err)
 	}
 }
+
+// BenchmarkStart is what the jail adds to a program's start: the helper
+// (a start of this binary, Landlock, then exec) against a plain exec.
+func BenchmarkStart(b *testing.B) {
+	if st := Probe(context.Background()); st.Err != nil {
+		b.Skipf("no Landlock here: %v", st.Err)
+	}
+	dir := b.TempDir()
+	b.Run("direct", func(b *testing.B) {
+		for b.Loop() {
+			if err := exec.Command("true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("jailed", func(b *testing.B) {
+		for b.Loop() {
+			cmd, err := CommandContext(context.Background(), []string{dir}, "true")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
