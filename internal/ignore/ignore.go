@@ -57,6 +57,11 @@ type Rules struct {
 // the repository's .git/info/exclude, and root's own ignore files.
 func ForRoot(root string) *Rules { return forRoot(root, nil) }
 
+// ForRootAt is ForRoot reading root's own ignore files through rootDir,
+// root opened (relative to it, following no link); root's ancestors are
+// read by path.
+func ForRootAt(root string, rootDir *os.File) *Rules { return forRoot(root, rootDir) }
+
 // forRoot is ForRoot reading root's own ignore files through rootDir, the
 // folder root opened, when it is set (ancestors are read by path).
 func forRoot(root string, rootDir *os.File) *Rules {
@@ -174,9 +179,9 @@ func (r *Rules) ChildOf(dir string, rel []string, entries []fs.DirEntry) *Rules 
 	return r.childOf(pathReader(dir), rel, entries)
 }
 
-// childAt is ChildOf for the open folder d: its ignore files are opened
+// ChildAt is ChildOf for the open folder d: its ignore files are opened
 // relative to it, following no link.
-func (r *Rules) childAt(d *os.File, rel []string, entries []fs.DirEntry) *Rules {
+func (r *Rules) ChildAt(d *os.File, rel []string, entries []fs.DirEntry) *Rules {
 	return r.childOf(func(name string) []string { return readPatternAt(d, name) }, rel, entries)
 }
 

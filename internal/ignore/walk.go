@@ -150,7 +150,7 @@ func WalkRoot(ctx context.Context, dir *os.Root, root string, opts Options, visi
 	}
 	var rules *Rules
 	if !opts.NoIgnore {
-		rules = forRoot(root, top)
+		rules = ForRootAt(root, top)
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -311,7 +311,7 @@ func (w *walker) read(job dirJob) error {
 	rules := job.rules
 	// The root's own ignore files are already in the rules ForRoot built.
 	if rules != nil && len(job.rel) > 0 {
-		rules = rules.childAt(f, job.rel, entries)
+		rules = rules.ChildAt(f, job.rel, entries)
 	}
 	var subdirs []dirJob
 	var files []File

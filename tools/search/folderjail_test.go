@@ -178,3 +178,37 @@ func TestGrepFallsBackToGoWithoutLandlock(t *testing.T) {
 		t.Errorf("rg did not search a single file: %v", err)
 	}
 }
+
+// LS and Tree, of a folder below the swapped one and of the workspace,
+// never list a name outside it either.
+func TestLSAndTreeSurviveFolderSwap(t *testing.T) {
+	ws, root, stop := swapWorkspace(t)
+	for _, c := range []struct {
+		tool  tools.Tool
+		input string
+	}{
+		{NewLS(ws), `{"path":"` + filepath.Join(root, "sub", "d3") + `"}`},
+		{NewTree(ws), `{"max_depth":3}`},
+	} {
+		leaks, failures := 0, 0
+		const calls = 300
+		for range calls {
+			res, err := c.tool.Execute(context.Background(), &tools.Call{Input: []byte(c.input), Host: tools.NoHost{}, Progress: tools.NoProgress{}})
+			if err != nil {
+				failures++
+				continue
+			}
+			if strings.Contains(res.Text(), outsideName) {
+				leaks++
+			}
+		}
+		t.Logf("%s: %d calls, %d failed", c.tool.Name(), calls, failures)
+		if leaks > 0 {
+			t.Errorf("%s: %d of %d calls listed a name outside the workspace", c.tool.Name(), leaks, calls)
+		}
+	}
+	stop()
+	if text := run(t, NewTree(ws), map[string]any{"max_depth": 3}).Text(); !strings.Contains(text, "f7.txt") {
+		t.Errorf("Tree of the workspace: %s", text)
+	}
+}
