@@ -234,7 +234,7 @@ func helperMain(args []string) int {
 // kernel's Landlock ABI version.
 func restrict(readDirs []string, exe string) (int, error) {
 	if v := os.Getenv(OffVar); strings.EqualFold(v, "off") {
-		return 0, fmt.Errorf("Landlock is turned off (%s=%s)", OffVar, v)
+		return 0, fmt.Errorf("the jail is turned off (%s=%s)", OffVar, v)
 	}
 	abi, err := llsys.LandlockGetABIVersion()
 	if err != nil || abi < 1 {
@@ -255,7 +255,7 @@ func restrict(readDirs []string, exe string) (int, error) {
 	// means "no restriction"); later ABIs add writes' truncation, the
 	// network and signals, used when the kernel has them.
 	if err := landlock.V7.BestEffort().Restrict(rules...); err != nil {
-		return 0, fmt.Errorf("Landlock refused the restriction: %v", err)
+		return 0, fmt.Errorf("the kernel refused the Landlock restriction: %v", err)
 	}
 	return abi, nil
 }
