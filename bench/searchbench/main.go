@@ -30,6 +30,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/search"
 	"github.com/toolhost/toolhost/tools/search/searchtest"
@@ -50,6 +51,8 @@ type scenario struct {
 }
 
 func main() {
+	// Grep runs ripgrep jailed through this binary, as through toolhost.
+	execjail.MainIfAsked()
 	files := flag.Int("files", 20000, "files in the generated tree")
 	runs := flag.Int("runs", 21, "timed runs per measurement (after 2 warm-up runs)")
 	dir := flag.String("dir", "", "new or empty folder to generate the tree in (default: a temporary folder, removed afterwards)")
