@@ -244,7 +244,9 @@ func restrict(readDirs []string, exe string) (int, error) {
 		return 0, fmt.Errorf("the kernel offers no Landlock (%v); it needs Linux 5.13 or later with Landlock enabled (CONFIG_SECURITY_LANDLOCK, and landlock in the lsm= boot list)", err)
 	}
 	rules := []landlock.Rule{
-		landlock.PathAccess(llsys.AccessFSReadFile|llsys.AccessFSReadDir, readDirs...),
+		// A folder missing now cannot be read anyway (an additional
+		// directory that is gone); it must not fail the whole jail.
+		landlock.PathAccess(llsys.AccessFSReadFile|llsys.AccessFSReadDir, readDirs...).IgnoreIfMissing(),
 		landlock.RODirs(systemDirs...).IgnoreIfMissing(),
 		landlock.PathAccess(llsys.AccessFSReadFile, systemFiles...).IgnoreIfMissing(),
 	}

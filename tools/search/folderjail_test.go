@@ -212,3 +212,26 @@ func TestLSAndTreeSurviveFolderSwap(t *testing.T) {
 		t.Errorf("Tree of the workspace: %s", text)
 	}
 }
+
+// A folder outside the workspace that the user approved is searched, by
+// either backend and by Glob, jailed to that folder.
+func TestSearchOfAnApprovedFolderOutside(t *testing.T) {
+	base := t.TempDir()
+	root, outside := filepath.Join(base, "ws"), filepath.Join(base, "elsewhere")
+	for _, dir := range []string{root, filepath.Join(outside, "deep")} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, outside, "deep/found.txt", "LINE elsewhere\n")
+	ws := workspace.New(root)
+	for backend, rgPath := range folderBackends(t) {
+		text := run(t, NewGrep(ws, rgPath), map[string]any{"pattern": "LINE", "path": outside, "output_mode": "content"}).Text()
+		if !strings.Contains(text, filepath.Join(outside, "deep", "found.txt")+":1:LINE elsewhere") {
+			t.Errorf("%s: Grep of %s: %s", backend, outside, text)
+		}
+	}
+	if text := run(t, NewGlob(ws), map[string]any{"pattern": "**/*.txt", "path": outside}).Text(); text != filepath.Join(outside, "deep", "found.txt") {
+		t.Errorf("Glob of %s: %s", outside, text)
+	}
+}

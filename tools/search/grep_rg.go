@@ -41,8 +41,9 @@ type ripgrep struct {
 	// log, when set, is told once which backend searches folders.
 	log *slog.Logger
 
-	// once guards the report of the backend that searches folders.
-	once sync.Once
+	// once guards the report of the backend that searches folders,
+	// failOnce the report of a jail that failed although the probe passed.
+	once, failOnce sync.Once
 }
 
 func newRipgrep(path string) *ripgrep {
@@ -136,9 +137,11 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	if errors.As(err, &jailErr) {
 		// The jail failed this time although the probe passed: the Go
 		// backend, jailed too, answers instead, and the log says so.
-		if r.log != nil {
-			r.log.Warn("ripgrep could not start jailed; this search ran in Go instead", "reason", jailErr.msg)
-		}
+		r.failOnce.Do(func() {
+			if r.log != nil {
+				r.log.Warn("ripgrep could not start jailed, so a search ran in Go instead (and will whenever this happens again)", "reason", jailErr.msg)
+			}
+		})
 		return nativeGrep{}.search(ctx, q)
 	}
 	return found, err
