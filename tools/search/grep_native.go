@@ -72,19 +72,19 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 		}
 		return searchResult{hits: hits}, nil
 	}
-	if q.dir == nil {
-		dir, err := os.OpenRoot(q.root)
-		if err != nil {
+	dir := q.dir
+	if dir == nil {
+		var err error
+		if dir, err = os.OpenRoot(q.root); err != nil {
 			return searchResult{}, err
 		}
 		defer dir.Close()
-		q.dir = dir
 	}
 	var mu sync.Mutex
 	var hits []*fileHits
 	var collected atomic.Int64
 	stopped := false
-	err = ignore.WalkRoot(ctx, q.dir, q.root, ignore.Options{Override: cq.override}, func(f ignore.File) error {
+	err = ignore.WalkRoot(ctx, dir, q.root, ignore.Options{Override: cq.override}, func(f ignore.File) error {
 		h := cq.searchEntry(f)
 		if h == nil {
 			return nil
