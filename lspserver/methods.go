@@ -13,9 +13,8 @@ import (
 )
 
 // handleCall runs one request after initialize, in its own goroutine.
-func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, fl *inflightCall) (any, error) {
+func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, params json.RawMessage, fl *inflightCall) (any, error) {
 	sess := s.session()
-	params := call.Params()
 	switch call.Method() {
 	case "toolhost/listTools":
 		return listTools(sess, s.callHost(nil), params)
