@@ -45,6 +45,7 @@ import (
 	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // PlanFile is where the plan is written in plan mode, relative to the first
@@ -206,11 +207,34 @@ func (c *Checker) Check(ctx context.Context, host tools.Host, call tools.Permiss
 	v := d.decide()
 	switch v.Verdict {
 	case tools.VerdictAllow:
-		return tools.PermissionOutcome{Allow: true, Review: v.Review}, nil
+		return tools.PermissionOutcome{Allow: true, Review: v.Review, ApprovedReads: d.approvedReads()}, nil
 	case tools.VerdictAsk:
-		return d.ask(ctx, v.Reason)
+		// What the prompt names is what an approval lets the call read:
+		// the files there now, before the user answers.
+		approved := d.approvedReads()
+		out, err := d.ask(ctx, v.Reason)
+		if out.Allow {
+			out.ApprovedReads = approved
+		}
+		return out, err
 	}
 	return tools.PermissionOutcome{Message: v.Reason}, nil
+}
+
+// approvedReads are the approvals of the call's reads outside the
+// workspace, by their real paths, for a call allowed (a link inside the
+// workspace pointing outside is read only under one).
+func (d *decision) approvedReads() []workspace.ApprovedRead {
+	var out []workspace.ApprovedRead
+	for _, p := range d.sub.reads {
+		if p.inside {
+			continue
+		}
+		if a, ok := workspace.ApproveRead(p.abs, p.real); ok {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // AutoAllowed reports whether a call of t runs without asking the user in
@@ -312,7 +336,7 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 	var outsideWrites []string
 	for _, p := range d.sub.writes {
 		if !p.inside {
-			outsideWrites = append(outsideWrites, p.abs)
+			outsideWrites = append(outsideWrites, p.where())
 		}
 	}
 	if len(outsideWrites) > 0 && !perms.AllowWritesOutsideWorkspace {
@@ -353,7 +377,7 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 	}
 	for _, p := range d.sub.reads {
 		if !p.inside {
-			return askBecause("it reads outside the workspace")
+			return askBecause("it reads " + p.where() + ", outside the workspace")
 		}
 	}
 	if d.mode == tools.ModeAcceptEdits && d.call.Tool.SideEffect() == tools.SideEffectMutating && len(d.sub.writes) > 0 {

@@ -20,6 +20,15 @@ type resolvedPath struct {
 	isDir     bool
 }
 
+// where names p for messages: its path, and for a link the real path it
+// leads to, which is what a call through it touches.
+func (p resolvedPath) where() string {
+	if p.real != p.abs {
+		return p.abs + " (a symbolic link to " + p.real + ")"
+	}
+	return p.abs
+}
+
 // pathPattern is a compiled Read/Edit rule specifier, a gitignore-style
 // pattern:
 //

@@ -1,0 +1,146 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+// answeringHost answers every permission prompt with decision, after
+// running meanwhile (what happens while the dialog is open), and records
+// the prompts' titles.
+type answeringHost struct {
+	tools.NoHost
+	decision  string
+	meanwhile func()
+
+	mu     sync.Mutex
+	titles []string
+}
+
+func (h *answeringHost) RequestPermission(_ context.Context, req tools.PermissionRequest) (tools.PermissionResponse, error) {
+	h.mu.Lock()
+	h.titles = append(h.titles, req.Title)
+	h.mu.Unlock()
+	if h.meanwhile != nil {
+		h.meanwhile()
+	}
+	return tools.PermissionResponse{Decision: h.decision}, nil
+}
+
+// A link inside the workspace to a file outside it is read after one
+// prompt naming where it leads, and only the file that prompt named: a
+// denial, dontAsk, a link pointed elsewhere or a file replaced while the
+// prompt is open all leave the call without the content of any file
+// outside.
+func TestReadThroughALinkLeadingOutside(t *testing.T) {
+	const secret, other = "SECRET-CONTENT\n", "OTHER-CONTENT\n"
+	tests := []struct {
+		name     string
+		tool     string
+		mode     string
+		decision string
+		// meanwhile changes things while the prompt is open.
+		meanwhile func(t *testing.T, link, outside string)
+		// prompts is how many prompts the call gets; want is a text the
+		// result holds, and ok whether it is a success.
+		prompts int
+		ok      bool
+		want    string
+	}{
+		{name: "approved", tool: "Read", decision: tools.DecisionAllow, prompts: 1, ok: true, want: "SECRET-CONTENT"},
+		{name: "grep approved", tool: "Grep", decision: tools.DecisionAllow, prompts: 1, ok: true, want: "SECRET-CONTENT"},
+		{name: "denied", tool: "Read", decision: tools.DecisionDeny, prompts: 1, want: "denied"},
+		{name: "dontAsk", tool: "Read", mode: tools.ModeDontAsk, prompts: 0, want: "dontAsk"},
+		{name: "grep dontAsk", tool: "Grep", mode: tools.ModeDontAsk, prompts: 0, want: "dontAsk"},
+		{name: "link pointed elsewhere after the approval", tool: "Read", decision: tools.DecisionAllow, prompts: 1, want: "leads to",
+			meanwhile: func(t *testing.T, link, outside string) {
+				replaceLink(t, link, filepath.Join(outside, "other.txt"))
+			}},
+		{name: "grep, link pointed elsewhere after the approval", tool: "Grep", decision: tools.DecisionAllow, prompts: 1, want: "leads to",
+			meanwhile: func(t *testing.T, link, outside string) {
+				replaceLink(t, link, filepath.Join(outside, "other.txt"))
+			}},
+		{name: "file replaced after the approval", tool: "Read", decision: tools.DecisionAllow, prompts: 1, want: "replaced",
+			meanwhile: func(t *testing.T, link, outside string) {
+				if err := os.Rename(filepath.Join(outside, "other.txt"), filepath.Join(outside, "secret.txt")); err != nil {
+					t.Fatal(err)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, root := newTestSession(t, "")
+			outside := filepath.Join(filepath.Dir(root), "outside")
+			if err := os.MkdirAll(outside, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for name, content := range map[string]string{"secret.txt": secret, "other.txt": other} {
+				if err := os.WriteFile(filepath.Join(outside, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			link := filepath.Join(root, "link.txt")
+			if err := os.Symlink(filepath.Join(outside, "secret.txt"), link); err != nil {
+				t.Fatal(err)
+			}
+			if tt.mode != "" {
+				if err := s.Permissions.SetMode(tt.mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			host := &answeringHost{decision: tt.decision}
+			if tt.meanwhile != nil {
+				host.meanwhile = func() { tt.meanwhile(t, link, outside) }
+			}
+			input := `{"file_path":"link.txt"}`
+			if tt.tool == "Grep" {
+				input = `{"pattern":"CONTENT","path":"link.txt","output_mode":"content"}`
+			}
+			resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: tt.tool, Input: json.RawMessage(input)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := resp.Text()
+			if len(host.titles) != tt.prompts {
+				t.Fatalf("%d prompts %q, want %d; result %q", len(host.titles), host.titles, tt.prompts, text)
+			}
+			real := filepath.Join(outside, "secret.txt")
+			for _, title := range host.titles {
+				if !strings.Contains(title, real) {
+					t.Errorf("the prompt %q does not name %s, where the link leads", title, real)
+				}
+			}
+			if resp.IsError == tt.ok || !strings.Contains(text, tt.want) {
+				t.Errorf("result (error %v) %q, want %q", resp.IsError, text, tt.want)
+			}
+			if !tt.ok && (strings.Contains(text, "SECRET-CONTENT") || strings.Contains(text, "OTHER-CONTENT")) {
+				t.Errorf("a refused read showed a file outside: %q", text)
+			}
+			if tt.ok && strings.Contains(text, "OTHER-CONTENT") {
+				t.Errorf("the read showed a file that was not approved: %q", text)
+			}
+			if tt.mode == tools.ModeDontAsk && !strings.Contains(text, real) {
+				t.Errorf("the dontAsk refusal %q does not name %s", text, real)
+			}
+		})
+	}
+}
+
+// replaceLink points the link at target instead.
+func replaceLink(t *testing.T, link, target string) {
+	t.Helper()
+	tmp := link + ".new"
+	if err := os.Symlink(target, tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		t.Fatal(err)
+	}
+}
