@@ -144,3 +144,60 @@ func replaceLink(t *testing.T, link, target string) {
 		t.Fatal(err)
 	}
 }
+
+// Edit, Write and NotebookEdit through a link leading outside are refused,
+// prompt or not, in every mode and with allowWritesOutsideWorkspace,
+// naming where the link leads; the file there is unchanged.
+func TestWritesThroughALinkLeadingOutside(t *testing.T) {
+	calls := map[string]string{
+		"Edit":         `{"file_path":"link.txt","old_string":"SECRET","new_string":"EDITED"}`,
+		"Write":        `{"file_path":"link.txt","content":"WRITTEN\n"}`,
+		"NotebookEdit": `{"notebook_path":"link.ipynb","new_source":"x","cell_type":"code","edit_mode":"insert"}`,
+	}
+	for _, settings := range []string{"", `{"permissions":{"allowWritesOutsideWorkspace":true}}`} {
+		for name, input := range calls {
+			s, root := newTestSession(t, settings)
+			outside := filepath.Join(filepath.Dir(root), "outside")
+			if err := os.MkdirAll(outside, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			contents := map[string]string{
+				"secret.txt":   "SECRET\n",
+				"secret.ipynb": `{"cells":[],"metadata":{},"nbformat":4,"nbformat_minor":5}`,
+			}
+			for f, content := range contents {
+				if err := os.WriteFile(filepath.Join(outside, f), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for link, target := range map[string]string{"link.txt": "secret.txt", "link.ipynb": "secret.ipynb"} {
+				if err := os.Symlink(filepath.Join(outside, target), filepath.Join(root, link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.Permissions.SetMode(tools.ModeBypassPermissions); err != nil {
+				t.Fatal(err)
+			}
+			host := &answeringHost{decision: tools.DecisionAllow}
+			// The link was read (approved): the write is refused for
+			// where it leads, not for want of a Read.
+			for _, f := range []string{"link.txt", "link.ipynb"} {
+				if resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: "Read", Input: json.RawMessage(`{"file_path":"` + f + `"}`)}); err != nil || resp.IsError {
+					t.Fatalf("Read %s: %v %q", f, err, resp.Text())
+				}
+			}
+			resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: name, Input: json.RawMessage(input)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !resp.IsError || !strings.Contains(resp.Text(), filepath.Join(outside, "secret.")) || !strings.Contains(resp.Text(), "refused") {
+				t.Errorf("%s %s: %q, want a refusal naming where the link leads", settings, name, resp.Text())
+			}
+			for f, content := range contents {
+				if got, _ := os.ReadFile(filepath.Join(outside, f)); string(got) != content {
+					t.Errorf("%s %s: %s outside became %q", settings, name, f, got)
+				}
+			}
+		}
+	}
+}

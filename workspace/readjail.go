@@ -28,7 +28,7 @@ type EscapeError struct {
 }
 
 func (e *EscapeError) Error() string {
-	return fmt.Sprintf("%s leads outside the workspace (to %s, through a symbolic link, or a folder on its way changed while it was opened), so it was not read. To read the file there, give that path itself, so that its reading can be approved", e.Path, e.Real)
+	return fmt.Sprintf("%s leads outside the workspace (to %s, through a symbolic link, or a folder on its way changed while it was opened), so it was not read. To read or change the file there, give that path itself, so that the permission check judges it by its own name", e.Path, e.Real)
 }
 
 // OpenRegular opens abs for reading as the package's OpenRegular does

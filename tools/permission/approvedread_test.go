@@ -69,3 +69,33 @@ func TestApprovedReadsNameTheRealPath(t *testing.T) {
 		t.Errorf("a read inside: allowed %v with %v", out.Allow, out.ApprovedReads)
 	}
 }
+
+// A write through a link in the workspace that leads outside is refused in
+// every mode, naming where it leads; with allowWritesOutsideWorkspace the
+// refusal says to give that real path, which is then asked about by name.
+func TestWritesThroughALinkLeadingOutside(t *testing.T) {
+	for _, settings := range []string{"", `{"permissions": {"allowWritesOutsideWorkspace": true}}`} {
+		for _, mode := range []string{tools.ModeDefault, tools.ModeAcceptEdits, tools.ModeBypassPermissions} {
+			e := newEnv(t, settings)
+			real := filepath.Join(e.outside, "secret.txt")
+			host := &fakeHost{resp: tools.PermissionResponse{Decision: tools.DecisionAllow}}
+			pc := tools.PermissionCall{Tool: editTool, Input: json.RawMessage(`{}`), Access: tools.Access{WritePaths: []string{"link/secret.txt"}}}
+			out, err := e.checker(mode).Check(context.Background(), host, pc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Allow || len(host.requests) > 0 || !strings.Contains(out.Message, real) || !strings.Contains(out.Message, "refused in every permission mode") {
+				t.Errorf("%s %s: allowed %v after %d prompts (%q), want a refusal naming %s", settings, mode, out.Allow, len(host.requests), out.Message, real)
+			}
+			if settings != "" && !strings.Contains(out.Message, "To change the file there, give its own path") {
+				t.Errorf("%s %s: %q does not say to give the real path", settings, mode, out.Message)
+			}
+			// Its real path is asked about by name, where such writes may be.
+			pc.Access.WritePaths = []string{real}
+			out, _ = e.checker(mode).Check(context.Background(), host, pc)
+			if asked := len(host.requests) == 1 && strings.Contains(host.requests[0].Title, real); settings != "" && (!out.Allow || !asked) {
+				t.Errorf("%s %s: the real path: allowed %v, prompts %v (%q)", settings, mode, out.Allow, host.requests, out.Message)
+			}
+		}
+	}
+}

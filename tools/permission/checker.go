@@ -10,7 +10,9 @@
 //  1. a deny rule that matches any part of the call denies it;
 //  2. a write outside the workspace is refused (unless
 //     permissions.allowWritesOutsideWorkspace, then it is asked even in
-//     bypassPermissions mode, unless an allow rule names the path);
+//     bypassPermissions mode, unless an allow rule names the path); a
+//     write through a link in the workspace leading outside is refused
+//     even then, naming the real path to give instead;
 //  3. plan mode refuses every tool that is not read-only, pointing the
 //     model at ExitPlanMode (writing the plan file is allowed);
 //     a write to a file that decides what may run (.toolhost/ settings and
@@ -20,7 +22,9 @@
 //  4. an ask rule asks (except in bypassPermissions);
 //  5. bypassPermissions allows;
 //  6. allow rules (the settings' and this session's) allow;
-//  7. a read outside the workspace asks;
+//  7. a read outside the workspace asks, naming its real path; an allowed
+//     one carries the approval of the file there (approvedReads), which
+//     is all the read may open;
 //  8. acceptEdits allows edits inside the workspace;
 //  9. low-risk tools (side effect none, state or blocking) are allowed;
 //  10. edits the editor shows for review (edit.reviewInEditor) are allowed,
@@ -311,6 +315,9 @@ func (d *decision) resolve(paths []string, extra []string) []resolvedPath {
 		for _, e := range extra {
 			rp.inside = rp.inside || pathutil.Within(e, rp.real)
 		}
+		if !rp.inside && rp.real != rp.abs {
+			rp.linkedOut = writtenWithin(abs, extra) || writtenWithin(abs, d.c.ws.Roots())
+		}
 		out = append(out, rp)
 	}
 	return out
@@ -332,6 +339,12 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 	rules := d.c.rulesOf(d.st)
 	if r, ok := rules.deny.firstMatch(&d.sub, d.pm); ok {
 		return denyWith("%s was denied by the rule %s in the permission settings. Do not retry it; find another way or ask the user to change the rule.", d.what(), r)
+	}
+	for _, p := range d.sub.writes {
+		if p.linkedOut {
+			return denyWith("%s of %s is refused: the path leads through a symbolic link in the workspace to %s, outside it, and changes through such a link are refused in every permission mode. %s",
+				d.name, p.given, p.real, outsideWriteAdvice(p.real, perms.AllowWritesOutsideWorkspace))
+		}
 	}
 	var outsideWrites []string
 	for _, p := range d.sub.writes {
@@ -392,6 +405,16 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 		return tools.PermissionDecision{Verdict: tools.VerdictAllow, Reason: "the editor asks the user to review the edit (edit.reviewInEditor)", Review: true}
 	}
 	return askBecause("no rule allows it")
+}
+
+// outsideWriteAdvice says what to do instead of writing real, outside the
+// workspace, through a link: use its own path, when writes outside may be
+// asked about.
+func outsideWriteAdvice(real string, allowed bool) string {
+	if allowed {
+		return "To change the file there, give its own path, " + real + ", so that the user is asked about it by name."
+	}
+	return "Writes outside the workspace are refused too: write inside the workspace instead; if the user wants that folder included, they can add it to permissions.additionalDirectories."
 }
 
 // readOnly reports side effects that change nothing outside toolhost's own
