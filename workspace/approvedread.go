@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -95,7 +96,7 @@ func openApproved(abs string, a ApprovedRead) (*os.File, error) {
 	}
 	f, err := os.OpenFile(a.Real, pathutil.OpenReadFlags|syscall.O_NOFOLLOW, 0)
 	if err != nil {
-		if pe, ok := err.(*fs.PathError); ok && pe.Err == syscall.ELOOP {
+		if errors.Is(err, syscall.ELOOP) {
 			// a.Real was swapped for a link since.
 			return nil, &ApprovalChangedError{Path: abs, Real: a.Real}
 		}
