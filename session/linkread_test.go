@@ -35,7 +35,8 @@ func (h *answeringHost) RequestPermission(_ context.Context, req tools.Permissio
 }
 
 // A link inside the workspace to a file outside it is read after one
-// prompt naming where it leads, and only the file that prompt named: a
+// prompt naming where it leads (or none, when an allow rule names that
+// place), and only the file that prompt named: a
 // denial, dontAsk, a link pointed elsewhere or a file replaced while the
 // prompt is open all leave the call without the content of any file
 // outside.
@@ -45,6 +46,7 @@ func TestReadThroughALinkLeadingOutside(t *testing.T) {
 		name     string
 		tool     string
 		mode     string
+		settings string
 		decision string
 		// meanwhile changes things while the prompt is open.
 		meanwhile func(t *testing.T, link, outside string)
@@ -57,6 +59,7 @@ func TestReadThroughALinkLeadingOutside(t *testing.T) {
 		{name: "approved", tool: "Read", decision: tools.DecisionAllow, prompts: 1, ok: true, want: "SECRET-CONTENT"},
 		{name: "grep approved", tool: "Grep", decision: tools.DecisionAllow, prompts: 1, ok: true, want: "SECRET-CONTENT"},
 		{name: "denied", tool: "Read", decision: tools.DecisionDeny, prompts: 1, want: "denied"},
+		{name: "a rule allows the real folder", tool: "Read", settings: `{"permissions":{"allow":["Read(//**/outside/**)"]}}`, prompts: 0, ok: true, want: "SECRET-CONTENT"},
 		{name: "dontAsk", tool: "Read", mode: tools.ModeDontAsk, prompts: 0, want: "dontAsk"},
 		{name: "grep dontAsk", tool: "Grep", mode: tools.ModeDontAsk, prompts: 0, want: "dontAsk"},
 		{name: "link pointed elsewhere after the approval", tool: "Read", decision: tools.DecisionAllow, prompts: 1, want: "leads to",
@@ -76,7 +79,7 @@ func TestReadThroughALinkLeadingOutside(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, root := newTestSession(t, "")
+			s, root := newTestSession(t, tt.settings)
 			outside := filepath.Join(filepath.Dir(root), "outside")
 			if err := os.MkdirAll(outside, 0o755); err != nil {
 				t.Fatal(err)
