@@ -38,7 +38,7 @@ func writtenWithin(abs string, folders []string) bool {
 // leads to, which is what a call through it touches.
 func (p resolvedPath) where() string {
 	if p.real != p.abs {
-		return p.abs + " (a symbolic link to " + p.real + ")"
+		return p.abs + " (which leads to " + p.real + " through a symbolic link)"
 	}
 	return p.abs
 }
