@@ -28,7 +28,7 @@ type EscapeError struct {
 }
 
 func (e *EscapeError) Error() string {
-	return fmt.Sprintf("%s leads outside the workspace (to %s, through a symbolic link, or a folder on its way changed while it was opened), so it was not read. To read the file there, give that path itself, so that its reading can be approved", e.Path, e.Real)
+	return fmt.Sprintf("%s leads outside the workspace (to %s, through a symbolic link, or a folder on its way changed while it was opened), so it was not read. To read or change the file there, give that path itself, so that the permission check judges it by its own name", e.Path, e.Real)
 }
 
 // OpenRegular opens abs for reading as the package's OpenRegular does
@@ -36,9 +36,22 @@ func (e *EscapeError) Error() string {
 // workspace folder opens through that folder's os.Root and never leaves it
 // (an *EscapeError when it would).
 func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
+	return w.OpenRegularContext(context.Background(), abs)
+}
+
+// OpenRegularContext is OpenRegular for a call whose approved reads ctx
+// carries (WithApprovedReads): a path that leads outside the workspace and
+// was approved opens the approved file, and only that file (an
+// *ApprovalChangedError when it is no longer what abs leads to).
+func (w *Workspace) OpenRegularContext(ctx context.Context, abs string) (*os.File, fs.FileInfo, error) {
 	folder, rel := w.folderHolding(abs)
 	if folder == "" {
-		return OpenRegular(abs)
+		a, ok := approvedRead(ctx, abs)
+		if !ok {
+			return OpenRegular(abs)
+		}
+		f, err := openApproved(abs, a)
+		return keepRegular(f, abs, err)
 	}
 	f, err := openBeneath(folder, rel)
 	if isEscape(err) {
@@ -59,8 +72,17 @@ func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 			} else if !isEscape(err2) {
 				err = err2
 			}
+		} else if a, ok := approvedRead(ctx, abs); ok {
+			// Outside every folder, and approved by where it leads.
+			f, err = openApproved(abs, a)
 		}
 	}
+	return keepRegular(f, abs, err)
+}
+
+// keepRegular finishes an open of abs: the path in errors is abs as given,
+// and only a regular file is kept open.
+func keepRegular(f *os.File, abs string, err error) (*os.File, fs.FileInfo, error) {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		pe.Path = abs
@@ -76,25 +98,6 @@ func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 		return nil, st, err
 	}
 	return f, st, nil
-}
-
-// LeadsOutside reports whether abs, given inside a workspace folder, leads
-// through a link to an existing place outside every folder, and where. The
-// jailed open refuses such a path whatever the user answered, so tools
-// check it before the permission prompt (tools.Prechecker): the user is
-// never asked to approve a read that then fails.
-func (w *Workspace) LeadsOutside(abs string) (real string, outside bool) {
-	if folder, _ := w.folderHolding(abs); folder == "" {
-		return "", false
-	}
-	real = RealPath(abs)
-	if folder, _ := w.folderHolding(real); folder != "" {
-		return "", false
-	}
-	if _, err := os.Lstat(real); err != nil {
-		return "", false
-	}
-	return real, true
 }
 
 // openBeneath opens rel inside folder for reading without leaving it.
@@ -132,5 +135,6 @@ func (w *Workspace) folderHolding(abs string) (folder, rel string) {
 // ReadRegular is the package's ReadRegular opening abs jailed
 // (Workspace.OpenRegular).
 func (w *Workspace) ReadRegular(ctx context.Context, abs string, buf []byte, limit int64) ([]byte, error) {
-	return readRegular(ctx, w.OpenRegular, abs, buf, limit)
+	open := func(abs string) (*os.File, fs.FileInfo, error) { return w.OpenRegularContext(ctx, abs) }
+	return readRegular(ctx, open, abs, buf, limit)
 }
