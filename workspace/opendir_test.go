@@ -1,6 +1,7 @@
 package workspace_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -39,7 +40,7 @@ func TestOpenDir(t *testing.T) {
 		{path: filepath.Join(root, "out", "sub"), escape: true},
 		{path: filepath.Join(outside, "sub")},
 	} {
-		dir, err := ws.OpenDir(c.path)
+		dir, err := ws.OpenDir(context.Background(), c.path)
 		var esc *workspace.EscapeError
 		switch {
 		case c.escape && !errors.As(err, &esc):

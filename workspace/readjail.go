@@ -29,7 +29,7 @@ type EscapeError struct {
 }
 
 func (e *EscapeError) Error() string {
-	return fmt.Sprintf("%s leads outside the workspace (to %s, through a symbolic link, or a folder on its way changed while it was opened), so it was not read. To read the file there, give that path itself, so that its reading can be approved", e.Path, e.Real)
+	return fmt.Sprintf("%s leads outside the workspace (to %s, through a symbolic link, or a folder on its way changed while it was opened), so it was not read. To read or change the file there, give that path itself, so that the permission check judges it by its own name", e.Path, e.Real)
 }
 
 // OpenRegular opens abs for reading as the package's OpenRegular does
@@ -37,41 +37,50 @@ func (e *EscapeError) Error() string {
 // workspace folder opens through that folder's os.Root and never leaves it
 // (an *EscapeError when it would).
 func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
-	if folder, _ := w.folderHolding(abs); folder == "" {
-		return OpenRegular(abs)
-	}
-	f, err := openJailed(w, abs, openBeneath)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := pathutil.Regular(f, abs)
-	if st != nil && st.IsDir() {
-		return nil, st, &IsDirError{Path: abs}
-	}
-	if err != nil {
-		return nil, st, err
-	}
-	return f, st, nil
+	return w.OpenRegularContext(context.Background(), abs)
 }
 
-// OpenDir opens the folder abs for a search (Grep and Glob walk what it
-// returns, internal/ignore.WalkRoot), jailed as OpenRegular is: a folder
-// inside a workspace folder opens through that folder's os.Root and never
-// leaves it (an *EscapeError when it would). A folder outside every
-// workspace folder (which the permission checker asked about) opens as
-// given, and the search stays beneath it.
-func (w *Workspace) OpenDir(abs string) (*os.Root, error) {
+// OpenRegularContext is OpenRegular for a call whose approved reads ctx
+// carries (WithApprovedReads): a path that leads outside the workspace and
+// was approved opens the approved file, and only that file (an
+// *ApprovalChangedError when it is no longer what abs leads to).
+func (w *Workspace) OpenRegularContext(ctx context.Context, abs string) (*os.File, fs.FileInfo, error) {
 	if folder, _ := w.folderHolding(abs); folder == "" {
+		a, ok := approvedRead(ctx, abs)
+		if !ok {
+			return OpenRegular(abs)
+		}
+		f, err := openApproved(abs, a)
+		return keepRegular(f, abs, err)
+	}
+	f, err := openJailed(ctx, w, abs, openBeneath, openApproved)
+	return keepRegular(f, abs, err)
+}
+
+// OpenDir opens the folder abs for a search or a listing (Grep, Glob, LS
+// and Tree walk what it returns, internal/ignore.WalkRoot), jailed as
+// OpenRegularContext opens a file: a folder inside a workspace folder opens
+// through that folder's os.Root and never leaves it (an *EscapeError when
+// it would); one that leads outside, or lies outside every workspace
+// folder, and whose reading ctx approves opens as approved (the approved
+// folder itself, or an *ApprovalChangedError); any other folder outside
+// every workspace folder (which the permission checker asked about) opens
+// as given. The search stays beneath what is returned.
+func (w *Workspace) OpenDir(ctx context.Context, abs string) (*os.Root, error) {
+	if folder, _ := w.folderHolding(abs); folder == "" {
+		if a, ok := approvedRead(ctx, abs); ok {
+			return openApprovedDir(abs, a)
+		}
 		return os.OpenRoot(abs)
 	}
-	return openJailed(w, abs, func(folder, rel string) (*os.Root, error) {
+	return openJailed(ctx, w, abs, func(folder, rel string) (*os.Root, error) {
 		root, err := os.OpenRoot(folder)
 		if err != nil {
 			return nil, fmt.Errorf("open the workspace folder %s: %w", folder, err)
 		}
 		defer root.Close()
 		return root.OpenRoot(rel)
-	})
+	}, openApprovedDir)
 }
 
 // openJailed opens abs, which lies inside a workspace folder as written,
@@ -79,8 +88,9 @@ func (w *Workspace) OpenDir(abs string) (*os.Root, error) {
 // leaves the folder as written may lead back inside another way (an
 // absolute link to a place inside, which os.Root does not follow): the
 // path is then judged by where it leads now, still opened through the
-// folder holding that place.
-func openJailed[T any](w *Workspace, abs string, open func(folder, rel string) (T, error)) (T, error) {
+// folder holding that place. A path that leads outside every folder opens
+// with approved when ctx approves reading it, and is refused otherwise.
+func openJailed[T any](ctx context.Context, w *Workspace, abs string, open func(folder, rel string) (T, error), approved func(abs string, a ApprovedRead) (T, error)) (T, error) {
 	var none T
 	folder, rel := w.folderHolding(abs)
 	f, err := open(folder, rel)
@@ -100,6 +110,9 @@ func openJailed[T any](w *Workspace, abs string, open func(folder, rel string) (
 			} else if !isEscape(err2) {
 				err = err2
 			}
+		} else if a, ok := approvedRead(ctx, abs); ok {
+			// Outside every folder, and approved by where it leads.
+			f, err = approved(abs, a)
 		}
 	}
 	var pe *fs.PathError
@@ -109,23 +122,24 @@ func openJailed[T any](w *Workspace, abs string, open func(folder, rel string) (
 	return f, err
 }
 
-// LeadsOutside reports whether abs, given inside a workspace folder, leads
-// through a link to an existing place outside every folder, and where. The
-// jailed open refuses such a path whatever the user answered, so tools
-// check it before the permission prompt (tools.Prechecker): the user is
-// never asked to approve a read that then fails.
-func (w *Workspace) LeadsOutside(abs string) (real string, outside bool) {
-	if folder, _ := w.folderHolding(abs); folder == "" {
-		return "", false
+// keepRegular finishes an open of abs: the path in errors is abs as given,
+// and only a regular file is kept open.
+func keepRegular(f *os.File, abs string, err error) (*os.File, fs.FileInfo, error) {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		pe.Path = abs
 	}
-	real = RealPath(abs)
-	if folder, _ := w.folderHolding(real); folder != "" {
-		return "", false
+	if err != nil {
+		return nil, nil, err
 	}
-	if _, err := os.Lstat(real); err != nil {
-		return "", false
+	st, err := pathutil.Regular(f, abs)
+	if st != nil && st.IsDir() {
+		return nil, st, &IsDirError{Path: abs}
 	}
-	return real, true
+	if err != nil {
+		return nil, st, err
+	}
+	return f, st, nil
 }
 
 // openBeneath opens rel inside folder for reading without leaving it.
@@ -163,5 +177,6 @@ func (w *Workspace) folderHolding(abs string) (folder, rel string) {
 // ReadRegular is the package's ReadRegular opening abs jailed
 // (Workspace.OpenRegular).
 func (w *Workspace) ReadRegular(ctx context.Context, abs string, buf []byte, limit int64) ([]byte, error) {
-	return readRegular(ctx, w.OpenRegular, abs, buf, limit)
+	open := func(abs string) (*os.File, fs.FileInfo, error) { return w.OpenRegularContext(ctx, abs) }
+	return readRegular(ctx, open, abs, buf, limit)
 }

@@ -140,7 +140,8 @@ func (g *Glob) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if dir, r := doublestar.SplitPattern(pattern); dir != "." && dir != "" {
 		walkRoot, rest = filepath.Join(base, filepath.FromSlash(dir)), r
 	}
-	matches, err := g.globFiles(ctx, walkRoot, rest)
+	// A folder leading outside the workspace opens as the user approved it.
+	matches, err := g.globFiles(workspace.WithApprovedReads(ctx, call.ApprovedReads), walkRoot, rest)
 	var openErr *openDirError
 	switch {
 	case err == nil:
@@ -241,7 +242,7 @@ func (e *openDirError) Unwrap() error { return e.err }
 // without leaving it (ignore.WalkRoot), so no name outside the workspace
 // shows, however its folders change meanwhile.
 func (g *Glob) globFiles(ctx context.Context, root, pattern string) ([]globMatch, error) {
-	dir, err := g.ws.OpenDir(root)
+	dir, err := g.ws.OpenDir(ctx, root)
 	if err != nil {
 		return nil, &openDirError{err}
 	}

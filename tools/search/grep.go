@@ -242,14 +242,17 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("cannot search %s: %v. Check the path; Glob finds files by name.", q.root, err), nil
 	}
 	if !fi.IsDir() {
-		f, _, err := g.ws.OpenRegular(q.root)
+		// A file outside the workspace (a link inside it pointing
+		// outside included) is opened as the permission checker
+		// approved it, by its real path, or not at all.
+		f, _, err := g.ws.OpenRegularContext(workspace.WithApprovedReads(ctx, call.ApprovedReads), q.root)
 		if err != nil {
 			return tools.ErrorResult("cannot search %s: %v.", q.root, err), nil
 		}
 		defer f.Close()
 		q.file = f
 	} else {
-		dir, err := g.ws.OpenDir(q.root)
+		dir, err := g.ws.OpenDir(workspace.WithApprovedReads(ctx, call.ApprovedReads), q.root)
 		if err != nil {
 			return tools.ErrorResult("cannot search %s: %v.", q.root, err), nil
 		}

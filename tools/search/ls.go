@@ -94,7 +94,7 @@ func (l *LS) Execute(ctx context.Context, call *tools.Call) (*tools.Result, erro
 	}
 	// Listed through the workspace's jail: a folder swapped for a link to
 	// elsewhere after the permission check is refused, not listed.
-	root, err := l.ws.OpenDir(dir)
+	root, err := l.ws.OpenDir(workspace.WithApprovedReads(ctx, call.ApprovedReads), dir)
 	if err != nil {
 		return tools.ErrorResult("cannot list %s: %v.", dir, err), nil
 	}

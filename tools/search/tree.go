@@ -97,7 +97,7 @@ func (t *Tree) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	// Walked through the workspace's jail: each folder is opened inside
 	// its parent and never leads outside, however the tree changes.
-	dir, err := t.ws.OpenDir(root)
+	dir, err := t.ws.OpenDir(workspace.WithApprovedReads(ctx, call.ApprovedReads), root)
 	if err != nil {
 		return tools.ErrorResult("cannot list %s: %v.", root, err), nil
 	}
