@@ -7,7 +7,10 @@
 // not on their names: a folder below them swapped for a link to elsewhere
 // afterwards leads, for the kernel, outside the allowed hierarchy, and every
 // open there fails with EACCES. There is no window between a check and a
-// use, because there is no check in user space at all.
+// use, because there is no check in user space at all. A caller that has
+// opened a folder through a jail of its own hands it over open (Readable.
+// Dirs), and the rule is that very folder: not even its path is resolved
+// again.
 //
 // Besides the folders it is given, the jailed program may read (and map and
 // run) what running a dynamically linked binary needs: the system folders
@@ -42,8 +45,12 @@ import (
 
 // Command is the hidden subcommand that runs the helper:
 //
-//	toolhost __jail-exec [--read DIR]... -- PROGRAM ARGS...
-//	toolhost __jail-exec --probe
+//	toolhost __jail-exec [--read DIR]... [--read-fd N]... -- PROGRAM ARGS...
+//	toolhost __jail-exec --probe [--read-fd N]
+//
+// --read-fd names a folder the helper inherited open as descriptor N: the
+// rule holds on exactly that folder, whatever its path leads to by then.
+// The program starts in the first such folder.
 const Command = "__jail-exec"
 
 // ExitFailed is the helper's exit status when it could not jail itself or
@@ -94,22 +101,40 @@ func helperArgv() []string {
 	return helper.argv
 }
 
+// Readable is what a jailed program may read below.
+type Readable struct {
+	// Dirs are folders already open (through a jail of the caller's): the
+	// helper inherits them and the rules hold on exactly these folders,
+	// with no path resolved again. The caller keeps them open until the
+	// command has started.
+	Dirs []*os.File
+	// Paths are folders named by path, resolved when the helper starts.
+	Paths []string
+}
+
 // CommandContext returns a command that runs program with args under the
-// jail, read-only beneath readDirs. The caller sets its stdio, starts it and
-// waits for it as for any exec.Cmd; an exit status of ExitFailed means the
-// jail could not be set up (stderr says why) and the program did not run.
-func CommandContext(ctx context.Context, readDirs []string, program string, args ...string) (*exec.Cmd, error) {
+// jail, read-only beneath what r names. The caller sets its stdio (not
+// ExtraFiles), starts it and waits for it as for any exec.Cmd; an exit
+// status of ExitFailed means the jail could not be set up (stderr says why)
+// and the program did not run.
+func CommandContext(ctx context.Context, r Readable, program string, args ...string) (*exec.Cmd, error) {
 	h := helperArgv()
 	if h == nil {
 		return nil, ErrNoHelper
 	}
 	argv := append([]string(nil), h[1:]...)
-	for _, d := range readDirs {
+	for _, d := range r.Paths {
 		argv = append(argv, "--read", d)
+	}
+	for i := range r.Dirs {
+		// ExtraFiles[i] is the child's descriptor 3+i.
+		argv = append(argv, "--read-fd", strconv.Itoa(3+i))
 	}
 	argv = append(argv, "--", program)
 	argv = append(argv, args...)
-	return exec.CommandContext(ctx, h[0], argv...), nil
+	cmd := exec.CommandContext(ctx, h[0], argv...)
+	cmd.ExtraFiles = r.Dirs
+	return cmd, nil
 }
 
 // ErrNoHelper: the program never called MainIfAsked, so it cannot serve
@@ -155,7 +180,14 @@ func Probe(ctx context.Context) Status {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, h[0], append(append([]string(nil), h[1:]...), "--probe")...)
+	// A folder handed over open, as searches hand theirs.
+	dir, err := os.Open(os.TempDir())
+	if err != nil {
+		return Status{Err: fmt.Errorf("opening a folder to probe the jail with: %w", err)}
+	}
+	defer dir.Close()
+	cmd := exec.CommandContext(ctx, h[0], append(append([]string(nil), h[1:]...), "--probe", "--read-fd", "3")...)
+	cmd.ExtraFiles = []*os.File{dir}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -179,7 +211,8 @@ func helperMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "toolhost jail: "+format+"\n", a...)
 		return ExitFailed
 	}
-	var readDirs, program []string
+	var readDirs, fdDirs, program []string
+	var readFDs []int
 	probe := false
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
@@ -190,6 +223,18 @@ func helperMain(args []string) int {
 				return fail("--read needs a folder")
 			}
 			readDirs = append(readDirs, args[i+1])
+			i++
+		case "--read-fd":
+			fd := -1
+			if i+1 < len(args) {
+				fd, _ = strconv.Atoi(args[i+1])
+			}
+			if fd < 3 {
+				return fail("--read-fd needs an inherited descriptor (3 or more)")
+			}
+			readFDs = append(readFDs, fd)
+			// The kernel resolves this to the very folder open there.
+			fdDirs = append(fdDirs, "/proc/self/fd/"+strconv.Itoa(fd))
 			i++
 		case "--":
 			program = args[i+1:]
@@ -208,7 +253,7 @@ func helperMain(args []string) int {
 			return fail("%v", err)
 		}
 	}
-	abi, err := restrict(readDirs, exe)
+	abi, err := restrict(readDirs, fdDirs, exe)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -225,14 +270,26 @@ func helperMain(args []string) int {
 		fmt.Println(abi)
 		return 0
 	}
+	// The program starts in the first folder handed over (ripgrep matches
+	// globs relative to where it runs), and does not need them open: the
+	// rules hold on the folders themselves.
+	if len(readFDs) > 0 {
+		if err := syscall.Fchdir(readFDs[0]); err != nil {
+			return fail("entering the folder to search: %v", err)
+		}
+	}
+	for _, fd := range readFDs {
+		syscall.Close(fd)
+	}
 	err = syscall.Exec(exe, program, os.Environ())
 	return fail("running %s: %v", exe, err)
 }
 
 // restrict jails the calling process (every thread) read-only beneath
-// readDirs, the system folders and exe (when set), and returns the
-// kernel's Landlock ABI version.
-func restrict(readDirs []string, exe string) (int, error) {
+// readDirs, fdDirs (the inherited folders, which must be there), the
+// system folders and exe (when set), and returns the kernel's Landlock ABI
+// version.
+func restrict(readDirs, fdDirs []string, exe string) (int, error) {
 	if v := os.Getenv(OffVar); strings.EqualFold(v, "off") {
 		return 0, fmt.Errorf("the jail is turned off (%s=%s)", OffVar, v)
 	}
@@ -247,6 +304,7 @@ func restrict(readDirs []string, exe string) (int, error) {
 		// A folder missing now cannot be read anyway (an additional
 		// directory that is gone); it must not fail the whole jail.
 		landlock.PathAccess(llsys.AccessFSReadFile|llsys.AccessFSReadDir, readDirs...).IgnoreIfMissing(),
+		landlock.PathAccess(llsys.AccessFSReadFile|llsys.AccessFSReadDir, fdDirs...),
 		landlock.RODirs(systemDirs...).IgnoreIfMissing(),
 		landlock.PathAccess(llsys.AccessFSReadFile, systemFiles...).IgnoreIfMissing(),
 	}

@@ -57,22 +57,64 @@ func TestJailedProgramReadsOnlyItsFolders(t *testing.T) {
 	} {
 		// A folder that does not exist (an additional directory that is
 		// gone) is no reason to refuse the rest.
-		cmd, err := CommandContext(context.Background(), []string{inside, filepath.Join(base, "gone")}, "cat", c.path)
-		if err != nil {
+		jailedCat(t, Readable{Paths: []string{inside, filepath.Join(base, "gone")}}, c.path, c.want)
+	}
+}
+
+// jailedCat runs cat path jailed to r and checks that it prints want, or,
+// when want is "", that the kernel refuses it.
+func jailedCat(t *testing.T, r Readable, path, want string) {
+	t.Helper()
+	cmd, err := CommandContext(context.Background(), r, "cat", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	switch {
+	case want != "" && (err != nil || stdout.String() != want):
+		t.Errorf("cat %s: %q, %v, %s", path, stdout.String(), err, stderr.String())
+	case want == "" && (err == nil || stdout.Len() > 0):
+		t.Errorf("cat %s was not refused: %q", path, stdout.String())
+	case want == "" && !strings.Contains(stderr.String(), "Permission denied"):
+		t.Errorf("cat %s: refused with %q, not by the kernel", path, stderr.String())
+	}
+}
+
+// A folder handed over open is the rule, whatever its path names by the
+// time the helper starts: moved away and replaced by a link to outside,
+// the folder is still readable under its new name and the link's target
+// is not.
+func TestJailHoldsOnTheOpenFolder(t *testing.T) {
+	requireJail(t)
+	base := t.TempDir()
+	inside, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	for dir, text := range map[string]string{inside: "INSIDE", outside: "OUTSIDE"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err = cmd.Run()
-		switch {
-		case c.want != "" && (err != nil || stdout.String() != c.want):
-			t.Errorf("cat %s: %q, %v, %s", c.path, stdout.String(), err, stderr.String())
-		case c.want == "" && (err == nil || stdout.Len() > 0):
-			t.Errorf("cat %s was not refused: %q", c.path, stdout.String())
-		case c.want == "" && !strings.Contains(stderr.String(), "Permission denied"):
-			t.Errorf("cat %s: refused with %q, not by the kernel", c.path, stderr.String())
+		if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
+	dir, err := os.Open(inside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.Close()
+	moved := inside + ".moved"
+	if err := os.Rename(inside, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, inside); err != nil {
+		t.Fatal(err)
+	}
+	r := Readable{Dirs: []*os.File{dir}}
+	jailedCat(t, r, filepath.Join(inside, "f.txt"), "")
+	jailedCat(t, r, filepath.Join(moved, "f.txt"), "INSIDE")
+	// The program starts in that folder.
+	jailedCat(t, r, "f.txt", "INSIDE")
 }
 
 // With TOOLHOST_LANDLOCK=off, or without a helper, nothing runs and the
@@ -82,7 +124,7 @@ func TestJailRefusals(t *testing.T) {
 	if st := Probe(context.Background()); st.Err == nil || !strings.Contains(st.Err.Error(), OffVar) {
 		t.Errorf("probe with %s=off: %v", OffVar, st)
 	}
-	cmd, err := CommandContext(context.Background(), []string{t.TempDir()}, "true")
+	cmd, err := CommandContext(context.Background(), Readable{Paths: []string{t.TempDir()}}, "true")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +147,7 @@ func TestJailRefusals(t *testing.T) {
 	if st := Probe(context.Background()); !errors.Is(st.Err, ErrNoHelper) {
 		t.Errorf("probe without a helper: %v", st)
 	}
-	if _, err := CommandContext(context.Background(), nil, "true"); !errors.Is(err, ErrNoHelper) {
+	if _, err := CommandContext(context.Background(), Readable{}, "true"); !errors.Is(err, ErrNoHelper) {
 		t.Errorf("command without a helper: %v", err)
 	}
 }
@@ -126,7 +168,7 @@ func BenchmarkStart(b *testing.B) {
 	})
 	b.Run("jailed", func(b *testing.B) {
 		for b.Loop() {
-			cmd, err := CommandContext(context.Background(), []string{dir}, "true")
+			cmd, err := CommandContext(context.Background(), Readable{Paths: []string{dir}}, "true")
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -107,12 +107,8 @@ type grepQuery struct {
 	file *os.File
 	// dir, when root is a folder, is root opened through the workspace's
 	// jail (Workspace.OpenDir): the Go backend walks it and never leaves
-	// it.
+	// it, and ripgrep runs jailed by Landlock to read only beneath it.
 	dir *os.Root
-	// jail is the folders ripgrep may read below (through Landlock) when
-	// root is a folder: the workspace's folders, and root itself when it
-	// lies outside them (a search the user approved).
-	jail []string
 }
 
 // grepBackend runs a query. A *queryError is a problem with the input (a
@@ -258,7 +254,6 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		}
 		defer dir.Close()
 		q.dir = dir
-		q.jail = searchJail(g.ws, q.root)
 	}
 	st := g.current()
 	q.rank = rankFor(st)

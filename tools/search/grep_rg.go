@@ -152,30 +152,34 @@ type jailError struct{ msg string }
 
 func (e *jailError) Error() string { return "jailing ripgrep: " + e.msg }
 
-// command returns the command that runs rg for q: jailed to q.jail for a
-// folder, as is for a single file (handed over open, as its descriptor 3).
-func (r *ripgrep) command(ctx context.Context, q *grepQuery) (*exec.Cmd, error) {
+// command returns the command that runs rg for q: for a folder, jailed to
+// the folder as opened through the workspace's jail (q.dir, handed to the
+// helper open, so the rule is that very folder); for a single file, as is,
+// with the file handed over open as its descriptor 3. done releases what
+// the command was given once it has started.
+func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, done func(), err error) {
 	if q.file != nil {
 		cmd := exec.CommandContext(ctx, r.path, r.args(q)...)
 		cmd.ExtraFiles = []*os.File{q.file}
-		return cmd, nil
+		return cmd, func() {}, nil
 	}
-	cmd, err := execjail.CommandContext(ctx, q.jail, r.path, r.args(q)...)
+	dir, err := q.dir.Open(".")
 	if err != nil {
-		return nil, &jailError{msg: err.Error()}
+		return nil, nil, fmt.Errorf("opening %s: %w", q.root, err)
 	}
-	// Not the folder searched, which may change under the search.
-	if len(q.jail) > 0 {
-		cmd.Dir = q.jail[0]
+	cmd, err = execjail.CommandContext(ctx, execjail.Readable{Dirs: []*os.File{dir}}, r.path, r.args(q)...)
+	if err != nil {
+		dir.Close()
+		return nil, nil, &jailError{msg: err.Error()}
 	}
-	return cmd, nil
+	return cmd, func() { dir.Close() }, nil
 }
 
 func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	// rgCtx also ends rg when the output grows past maxCollectedBytes.
 	rgCtx, stopRg := context.WithCancel(ctx)
 	defer stopRg()
-	cmd, err := r.command(rgCtx, q)
+	cmd, release, err := r.command(rgCtx, q)
 	if err != nil {
 		return searchResult{}, err
 	}
@@ -191,7 +195,9 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	if err != nil {
 		return searchResult{}, err
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	release()
+	if err != nil {
 		return searchResult{}, fmt.Errorf("starting ripgrep: %w", err)
 	}
 	var hits []*fileHits

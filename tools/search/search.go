@@ -67,14 +67,3 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
-
-// searchJail is the folders a search of the folder root may read below:
-// the workspace's folders, and root itself when it lies outside them (the
-// permission checker asked the user about it).
-func searchJail(ws *workspace.Workspace, root string) []string {
-	folders := ws.Folders()
-	if !ws.Inside(root) {
-		folders = append(folders, root)
-	}
-	return folders
-}
