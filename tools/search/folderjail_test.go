@@ -235,3 +235,66 @@ func TestSearchOfAnApprovedFolderOutside(t *testing.T) {
 		t.Errorf("Glob of %s: %s", outside, text)
 	}
 }
+
+// A folder reached through a link leading outside (docs -> elsewhere) is
+// searched as the user approved it, with either backend and by Glob: the
+// approved folder while the link leads there, and nothing once it leads
+// elsewhere.
+func TestSearchThroughAnApprovedLink(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, approved, other := filepath.Join(base, "ws"), filepath.Join(base, "approved"), filepath.Join(base, "other")
+	for dir, text := range map[string]string{approved: "approved", other: "other"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, text+".txt", "LINE "+text+"\n")
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "docs")
+	if err := os.Symlink(approved, link); err != nil {
+		t.Fatal(err)
+	}
+	ws := workspace.New(root)
+	a, ok := workspace.ApproveRead(link, workspace.RealPath(link))
+	if !ok {
+		t.Fatal("no approval")
+	}
+	call := func(tool tools.Tool, input string) string {
+		t.Helper()
+		res, err := tool.Execute(context.Background(), &tools.Call{Input: []byte(input), Host: tools.NoHost{}, Progress: tools.NoProgress{}, ApprovedReads: []workspace.ApprovedRead{a}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Text()
+	}
+	grepInput := `{"pattern":"LINE","output_mode":"content","path":"` + link + `"}`
+	globInput := `{"pattern":"*.txt","path":"` + link + `"}`
+	for backend, rgPath := range folderBackends(t) {
+		if text := call(NewGrep(ws, rgPath), grepInput); !strings.Contains(text, "LINE approved") {
+			t.Errorf("%s: Grep of the approved link: %s", backend, text)
+		}
+	}
+	if text := call(NewGlob(ws), globInput); !strings.Contains(text, "approved.txt") {
+		t.Errorf("Glob of the approved link: %s", text)
+	}
+	// The link now leads elsewhere: nothing there was approved.
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, link); err != nil {
+		t.Fatal(err)
+	}
+	for backend, rgPath := range folderBackends(t) {
+		if text := call(NewGrep(ws, rgPath), grepInput); strings.Contains(text, "LINE other") || !strings.Contains(text, "leads to") {
+			t.Errorf("%s: Grep of the relinked link: %s", backend, text)
+		}
+	}
+	if text := call(NewGlob(ws), globInput); strings.Contains(text, "other.txt") || !strings.Contains(text, "leads to") {
+		t.Errorf("Glob of the relinked link: %s", text)
+	}
+}
