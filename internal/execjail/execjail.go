@@ -45,7 +45,7 @@ import (
 
 // Command is the hidden subcommand that runs the helper:
 //
-//	toolhost __jail-exec [--read DIR]... [--read-fd N]... -- PROGRAM ARGS...
+//	toolhost __jail-exec [--read DIR]... [--read-file FILE]... [--read-fd N]... -- PROGRAM ARGS...
 //	toolhost __jail-exec --probe [--read-fd N]
 //
 // --read-fd names a folder the helper inherited open as descriptor N: the
@@ -110,6 +110,10 @@ type Readable struct {
 	Dirs []*os.File
 	// Paths are folders named by path, resolved when the helper starts.
 	Paths []string
+	// Files are single files the program may read (not list), named by
+	// path: the ignore files above a searched folder, which ripgrep reads.
+	// Missing ones are skipped.
+	Files []string
 }
 
 // CommandContext returns a command that runs program with args under the
@@ -125,6 +129,9 @@ func CommandContext(ctx context.Context, r Readable, program string, args ...str
 	argv := append([]string(nil), h[1:]...)
 	for _, d := range r.Paths {
 		argv = append(argv, "--read", d)
+	}
+	for _, f := range r.Files {
+		argv = append(argv, "--read-file", f)
 	}
 	for i := range r.Dirs {
 		// ExtraFiles[i] is the child's descriptor 3+i.
@@ -211,7 +218,7 @@ func helperMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "toolhost jail: "+format+"\n", a...)
 		return ExitFailed
 	}
-	var readDirs, fdDirs, program []string
+	var readDirs, fdDirs, readFiles, program []string
 	var readFDs []int
 	probe := false
 	for i := 0; i < len(args); i++ {
@@ -223,6 +230,12 @@ func helperMain(args []string) int {
 				return fail("--read needs a folder")
 			}
 			readDirs = append(readDirs, args[i+1])
+			i++
+		case "--read-file":
+			if i+1 == len(args) {
+				return fail("--read-file needs a file")
+			}
+			readFiles = append(readFiles, args[i+1])
 			i++
 		case "--read-fd":
 			fd := -1
@@ -253,7 +266,7 @@ func helperMain(args []string) int {
 			return fail("%v", err)
 		}
 	}
-	abi, err := restrict(readDirs, fdDirs, exe)
+	abi, err := restrict(readDirs, fdDirs, readFiles, exe)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -286,10 +299,10 @@ func helperMain(args []string) int {
 }
 
 // restrict jails the calling process (every thread) read-only beneath
-// readDirs, fdDirs (the inherited folders, which must be there), the
-// system folders and exe (when set), and returns the kernel's Landlock ABI
-// version.
-func restrict(readDirs, fdDirs []string, exe string) (int, error) {
+// readDirs, fdDirs (the inherited folders, which must be there), to the
+// files readFiles, the system folders and exe (when set), and returns the
+// kernel's Landlock ABI version.
+func restrict(readDirs, fdDirs, readFiles []string, exe string) (int, error) {
 	if v := os.Getenv(OffVar); strings.EqualFold(v, "off") {
 		return 0, fmt.Errorf("the jail is turned off (%s=%s)", OffVar, v)
 	}
@@ -305,6 +318,7 @@ func restrict(readDirs, fdDirs []string, exe string) (int, error) {
 		// directory that is gone); it must not fail the whole jail.
 		landlock.PathAccess(llsys.AccessFSReadFile|llsys.AccessFSReadDir, readDirs...).IgnoreIfMissing(),
 		landlock.PathAccess(llsys.AccessFSReadFile|llsys.AccessFSReadDir, fdDirs...),
+		landlock.PathAccess(llsys.AccessFSReadFile, readFiles...).IgnoreIfMissing(),
 		landlock.RODirs(systemDirs...).IgnoreIfMissing(),
 		landlock.PathAccess(llsys.AccessFSReadFile, systemFiles...).IgnoreIfMissing(),
 	}

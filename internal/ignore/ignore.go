@@ -62,6 +62,25 @@ func ForRoot(root string) *Rules { return forRoot(root, nil) }
 // read by path.
 func ForRootAt(root string, rootDir *os.File) *Rules { return forRoot(root, rootDir) }
 
+// FilesAbove returns the ignore files above root that exist as regular
+// files: the .gitignore, .ignore and .rgignore files of root's ancestors
+// and the .git/info/exclude files among them. A search of root honours
+// them (ForRoot reads them; a jailed ripgrep must be let read them).
+func FilesAbove(root string) []string {
+	var files []string
+	for dir := filepath.Dir(filepath.Clean(root)); ; dir = filepath.Dir(dir) {
+		for _, name := range []string{".gitignore", ".ignore", ".rgignore", filepath.Join(".git", "info", "exclude")} {
+			p := filepath.Join(dir, name)
+			if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+				files = append(files, p)
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return files
+		}
+	}
+}
+
 // forRoot is ForRoot reading root's own ignore files through rootDir, the
 // folder root opened, when it is set (ancestors are read by path).
 func forRoot(root string, rootDir *os.File) *Rules {

@@ -298,3 +298,26 @@ func TestSearchThroughAnApprovedLink(t *testing.T) {
 		t.Errorf("Glob of the relinked link: %s", text)
 	}
 }
+
+// Grep of a folder below the workspace root honours the ignore files above
+// it, with either backend: the jailed rg may read them, though not list
+// or search their folders.
+func TestGrepOfASubfolderHonoursTheIgnoreFilesAbove(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, ".gitignore", "*.log\n")
+	writeFile(t, root, "sub/.ignore", "skipped.txt\n")
+	writeFile(t, root, "sub/a.log", "needle\n")
+	writeFile(t, root, "sub/skipped.txt", "needle\n")
+	writeFile(t, root, "sub/b.txt", "needle\n")
+	writeFile(t, root, "beside.txt", "needle\n")
+	ws := workspace.New(root)
+	for backend, rgPath := range folderBackends(t) {
+		text := run(t, NewGrep(ws, rgPath), map[string]any{"pattern": "needle", "path": filepath.Join(root, "sub")}).Text()
+		if text != "Found 1 file\n"+filepath.Join(root, "sub", "b.txt") {
+			t.Errorf("%s: %s", backend, text)
+		}
+	}
+}

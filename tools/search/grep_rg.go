@@ -167,7 +167,9 @@ func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, don
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening %s: %w", q.root, err)
 	}
-	cmd, err = execjail.CommandContext(ctx, execjail.Readable{Dirs: []*os.File{dir}}, r.path, r.args(q)...)
+	// rg honours the ignore files above the folder too.
+	readable := execjail.Readable{Dirs: []*os.File{dir}, Files: ignore.FilesAbove(q.root)}
+	cmd, err = execjail.CommandContext(ctx, readable, r.path, r.args(q)...)
 	if err != nil {
 		dir.Close()
 		return nil, nil, &jailError{msg: err.Error()}
