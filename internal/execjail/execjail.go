@@ -81,7 +81,7 @@ var helper struct {
 // MainIfAsked is the first thing main (or a test binary's TestMain) does:
 // when the program was started as the helper (its first argument is
 // Command) it runs the helper and never returns; otherwise it records that
-// this executable serves the helper, for Command below.
+// this executable serves the helper, for CommandContext and Probe.
 func MainIfAsked() {
 	if len(os.Args) >= 2 && os.Args[1] == Command {
 		os.Exit(helperMain(os.Args[2:]))
@@ -169,9 +169,10 @@ var (
 	checked   Status
 )
 
-// Check is Probe, made once per process.
+// Check is Probe, made once per process. The probe outlives a caller that
+// is cancelled meanwhile: its answer is kept for every later caller.
 func Check(ctx context.Context) Status {
-	checkOnce.Do(func() { checked = Probe(ctx) })
+	checkOnce.Do(func() { checked = Probe(context.WithoutCancel(ctx)) })
 	return checked
 }
 
