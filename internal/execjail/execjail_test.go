@@ -178,3 +178,14 @@ func BenchmarkStart(b *testing.B) {
 		}
 	})
 }
+
+// The probe made once per process answers for every caller: a first
+// caller already cancelled does not turn the jail off for the others.
+func TestCheckOutlivesACancelledCaller(t *testing.T) {
+	requireJail(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if st := Check(ctx); st.Err != nil {
+		t.Errorf("Check with a cancelled context: %v", st)
+	}
+}
