@@ -27,7 +27,8 @@ import (
 // excludes file, VCS folders excluded.
 //
 // A folder is searched with rg jailed by Landlock (internal/execjail) to
-// read-only access beneath the workspace's folders: rg walks by path, and
+// read-only access beneath that folder as the workspace's jail opened it
+// (and the ignore files above it): rg walks by path, and
 // only the kernel can keep a folder swapped for a link to elsewhere during
 // the walk from showing what lies outside. Where the jail cannot be had
 // (no Landlock, or the helper cannot run), folders are searched by the Go
@@ -58,7 +59,7 @@ func (r *ripgrep) jailed(ctx context.Context) bool {
 		switch {
 		case r.log == nil:
 		case st.Err == nil:
-			r.log.Info("Grep searches folders with ripgrep jailed by Landlock to the workspace folders", "rg", r.path, "landlock_abi", st.ABI)
+			r.log.Info("Grep searches folders with ripgrep jailed by Landlock to the folder it searches", "rg", r.path, "landlock_abi", st.ABI)
 		case errors.Is(st.Err, execjail.ErrNoHelper):
 			// A program built without the helper (a test binary): nothing
 			// the user can change.
@@ -174,7 +175,7 @@ func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, don
 		dir.Close()
 		return nil, nil, &jailError{msg: err.Error()}
 	}
-	return cmd, func() { dir.Close() }, nil
+	return cmd, sync.OnceFunc(func() { dir.Close() }), nil
 }
 
 func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
@@ -185,6 +186,7 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	if err != nil {
 		return searchResult{}, err
 	}
+	defer release()
 	// A single file is searched as opened through the jail, handed to rg
 	// as its descriptor 3; its hits are named by the path as given.
 	named := func(h *fileHits) {}
