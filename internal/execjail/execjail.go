@@ -86,9 +86,13 @@ func MainIfAsked() {
 	if len(os.Args) >= 2 && os.Args[1] == Command {
 		os.Exit(helperMain(os.Args[2:]))
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return
+	// /proc/self/exe runs this very binary even once the file was replaced
+	// (an upgrade while the server runs) or removed.
+	exe := "/proc/self/exe"
+	if _, err := os.Stat(exe); err != nil {
+		if exe, err = os.Executable(); err != nil {
+			return
+		}
 	}
 	helper.mu.Lock()
 	helper.argv = []string{exe, Command}
