@@ -133,6 +133,9 @@ func (g *Glob) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if !doublestar.ValidatePattern(pattern) {
 		return tools.ErrorResult("%q is not a valid glob pattern (check its brackets and braces).", in.Pattern), nil
 	}
+	if err := checkGlobCost("pattern", in.Pattern); err != nil {
+		return tools.ErrorResult("%v.", err), nil
+	}
 	// Walk only below the pattern's fixed leading folders ("src/**/*.ts"
 	// walks src). The walk root's ancestors still contribute their ignore
 	// files, so the result is the same as walking base.

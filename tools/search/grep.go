@@ -328,6 +328,9 @@ func (g *Grep) query(in *GrepInput) (*grepQuery, *tools.Result) {
 		if p := strings.Trim(strings.TrimPrefix(g, "!"), "/"); !doublestar.ValidatePattern(p) {
 			return nil, tools.ErrorResult("glob %q is not a valid glob pattern (check its brackets and braces).", g)
 		}
+		if err := checkGlobCost("glob", g); err != nil {
+			return nil, tools.ErrorResult("%v.", err)
+		}
 	}
 	if in.Type != "" {
 		globs, ok := fileTypeGlobs(in.Type)

@@ -91,6 +91,9 @@ func (l *LS) Execute(ctx context.Context, call *tools.Call) (*tools.Result, erro
 		if !doublestar.ValidatePattern(p) {
 			return tools.ErrorResult("ignore pattern %q is not a valid glob (check its brackets and braces).", p), nil
 		}
+		if err := checkGlobCost("ignore pattern", p); err != nil {
+			return tools.ErrorResult("%v.", err), nil
+		}
 	}
 	// Listed through the workspace's jail: a folder swapped for a link to
 	// elsewhere after the permission check is refused, not listed.
