@@ -127,7 +127,7 @@ func editLocal(root string, edit func(doc map[string]any) error) error {
 	case err != nil:
 		return fmt.Errorf("read %s: %w", path, err)
 	case len(bytes.TrimSpace(raw)) > 0:
-		if err := json.Unmarshal(raw, &doc); err != nil || doc == nil {
+		if err := json.Unmarshal(TrimBOM(raw), &doc); err != nil || doc == nil {
 			return fmt.Errorf("%s is not a JSON object; fix or remove it before settings can be saved there", path)
 		}
 	}

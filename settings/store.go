@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // Names of the settings sources that are not files, as Problem.File shows them.
@@ -293,7 +294,7 @@ func defaultsMap() map[string]any {
 // parseLayer decodes and validates one source. An empty source is an empty
 // layer. With unwrap, {"toolhost": {...}} is accepted for {...}.
 func parseLayer(source string, raw []byte, unwrap bool) (map[string]any, []Problem) {
-	raw = bytes.TrimSpace(raw)
+	raw = bytes.TrimSpace(TrimBOM(raw))
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return map[string]any{}, nil
 	}
@@ -301,6 +302,7 @@ func parseLayer(source string, raw []byte, unwrap bool) (map[string]any, []Probl
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return map[string]any{}, []Problem{{File: source, Message: "not valid JSON (" + err.Error() + "); the whole source is ignored"}}
 	}
+	shape := shapeProblems(source, raw)
 	m, ok := v.(map[string]any)
 	if !ok {
 		return map[string]any{}, []Problem{{File: source, Message: "must hold a JSON object, not " + describeJSON(v) + "; ignored"}}
@@ -313,5 +315,20 @@ func parseLayer(source string, raw []byte, unwrap bool) (map[string]any, []Probl
 		}
 	}
 	c := &checker{source: source}
-	return c.check(m), c.problems
+	layer := c.check(m)
+	return layer, append(shape, c.problems...)
+}
+
+// shapeProblems reports what decoding raw drops without an error: keys
+// written twice in one object (the last one wins) and bytes that are not
+// UTF-8 (read as U+FFFD, so a rule naming them matches nothing meant).
+func shapeProblems(source string, raw []byte) []Problem {
+	var out []Problem
+	for _, key := range DuplicateKeys(raw) {
+		out = append(out, Problem{File: source, Key: key, Message: "appears more than once in the same object; only the last one applies, the earlier ones are ignored. Merge them into one"})
+	}
+	if !utf8.Valid(raw) {
+		out = append(out, Problem{File: source, Message: "holds bytes that are not valid UTF-8; they were read as U+FFFD, so text containing them will not match what was meant. Save the file as UTF-8"})
+	}
+	return out
 }

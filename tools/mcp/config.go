@@ -100,7 +100,7 @@ func LoadProjectConfig(root string) (map[string]settings.MCPServer, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	var f projectFile
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := json.Unmarshal(settings.TrimBOM(data), &f); err != nil {
 		return nil, fmt.Errorf("%s is not valid: %w (expected {\"mcpServers\": {name: {command, args, env} | {type: \"http\", url, headers}}})", path, err)
 	}
 	return f.MCPServers, nil
