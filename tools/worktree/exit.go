@@ -73,7 +73,7 @@ func (*Exit) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "Leave the session's worktree: keep it on disk, or remove it (and its branch).",
 		Long: "The workspace roots return to what they were before EnterWorktree, and the client is told with " +
-			MethodChanged + ". remove refuses a worktree with uncommitted files or commits not in the original " +
+			MethodChanged + ". remove refuses a worktree with uncommitted files (ignored ones included, which it would delete too) or commits not in the original " +
 			"checkout, listing them, unless discard_changes is true.",
 		Examples: []tools.Example{
 			{Title: "Keep the worktree for review", Input: json.RawMessage(`{"action":"keep"}`)},
@@ -139,9 +139,12 @@ func (t *Exit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 }
 
 // pending lists the worktree's uncommitted files and the commits on its
-// branch that the original checkout's commit does not have.
+// branch that the original checkout's commit does not have. Files that
+// .gitignore hides count too (as "!! path" lines; git names an ignored
+// folder once): "git worktree remove" deletes them with the rest, and an
+// .env or a local config written in the worktree may be the only copy.
 func pending(ctx context.Context, trusted bool, e *entered) (files, commits []string, err error) {
-	status, err := git(ctx, trusted, e.path, "status", "--porcelain")
+	status, err := git(ctx, trusted, e.path, "status", "--porcelain", "--ignored")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -164,8 +167,17 @@ func pending(ctx context.Context, trusted bool, e *entered) (files, commits []st
 
 func describePending(files, commits []string) string {
 	var parts []string
-	if len(files) > 0 {
-		parts = append(parts, strconv.Itoa(len(files))+" uncommitted file(s)")
+	ignored := 0
+	for _, f := range files {
+		if strings.HasPrefix(f, "!! ") {
+			ignored++
+		}
+	}
+	if n := len(files) - ignored; n > 0 {
+		parts = append(parts, strconv.Itoa(n)+" uncommitted file(s)")
+	}
+	if ignored > 0 {
+		parts = append(parts, strconv.Itoa(ignored)+" file(s) or folder(s) that .gitignore hides (marked !!)")
 	}
 	if len(commits) > 0 {
 		parts = append(parts, strconv.Itoa(len(commits))+" commit(s) not in the original checkout")
