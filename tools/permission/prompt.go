@@ -54,13 +54,21 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 // and the rules an "Always allow" adds.
 func (d *decision) request(ctx context.Context) tools.PermissionRequest {
 	suggestions, broader := d.suggestions()
+	// What the user reads is shown with its invisible characters escaped
+	// (visible.go); the rules saved stay as they are.
+	preview := d.preview(ctx)
+	if preview != nil {
+		shown := *preview
+		shown.Text = visibleText(shown.Text)
+		preview = &shown
+	}
 	return tools.PermissionRequest{
 		CallID:      d.call.CallID,
 		ToolName:    d.name,
 		Input:       d.call.Input,
-		Title:       d.title(),
+		Title:       visibleLine(d.title()),
 		Risk:        d.risk(),
-		Preview:     d.preview(ctx),
+		Preview:     preview,
 		Suggestions: suggestions,
 
 		BroaderSuggestions: broader,

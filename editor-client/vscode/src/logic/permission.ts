@@ -61,21 +61,46 @@ export function callDescription(input: unknown): string | undefined {
   return typeof d === "string" && d.trim() !== "" ? d.trim() : undefined;
 }
 
+/** Longest description of the agent shown; it must not push the command out of view. */
+export const MAX_DESCRIPTION_CHARS = 300;
+
+/**
+ * Characters that change how text shows instead of showing themselves:
+ * control characters (terminal escapes, carriage returns), bidirectional
+ * embeddings, overrides, isolates and marks ("Trojan Source"), line and
+ * paragraph separators. A prompt writes them out (`\u202e`) so the user
+ * sees every character of what they approve.
+ */
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/** text with its invisible characters escaped; with oneLine, newlines and tabs too. */
+export function visible(text: string, oneLine = false): string {
+  const out = text.replace(INVISIBLE, (c) => {
+    const code = c.charCodeAt(0);
+    if (c === "\r") {
+      return "\\r";
+    }
+    return code < 0x80 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+  return oneLine ? out.replace(/\n/g, "\\n").replace(/\t/g, "\\t") : out;
+}
+
 /** Builds the modal's text for a request. */
 export function permissionPrompt(p: PermissionParams): PermissionPrompt {
   const risk = p.risk ? ` [risk: ${p.risk}]` : "";
-  const message = `${p.title || `Allow ${p.toolName}?`}${risk}`;
+  const message = visible(`${p.title || `Allow ${p.toolName}?`}${risk}`, true);
   const parts: string[] = [];
   const why = callDescription(p.input);
   if (why) {
-    parts.push(`The agent says: ${why}`);
+    const short = why.length > MAX_DESCRIPTION_CHARS ? `${why.slice(0, MAX_DESCRIPTION_CHARS)}…` : why;
+    parts.push(`The agent says: ${visible(short, true)}`);
   }
   const body = p.preview?.text ?? describeInput(p.toolName, p.input);
   if (body) {
-    parts.push(clip(body, MAX_DETAIL_LINES));
+    parts.push(clip(visible(body), MAX_DETAIL_LINES));
   }
   if (p.suggestions && p.suggestions.length > 0) {
-    parts.push(`"${ALLOW_ALWAYS}" saves: ${p.suggestions.join(", ")}`);
+    parts.push(`"${ALLOW_ALWAYS}" saves: ${visible(p.suggestions.join(", "), true)}`);
   }
   return { message, detail: parts.join("\n\n") };
 }
@@ -94,10 +119,10 @@ export interface RuleChoice {
 export function ruleChoices(p: Pick<PermissionParams, "suggestions" | "broaderSuggestions">): RuleChoice[] {
   const out: RuleChoice[] = [];
   if (p.suggestions && p.suggestions.length > 0) {
-    out.push({ label: p.suggestions.join(", "), detail: "exactly this call from now on", rules: p.suggestions });
+    out.push({ label: visible(p.suggestions.join(", "), true), detail: "exactly this call from now on", rules: p.suggestions });
   }
   for (const r of p.broaderSuggestions ?? []) {
-    out.push({ label: r, detail: "every call with this prefix", rules: [r] });
+    out.push({ label: visible(r, true), detail: "every call with this prefix", rules: [r] });
   }
   return out;
 }

