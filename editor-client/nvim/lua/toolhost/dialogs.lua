@@ -254,14 +254,44 @@ function M.describe_input(tool, input_value)
   return vim.json.encode(input_value)
 end
 
+--- Longest description of the agent shown in a permission prompt: it
+--- comes before the command and must not push it out of view.
+M.MAX_DESCRIPTION = 120
+
+--- text on one line with every character that changes how text shows
+--- written out: control characters (terminal escapes, newlines), C1
+--- controls, bidirectional marks, embeddings, overrides and isolates, and
+--- line separators ("Trojan Source"), so the user sees what they approve.
+function M.visible(text)
+  text = text:gsub("[%z\1-\31\127]", function(c)
+    local named = { ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
+    return named[c] or string.format("\\x%02x", c:byte())
+  end)
+  text = text:gsub("\194[\128-\159]", function(c)
+    return string.format("\\u%04x", c:byte(2))
+  end)
+  text = text:gsub("\226\128[\142\143\168-\174]", function(c)
+    return string.format("\\u%04x", 0x2000 + c:byte(3) - 0x80)
+  end)
+  text = text:gsub("\226\129[\166-\169]", function(c)
+    return string.format("\\u%04x", 0x2040 + c:byte(3) - 0x80)
+  end)
+  return (text:gsub("\216\156", "\\u061c"))
+end
+
 --- The one-line prompt of a permission request: the title, the risk, the
 --- model's description of the call, and what it runs.
 function M.permission_prompt(p)
   local title = (p.title and p.title ~= "") and p.title or ("Allow " .. tostring(p.toolName) .. "?")
+  title = M.visible(title)
   local risk = p.risk and (" [risk: " .. tostring(p.risk) .. "]") or ""
   local why = ""
   if type(p.input) == "table" and type(p.input.description) == "string" and p.input.description ~= "" then
-    why = " (" .. p.input.description .. ")"
+    local d = p.input.description
+    if #d > M.MAX_DESCRIPTION then
+      d = d:sub(1, M.MAX_DESCRIPTION - 3) .. "..."
+    end
+    why = " (" .. M.visible(d) .. ")"
   end
   local what = ""
   if p.preview and p.preview.kind ~= "diff" and p.preview.text then
@@ -269,7 +299,7 @@ function M.permission_prompt(p)
   elseif not p.preview then
     what = M.describe_input(p.toolName or "", p.input)
   end
-  what = what:gsub("\n", " ⏎ ")
+  what = M.visible((what:gsub("\n", " ⏎ ")))
   if #what > 160 then
     what = what:sub(1, 157) .. "..."
   end
