@@ -322,12 +322,29 @@ type rgMessage struct {
 // ripgrep reports them. It stops (stopped true) once the text collected
 // exceeds budget bytes.
 func parseRgJSON(r io.Reader, budget int64) (hits []*fileHits, stopped bool, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 256<<20)
+	br := bufio.NewReaderSize(r, 64<<10)
+	var buf []byte
 	byPath := map[string]*fileHits{}
+	fileOf := func(path string) *fileHits {
+		h := byPath[path]
+		if h == nil {
+			h = &fileHits{path: path}
+			byPath[path] = h
+			hits = append(hits, h)
+		}
+		return h
+	}
 	var collected int64
-	for sc.Scan() {
-		line := sc.Bytes()
+	for {
+		l, err := readRgLine(br, buf)
+		if err == io.EOF {
+			return hits, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		buf = l.data
+		line := l.data
 		// Only match and context lines matter; skip the rest unparsed.
 		if !bytes.HasPrefix(line, []byte(`{"type":"match"`)) && !bytes.HasPrefix(line, []byte(`{"type":"context"`)) {
 			continue
@@ -335,17 +352,20 @@ func parseRgJSON(r io.Reader, budget int64) (hits []*fileHits, stopped bool, err
 		if collected > budget {
 			return hits, true, nil
 		}
+		if l.long {
+			// A long context line is left out; a long match shows as a
+			// note on its line.
+			if path, text, ok := omittedMatch(l); ok {
+				collected += int64(len(text))
+				fileOf(path).addMatch(l.lineNo, text, nil)
+			}
+			continue
+		}
 		var m rgMessage
 		if err := json.Unmarshal(line, &m); err != nil {
 			return nil, false, err
 		}
-		path := m.Data.Path.String()
-		h := byPath[path]
-		if h == nil {
-			h = &fileHits{path: path}
-			byPath[path] = h
-			hits = append(hits, h)
-		}
+		h := fileOf(m.Data.Path.String())
 		text := m.Data.Lines.String()
 		collected += int64(len(text))
 		if m.Type == "context" {
@@ -358,7 +378,6 @@ func parseRgJSON(r io.Reader, budget int64) (hits []*fileHits, stopped bool, err
 		}
 		h.addMatch(m.Data.LineNumber, text, subs)
 	}
-	return hits, false, sc.Err()
 }
 
 // statter reads the modification times of hits on a few goroutines as

@@ -1,0 +1,105 @@
+package search
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+)
+
+// maxRgLine bounds one line of ripgrep's --json output held in memory. A
+// matching line of a minified or generated file can be hundreds of
+// megabytes, ripgrep's --max-columns does not apply to --json, and Grep
+// shows only maxLineBytes of a line anyway: a longer message is read
+// through, keeping its start (type and path) and its line number, and
+// reported as an omitted line, as ripgrep's --max-columns does.
+const maxRgLine = 8 << 20
+
+// rgLine is one line of ripgrep's --json output.
+type rgLine struct {
+	// data is the line, or only its first maxRgLine bytes when long.
+	data []byte
+	long bool
+	// size is the length of the whole line in bytes.
+	size int64
+	// lineNo is the line_number field of a long line (0 when not found).
+	lineNo int
+}
+
+var lineNumberKey = []byte(`"line_number":`)
+
+// readRgLine reads the next line of r into buf's storage. It returns
+// io.EOF once there is nothing left.
+func readRgLine(r *bufio.Reader, buf []byte) (rgLine, error) {
+	l := rgLine{data: buf[:0]}
+	// tail holds the last bytes of a long line already read, so that the
+	// line_number key is found even when it straddles two reads. The key
+	// cannot occur inside a JSON string (its quotes would be escaped), so
+	// its first occurrence is the field's.
+	var tail []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		l.size += int64(len(chunk))
+		if !l.long && len(l.data)+len(chunk) <= maxRgLine {
+			l.data = append(l.data, chunk...)
+		} else {
+			if !l.long {
+				l.long = true
+				l.lineNo = findLineNumber(l.data)
+				tail = append(tail, l.data[max(0, len(l.data)-64):]...)
+			}
+			if l.lineNo == 0 {
+				window := append(tail, chunk...)
+				l.lineNo = findLineNumber(window)
+				tail = append(tail[:0], window[max(0, len(window)-64):]...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && l.size > 0:
+			return l, nil
+		default:
+			return l, err
+		}
+	}
+}
+
+// findLineNumber is the number after the first "line_number": key in b,
+// 0 when there is none (or its digits are cut off).
+func findLineNumber(b []byte) int {
+	i := bytes.Index(b, lineNumberKey)
+	if i < 0 {
+		return 0
+	}
+	digits := b[i+len(lineNumberKey):]
+	end := 0
+	for end < len(digits) && digits[end] >= '0' && digits[end] <= '9' {
+		end++
+	}
+	if end == len(digits) {
+		return 0 // the number may go on in the next read
+	}
+	n, _ := strconv.Atoi(string(digits[:end]))
+	return n
+}
+
+// rgPathPrefix reads the path of a match message from its start; the path
+// comes first in ripgrep's --json messages.
+var rgPathPrefix = regexp.MustCompile(`^\{"type":"match","data":\{"path":(\{"(?:text|bytes)":"(?:[^"\\]|\\.)*"\})`)
+
+// omittedMatch is the path and the line shown for a long match message.
+func omittedMatch(l rgLine) (path string, text string, ok bool) {
+	m := rgPathPrefix.FindSubmatch(l.data)
+	if m == nil {
+		return "", "", false
+	}
+	var p rgData
+	if json.Unmarshal(m[1], &p) != nil {
+		return "", "", false
+	}
+	return p.String(), fmt.Sprintf("[Omitted long matching line: about %d MiB, more than Grep reads of one line]", max(1, l.size>>20)), true
+}

@@ -1,0 +1,60 @@
+package search
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// newLongLineReader streams ripgrep --json output whose second message is
+// a match on a line of n bytes, without holding the line in memory.
+func newLongLineReader(n int64) io.Reader {
+	begin := `{"type":"begin","data":{"path":{"text":"min.js"}}}` + "\n"
+	head := `{"type":"match","data":{"path":{"text":"min.js"},"lines":{"text":"`
+	foot := `\n"},"line_number":7,"absolute_offset":0,"submatches":[{"match":{"text":"x"},"start":0,"end":1}]}}` + "\n"
+	small := `{"type":"match","data":{"path":{"text":"a.go"},"lines":{"text":"x := 1\n"},"line_number":3,"absolute_offset":0,"submatches":[{"match":{"text":"x"},"start":0,"end":1}]}}` + "\n"
+	return io.MultiReader(strings.NewReader(begin+head), io.LimitReader(repeatByte('a'), n), strings.NewReader(foot+small))
+}
+
+type repeatByte byte
+
+func (b repeatByte) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+// TestParseRgJSONOmitsHugeLines: a matching line longer than ripgrep's
+// output reader keeps (here 300 MiB, past what a line scanner would hold)
+// is reported on its line as omitted, and the search goes on to the next
+// match, instead of failing the whole Grep.
+func TestParseRgJSONOmitsHugeLines(t *testing.T) {
+	hits, stopped, err := parseRgJSON(newLongLineReader(300<<20), maxCollectedBytes)
+	if err != nil || stopped {
+		t.Fatalf("parseRgJSON: stopped=%v err=%v", stopped, err)
+	}
+	if len(hits) != 2 {
+		t.Fatalf("got %d files, want min.js and a.go", len(hits))
+	}
+	long := hits[0]
+	if long.path != "min.js" || len(long.lines) != 1 || long.lines[0].num != 7 || !strings.Contains(long.lines[0].text, "Omitted long matching line: about 300 MiB") {
+		t.Errorf("long line: %+v", long)
+	}
+	if got := hits[1]; got.path != "a.go" || len(got.lines) != 1 || got.lines[0].text != "x := 1" {
+		t.Errorf("next match: %+v", got)
+	}
+}
+
+func TestFindLineNumber(t *testing.T) {
+	for in, want := range map[string]int{
+		`"},"line_number":42,"abs`:           42,
+		`"},"line_number":42`:                0, // may go on
+		`no key here`:                        0,
+		`\"line_number\":5 "line_number":6,`: 6,
+	} {
+		if got := findLineNumber([]byte(in)); got != want {
+			t.Errorf("findLineNumber(%s) = %d, want %d", in, got, want)
+		}
+	}
+}
