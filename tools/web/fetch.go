@@ -199,6 +199,13 @@ func get(ctx context.Context, client *http.Client, u *url.URL, lim limits) (*res
 // readCapped reads and closes a response's body, keeping at most
 // lim.maxBytes of it.
 func readCapped(callCtx, ctx context.Context, current *url.URL, resp *http.Response, lim limits) (*response, error) {
+	// The transport asks for gzip and decodes it itself (removing the
+	// header); any other encoding the server applies unasked (br, zstd,
+	// deflate) would reach the model as binary noise labelled text.
+	if enc := strings.TrimSpace(resp.Header.Get("Content-Encoding")); enc != "" && !strings.EqualFold(enc, "identity") {
+		resp.Body.Close()
+		return nil, failf("%s was sent compressed as %q, which WebFetch did not ask for and cannot decode; the page cannot be read. Try another address for the same content.", current, enc)
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, lim.maxBytes+1))
 	resp.Body.Close()
 	if err != nil {
