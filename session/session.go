@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -274,6 +275,22 @@ func (s *Session) AutoAllowed(host tools.Host, t tools.Tool) bool {
 	return s.Permissions.AutoAllowed(host, t)
 }
 
+// settingsProblems are the settings files' problems and, when the trusted
+// project's .mcp.json cannot be read, that one: its servers do not start,
+// and only this says why.
+func (s *Session) settingsProblems() []settings.Problem {
+	problems := s.Settings.Problems()
+	if s.MCP != nil {
+		if err := s.MCP.ProjectConfigError(); err != nil {
+			problems = append(problems, settings.Problem{
+				File:    filepath.Join(s.Workspace.Root(), toolmcp.ProjectConfigFile),
+				Message: err.Error() + "; its MCP servers are not started. Fix the file, then reload the settings",
+			})
+		}
+	}
+	return problems
+}
+
 // Status is the session's part of toolhost/status: MCP servers, background
 // tasks, the todo list, the settings problems, and where edits that need approval are
 // reviewed ("dialog", or "editor" with edit.reviewInEditor).
@@ -287,7 +304,7 @@ func (s *Session) Status() map[string]any {
 		"mcpServers":       nonNilSlice(s.MCP.Status()),
 		"backgroundTasks":  nonNilSlice(s.Tasks.List()),
 		"todos":            nonNilSlice(s.Todos.Todos()),
-		"settingsProblems": nonNilSlice(s.Settings.Problems()),
+		"settingsProblems": nonNilSlice(s.settingsProblems()),
 		"trust":            s.Trust(),
 		"teams":            s.Teams.Status(),
 	}

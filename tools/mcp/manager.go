@@ -145,6 +145,9 @@ type Manager struct {
 	servers map[string]*server
 	order   []string
 	closed  bool
+	// projectErr is why the last Reload could not read .mcp.json (nil:
+	// read, absent or untrusted), shown with the settings problems.
+	projectErr error
 	// changed is closed and replaced at each state change, waking WaitSettled.
 	changed chan struct{}
 }
@@ -190,6 +193,7 @@ func (m *Manager) Reload() error {
 	configs := collectConfigs(m.opts.Settings(), project, m.opts.Getenv)
 
 	m.mu.Lock()
+	m.projectErr = perr
 	if m.closed || m.ctx == nil {
 		m.mu.Unlock()
 		return perr
@@ -249,6 +253,15 @@ func (m *Manager) Close() {
 	}
 	m.wg.Wait()
 	m.bg.Close()
+}
+
+// ProjectConfigError is why the project's .mcp.json could not be read at
+// the last reload, nil when it was read (or is absent, or not trusted): its
+// servers are not started, and the user should learn why.
+func (m *Manager) ProjectConfigError() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.projectErr
 }
 
 // Status returns every server's status, sorted by name.
