@@ -10,6 +10,9 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 )
@@ -125,13 +128,31 @@ func newCLISessionFor(root, mode string, chosen bool, notices io.Writer) (*sessi
 }
 
 // printResult prints the text blocks of a result; images are summarised.
+// On a terminal, control characters and bidirectional overrides are
+// written out (internal/visible): a file a repository ships must not
+// drive the terminal (set its title, write the clipboard with OSC 52,
+// hide or rewrite lines) when Read prints it. Piped output stays as is.
 func printResult(w io.Writer, r *tools.Result) {
+	show := func(s string) string { return s }
+	if isTerminal(w) {
+		show = visible.Text
+	}
 	for _, c := range r.Content {
 		switch c.Type {
 		case "text":
-			fmt.Fprintln(w, strings.TrimRight(c.Text, "\n"))
+			fmt.Fprintln(w, show(strings.TrimRight(c.Text, "\n")))
 		case "image":
 			fmt.Fprintf(w, "[image %s, %d bytes base64]\n", c.MimeType, len(c.Data))
 		}
 	}
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -64,9 +65,12 @@ func (h *terminalHost) RequestPermission(ctx context.Context, req tools.Permissi
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	fmt.Fprintf(h.out, "\n%s (risk: %s)\n", req.Title, req.Risk)
+	// What the terminal shows is escaped (internal/visible): text from the
+	// model or the workspace must not move the cursor over, or recolour,
+	// what the user reads before answering.
+	fmt.Fprintf(h.out, "\n%s (risk: %s)\n", visible.Line(req.Title), req.Risk)
 	if req.Preview != nil {
-		fmt.Fprintln(h.out, req.Preview.Text)
+		fmt.Fprintln(h.out, visible.Text(req.Preview.Text))
 	}
 	fmt.Fprint(h.out, "Allow? [y]es / [a]lways / [N]o: ")
 	ans, err := h.readLine(ctx)
@@ -90,9 +94,9 @@ func (h *terminalHost) AskUserQuestion(ctx context.Context, qs []tools.Question)
 	defer h.mu.Unlock()
 	answers := map[string]string{}
 	for _, q := range qs {
-		fmt.Fprintf(h.out, "\n%s\n", q.Question)
+		fmt.Fprintf(h.out, "\n%s\n", visible.Text(q.Question))
 		for i, o := range q.Options {
-			fmt.Fprintf(h.out, "  %d. %s — %s\n", i+1, o.Label, o.Description)
+			fmt.Fprintf(h.out, "  %d. %s — %s\n", i+1, visible.Line(o.Label), visible.Line(o.Description))
 		}
 		hint := "number"
 		if q.MultiSelect {

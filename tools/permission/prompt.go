@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -55,18 +56,18 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 func (d *decision) request(ctx context.Context) tools.PermissionRequest {
 	suggestions, broader := d.suggestions()
 	// What the user reads is shown with its invisible characters escaped
-	// (visible.go); the rules saved stay as they are.
+	// (internal/visible); the rules saved stay as they are.
 	preview := d.preview(ctx)
 	if preview != nil {
 		shown := *preview
-		shown.Text = visibleText(shown.Text)
+		shown.Text = visible.Text(shown.Text)
 		preview = &shown
 	}
 	return tools.PermissionRequest{
 		CallID:      d.call.CallID,
 		ToolName:    d.name,
 		Input:       d.call.Input,
-		Title:       visibleLine(d.title()),
+		Title:       visible.Line(d.title()),
 		Risk:        d.risk(),
 		Preview:     preview,
 		Suggestions: suggestions,

@@ -1,4 +1,14 @@
-package permission
+// Package visible writes out the characters that change how text is shown
+// instead of showing themselves, for text a person reads to decide
+// something: a permission prompt, a question, a tool's output on a
+// terminal. Such text comes from the model and from the workspace (a file
+// name, a command, a diff of a file a repository ships), and terminal
+// escapes and other control characters, the bidirectional overrides and
+// isolates that reorder a line ("Trojan Source"), and line separators
+// could make it show something other than what it holds — or, on a
+// terminal, rewrite what was shown before. They are written as escapes
+// (`\u202e`, `\x1b`), so every character is seen.
+package visible
 
 import (
 	"fmt"
@@ -6,26 +16,15 @@ import (
 	"unicode"
 )
 
-// Text of a permission prompt comes from the model and from the
-// workspace (a file name, a command, a diff of a file a repository ships),
-// and the user approves what they see. Characters that change how text is
-// shown instead of showing themselves — terminal escapes and other
-// control characters, the bidirectional overrides and isolates that
-// reorder a line ("Trojan Source"), line separators — could make a prompt
-// show a harmless command for a harmful one. They are written out as
-// escapes (`\u202e`, `\x1b`), so the prompt shows every character that
-// runs or is written.
+// Line is s on one line: newlines and tabs are escaped too (a prompt's
+// title is one line; a newline in a file name must not start a new one).
+func Line(s string) string { return escape(s, false) }
 
-// visibleLine is s on one line: newlines and tabs are escaped too (a
-// prompt's title is one line; a newline in a file name must not start a
-// new one).
-func visibleLine(s string) string { return escapeInvisible(s, false) }
+// Text is s with its line breaks and tabs kept (a preview is many lines)
+// and every other invisible character escaped.
+func Text(s string) string { return escape(s, true) }
 
-// visibleText is s with its line breaks and tabs kept (a preview is many
-// lines) and every other invisible character escaped.
-func visibleText(s string) string { return escapeInvisible(s, true) }
-
-func escapeInvisible(s string, keepLines bool) string {
+func escape(s string, keepLines bool) string {
 	if strings.IndexFunc(s, func(r rune) bool { return invisible(r, keepLines) }) < 0 {
 		return s
 	}
