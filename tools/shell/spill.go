@@ -24,9 +24,20 @@ const spillDirName = ".toolhost/output"
 // when a new one is saved.
 const spillMaxAge = 24 * time.Hour
 
+// spillMaxBytes bounds a saved output on disk: a command printing without
+// end (yes, a runaway log) writes hundreds of megabytes a second, and would
+// fill the user's disk before its timeout. Past the bound, the file keeps
+// the first bytes and the last spillTailBytes, the end of a log being where
+// its errors are. A variable for tests.
+var spillMaxBytes int64 = 256 << 20
+
+// spillTailBytes is how much of the end of an output over spillMaxBytes is
+// kept (in memory until the output ends, then appended to the file).
+var spillTailBytes = 1 << 20
+
 // spill keeps the first limit bytes of an output in memory; once more
-// arrives, it saves everything to a file and appends the rest there. Safe
-// for concurrent use (stdout and stderr share it).
+// arrives, it saves everything to a file and appends the rest there, up to
+// spillMaxBytes. Safe for concurrent use (stdout and stderr share it).
 type spill struct {
 	limit int
 	root  string
@@ -36,6 +47,11 @@ type spill struct {
 	total int64
 	file  *os.File
 	path  string
+	// written counts the bytes in file; past the bound, the output goes to
+	// tail (the latest spillTailBytes) and dropped counts what fell out.
+	written int64
+	tail    []byte
+	dropped int64
 	// err is why saving failed; the output is then shortened as before.
 	err error
 	// closed: later writes (a command moved to the background) are not kept.
@@ -57,22 +73,42 @@ func (s *spill) Write(p []byte) (int, error) {
 	switch {
 	case s.err != nil:
 	case s.file != nil:
-		_, s.err = s.file.Write(p)
+		s.save(p)
 	case len(s.head)+len(p) <= s.limit:
 		s.head = append(s.head, p...)
 	default:
 		s.file, s.path, s.err = createSpillFile(s.root)
 		if s.err == nil {
-			_, s.err = s.file.Write(s.head)
-		}
-		if s.err == nil {
-			_, s.err = s.file.Write(p)
+			s.save(s.head)
+			s.save(p)
 		}
 		if room := s.limit - len(s.head); room > 0 {
 			s.head = append(s.head, p[:min(room, len(p))]...)
 		}
 	}
 	return len(p), nil
+}
+
+// save appends p to the file up to spillMaxBytes less the tail kept, and
+// the rest to the tail. Called with mu held.
+func (s *spill) save(p []byte) {
+	if room := spillMaxBytes - int64(spillTailBytes) - s.written; room > 0 {
+		n := int(min(room, int64(len(p))))
+		if s.err == nil {
+			_, s.err = s.file.Write(p[:n])
+		}
+		s.written += int64(n)
+		p = p[n:]
+	}
+	if len(p) == 0 {
+		return
+	}
+	s.tail = append(s.tail, p...)
+	if len(s.tail) >= 2*spillTailBytes {
+		cut := len(s.tail) - spillTailBytes
+		s.dropped += int64(cut)
+		s.tail = append(s.tail[:0], s.tail[cut:]...)
+	}
 }
 
 // close ends saving. saved is the file holding the whole output, "" when
@@ -84,11 +120,25 @@ func (s *spill) close() (saved string) {
 	if s.file == nil {
 		return ""
 	}
+	if len(s.tail) > spillTailBytes {
+		cut := len(s.tail) - spillTailBytes
+		s.dropped += int64(cut)
+		s.tail = s.tail[cut:]
+	}
+	if s.dropped > 0 && s.err == nil {
+		_, s.err = fmt.Fprintf(s.file, "\n[toolhost: %d bytes of the output are not saved here, to bound the file; the last %d bytes follow.]\n", s.dropped, len(s.tail))
+	}
+	if s.err == nil {
+		_, s.err = s.file.Write(s.tail)
+	}
+	s.tail = nil
 	if err := s.file.Close(); err != nil && s.err == nil {
 		s.err = err
 	}
 	s.file = nil
 	if s.err != nil {
+		// A part of the output (the disk filled up?) is no use to anyone.
+		_ = os.Remove(s.path)
 		return ""
 	}
 	return s.path
@@ -98,7 +148,7 @@ func (s *spill) close() (saved string) {
 // one is near, with a note saying where the whole output is.
 func (s *spill) render(path string) string {
 	s.mu.Lock()
-	head, total := s.head, s.total
+	head, total, dropped := s.head, s.total, s.dropped
 	s.mu.Unlock()
 	n := len(head)
 	for n > 0 && n < len(head) && !utf8.RuneStart(head[n]) {
@@ -106,6 +156,10 @@ func (s *spill) render(path string) string {
 	}
 	if i := strings.LastIndexByte(string(head[:n]), '\n'); i >= n*3/4 {
 		n = i + 1
+	}
+	if dropped > 0 {
+		return fmt.Sprintf("%s\n[Output too long: %d bytes; the first %d are shown. The output is saved in %s without %d bytes of its middle (the file keeps its start and its last %d bytes, to bound its size): Read it with offset and limit, or search it with Grep.]",
+			head[:n], total, n, path, dropped, spillTailBytes)
 	}
 	return fmt.Sprintf("%s\n[Output too long: %d bytes; the first %d are shown. The whole output is saved in %s: Read it with offset and limit, or search it with Grep.]",
 		head[:n], total, n, path)
