@@ -51,7 +51,19 @@ type lineGuard struct {
 	asked *unanswered
 	// drain is how long the end of the input waits for their answers.
 	drain time.Duration
+	// inFlight caps the unanswered requests while the client does not read
+	// (see waitForRoom); full, when set, is called when the cap is hit.
+	inFlight int
+	full     func()
 }
+
+// maxInFlight is how many requests may wait for their answers to be
+// written while the client does not read them: past it, the guard reads no
+// further input until one is written, so that a client sending requests
+// without ever reading answers meets backpressure (its own writes block)
+// instead of filling the server's memory with results. A client that reads
+// its answers is never held, however many calls it has running.
+const maxInFlight = 64
 
 // newLineGuard guards in; maxBytes caps a line (0: the default of the
 // server.maxMessageBytes setting).
@@ -59,12 +71,13 @@ func newLineGuard(in io.Reader, out *lockedWriter, maxBytes int, log *slog.Logge
 	if maxBytes <= 0 {
 		maxBytes = int(settings.Defaults().Server.MaxMessageBytes)
 	}
-	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log, asked: out.asked, drain: drainTimeout}
+	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log, asked: out.asked, drain: drainTimeout, inFlight: maxInFlight}
 }
 
 // Read gives the SDK the input's good lines, newline-terminated.
 func (g *lineGuard) Read(p []byte) (int, error) {
 	for len(g.pending) == 0 {
+		g.asked.waitForRoom(g.inFlight, g.full)
 		line, tooLong, err := g.nextLine()
 		switch {
 		case tooLong:
@@ -341,8 +354,54 @@ const drainTimeout = 10 * time.Second
 type unanswered struct {
 	mu  sync.Mutex
 	ids map[string]struct{}
-	// changed is closed, and replaced, whenever an id leaves ids.
+	// writing counts the writes to the client under way: one that does not
+	// end means the client is not reading.
+	writing int
+	// changed is closed, and replaced, whenever an id leaves ids or a
+	// write ends.
 	changed chan struct{}
+}
+
+// signal wakes the waiters; called with mu held.
+func (u *unanswered) signal() {
+	close(u.changed)
+	u.changed = make(chan struct{})
+}
+
+// writeStarted and writeEnded bracket a write to the client; writeEnded
+// crosses off the requests it answered.
+func (u *unanswered) writeStarted() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.writing++
+}
+
+func (u *unanswered) writeEnded(answered []string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.writing--
+	for _, key := range answered {
+		delete(u.ids, key)
+	}
+	u.signal()
+}
+
+// waitForRoom returns at once unless limit requests are unanswered while a
+// write to the client is stuck; then it waits until one of the two ends.
+// full, when set, is called once before waiting.
+func (u *unanswered) waitForRoom(limit int, full func()) {
+	for called := false; ; called = true {
+		u.mu.Lock()
+		wait, changed := limit > 0 && len(u.ids) >= limit && u.writing > 0, u.changed
+		u.mu.Unlock()
+		if !wait {
+			return
+		}
+		if !called && full != nil {
+			full()
+		}
+		<-changed
+	}
 }
 
 func newUnanswered() *unanswered {
@@ -360,8 +419,7 @@ func (u *unanswered) remove(key string) {
 	defer u.mu.Unlock()
 	if _, ok := u.ids[key]; ok {
 		delete(u.ids, key)
-		close(u.changed)
-		u.changed = make(chan struct{})
+		u.signal()
 	}
 }
 
@@ -491,12 +549,12 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
+	answered := answeredIDs(p)
+	l.asked.writeStarted()
 	l.mu.Lock()
 	n, err := l.w.Write(p)
 	l.mu.Unlock()
-	for _, key := range answeredIDs(p) {
-		l.asked.remove(key)
-	}
+	l.asked.writeEnded(answered)
 	return n, err
 }
 
