@@ -1,8 +1,6 @@
 package lspserver
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"io"
 	"strings"
@@ -19,16 +17,11 @@ import (
 type gate struct {
 	holding atomic.Bool
 	release chan struct{}
-	entered chan struct{}
-	out     *io.PipeWriter
+	out     io.Writer
 }
 
 func (g *gate) Write(p []byte) (int, error) {
 	if g.holding.Load() {
-		select {
-		case g.entered <- struct{}{}:
-		default:
-		}
 		<-g.release
 	}
 	return g.out.Write(p)
@@ -45,47 +38,12 @@ func TestReadsWaitWhileTheClientReadsNothing(t *testing.T) {
 	flowHeld = func() { once.Do(func() { close(held) }) }
 	t.Cleanup(func() { flowHeld = nil })
 
-	clientR, clientW := io.Pipe()
-	serverR, serverW := io.Pipe()
-	g := &gate{release: make(chan struct{}), entered: make(chan struct{}, 1), out: serverW}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, clientR, g, Options{}) }()
+	g := &gate{release: make(chan struct{})}
+	c := startServerOut(t, Options{}, func(out io.Writer) io.Writer { g.out = out; return g })
 	var released sync.Once
 	release := func() { released.Do(func() { close(g.release) }) }
-	t.Cleanup(func() {
-		release() // answers stuck in the gate would keep Serve from returning
-		cancel()
-		_ = clientW.Close()
-		_ = serverR.Close()
-		<-served
-	})
-	frames := make(chan map[string]any, 1024)
-	go func() {
-		br := bufio.NewReader(serverR)
-		for {
-			body, err := script.ReadFrame(br)
-			if err != nil {
-				return
-			}
-			var m map[string]any
-			_ = json.Unmarshal(body, &m)
-			frames <- m
-		}
-	}()
-	send := func(msg map[string]any) error {
-		body, _ := json.Marshal(msg)
-		return script.WriteFrame(clientW, body)
-	}
-	if err := send(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": map[string]any{"rootPath": t.TempDir(), "capabilities": map[string]any{}}}); err != nil {
-		t.Fatal(err)
-	}
-	if m := <-frames; m["result"] == nil {
-		t.Fatalf("initialize: %v", m)
-	}
-	if err := send(map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}}); err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(release) // answers stuck in the gate would keep Serve from returning
+	c.initialize(t.TempDir(), nil)
 
 	// From here the client reads nothing. Each request carries 2 KB, so
 	// that the requests overflow what the server's input buffer takes in
@@ -96,7 +54,8 @@ func TestReadsWaitWhileTheClientReadsNothing(t *testing.T) {
 	written := make(chan error, 1)
 	go func() {
 		for i := 1; i <= requests; i++ {
-			if err := send(map[string]any{"jsonrpc": "2.0", "id": i, "method": "toolhost/noSuchMethod", "params": map[string]any{"pad": pad}}); err != nil {
+			body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": i, "method": "toolhost/noSuchMethod", "params": map[string]any{"pad": pad}})
+			if err := script.WriteFrame(c.w, body); err != nil {
 				written <- err
 				return
 			}
@@ -118,7 +77,7 @@ func TestReadsWaitWhileTheClientReadsNothing(t *testing.T) {
 	answered := map[float64]bool{}
 	for len(answered) < requests {
 		select {
-		case m := <-frames:
+		case m := <-c.msgs:
 			if id, ok := m["id"].(float64); ok && m["error"] != nil {
 				answered[id] = true
 			}
