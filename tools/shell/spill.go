@@ -1,7 +1,11 @@
 package shell
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,46 +172,90 @@ func (s *spill) render(path string) string {
 // createSpillFile makes a new file for an output, in the workspace's
 // output folder or else the temporary folder, and removes old ones.
 func createSpillFile(root string) (*os.File, string, error) {
-	name := "bash-" + time.Now().Format("20060102-150405") + "-*.log"
-	if dir := outputDir(root); dir != "" {
-		removeOld(dir)
-		if f, err := os.CreateTemp(dir, name); err == nil {
-			return f, f.Name(), nil
+	stamp := "bash-" + time.Now().Format("20060102-150405") + "-"
+	if out, err := openOutputDir(root); err == nil {
+		defer out.Close()
+		removeOld(out)
+		for range 10 {
+			var rnd [4]byte
+			_, _ = rand.Read(rnd[:])
+			name := stamp + hex.EncodeToString(rnd[:]) + ".log"
+			f, err := out.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+			if err == nil {
+				return f, filepath.Join(root, filepath.FromSlash(spillDirName), name), nil
+			}
+			if !errors.Is(err, fs.ErrExist) {
+				break
+			}
 		}
 	}
-	f, err := os.CreateTemp("", "toolhost-"+name)
+	f, err := os.CreateTemp("", "toolhost-"+stamp+"*.log")
 	if err != nil {
 		return nil, "", err
 	}
 	return f, f.Name(), nil
 }
 
-// outputDir makes the workspace's output folder, which ignores itself for
-// git, and returns it; "" when it cannot be made.
+// openOutputDir makes the workspace's output folder, which ignores itself
+// for git, and opens it. Every step goes through os.Root: a repository can
+// ship .toolhost or .toolhost/output as a link to a folder elsewhere (a
+// home folder, another repository), and toolhost must then neither write
+// its files and .gitignore there nor remove files there; the folder stays
+// the one opened even if the link changes while a command runs.
+func openOutputDir(root string) (*os.Root, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	rel := filepath.FromSlash(spillDirName)
+	if err := r.MkdirAll(rel, 0o755); err != nil {
+		return nil, err
+	}
+	out, err := r.OpenRoot(rel)
+	if err != nil {
+		return nil, err
+	}
+	if f, err := out.OpenFile(".gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+		_, _ = f.WriteString("# Saved command output (toolhost); not part of the project.\n*\n")
+		_ = f.Close()
+	}
+	return out, nil
+}
+
+// outputDir makes the workspace's output folder and returns its path; ""
+// when it cannot be made inside the workspace.
 func outputDir(root string) string {
-	dir := filepath.Join(root, filepath.FromSlash(spillDirName))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	out, err := openOutputDir(root)
+	if err != nil {
 		return ""
 	}
-	ignore := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(ignore); err != nil {
-		_ = os.WriteFile(ignore, []byte("# Saved command output (toolhost); not part of the project.\n*\n"), 0o644)
+	_ = out.Close()
+	dir := filepath.Join(root, filepath.FromSlash(spillDirName))
+	if !insideReal(root, dir) {
+		return ""
 	}
 	return dir
 }
 
-// removeOld removes saved outputs older than spillMaxAge.
-func removeOld(dir string) {
-	entries, err := os.ReadDir(dir)
+// removeOld removes saved outputs older than spillMaxAge from the output
+// folder.
+func removeOld(out *os.Root) {
+	d, err := out.Open(".")
+	if err != nil {
+		return
+	}
+	entries, err := d.ReadDir(-1)
+	_ = d.Close()
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "bash-") {
+		if !strings.HasPrefix(e.Name(), "bash-") || !e.Type().IsRegular() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > spillMaxAge {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+			_ = out.Remove(e.Name())
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/settings"
 )
@@ -95,4 +96,61 @@ func mustOutput(t *testing.T, name string, args ...string) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// A repository can ship .toolhost/output as a link to a folder elsewhere:
+// saving an output then writes nothing there (neither the output nor a
+// .gitignore) and removes nothing there; the output goes to the system's
+// temporary folder instead.
+func TestBashSavedOutputNeverFollowsALinkOut(t *testing.T) {
+	for _, link := range []string{".toolhost/output", ".toolhost"} {
+		t.Run(link, func(t *testing.T) {
+			b, _, dir := newBash(t, with(func(s *settings.Settings) { s.Bash.MaxOutputChars = 2000 }))
+			victim := t.TempDir()
+			old := filepath.Join(victim, "bash-notes.txt")
+			if err := os.WriteFile(old, []byte("keep me"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			longAgo := time.Now().Add(-72 * time.Hour)
+			if err := os.Chtimes(old, longAgo, longAgo); err != nil {
+				t.Fatal(err)
+			}
+			at := filepath.Join(dir, filepath.FromSlash(link))
+			if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			target := victim
+			if link == ".toolhost" {
+				target = filepath.Dir(victim) // .toolhost/output is then victim itself
+				if err := os.Rename(victim, filepath.Join(target, "output")); err != nil {
+					t.Fatal(err)
+				}
+				victim = filepath.Join(target, "output")
+				old = filepath.Join(victim, "bash-notes.txt")
+			}
+			if err := os.Symlink(target, at); err != nil {
+				t.Fatal(err)
+			}
+			res, err := execTool(context.Background(), b, map[string]any{"command": "seq 1 100000"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := regexp.MustCompile(`The whole output is saved in (\S+):`).FindStringSubmatch(res.Text())
+			if m == nil {
+				t.Fatalf("no saved file named: %q", res.Text()[max(0, len(res.Text())-300):])
+			}
+			t.Cleanup(func() { os.Remove(m[1]) })
+			if got, _ := os.ReadFile(m[1]); !bytes.Equal(got, mustOutput(t, "seq", "1", "100000")) {
+				t.Errorf("the saved file %s does not hold the output", m[1])
+			}
+			entries, _ := os.ReadDir(victim)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			if len(names) != 1 || names[0] != "bash-notes.txt" {
+				t.Errorf("the folder the link points to holds %v, want only bash-notes.txt as it was", names)
+			}
+		})
+	}
 }
