@@ -184,6 +184,9 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 		if err := json.Unmarshal(line, &batch); err != nil {
 			return notJSON()
 		}
+		if tooDeep(line) {
+			return nil, codeInvalidRequest, errTooDeep.Error() + "; the batch was skipped"
+		}
 		if g.version >= firstVersionWithoutBatches {
 			return nil, codeInvalidRequest, fmt.Sprintf("JSON-RPC batches are not part of MCP %s; send one message per line", g.version)
 		}
@@ -212,6 +215,9 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 		if validID(fields["id"]) {
 			id = fields["id"]
 		}
+		if errors.Is(err, errTooDeep) {
+			return id, codeInvalidRequest, "the message was skipped: its " + err.Error()
+		}
 		return id, codeInvalidRequest, fmt.Sprintf("not a JSON-RPC 2.0 message (%v); a message needs \"jsonrpc\": \"2.0\" and a \"method\" (with an \"id\" for a request) or a \"result\"/\"error\" with the \"id\" it answers", err)
 	}
 	g.track(fields, method)
@@ -228,6 +234,40 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 // errNotJSON is decodable's error for text that is not JSON.
 var errNotJSON = errors.New("not JSON")
 
+// maxDepth is how deep the SDK's decoder lets arrays and objects nest: it
+// refuses a deeper message, and the session ends with it.
+const maxDepth = 1000
+
+var errTooDeep = fmt.Errorf("arrays and objects nest more than %d levels deep, more than the MCP SDK reads; send a flatter message", maxDepth)
+
+// tooDeep reports whether arrays and objects nest in msg (a JSON value)
+// more than maxDepth levels, brackets inside strings aside.
+func tooDeep(msg []byte) bool {
+	depth, inString, escaped := 0, false, false
+	for _, c := range msg {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
+}
+
 // decodable reports whether the SDK's jsonrpc.DecodeMessage accepts msg (a
 // JSON value), by its rules, and returns msg's fields and method. It
 // stands in for DecodeMessage, which costs 20 µs and 64 KB per message
@@ -237,7 +277,8 @@ var errNotJSON = errors.New("not JSON")
 //   - "method", when present, is a string or null;
 //   - "error", when present, is null or an object whose "code" is an
 //     integer and whose "message" is a string;
-//   - a message without "method" has a non-null "id".
+//   - a message without "method" has a non-null "id";
+//   - arrays and objects nest at most maxDepth levels.
 func decodable(msg []byte) (fields map[string]json.RawMessage, method string, err error) {
 	if err := json.Unmarshal(msg, &fields); err != nil {
 		var syntax *json.SyntaxError
@@ -245,6 +286,9 @@ func decodable(msg []byte) (fields map[string]json.RawMessage, method string, er
 			return nil, "", errNotJSON
 		}
 		return nil, "", errors.New("a message must be a JSON object")
+	}
+	if tooDeep(msg) {
+		return fields, "", errTooDeep
 	}
 	if v, ok := fields["jsonrpc"]; !ok || string(v) != `"2.0"` {
 		var tag string
