@@ -20,11 +20,15 @@ const maxApprovals = 64
 // approved: true takes its call out: the editor showed toolhost's prompt
 // (VS Code's agent mode shows it as the chat's confirmation) and the user
 // agreed, so the pipeline's prompt for exactly that input is answered
-// without a second dialog.
+// without a second dialog, provided it is the prompt the editor showed: a
+// call whose prompt says something else by then (a link in the workspace
+// that now leads to another file outside) is asked about again.
 type approvals struct {
 	mu    sync.Mutex
 	order []string
-	keys  map[string]bool
+	// keys holds, for each call, the title of the prompt shown ("" when
+	// the decision was allow and nothing was shown).
+	keys map[string]string
 }
 
 // approvalKey identifies a call by tool name and input; inputs that differ
@@ -65,17 +69,18 @@ func canonicalJSON(v any) string {
 	return string(b)
 }
 
-// add remembers a checked call.
-func (a *approvals) add(key string) {
+// add remembers a checked call and the title of the prompt shown for it.
+func (a *approvals) add(key, title string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.keys == nil {
-		a.keys = map[string]bool{}
+		a.keys = map[string]string{}
 	}
-	if a.keys[key] {
+	if _, ok := a.keys[key]; ok {
+		a.keys[key] = title
 		return
 	}
-	a.keys[key] = true
+	a.keys[key] = title
 	a.order = append(a.order, key)
 	for len(a.order) > maxApprovals {
 		delete(a.keys, a.order[0])
@@ -83,12 +88,13 @@ func (a *approvals) add(key string) {
 	}
 }
 
-// take removes a checked call and reports whether it was there.
-func (a *approvals) take(key string) bool {
+// take removes a checked call and reports whether it was there, with the
+// title of the prompt shown for it.
+func (a *approvals) take(key string) (title string, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if !a.keys[key] {
-		return false
+	if title, ok = a.keys[key]; !ok {
+		return "", false
 	}
 	delete(a.keys, key)
 	for i, k := range a.order {
@@ -97,7 +103,7 @@ func (a *approvals) take(key string) bool {
 			break
 		}
 	}
-	return true
+	return title, true
 }
 
 // checkPermissionParams are toolhost/checkPermission's params.
@@ -143,17 +149,17 @@ func (s *server) checkPermission(ctx context.Context, sess *session.Session, raw
 		}
 	}
 	if d.Verdict != tools.VerdictDeny {
-		s.approvals.add(approvalKey(*p.Name, p.Input))
+		s.approvals.add(approvalKey(*p.Name, p.Input), res.Title)
 	}
 	return res, nil
 }
 
 // approvedHost answers the pipeline's prompt for the one approved call
-// itself, once; any other prompt (a hook's, an input that differs) goes to
-// the editor as usual.
+// itself, once; any other prompt (a hook's, an input that differs, a
+// title other than the one the editor showed) goes to the editor as usual.
 type approvedHost struct {
 	*editorHost
-	key string
+	key, title string
 
 	mu   sync.Mutex
 	used bool
@@ -161,7 +167,7 @@ type approvedHost struct {
 
 func (h *approvedHost) RequestPermission(ctx context.Context, req tools.PermissionRequest) (tools.PermissionResponse, error) {
 	h.mu.Lock()
-	match := !h.used && approvalKey(req.ToolName, toRaw(req.Input)) == h.key
+	match := !h.used && req.Title == h.title && approvalKey(req.ToolName, toRaw(req.Input)) == h.key
 	if match {
 		h.used = true
 	}

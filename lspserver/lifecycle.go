@@ -293,8 +293,9 @@ func decodeParams(raw json.RawMessage, v any) error {
 	// segmentio/encoding (as jsonrpc2 uses) decodes in one pass, where
 	// encoding/json validates the whole input first: params can carry a
 	// file's content. Params it refuses are decoded again by encoding/json,
-	// whose errors name the field.
-	if segjson.Unmarshal(raw, v) == nil {
+	// whose errors name the field. Raw values (a tool's input) are not
+	// copied: they point into the message's body, which nothing reuses.
+	if rest, err := segjson.Parse(raw, v, segjson.DontCopyRawMessage); err == nil && len(rest) == 0 {
 		return nil
 	}
 	if err := json.Unmarshal(raw, v); err != nil {

@@ -13,9 +13,8 @@ import (
 )
 
 // handleCall runs one request after initialize, in its own goroutine.
-func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, fl *inflightCall) (any, error) {
+func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, params json.RawMessage, fl *inflightCall) (any, error) {
 	sess := s.session()
-	params := call.Params()
 	switch call.Method() {
 	case "toolhost/listTools":
 		return listTools(sess, s.callHost(nil), params)
@@ -102,8 +101,9 @@ func (s *server) callTool(ctx context.Context, sess *session.Session, raw json.R
 	// The key re-encodes the input: only a call that claims an approval
 	// pays for it (a 5 MB Write would spend a quarter of its time here).
 	if p.Approved {
-		if key := approvalKey(*p.Name, p.Input); s.approvals.take(key) {
-			host = &approvedHost{editorHost: s.callHost(fl.cancel), key: key}
+		key := approvalKey(*p.Name, p.Input)
+		if title, ok := s.approvals.take(key); ok {
+			host = &approvedHost{editorHost: s.callHost(fl.cancel), key: key, title: title}
 		}
 	}
 	return sess.Pipeline.Call(ctx, host, tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input})

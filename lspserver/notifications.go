@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	segjson "github.com/segmentio/encoding/json"
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/toolhost/toolhost/workspace"
@@ -14,8 +13,7 @@ import (
 
 // handleNotification handles a notification in the read loop, so document
 // changes apply in the order they were sent. It never waits on the client.
-func (s *server) handleNotification(_ context.Context, n *jsonrpc2.Notification) {
-	method, params := n.Method(), n.Params()
+func (s *server) handleNotification(_ context.Context, method string, params json.RawMessage) {
 	switch method {
 	case "exit":
 		s.exit()

@@ -212,6 +212,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	default:
 	}
+	params := s.stream.Params(req)
 	switch r := req.(type) {
 	case *jsonrpc2.Notification:
 		defer func() {
@@ -219,16 +220,16 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 				s.opts.Log.Error("a notification panicked", "method", r.Method(), "panic", p, "stack", string(debug.Stack()))
 			}
 		}()
-		s.handleNotification(ctx, r)
+		s.handleNotification(ctx, r.Method(), params)
 	case *jsonrpc2.Call:
-		s.dispatchCall(reply, r)
+		s.dispatchCall(reply, r, params)
 	}
 	return nil
 }
 
 // dispatchCall answers lifecycle faults and the lifecycle requests at once,
 // in order, and starts every other request in its own goroutine.
-func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call) {
+func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call, params json.RawMessage) {
 	method := call.Method()
 	initialized := s.session() != nil
 	switch {
@@ -241,7 +242,7 @@ func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call) {
 			s.reply(reply, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is already initialized"))
 			return
 		}
-		res, err := s.initialize(call.Params())
+		res, err := s.initialize(params)
 		s.reply(reply, res, err)
 		return
 	case !initialized:
@@ -274,7 +275,7 @@ func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call) {
 			s.inflightMu.Unlock()
 			cancel()
 		}()
-		res, err := s.handleCallSafely(ctx, call, fl)
+		res, err := s.handleCallSafely(ctx, call, params, fl)
 		if fl.cancelled.Load() || (err != nil && ctx.Err() != nil) {
 			res, err = nil, jsonrpc2.NewError(RequestCancelled, fmt.Sprintf("%s: the request was cancelled", method))
 		}
@@ -284,14 +285,14 @@ func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call) {
 
 // handleCallSafely runs handleCall and turns a panic into an internal
 // error: one broken request must not take the editor's server down.
-func (s *server) handleCallSafely(ctx context.Context, call *jsonrpc2.Call, fl *inflightCall) (res any, err error) {
+func (s *server) handleCallSafely(ctx context.Context, call *jsonrpc2.Call, params json.RawMessage, fl *inflightCall) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.opts.Log.Error("a request panicked", "method", call.Method(), "panic", p, "stack", string(debug.Stack()))
 			res, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("%s failed inside the server: %v", call.Method(), p))
 		}
 	}()
-	return s.handleCall(ctx, call, fl)
+	return s.handleCall(ctx, call, params, fl)
 }
 
 // RequestCancelled is LSP's error code for a request the client cancelled.
@@ -370,8 +371,12 @@ func (s *server) callClient(ctx context.Context, method string, params, result a
 	if err != nil {
 		return fmt.Errorf("%s: encoding params: %w", method, err)
 	}
+	// The call is made with a token the stream replaces by raw as it
+	// writes: jsonrpc2 would parse and compact raw once more.
+	token, release := s.stream.Stage(raw)
+	defer release()
 	var answer json.RawMessage
-	id, err := s.conn.Call(ctx, method, raw, &answer)
+	id, err := s.conn.Call(ctx, method, token, &answer)
 	if err != nil && ctx.Err() != nil {
 		select {
 		case <-s.conn.Done():

@@ -50,6 +50,10 @@ type Stream struct {
 	// closed is set once Close has run; writes after it fail.
 	closed atomic.Bool
 
+	// held and staged carry params beside jsonrpc2's messages (params.go).
+	held   heldParams
+	staged stagedParams
+
 	writeMu sync.Mutex
 	// out is written only under writeMu.
 	out io.Writer
@@ -102,7 +106,7 @@ func (s *Stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		case fr.body == nil:
 			continue
 		}
-		msg, fault := decodeMessage(fr.body)
+		msg, params, fault := decodeMessage(fr.body)
 		if fault != nil {
 			if fault.id != nil || !fault.isResponse {
 				s.writeFault(fault.id, fault.err)
@@ -111,6 +115,7 @@ func (s *Stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			}
 			continue
 		}
+		s.held.hold(msg, params)
 		return msg, total, nil
 	}
 }
@@ -389,49 +394,85 @@ type messageFault struct {
 	isResponse bool
 }
 
-// envelope is the part of a message read to classify a fault.
+// envelope is a message as read in one pass: enough to classify a fault,
+// and the params, kept as they are.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
+	Version json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
 }
 
 // decodeMessage decodes a body into a jsonrpc2 message or explains why not.
-func decodeMessage(body []byte) (jsonrpc2.Message, *messageFault) {
+// A request's params are returned beside the message, not inside it
+// (see heldParams): the message is decoded from the envelope without them.
+func decodeMessage(body []byte) (jsonrpc2.Message, json.RawMessage, *messageFault) {
 	body = bytes.TrimSpace(body)
-	// One pass checks the syntax and reads the envelope, with the parser
-	// jsonrpc2 decodes with: a message of megabytes (a Write's content) is
-	// not scanned once to validate and again to classify. Only a message
-	// that fails is looked at again, to say why.
+	// One pass checks the syntax, reads the envelope and finds the params,
+	// with the parser jsonrpc2 decodes with: a message of megabytes (a
+	// Write's content) is not scanned once to validate and again to
+	// classify. Only a message that fails is looked at again, to say why.
 	var env envelope
 	if rest, err := segjson.Parse(body, &env, segjson.ZeroCopy); err != nil || len(rest) > 0 {
 		if !json.Valid(body) {
-			return nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.ParseError,
+			return nil, nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.ParseError,
 				"the message body is not valid JSON: "+jsonsyntax.Detail(body))}
 		}
-		return nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
+		return nil, nil, &messageFault{err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
 			"a JSON-RPC message must be a JSON object (batches are not supported)")}
 	}
 	isResponse := env.Method == nil && (env.Result != nil || env.Error != nil)
 	id := validID(env.ID)
 	if env.Method != nil && *env.Method == "" {
-		return nil, &messageFault{id: id, err: jsonrpc2.NewError(jsonrpc2.InvalidRequest, `"method" must be a non-empty string`)}
+		return nil, nil, &messageFault{id: id, err: jsonrpc2.NewError(jsonrpc2.InvalidRequest, `"method" must be a non-empty string`)}
 	}
 	if env.Method == nil && !isResponse {
-		return nil, &messageFault{id: id, err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
+		return nil, nil, &messageFault{id: id, err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
 			`a JSON-RPC message needs "method" (a request or notification) or "result"/"error" (a response)`)}
 	}
 	if len(env.ID) > 0 && string(env.ID) != "null" && id == nil {
-		return nil, &messageFault{isResponse: isResponse, err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
+		return nil, nil, &messageFault{isResponse: isResponse, err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
 			`"id" must be a string or an integer that fits in 32 bits`)}
+	}
+	var params json.RawMessage
+	if env.Method != nil {
+		// The params stay in body: the message is decoded from its
+		// envelope alone, so jsonrpc2 neither copies them nor parses them
+		// again.
+		if len(env.Params) > 0 && string(env.Params) != "null" {
+			params = env.Params
+		}
+		body = requestEnvelope(env.Version, env.ID, *env.Method)
 	}
 	msg, err := jsonrpc2.DecodeMessage(body)
 	if err != nil {
-		return nil, &messageFault{id: id, isResponse: isResponse, err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
+		return nil, nil, &messageFault{id: id, isResponse: isResponse, err: jsonrpc2.NewError(jsonrpc2.InvalidRequest,
 			"invalid JSON-RPC message: "+err.Error())}
 	}
-	return msg, nil
+	return msg, params, nil
+}
+
+// requestEnvelope is a request without its params: its version tag and id
+// as sent, and its method.
+func requestEnvelope(version, id json.RawMessage, method string) []byte {
+	m, _ := json.Marshal(method) // a string always encodes
+	b := make([]byte, 0, len(version)+len(id)+len(m)+32)
+	b = append(b, '{')
+	if len(version) > 0 {
+		b = append(b, `"jsonrpc":`...)
+		b = append(b, version...)
+		b = append(b, ',')
+	}
+	if len(id) > 0 {
+		b = append(b, `"id":`...)
+		b = append(b, id...)
+		b = append(b, ',')
+	}
+	b = append(b, `"method":`...)
+	b = append(b, m...)
+	return append(b, '}')
 }
 
 // validID returns raw if it is an id jsonrpc2 can carry (a string or an
@@ -502,6 +543,7 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	// A request to the client (workspace/applyEdit with a file's content)
 	// likewise: its params were encoded by jsonrpc2.NewCall already.
 	if c, ok := msg.(*jsonrpc2.Call); ok && len(c.Params()) > 0 {
+		params := s.staged.lookup(c.Params())
 		cid := c.ID()
 		id, err := cid.MarshalJSON()
 		if err != nil {
@@ -511,13 +553,13 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		if err != nil {
 			return 0, fmt.Errorf("encoding a request method: %w", err)
 		}
-		data := make([]byte, 0, len(c.Params())+len(id)+len(method)+50)
+		data := make([]byte, 0, len(params)+len(id)+len(method)+50)
 		data = append(data, `{"jsonrpc":"2.0","id":`...)
 		data = append(data, id...)
 		data = append(data, `,"method":`...)
 		data = append(data, method...)
 		data = append(data, `,"params":`...)
-		data = append(data, c.Params()...)
+		data = append(data, params...)
 		data = append(data, '}')
 		return s.writeFrame(data)
 	}

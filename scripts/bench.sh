@@ -5,6 +5,8 @@
 #   2. bench/stdio: a real `toolhost serve` over stdio (start, Read, Bash)
 #      against the latency targets, and a Write of 5 MB with every line
 #      changed through a client that applies workspace/applyEdit;
+#   2b. test/node/bench/bigwrite.mjs: the same Write through an editor built
+#      on vscode-jsonrpc, the library under VS Code's language client;
 #   3. bench/search.sh: Grep and Glob against ripgrep (and fd);
 #   4. bench/mcp: `toolhost mcp` against `claude mcp serve` (Claude Code from
 #      npm, installed in test/mcp), when it is installed.
@@ -24,6 +26,13 @@ go test -run '^$' -bench . -benchmem -benchtime "$benchtime" ./...
 
 say "toolhost serve over stdio (bench/stdio)"
 go run ./bench/stdio -bin "$BIN" -starts "$starts" -calls "$calls" -bigwrite-runs "$bigruns"
+
+say "Write through a vscode-jsonrpc editor (test/node/bench/bigwrite.mjs)"
+if [ -d test/node/node_modules/vscode-jsonrpc ]; then
+  TOOLHOST_BIN="$BIN" node test/node/bench/bigwrite.mjs -runs "$bigruns"
+else
+  echo "skipped: vscode-jsonrpc is not installed; run 'npm ci' in test/node (make deps)"
+fi
 
 say "Grep and Glob against ripgrep and fd (bench/search.sh)"
 bash bench/search.sh -files "$files"

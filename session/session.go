@@ -291,6 +291,12 @@ func (s *Session) Status() map[string]any {
 		"trust":            s.Trust(),
 		"teams":            s.Teams.Status(),
 	}
+	// Which engine searches folders, and how it is jailed (Grep).
+	if e, ok := s.Registry.Lookup("Grep"); ok {
+		if g, ok := e.Tool.(interface{ FolderSearch(context.Context) string }); ok {
+			out["search"] = map[string]string{"grepFolders": g.FolderSearch(context.Background())}
+		}
+	}
 	return out
 }
 

@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // PermissionChecker decides whether a call may run: mode, rules, risk, and a
@@ -67,6 +69,9 @@ type PermissionOutcome struct {
 	// Review asks for the call's edits to be confirmed in the editor
 	// (workspace/applyEdit with needsConfirmation) instead of a dialog.
 	Review bool
+	// ApprovedReads, with Allow, approve the call's reads outside the
+	// workspace by where they lead when decided (Call.ApprovedReads).
+	ApprovedReads []workspace.ApprovedRead
 }
 
 // Permission modes (design.md section 4).

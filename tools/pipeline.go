@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools/hooks"
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // Request is one call as a client sends it.
@@ -169,6 +170,9 @@ type callState struct {
 	// reviewEdits is the checker's answer that the editor's review of the
 	// call's edits is the prompt.
 	reviewEdits bool
+	// approvedReads are the checker's approvals of reads outside the
+	// workspace, for the input the call runs with.
+	approvedReads []workspace.ApprovedRead
 	// context is hooks' additionalContext, appended to the result.
 	context []contextNote
 	// repairs are notes on input repaired before validation (repair.go).
@@ -304,6 +308,7 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 			return denied(name, out.Message), nil
 		}
 		c.reviewEdits = out.Review
+		c.approvedReads = out.ApprovedReads
 		if len(out.UpdatedInput) > 0 {
 			if res := p.validate(c.tool, out.UpdatedInput, "the input as the user changed it"); res != nil {
 				return res, nil
@@ -468,7 +473,7 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 				err = fmt.Errorf("the tool crashed: %v", r)
 			}
 		}()
-		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: c.host, Progress: progress, ReviewEdits: c.reviewEdits})
+		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: c.host, Progress: progress, ReviewEdits: c.reviewEdits, ApprovedReads: c.approvedReads})
 	}()
 	elapsed := time.Since(start).Round(time.Millisecond)
 

@@ -35,6 +35,8 @@ func (p *Pipeline) recheck(ctx context.Context, c *callState, input json.RawMess
 	if !out.Allow {
 		return nil, denied(c.tool.Name(), out.Message), nil
 	}
+	// The reads outside the workspace approved are those of this input.
+	c.approvedReads = out.ApprovedReads
 	if len(out.UpdatedInput) > 0 && !bytes.Equal(out.UpdatedInput, input) {
 		// The user edited the input again while confirming it.
 		if res := p.validate(c.tool, out.UpdatedInput, "the input as the user changed it"); res != nil {

@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // SideEffect says what a tool does to the world. It drives the default risk,
@@ -91,6 +93,12 @@ type Call struct {
 	// the permission checker allowed the call because the editor's review
 	// is the prompt (edit.reviewInEditor).
 	ReviewEdits bool
+	// ApprovedReads are the permission checker's approvals of the call's
+	// reads outside the workspace (a link inside it pointing outside
+	// included), each by the real path the user was asked about or a rule
+	// named. A tool reads such a path only under them
+	// (workspace.WithApprovedReads), so what it opens is what was approved.
+	ApprovedReads []workspace.ApprovedRead
 }
 
 // Documented is implemented by tools that carry reference documentation

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	segjson "github.com/segmentio/encoding/json"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -40,6 +42,9 @@ type compiledSchema struct {
 	source []byte
 	schema *jsonschema.Schema
 	err    error
+	// anyString names the top-level properties the schema only requires
+	// to be strings (see anyStringProperties).
+	anyString map[string]bool
 }
 
 // NewValidator returns an empty validator.
@@ -52,7 +57,7 @@ func NewValidator() *Validator {
 // remembered like on a call, and reported there.
 func (v *Validator) Prepare(ts []Tool) {
 	for _, t := range ts {
-		_, _ = v.schema(t, nil)
+		_, _ = v.compiledFor(t, nil)
 	}
 }
 
@@ -96,11 +101,12 @@ func invalidInput(lead string, problems []string) *Result {
 // field ("limit: expected integer, got string"); none when it is valid.
 // Input that is not JSON is one problem.
 func (v *Validator) Problems(t Tool, input []byte, keep func() []string) ([]string, error) {
-	schema, err := v.schema(t, keep)
-	if err != nil || schema == nil {
+	c, err := v.compiledFor(t, keep)
+	if err != nil || c == nil {
 		return nil, err
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	schema := c.schema
+	doc, err := c.instance(input)
 	if err != nil {
 		return []string{fmt.Sprintf("the input is not valid JSON (%v); send a JSON object", err)}, nil
 	}
@@ -115,9 +121,9 @@ func (v *Validator) Problems(t Tool, input []byte, keep func() []string) ([]stri
 	return describe(verr), nil
 }
 
-// schema returns t's compiled schema, compiling it when it is new or changed.
-// A tool without a schema is not validated (nil, nil).
-func (v *Validator) schema(t Tool, keep func() []string) (*jsonschema.Schema, error) {
+// compiledFor returns t's compiled schema, compiling it when it is new or
+// changed. A tool without a schema is not validated (nil, nil).
+func (v *Validator) compiledFor(t Tool, keep func() []string) (*compiledSchema, error) {
 	source := t.InputSchema()
 	if len(bytes.TrimSpace(source)) == 0 {
 		return nil, nil
@@ -126,12 +132,14 @@ func (v *Validator) schema(t Tool, keep func() []string) (*jsonschema.Schema, er
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if c, ok := v.compiled[key]; ok && bytes.Equal(c.source, source) {
-		return c.schema, c.err
+		return c, c.err
 	}
 	c := &compiledSchema{source: bytes.Clone(source)}
 	c.schema, c.err = compile(t.Name(), source)
 	if c.err != nil {
 		c.err = &SchemaError{Tool: t.Name(), Err: c.err}
+	} else {
+		c.anyString = anyStringProperties(source)
 	}
 	if keep != nil {
 		// Compiling is rare (a new tool or a changed schema): the moment to
@@ -147,7 +155,90 @@ func (v *Validator) schema(t Tool, keep func() []string) (*jsonschema.Schema, er
 		}
 	}
 	v.compiled[key] = c
-	return c.schema, c.err
+	return c, c.err
+}
+
+// largeInput is the size from which an input's strings that the schema
+// places no constraint on are not decoded to be validated.
+const largeInput = 64 << 10
+
+// instance decodes input for validation. A large input (a Write's content,
+// an Edit's strings: megabytes) is read in one pass that skips over the
+// values of properties the schema only requires to be strings: such a
+// value stands in as "", which passes as the value would, so it is never
+// unescaped and copied only to be checked for its type. The tool decodes
+// it once, when it runs.
+func (c *compiledSchema) instance(input []byte) (any, error) {
+	trimmed := bytes.TrimSpace(input)
+	if len(trimmed) < largeInput || len(c.anyString) == 0 || trimmed[0] != '{' {
+		return jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	}
+	var fields map[string]json.RawMessage
+	if rest, err := segjson.Parse(trimmed, &fields, segjson.ZeroCopy); err != nil || len(rest) > 0 {
+		// Said as the decoder that is used for small inputs says it.
+		return jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	}
+	doc := make(map[string]any, len(fields))
+	for name, raw := range fields {
+		if c.anyString[name] && len(raw) > 0 && raw[0] == '"' {
+			doc[name] = ""
+			continue
+		}
+		value, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			return nil, err
+		}
+		doc[name] = value
+	}
+	return doc, nil
+}
+
+// anyStringProperties lists the top-level properties of an object schema
+// whose subschema is {"type": "string"} with annotations only, in a schema
+// that has no keyword that could constrain them otherwise (allOf,
+// dependentSchemas, $ref, ...). Any other schema gets none.
+func anyStringProperties(source []byte) map[string]bool {
+	var schema map[string]json.RawMessage
+	if json.Unmarshal(source, &schema) != nil || string(schema["type"]) != `"object"` {
+		return nil
+	}
+	for k := range schema {
+		if !plainObjectKeyword[k] {
+			return nil
+		}
+	}
+	var props map[string]map[string]json.RawMessage
+	if json.Unmarshal(schema["properties"], &props) != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for name, sub := range props {
+		if string(sub["type"]) != `"string"` {
+			continue
+		}
+		plain := true
+		for k := range sub {
+			plain = plain && (k == "type" || annotationKeyword[k])
+		}
+		if plain {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// plainObjectKeyword is a keyword of an object schema that constrains no
+// declared property's value beyond its own subschema.
+var plainObjectKeyword = map[string]bool{
+	"$schema": true, "$id": true, "$comment": true, "type": true, "properties": true,
+	"required": true, "additionalProperties": true, "title": true, "description": true,
+	"examples": true, "default": true,
+}
+
+// annotationKeyword is a keyword that never fails validation.
+var annotationKeyword = map[string]bool{
+	"title": true, "description": true, "examples": true, "default": true, "$comment": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true,
 }
 
 // compile compiles one schema. Remote references are not fetched (the

@@ -23,6 +23,23 @@ func WriteFileAtomic(path string, data []byte) error {
 	return writeAtomic(nil, RealPath(path), path, data)
 }
 
+// WriteFileIn is WriteFileAtomic of rel inside the folder dir, through an
+// os.Root on dir: the write never lands outside dir, however the folders on
+// the way change meanwhile (toolhost's own files inside a workspace, such
+// as memory notes, which a repository can turn into links to elsewhere).
+func WriteFileIn(dir, rel string, data []byte) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	err = writeAtomic(root, rel, filepath.Join(dir, rel), data)
+	if isEscape(err) {
+		return fmt.Errorf("%s leads outside %s (through a symbolic link, or a folder on its way was replaced by one), so nothing was written; replace the link with a folder", filepath.Join(dir, rel), dir)
+	}
+	return err
+}
+
 // fileSystem is the part of os.Root a write needs; plainFS is the same on
 // the whole file system, for writes outside every workspace folder.
 type fileSystem interface {

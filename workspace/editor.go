@@ -46,18 +46,14 @@ type WorkspaceEdit struct {
 	ChangeAnnotations map[string]ChangeAnnotation `json:"changeAnnotations,omitempty"`
 }
 
-// DocumentChange is one of TextDocumentEdit or CreateFile; exactly one is set.
+// DocumentChange is one of TextDocumentEdit or CreateFile; exactly one is
+// set. The pointers are embedded, so encoding/json writes the fields of the
+// one that is set: a MarshalJSON method would make it encode a Write's
+// whole content twice, once in the method and once more to check the
+// method's output.
 type DocumentChange struct {
-	TextDocumentEdit *TextDocumentEdit
-	CreateFile       *CreateFile
-}
-
-// MarshalJSON writes whichever change is set.
-func (d DocumentChange) MarshalJSON() ([]byte, error) {
-	if d.CreateFile != nil {
-		return json.Marshal(d.CreateFile)
-	}
-	return json.Marshal(d.TextDocumentEdit)
+	*TextDocumentEdit
+	*CreateFile
 }
 
 // UnmarshalJSON reads a CreateFile (it has "kind") or a TextDocumentEdit.

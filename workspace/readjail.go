@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
 )
@@ -28,7 +29,7 @@ type EscapeError struct {
 }
 
 func (e *EscapeError) Error() string {
-	return fmt.Sprintf("%s leads outside the workspace (to %s, through a symbolic link, or a folder on its way changed while it was opened), so it was not read. To read the file there, give that path itself, so that its reading can be approved", e.Path, e.Real)
+	return fmt.Sprintf("%s leads outside the workspace (to %s, through a symbolic link, or a folder on its way changed while it was opened), so it was not read. To read or change the file there, give that path itself, so that the permission check judges it by its own name", e.Path, e.Real)
 }
 
 // OpenRegular opens abs for reading as the package's OpenRegular does
@@ -36,31 +37,94 @@ func (e *EscapeError) Error() string {
 // workspace folder opens through that folder's os.Root and never leaves it
 // (an *EscapeError when it would).
 func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
-	folder, rel := w.folderHolding(abs)
-	if folder == "" {
-		return OpenRegular(abs)
+	return w.OpenRegularContext(context.Background(), abs)
+}
+
+// OpenRegularContext is OpenRegular for a call whose approved reads ctx
+// carries (WithApprovedReads): a path that leads outside the workspace and
+// was approved opens the approved file, and only that file (an
+// *ApprovalChangedError when it is no longer what abs leads to).
+func (w *Workspace) OpenRegularContext(ctx context.Context, abs string) (*os.File, fs.FileInfo, error) {
+	if folder, _ := w.folderHolding(abs); folder == "" {
+		a, ok := approvedRead(ctx, abs)
+		if !ok {
+			return OpenRegular(abs)
+		}
+		f, err := openApproved(abs, a)
+		return keepRegular(f, abs, err)
 	}
-	f, err := openBeneath(folder, rel)
-	if isEscape(err) {
-		// A link on the way leaves the folder as written; it may lead
-		// back inside another way (an absolute link to a place inside,
-		// which os.Root does not follow). Judge by where it leads now,
-		// still opening through the folder holding that place.
+	f, err := openJailed(ctx, w, abs, openBeneath, openApproved)
+	return keepRegular(f, abs, err)
+}
+
+// OpenDir opens the folder abs for a search or a listing (Grep, Glob, LS
+// and Tree walk what it returns, internal/ignore.WalkRoot), jailed as
+// OpenRegularContext opens a file: a folder inside a workspace folder opens
+// through that folder's os.Root and never leaves it (an *EscapeError when
+// it would); one that leads outside, or lies outside every workspace
+// folder, and whose reading ctx approves opens as approved (the approved
+// folder itself, or an *ApprovalChangedError); any other folder outside
+// every workspace folder (which the permission checker asked about) opens
+// as given. The search stays beneath what is returned.
+func (w *Workspace) OpenDir(ctx context.Context, abs string) (*os.Root, error) {
+	if folder, _ := w.folderHolding(abs); folder == "" {
+		if a, ok := approvedRead(ctx, abs); ok {
+			return openApprovedDir(abs, a)
+		}
+		return os.OpenRoot(abs)
+	}
+	return openJailed(ctx, w, abs, func(folder, rel string) (*os.Root, error) {
+		root, err := os.OpenRoot(folder)
+		if err != nil {
+			return nil, fmt.Errorf("open the workspace folder %s: %w", folder, err)
+		}
+		defer root.Close()
+		return root.OpenRoot(rel)
+	}, openApprovedDir)
+}
+
+// openJailed opens abs, which lies inside a workspace folder as written,
+// with open (rel inside folder, never leaving it). A link on the way that
+// leaves the folder as written may lead back inside another way (an
+// absolute link to a place inside, which os.Root does not follow): the
+// path is then judged by where it leads now, still opened through the
+// folder holding that place. A path that leads outside every folder opens
+// with approved when ctx approves reading it, and is refused otherwise.
+func openJailed[T any](ctx context.Context, w *Workspace, abs string, open func(folder, rel string) (T, error), approved func(abs string, a ApprovedRead) (T, error)) (T, error) {
+	var none T
+	folder, rel := w.folderHolding(abs)
+	f, err := open(folder, rel)
+	// os.Root refuses a link leaving the folder as an escape, or, for the
+	// last step of a folder's path, as a loop.
+	if isEscape(err) || errors.Is(err, syscall.ELOOP) {
 		real := RealPath(abs)
-		f, err = nil, &EscapeError{Path: abs, Real: real}
+		f, err = none, &EscapeError{Path: abs, Real: real}
 		if _, lerr := os.Lstat(real); errors.Is(lerr, fs.ErrNotExist) {
 			// A dangling link: nothing to read, as for any missing file
 			// (a change through it is judged by the write's own jail).
 			err = &fs.PathError{Op: "open", Path: abs, Err: fs.ErrNotExist}
 		}
 		if inFolder, inRel := w.folderHolding(real); inFolder != "" {
-			if f2, err2 := openBeneath(inFolder, inRel); err2 == nil {
+			if f2, err2 := open(inFolder, inRel); err2 == nil {
 				f, err = f2, nil
 			} else if !isEscape(err2) {
 				err = err2
 			}
+		} else if a, ok := approvedRead(ctx, abs); ok {
+			// Outside every folder, and approved by where it leads.
+			f, err = approved(abs, a)
 		}
 	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		pe.Path = abs
+	}
+	return f, err
+}
+
+// keepRegular finishes an open of abs: the path in errors is abs as given,
+// and only a regular file is kept open.
+func keepRegular(f *os.File, abs string, err error) (*os.File, fs.FileInfo, error) {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		pe.Path = abs
@@ -76,25 +140,6 @@ func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 		return nil, st, err
 	}
 	return f, st, nil
-}
-
-// LeadsOutside reports whether abs, given inside a workspace folder, leads
-// through a link to an existing place outside every folder, and where. The
-// jailed open refuses such a path whatever the user answered, so tools
-// check it before the permission prompt (tools.Prechecker): the user is
-// never asked to approve a read that then fails.
-func (w *Workspace) LeadsOutside(abs string) (real string, outside bool) {
-	if folder, _ := w.folderHolding(abs); folder == "" {
-		return "", false
-	}
-	real = RealPath(abs)
-	if folder, _ := w.folderHolding(real); folder != "" {
-		return "", false
-	}
-	if _, err := os.Lstat(real); err != nil {
-		return "", false
-	}
-	return real, true
 }
 
 // openBeneath opens rel inside folder for reading without leaving it.
@@ -132,5 +177,6 @@ func (w *Workspace) folderHolding(abs string) (folder, rel string) {
 // ReadRegular is the package's ReadRegular opening abs jailed
 // (Workspace.OpenRegular).
 func (w *Workspace) ReadRegular(ctx context.Context, abs string, buf []byte, limit int64) ([]byte, error) {
-	return readRegular(ctx, w.OpenRegular, abs, buf, limit)
+	open := func(abs string) (*os.File, fs.FileInfo, error) { return w.OpenRegularContext(ctx, abs) }
+	return readRegular(ctx, open, abs, buf, limit)
 }

@@ -30,6 +30,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/search"
 	"github.com/toolhost/toolhost/tools/search/searchtest"
@@ -50,6 +51,8 @@ type scenario struct {
 }
 
 func main() {
+	// Grep runs ripgrep jailed through this binary, as through toolhost.
+	execjail.MainIfAsked()
 	files := flag.Int("files", 20000, "files in the generated tree")
 	runs := flag.Int("runs", 21, "timed runs per measurement (after 2 warm-up runs)")
 	dir := flag.String("dir", "", "new or empty folder to generate the tree in (default: a temporary folder, removed afterwards)")
@@ -146,13 +149,18 @@ func generatedScenarios(root, rg, fd string) []scenario {
 	ws := workspace.New(root)
 	grepRg, grepGo, glob := search.NewGrep(ws, rg), search.NewGrep(ws, ""), search.NewGlob(ws)
 	rgArgs := func(extra ...string) []string { return rgCommand(rg, root, extra...) }
+	// Grep runs ripgrep jailed by Landlock (internal/execjail), which the
+	// direct command is not: a start of the jail helper (≈ 3 ms) and the
+	// kernel's check of each open (≈ 5–8 ms per 20,000 files) come on top
+	// of the tool's own overhead (≤ 5%). The target allows for both.
+	const grepTarget = 1.25
 	scenarios := []scenario{
-		{"Grep files_with_matches, literal", grepRg, `{"pattern":"NewServer"}`, rgArgs("--files-with-matches", "--regexp", "NewServer"), 1.15},
-		{"Grep files_with_matches, regexp", grepRg, `{"pattern":"func \\w+Server\\d+"}`, rgArgs("--files-with-matches", "--regexp", `func \w+Server\d+`), 1.15},
-		{"Grep content -n, rare regexp", grepRg, `{"pattern":"Retry int","output_mode":"content"}`, rgArgs("--line-number", "--regexp", "Retry int"), 1.15},
-		{"Grep content -n, 250 of many lines", grepRg, `{"pattern":"func \\w+Server\\d+","output_mode":"content"}`, rgArgs("--line-number", "--regexp", `func \w+Server\d+`), 1.15},
-		{"Grep count -i", grepRg, `{"pattern":"errorhandler","-i":true,"output_mode":"count"}`, rgArgs("--count", "--ignore-case", "--regexp", "errorhandler"), 1.15},
-		{"Grep type go", grepRg, `{"pattern":"deadline","type":"go"}`, rgArgs("--files-with-matches", "--type", "go", "--regexp", "deadline"), 1.15},
+		{"Grep files_with_matches, literal", grepRg, `{"pattern":"NewServer"}`, rgArgs("--files-with-matches", "--regexp", "NewServer"), grepTarget},
+		{"Grep files_with_matches, regexp", grepRg, `{"pattern":"func \\w+Server\\d+"}`, rgArgs("--files-with-matches", "--regexp", `func \w+Server\d+`), grepTarget},
+		{"Grep content -n, rare regexp", grepRg, `{"pattern":"Retry int","output_mode":"content"}`, rgArgs("--line-number", "--regexp", "Retry int"), grepTarget},
+		{"Grep content -n, 250 of many lines", grepRg, `{"pattern":"func \\w+Server\\d+","output_mode":"content"}`, rgArgs("--line-number", "--regexp", `func \w+Server\d+`), grepTarget},
+		{"Grep count -i", grepRg, `{"pattern":"errorhandler","-i":true,"output_mode":"count"}`, rgArgs("--count", "--ignore-case", "--regexp", "errorhandler"), grepTarget},
+		{"Grep type go", grepRg, `{"pattern":"deadline","type":"go"}`, rgArgs("--files-with-matches", "--type", "go", "--regexp", "deadline"), grepTarget},
 		// Glob includes ignored files, as Claude Code's rg --files --no-ignore does.
 		{"Glob **/*.go vs rg --files -g", glob, `{"pattern":"**/*.go"}`, append(append([]string{rg}, rgFlags...), "--no-ignore", "--files", "--glob", "*.go", root), 1.5},
 		{"Glob src/**/*.ts vs rg --files -g", glob, `{"pattern":"src/**/*.ts"}`, append(append([]string{rg}, rgFlags...), "--no-ignore", "--files", "--glob", "**/src/**/*.ts", root), 1.5},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	json "github.com/segmentio/encoding/json"
 
 	"github.com/toolhost/toolhost/bench/internal/procstat"
 )

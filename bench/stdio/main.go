@@ -9,7 +9,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	json "github.com/segmentio/encoding/json"
 )
 
 func main() {
@@ -30,6 +31,11 @@ func main() {
 	bigRuns := flag.Int("bigwrite-runs", 3, "runs of the big Write through the editor (0 skips it)")
 	bigOnly := flag.Bool("bigwrite-only", false, "measure only the big Write through the editor")
 	flag.Parse()
+	// The servers start in their own folders: a relative path would be
+	// looked up there.
+	if abs, err := filepath.Abs(*bin); err == nil {
+		*bin = abs
+	}
 	if *bigOnly {
 		if err := runBigWrite(*bin, *bigMB, *bigRuns); err != nil {
 			fmt.Fprintln(os.Stderr, "bench/stdio:", err)

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/internal/lifetime"
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/workspace"
@@ -41,6 +42,9 @@ Run 'toolhost COMMAND -h' for a command's flags.
 const watchdogCommand = "__watchdog"
 
 func main() {
+	// Grep's ripgrep runs jailed through this binary (internal/execjail):
+	// started as that helper, it does nothing else.
+	execjail.MainIfAsked()
 	if len(os.Args) == 2 && os.Args[1] == watchdogCommand {
 		lifetime.Watch(os.Stdin)
 		return

@@ -11,13 +11,16 @@ package ignore
 import (
 	"bufio"
 	"bytes"
-	"github.com/toolhost/toolhost/internal/pathutil"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"golang.org/x/sys/unix"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // VCSDirs are the folders of version-control systems. They are never
@@ -52,7 +55,35 @@ type Rules struct {
 // ForRoot returns the rules that apply at root: the ignore files of root's
 // ancestors (.gitignore only up to the enclosing repository's top folder),
 // the repository's .git/info/exclude, and root's own ignore files.
-func ForRoot(root string) *Rules {
+func ForRoot(root string) *Rules { return forRoot(root, nil) }
+
+// ForRootAt is ForRoot reading root's own ignore files through rootDir,
+// root opened (relative to it, following no link); root's ancestors are
+// read by path.
+func ForRootAt(root string, rootDir *os.File) *Rules { return forRoot(root, rootDir) }
+
+// FilesAbove returns the ignore files above root that exist as regular
+// files: the .gitignore, .ignore and .rgignore files of root's ancestors
+// and the .git/info/exclude files among them. A search of root honours
+// them (ForRoot reads them; a jailed ripgrep must be let read them).
+func FilesAbove(root string) []string {
+	var files []string
+	for dir := filepath.Dir(filepath.Clean(root)); ; dir = filepath.Dir(dir) {
+		for _, name := range []string{".gitignore", ".ignore", ".rgignore", filepath.Join(".git", "info", "exclude")} {
+			p := filepath.Join(dir, name)
+			if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+				files = append(files, p)
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return files
+		}
+	}
+}
+
+// forRoot is ForRoot reading root's own ignore files through rootDir, the
+// folder root opened, when it is set (ancestors are read by path).
+func forRoot(root string, rootDir *os.File) *Rules {
 	root = filepath.Clean(root)
 	// Ancestors from root upwards, root first.
 	var chain []string
@@ -79,6 +110,13 @@ func ForRoot(root string) *Rules {
 		file string
 		git  bool
 	}
+	read := func(s source) []string {
+		if s.idx == 0 && rootDir != nil {
+			rel, _ := filepath.Rel(root, s.file)
+			return readPatternAt(rootDir, rel)
+		}
+		return readPatternFile(s.file)
+	}
 	var sources []source
 	for i := len(chain) - 1; i >= 0; i-- {
 		gitOK := repoTop < 0 || i <= repoTop
@@ -98,7 +136,7 @@ func ForRoot(root string) *Rules {
 	var found []loaded
 	top := 0
 	for _, s := range sources {
-		lines := readPatternFile(s.file)
+		lines := read(s)
 		if len(lines) == 0 {
 			continue
 		}
@@ -146,12 +184,27 @@ func (r *Rules) finish() {
 // r itself when dir has none.
 func (r *Rules) Child(dir string, rel []string) *Rules {
 	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return r.child(dir, rel, true, true, true, err == nil)
+	return r.child(pathReader(dir), rel, true, true, true, err == nil)
+}
+
+// pathReader reads ignore files in dir by their paths.
+func pathReader(dir string) func(name string) []string {
+	return func(name string) []string { return readPatternFile(filepath.Join(dir, name)) }
 }
 
 // ChildOf is Child for a folder whose entries were already read: only the
 // ignore files among them are opened.
 func (r *Rules) ChildOf(dir string, rel []string, entries []fs.DirEntry) *Rules {
+	return r.childOf(pathReader(dir), rel, entries)
+}
+
+// ChildAt is ChildOf for the open folder d: its ignore files are opened
+// relative to it, following no link.
+func (r *Rules) ChildAt(d *os.File, rel []string, entries []fs.DirEntry) *Rules {
+	return r.childOf(func(name string) []string { return readPatternAt(d, name) }, rel, entries)
+}
+
+func (r *Rules) childOf(read func(name string) []string, rel []string, entries []fs.DirEntry) *Rules {
 	var git, dot, rg, repo bool
 	for _, e := range entries {
 		switch e.Name() {
@@ -168,25 +221,25 @@ func (r *Rules) ChildOf(dir string, rel []string, entries []fs.DirEntry) *Rules 
 	if !git && !dot && !rg && !repo {
 		return r
 	}
-	return r.child(dir, rel, git, dot, rg, repo)
+	return r.child(read, rel, git, dot, rg, repo)
 }
 
 // child builds the rules inside dir. A folder holding .git starts a nested
 // repository: the .gitignore patterns of the folders above stop applying
 // (as in git and ripgrep) and its info/exclude starts to.
-func (r *Rules) child(dir string, rel []string, git, dot, rg, repo bool) *Rules {
+func (r *Rules) child(read func(name string) []string, rel []string, git, dot, rg, repo bool) *Rules {
 	var gitLines, dotLines []string
 	if repo {
-		gitLines = readPatternFile(filepath.Join(dir, ".git", "info", "exclude"))
+		gitLines = read(filepath.Join(".git", "info", "exclude"))
 	}
 	if git {
-		gitLines = append(gitLines, readPatternFile(filepath.Join(dir, ".gitignore"))...)
+		gitLines = append(gitLines, read(".gitignore")...)
 	}
 	if dot {
-		dotLines = readPatternFile(filepath.Join(dir, ".ignore"))
+		dotLines = read(".ignore")
 	}
 	if rg {
-		dotLines = append(dotLines, readPatternFile(filepath.Join(dir, ".rgignore"))...)
+		dotLines = append(dotLines, read(".rgignore")...)
 	}
 	if len(gitLines) == 0 && len(dotLines) == 0 && (!repo || len(r.git) == 0) {
 		return r
@@ -325,8 +378,50 @@ func (r *rule) match(name string, fullPath func() []string, isDir bool) gitignor
 // readPatternFile returns the pattern lines of an ignore file: no blank
 // lines, no comments, no trailing CR. A missing file has none.
 func readPatternFile(name string) []string {
-	data, err := pathutil.ReadFile(name, 16<<20)
-	if err != nil || len(data) == 0 {
+	data, err := pathutil.ReadFile(name, maxPatternBytes)
+	if err != nil {
+		return nil
+	}
+	return patternLines(data)
+}
+
+// maxPatternBytes bounds the ignore files read.
+const maxPatternBytes = 16 << 20
+
+// readPatternAt is readPatternFile for the file at rel (slash- or
+// separator-separated) below the open folder d, opened relative to it
+// without following any link.
+func readPatternAt(d *os.File, rel string) []string {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	dir := d
+	for i, name := range parts {
+		flags := unix.O_RDONLY | unix.O_NONBLOCK
+		if i < len(parts)-1 {
+			flags = unix.O_RDONLY | unix.O_DIRECTORY
+		}
+		fd, err := openat(dir, name, flags)
+		if dir != d {
+			dir.Close()
+		}
+		if err != nil {
+			return nil
+		}
+		dir = os.NewFile(uintptr(fd), name)
+	}
+	defer dir.Close()
+	if _, err := pathutil.Regular(dir, rel); err != nil {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(dir, maxPatternBytes+1))
+	if err != nil || len(data) > maxPatternBytes {
+		return nil
+	}
+	return patternLines(data)
+}
+
+// patternLines returns the pattern lines of an ignore file's content.
+func patternLines(data []byte) []string {
+	if len(data) == 0 {
 		return nil
 	}
 	var lines []string

@@ -237,3 +237,41 @@ func TestWalkFileRoot(t *testing.T) {
 		t.Errorf("a file named as the root is searched even when ignored; got %v", got)
 	}
 }
+
+// A walk closes every folder it opened, however it ends: to the end, by
+// ErrStop, by a failing visit or by cancellation (a server walks for days).
+func TestWalkClosesItsFolders(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 300 {
+		files[filepath.Join(string(rune('a'+i%7)), string(rune('a'+i%5)), string(rune('a'+i%3)), strings.Repeat("f", 1+i/20))] = "x"
+	}
+	writeTree(t, dir, files)
+	openFDs := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd here")
+		}
+		return len(entries)
+	}
+	before := openFDs()
+	failure := errors.New("visit failed")
+	ctx, cancel := context.WithCancel(context.Background())
+	for name, visit := range map[string]func(File) error{
+		"whole":  func(File) error { return nil },
+		"stop":   func(File) error { return ErrStop },
+		"fail":   func(File) error { return failure },
+		"cancel": func(File) error { cancel(); return nil },
+	} {
+		walkCtx := context.Background()
+		if name == "cancel" {
+			walkCtx = ctx
+		}
+		for range 20 {
+			_ = Walk(walkCtx, dir, Options{}, visit)
+		}
+		if after := openFDs(); after != before {
+			t.Errorf("%s: %d descriptors open after the walks, %d before", name, after, before)
+		}
+	}
+}

@@ -9,9 +9,12 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Verdict is what an Override says about an entry.
@@ -47,13 +50,13 @@ type File struct {
 	// Entry is the directory entry (Info() gives size and mtime).
 	Entry fs.DirEntry
 	// dir is the open folder holding the file during the visit (nil for a
-	// root that is a file); ModTime stats relative to it.
+	// root that is a file); ModTime and Open work relative to it.
 	dir *os.File
 }
 
 // ModTime returns the file's modification time. During a visit it stats
 // the name relative to the open folder, which spares the kernel walking
-// the whole path again.
+// the whole path again (and cannot be led elsewhere by a path that changed).
 func (f File) ModTime() (time.Time, error) {
 	if f.dir != nil {
 		var st unix.Stat_t
@@ -68,6 +71,37 @@ func (f File) ModTime() (time.Time, error) {
 	return info.ModTime(), nil
 }
 
+// Open opens the file for reading, as pathutil.OpenRegular does (regular
+// files only, never waiting on a FIFO). During a visit it opens the name
+// relative to the open folder and follows no link: a file replaced by a
+// link since the folder was read is refused, never read through the link.
+func (f File) Open() (*os.File, error) {
+	if f.dir == nil {
+		file, _, err := pathutil.OpenRegular(f.Path)
+		return file, err
+	}
+	fd, err := openat(f.dir, f.Entry.Name(), unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: f.Path, Err: err}
+	}
+	file := os.NewFile(uintptr(fd), f.Path)
+	if _, err := pathutil.Regular(file, f.Path); err != nil {
+		return nil, err
+	}
+	return file, nil
+}
+
+// openat opens name in the folder dir without following a link (a link
+// there fails with ELOOP).
+func openat(dir *os.File, name string, flags int) (int, error) {
+	for {
+		fd, err := unix.Openat(int(dir.Fd()), name, flags|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
 // ErrStop, returned by a visit function, ends the walk early without error.
 var ErrStop = errors.New("stop walking")
 
@@ -77,7 +111,8 @@ var ErrStop = errors.New("stop walking")
 // goroutines, so visit is called concurrently and in no particular order.
 // Unreadable folders are skipped. When root is a file, visit sees it alone,
 // whatever the ignore files say (as when a file is named on ripgrep's
-// command line).
+// command line). A folder root is opened by its path, then walked as
+// WalkRoot does.
 func Walk(ctx context.Context, root string, opts Options, visit func(File) error) error {
 	root = filepath.Clean(root)
 	info, err := os.Stat(root)
@@ -91,9 +126,31 @@ func Walk(ctx context.Context, root string, opts Options, visit func(File) error
 		}
 		return err
 	}
+	dir, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	return WalkRoot(ctx, dir, root, opts, visit)
+}
+
+// WalkRoot is Walk of the folder dir, whose path is root (for the paths
+// visit sees and the ignore files of root's ancestors). The walk never
+// leaves dir and never follows a link: every folder and file below it is
+// opened relative to its parent's open descriptor, without following a
+// link, at the moment it is read. A folder swapped for a link to elsewhere
+// meanwhile is not entered; nothing outside dir is listed or opened, however
+// the tree changes during the walk. Callers open dir through a jail
+// (workspace.Workspace.OpenDir) so that the start is judged the same way.
+func WalkRoot(ctx context.Context, dir *os.Root, root string, opts Options, visit func(File) error) error {
+	root = filepath.Clean(root)
+	top, err := dir.Open(".")
+	if err != nil {
+		return err
+	}
 	var rules *Rules
 	if !opts.NoIgnore {
-		rules = ForRoot(root)
+		rules = ForRootAt(root, top)
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -101,7 +158,7 @@ func Walk(ctx context.Context, root string, opts Options, visit func(File) error
 	}
 	w := &walker{ctx: ctx, opts: opts, visit: visit}
 	w.cond = sync.NewCond(&w.mu)
-	w.queue = []dirJob{{path: root, rules: rules}}
+	w.queue = []dirJob{{path: root, rules: rules, open: top}}
 	w.pending = 1
 	var wg sync.WaitGroup
 	for range workers {
@@ -115,6 +172,10 @@ func Walk(ctx context.Context, root string, opts Options, visit func(File) error
 	stopWatch := context.AfterFunc(ctx, func() { w.fail(ctx.Err()) })
 	wg.Wait()
 	stopWatch()
+	// Jobs left when the walk stopped early still hold their parents.
+	for _, j := range w.queue {
+		j.release()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if errors.Is(w.err, ErrStop) {
@@ -123,11 +184,38 @@ func Walk(ctx context.Context, root string, opts Options, visit func(File) error
 	return w.err
 }
 
-// dirJob is a folder waiting to be read.
+// dirJob is a folder waiting to be read: name in the open folder parent,
+// or, for the walk root, the folder already open.
 type dirJob struct {
-	path  string
-	rel   []string
-	rules *Rules
+	parent *openDir
+	name   string
+	open   *os.File
+	path   string
+	rel    []string
+	rules  *Rules
+}
+
+// release drops the job's hold on what it would have opened.
+func (j dirJob) release() {
+	if j.parent != nil {
+		j.parent.release()
+	}
+	if j.open != nil {
+		j.open.Close()
+	}
+}
+
+// openDir is a folder held open while sub-folders queued from it wait to
+// be opened relative to it; the last to let go closes it.
+type openDir struct {
+	f    *os.File
+	refs atomic.Int32
+}
+
+func (d *openDir) release() {
+	if d.refs.Add(-1) == 0 {
+		d.f.Close()
+	}
 }
 
 type walker struct {
@@ -206,16 +294,24 @@ func (w *walker) work() {
 
 // read lists one folder, visits its files and queues its sub-folders.
 func (w *walker) read(job dirJob) error {
-	f, err := os.Open(job.path)
-	if err != nil {
-		return nil
+	f := job.open
+	if f == nil {
+		fd, err := openat(job.parent.f, job.name, unix.O_RDONLY|unix.O_DIRECTORY)
+		job.parent.release()
+		if err != nil {
+			return nil // gone, unreadable, or now a link: not entered
+		}
+		f = os.NewFile(uintptr(fd), job.path)
 	}
-	defer f.Close()
+	// The folder stays open while its sub-folders wait to be opened in it.
+	d := &openDir{f: f}
+	d.refs.Store(1)
+	defer d.release()
 	entries, _ := f.ReadDir(-1)
 	rules := job.rules
 	// The root's own ignore files are already in the rules ForRoot built.
 	if rules != nil && len(job.rel) > 0 {
-		rules = rules.ChildOf(job.path, job.rel, entries)
+		rules = rules.ChildAt(f, job.rel, entries)
 	}
 	var subdirs []dirJob
 	var files []File
@@ -249,13 +345,14 @@ func (w *walker) read(job dirJob) error {
 		if isDir {
 			rel := make([]string, len(relParts))
 			copy(rel, relParts)
-			subdirs = append(subdirs, dirJob{path: filepath.Join(job.path, name), rel: rel, rules: rules})
+			subdirs = append(subdirs, dirJob{parent: d, name: name, path: filepath.Join(job.path, name), rel: rel, rules: rules})
 			continue
 		}
 		if typ.IsRegular() {
 			files = append(files, File{Path: filepath.Join(job.path, name), Rel: prefix + name, Entry: e, dir: f})
 		}
 	}
+	d.refs.Add(int32(len(subdirs)))
 	// Hand the sub-folders to idle workers before the (slower) visits.
 	w.push(subdirs)
 	for _, f := range files {

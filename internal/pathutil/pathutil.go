@@ -5,6 +5,7 @@
 package pathutil
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -147,6 +148,12 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readLimited(f, name, limit)
+}
+
+// readLimited reads f (opened from name) to its end, at most limit bytes,
+// and closes it.
+func readLimited(f *os.File, name string, limit int64) ([]byte, error) {
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -156,4 +163,48 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s holds more than %d bytes, too much to read", name, limit)
 	}
 	return data, nil
+}
+
+// ErrLeadsOutside refuses a file that OpenRegularIn would reach only by
+// leaving its folder.
+var ErrLeadsOutside = errors.New("it leads outside its folder (through a symbolic link, or a folder on its way was replaced by one), so it was not read; replace the link with the file itself")
+
+// OpenRegularIn is OpenRegular of rel inside the folder dir, opened through
+// an os.Root on dir: no link or ".." on the way leaves dir, however the
+// folders on the way change meanwhile. It is for files at fixed places in a
+// workspace (.mcp.json, the plan file, memory notes), which a repository
+// can turn into links to elsewhere.
+func OpenRegularIn(dir, rel string) (*os.File, fs.FileInfo, error) {
+	name := filepath.Join(dir, rel)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(rel, OpenReadFlags, 0)
+	if err != nil {
+		if strings.Contains(err.Error(), "path escapes from parent") {
+			err = &fs.PathError{Op: "open", Path: name, Err: ErrLeadsOutside}
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = name
+		}
+		return nil, nil, err
+	}
+	st, err := Regular(f, name)
+	if err != nil {
+		return nil, st, err
+	}
+	return f, st, nil
+}
+
+// ReadFileIn is ReadFile of rel inside the folder dir, opened as
+// OpenRegularIn does.
+func ReadFileIn(dir, rel string, limit int64) ([]byte, error) {
+	f, _, err := OpenRegularIn(dir, rel)
+	if err != nil {
+		return nil, err
+	}
+	return readLimited(f, filepath.Join(dir, rel), limit)
 }

@@ -69,7 +69,7 @@ func Register(reg *tools.Registry, d Deps) {
 		taskManager = tasks.NewManager(tasks.Options{Log: d.Log})
 	}
 	bash := shell.NewBash(d.Workspace, d.Settings, taskManager, d.Log)
-	reg.Register(tools.CategoryCore, bash, search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()).WithSettings(d.Settings))
+	reg.Register(tools.CategoryCore, bash, search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()).WithSettings(d.Settings).WithLog(d.Log))
 	reg.Register(tools.CategoryTasks, tasks.NewTaskOutput(taskManager, d.Settings), tasks.NewTaskStop(taskManager), shell.NewMonitor(bash))
 	reg.Register(tools.CategoryExtras, search.NewLS(d.Workspace), search.NewTree(d.Workspace), shell.NewSSHBash(d.Settings))
 	reg.Register(tools.CategoryNotebook, fs.NewNotebookEdit(d.Workspace))

@@ -172,8 +172,13 @@ func (m *Memory) dir() string { return filepath.Join(m.ws.Root(), filepath.FromS
 
 func (m *Memory) notePath(name string) string { return filepath.Join(m.dir(), name+".md") }
 
+// noteRel is a note's path relative to the workspace root. Notes are read,
+// written, listed and deleted through an os.Root on the root, so a memory
+// folder that is (or becomes) a link to elsewhere is refused, never used.
+func noteRel(name string) string { return filepath.Join(filepath.FromSlash(MemoryDir), name+".md") }
+
 func (m *Memory) read(name string) (*tools.Result, error) {
-	data, err := readNote(m.notePath(name))
+	data, err := m.readNote(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return m.missing(name)
 	}
@@ -189,11 +194,10 @@ func (m *Memory) read(name string) (*tools.Result, error) {
 func (m *Memory) write(name, content string, appendTo bool) (*tools.Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	path := m.notePath(name)
 	data := content
 	verb := "Saved"
 	if appendTo {
-		old, err := readNote(path)
+		old, err := m.readNote(name)
 		switch {
 		case err == nil:
 			verb = "Appended to"
@@ -205,7 +209,7 @@ func (m *Memory) write(name, content string, appendTo bool) (*tools.Result, erro
 			return m.unreadable(name, err), nil
 		}
 	}
-	if err := workspace.WriteFileAtomic(path, []byte(data)); err != nil {
+	if err := workspace.WriteFileIn(m.ws.Root(), noteRel(name), []byte(data)); err != nil {
 		return nil, fmt.Errorf("write note %s: %w", name, err)
 	}
 	return tools.TextResult(fmt.Sprintf("%s the note %q (%s/%s.md, %d bytes).", verb, name, MemoryDir, name, len(data))), nil
@@ -214,7 +218,7 @@ func (m *Memory) write(name, content string, appendTo bool) (*tools.Result, erro
 func (m *Memory) delete(name string) (*tools.Result, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	err := os.Remove(m.notePath(name))
+	err := m.remove(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return m.missing(name)
 	}
@@ -238,7 +242,7 @@ func (m *Memory) missing(name string) (*tools.Result, error) {
 
 // names lists the notes, sorted.
 func (m *Memory) names() ([]string, error) {
-	entries, err := os.ReadDir(m.dir())
+	entries, err := m.readDir()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -266,13 +270,12 @@ func (m *Memory) list() (*tools.Result, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d notes in %s/:\n", len(names), MemoryDir)
 	for _, name := range names {
-		path := m.notePath(name)
-		st, err := os.Stat(path)
+		first, st, err := m.firstLine(name)
 		if err != nil {
 			continue // deleted meanwhile
 		}
 		fmt.Fprintf(&b, "- %s (%d bytes, changed %s)", name, st.Size(), st.ModTime().UTC().Format("2006-01-02 15:04 UTC"))
-		if first := firstLine(path); first != "" {
+		if first != "" {
 			fmt.Fprintf(&b, ": %s", first)
 		}
 		b.WriteByte('\n')
@@ -295,7 +298,7 @@ func (m *Memory) search(ctx context.Context, query string) (*tools.Result, error
 		if strings.Contains(strings.ToLower(name), needle) {
 			hits = append(hits, fmt.Sprintf("%s: (name matches)", name))
 		}
-		data, err := readNote(m.notePath(name))
+		data, err := m.readNote(name)
 		if err != nil {
 			continue // deleted meanwhile
 		}
@@ -328,15 +331,16 @@ func (m *Memory) unreadable(name string, err error) *tools.Result {
 // readNote reads a note: a regular file (the folder can come with a
 // repository, and a named pipe or a link to a device under a note's name
 // would never end a read) of at most maxNoteBytes.
-func readNote(path string) ([]byte, error) {
-	return pathutil.ReadFile(path, maxNoteBytes)
+func (m *Memory) readNote(name string) ([]byte, error) {
+	return pathutil.ReadFileIn(m.ws.Root(), noteRel(name), maxNoteBytes)
 }
 
-// firstLine is the first non-empty line of a file, shortened, for listings.
-func firstLine(path string) string {
-	f, _, err := pathutil.OpenRegular(path)
+// firstLine is the first non-empty line of a note, shortened, for
+// listings, with the note's file information.
+func (m *Memory) firstLine(name string) (string, fs.FileInfo, error) {
+	f, st, err := pathutil.OpenRegularIn(m.ws.Root(), noteRel(name))
 	if err != nil {
-		return ""
+		return "", nil, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -345,10 +349,38 @@ func firstLine(path string) string {
 			if utf8.RuneCountInString(line) > 80 {
 				line = string([]rune(line)[:80]) + "…"
 			}
-			return line
+			return line, st, nil
 		}
 	}
-	return ""
+	return "", st, nil
+}
+
+// readDir lists the memory folder, opened through the root's os.Root.
+func (m *Memory) readDir() ([]fs.DirEntry, error) {
+	root, err := os.OpenRoot(m.ws.Root())
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	d, err := root.Open(filepath.FromSlash(MemoryDir))
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
+}
+
+// remove deletes a note.
+func (m *Memory) remove(name string) error { return m.removeRel(noteRel(name)) }
+
+// removeRel deletes rel (relative to the root) through the root's os.Root.
+func (m *Memory) removeRel(rel string) error {
+	root, err := os.OpenRoot(m.ws.Root())
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return root.Remove(rel)
 }
 
 // sanitiseNoteName reduces a name to letters, digits, '.', '_' and '-' so it

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -86,7 +87,7 @@ func (m *Memory) facts(p memoryParams) (*tools.Result, error) {
 		}
 		return tools.TextResult(fmt.Sprintf("Cleared the fact %q (%d left).", name, len(facts))), nil
 	default: // clear
-		err := os.Remove(m.factsPath())
+		err := m.removeRel(factsRel())
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("clear facts: %w", err)
 		}
@@ -109,7 +110,7 @@ func (m *Memory) loadFacts(lenient bool) (map[string]string, *tools.Result) {
 	}
 	var data []byte
 	if err == nil {
-		data, err = readNote(path)
+		data, err = pathutil.ReadFileIn(m.ws.Root(), factsRel(), maxNoteBytes)
 	}
 	if err == nil {
 		err = json.Unmarshal(data, &facts)
@@ -130,11 +131,15 @@ func (m *Memory) saveFacts(facts map[string]string) error {
 	if err != nil {
 		return err
 	}
-	if err := workspace.WriteFileAtomic(m.factsPath(), append(data, '\n')); err != nil {
+	if err := workspace.WriteFileIn(m.ws.Root(), factsRel(), append(data, '\n')); err != nil {
 		return fmt.Errorf("write facts: %w", err)
 	}
 	return nil
 }
+
+// factsRel is the facts file's path relative to the workspace root (it is
+// read and written through an os.Root on the root, as notes are).
+func factsRel() string { return filepath.Join(filepath.FromSlash(MemoryDir), FactsFile) }
 
 func sortedFactNames(facts map[string]string) []string {
 	names := make([]string, 0, len(facts))

@@ -195,7 +195,13 @@ func TestMemoryRefusesNotesThatAreNotFiles(t *testing.T) {
 		if res != nil {
 			msg = res.Text()
 		}
-		if !strings.Contains(msg, "not a regular file") {
+		// The link to a device leads outside the workspace, and the jail
+		// refuses it before anything is opened.
+		want := "not a regular file"
+		if strings.Contains(input, "zero") {
+			want = "leads outside"
+		}
+		if !strings.Contains(msg, want) {
 			t.Errorf("%s: the error does not say what is wrong: %s", input, msg)
 		}
 	}

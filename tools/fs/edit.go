@@ -99,6 +99,9 @@ type editCall struct {
 	abs  string
 	old  []byte
 	plan *editPlan
+	// linkedOut is set, with the error, when abs leads outside the
+	// workspace through a link (leadsOutside).
+	linkedOut bool
 }
 
 // prepare checks an Edit input against the file and computes the new
@@ -129,7 +132,7 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 		}
 		old = nil // an empty old_string creates the file
 	case err != nil:
-		return nil, tools.ErrorResult("cannot read %s: %v.", abs, err)
+		return &editCall{abs: abs, linkedOut: leadsOutside(err)}, tools.ErrorResult("cannot read %s: %v.", abs, err)
 	}
 	fuzzy := currentSettings(e.settings).Edit.Fuzzy
 	// stale is set when the file changed since the Read: the edit is then
@@ -160,7 +163,12 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 // Precheck implements tools.Prechecker: an edit that cannot be made (stale
 // file, no match) fails before the user is asked.
 func (e *Edit) Precheck(_ context.Context, _ tools.Host, input json.RawMessage) *tools.Result {
-	_, res := e.prepare(input, true)
+	c, res := e.prepare(input, true)
+	if c != nil && c.linkedOut {
+		// The permission checker refuses it, saying where it leads and
+		// what to do instead (see leadsOutside).
+		return nil
+	}
 	return res
 }
 

@@ -22,6 +22,17 @@ import (
 // change itself is never cut.
 const maxDiffChars = 20_000
 
+// leadsOutside reports a read of the current content that failed because
+// the path leads outside the workspace through a link. The change is then
+// the permission checker's to refuse (a write through such a link is
+// refused in every mode, with a message naming where it leads), so the
+// precheck leaves the call to it; the jailed read still refuses it if the
+// call ever ran.
+func leadsOutside(err error) bool {
+	var esc *workspace.EscapeError
+	return errors.As(err, &esc)
+}
+
 // resolve turns a file_path from the input into an absolute path, or an
 // error result saying what is wrong with it.
 func resolve(ws *workspace.Workspace, field, p string) (string, *tools.Result) {

@@ -144,33 +144,14 @@ func (r *Read) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return bad, nil
 	}
 	abs, note := fuzzyMatch(r.ws, abs)
+	// A path leading outside the workspace is read as the permission
+	// checker approved it, by its real path, or not at all.
+	ctx = workspace.WithApprovedReads(ctx, call.ApprovedReads)
 	res, err := r.read(ctx, abs, p)
 	if note != "" && res != nil && !res.IsError {
 		res.Content = append(res.Content, tools.Content{Type: "text", Text: note})
 	}
 	return res, err
-}
-
-// Precheck implements tools.Prechecker: a path inside the workspace that
-// leads through a link to outside it is refused before any prompt, since
-// the jailed read refuses it whatever the answer; the model is told the
-// real path, whose reading is then asked about on its own.
-func (r *Read) Precheck(_ context.Context, _ tools.Host, input json.RawMessage) *tools.Result {
-	var p readParams
-	if json.Unmarshal(input, &p) != nil {
-		return nil
-	}
-	abs, bad := resolve(r.ws, "file_path", p.FilePath)
-	if bad != nil {
-		return nil
-	}
-	if _, _, open := r.ws.Document(abs); open {
-		return nil
-	}
-	if real, outside := r.ws.LeadsOutside(abs); outside {
-		return tools.ErrorResult("%v.", &workspace.EscapeError{Path: abs, Real: real})
-	}
-	return nil
 }
 
 // read reads the file at abs.
@@ -197,7 +178,7 @@ func (r *Read) read(ctx context.Context, abs string, p readParams) (*tools.Resul
 	}
 	switch {
 	case ext == ".ipynb":
-		return r.readNotebook(abs, p.AllowLarge)
+		return r.readNotebook(ctx, abs, p.AllowLarge)
 	case imageTypes[ext] != "":
 		return r.readImage(ctx, abs, imageTypes[ext])
 	case ext == ".pdf":
@@ -463,7 +444,7 @@ func (r *Read) readPDF(ctx context.Context, abs, pages string) (*tools.Result, e
 	}
 	// The poppler tools read the file as opened here, through the
 	// workspace's jail, not by a path that may lead elsewhere by then.
-	src, _, err := r.ws.OpenRegular(abs)
+	src, _, err := r.ws.OpenRegularContext(ctx, abs)
 	if err != nil {
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
 	}
@@ -633,9 +614,9 @@ func pdfPageCount(ctx context.Context, src *os.File) int {
 }
 
 // readNotebook shows a notebook cell by cell, with image outputs as images.
-func (r *Read) readNotebook(abs string, allowLarge bool) (*tools.Result, error) {
+func (r *Read) readNotebook(ctx context.Context, abs string, allowLarge bool) (*tools.Result, error) {
 	start := time.Now()
-	data, version, err := r.ws.ReadFile(abs)
+	data, version, err := r.ws.ReadFileLimit(ctx, abs, nil, workspace.ReadFileMax)
 	if err != nil {
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
 	}

@@ -93,6 +93,9 @@ func writePath(input json.RawMessage) (string, error) {
 type writeCall struct {
 	abs string
 	old []byte
+	// linkedOut is set, with the error, when abs leads outside the
+	// workspace through a link (leadsOutside).
+	linkedOut bool
 }
 
 // prepare checks a Write input against the file; a non-nil result is the
@@ -117,7 +120,7 @@ func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *to
 	case errors.Is(err, fs.ErrNotExist):
 		old = nil
 	case err != nil:
-		return nil, tools.ErrorResult("cannot read %s before overwriting it: %v.", abs, err)
+		return &writeCall{abs: abs, linkedOut: leadsOutside(err)}, tools.ErrorResult("cannot read %s before overwriting it: %v.", abs, err)
 	case checkFresh:
 		if err := w.ws.CheckFresh(abs); err != nil {
 			return nil, tools.ErrorResult("%v", err)
@@ -129,7 +132,12 @@ func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *to
 // Precheck implements tools.Prechecker: a write over a file that changed
 // since it was read fails before the user is asked.
 func (w *Write) Precheck(_ context.Context, _ tools.Host, input json.RawMessage) *tools.Result {
-	_, res := w.prepare(input, true)
+	c, res := w.prepare(input, true)
+	if c != nil && c.linkedOut {
+		// The permission checker refuses it, saying where it leads and
+		// what to do instead (see leadsOutside).
+		return nil
+	}
 	return res
 }
 

@@ -90,7 +90,9 @@ func LoadProjectConfig(root string) (map[string]settings.MCPServer, error) {
 		return nil, nil
 	}
 	path := filepath.Join(root, ProjectConfigFile)
-	data, err := pathutil.ReadFile(path, settings.MaxFileBytes)
+	// Through the workspace's jail: a .mcp.json that is (or lies behind) a
+	// link to elsewhere is refused.
+	data, err := pathutil.ReadFileIn(root, ProjectConfigFile, settings.MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

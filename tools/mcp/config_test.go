@@ -83,3 +83,24 @@ func TestCollectConfigsPrefersSettings(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 }
+
+// A .mcp.json that is a link to a file outside the workspace is refused,
+// not read (the project's configuration is read through the workspace's
+// jail).
+func TestLoadProjectConfigRefusesLinkOutside(t *testing.T) {
+	base := t.TempDir()
+	root, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside.json")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(outside, []byte(`{"mcpServers": {"s": {"command": "srv"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, ".mcp.json")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadProjectConfig(root)
+	if err == nil || !strings.Contains(err.Error(), "leads outside") || len(got) != 0 {
+		t.Fatalf("got %v, %v; want a refusal", got, err)
+	}
+}

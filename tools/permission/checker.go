@@ -10,7 +10,9 @@
 //  1. a deny rule that matches any part of the call denies it;
 //  2. a write outside the workspace is refused (unless
 //     permissions.allowWritesOutsideWorkspace, then it is asked even in
-//     bypassPermissions mode, unless an allow rule names the path);
+//     bypassPermissions mode, unless an allow rule names the path); a
+//     write through a link in the workspace leading outside is refused
+//     even then, naming the real path to give instead;
 //  3. plan mode refuses every tool that is not read-only, pointing the
 //     model at ExitPlanMode (writing the plan file is allowed);
 //     a write to a file that decides what may run (.toolhost/ settings and
@@ -20,7 +22,9 @@
 //  4. an ask rule asks (except in bypassPermissions);
 //  5. bypassPermissions allows;
 //  6. allow rules (the settings' and this session's) allow;
-//  7. a read outside the workspace asks;
+//  7. a read outside the workspace asks, naming its real path; an allowed
+//     one carries the approval of the file there (approvedReads), which
+//     is all the read may open;
 //  8. acceptEdits allows edits inside the workspace;
 //  9. low-risk tools (side effect none, state or blocking) are allowed;
 //  10. edits the editor shows for review (edit.reviewInEditor) are allowed,
@@ -45,6 +49,7 @@ import (
 	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // PlanFile is where the plan is written in plan mode, relative to the first
@@ -206,11 +211,34 @@ func (c *Checker) Check(ctx context.Context, host tools.Host, call tools.Permiss
 	v := d.decide()
 	switch v.Verdict {
 	case tools.VerdictAllow:
-		return tools.PermissionOutcome{Allow: true, Review: v.Review}, nil
+		return tools.PermissionOutcome{Allow: true, Review: v.Review, ApprovedReads: d.approvedReads()}, nil
 	case tools.VerdictAsk:
-		return d.ask(ctx, v.Reason)
+		// What the prompt names is what an approval lets the call read:
+		// the files there now, before the user answers.
+		approved := d.approvedReads()
+		out, err := d.ask(ctx, v.Reason)
+		if out.Allow {
+			out.ApprovedReads = approved
+		}
+		return out, err
 	}
 	return tools.PermissionOutcome{Message: v.Reason}, nil
+}
+
+// approvedReads are the approvals of the call's reads outside the
+// workspace, by their real paths, for a call allowed (a link inside the
+// workspace pointing outside is read only under one).
+func (d *decision) approvedReads() []workspace.ApprovedRead {
+	var out []workspace.ApprovedRead
+	for _, p := range d.sub.reads {
+		if p.inside {
+			continue
+		}
+		if a, ok := workspace.ApproveRead(p.abs, p.real); ok {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // AutoAllowed reports whether a call of t runs without asking the user in
@@ -287,6 +315,9 @@ func (d *decision) resolve(paths []string, extra []string) []resolvedPath {
 		for _, e := range extra {
 			rp.inside = rp.inside || pathutil.Within(e, rp.real)
 		}
+		if !rp.inside && rp.real != rp.abs {
+			rp.linkedOut = writtenWithin(abs, extra) || writtenWithin(abs, d.c.ws.Roots())
+		}
 		out = append(out, rp)
 	}
 	return out
@@ -309,10 +340,16 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 	if r, ok := rules.deny.firstMatch(&d.sub, d.pm); ok {
 		return denyWith("%s was denied by the rule %s in the permission settings. Do not retry it; find another way or ask the user to change the rule.", d.what(), r)
 	}
+	for _, p := range d.sub.writes {
+		if p.linkedOut {
+			return denyWith("%s of %s is refused: the path leads through a symbolic link in the workspace to %s, outside it, and changes through such a link are refused in every permission mode. %s",
+				d.name, p.given, p.real, outsideWriteAdvice(p.real, perms.AllowWritesOutsideWorkspace))
+		}
+	}
 	var outsideWrites []string
 	for _, p := range d.sub.writes {
 		if !p.inside {
-			outsideWrites = append(outsideWrites, p.abs)
+			outsideWrites = append(outsideWrites, p.where())
 		}
 	}
 	if len(outsideWrites) > 0 && !perms.AllowWritesOutsideWorkspace {
@@ -353,7 +390,7 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 	}
 	for _, p := range d.sub.reads {
 		if !p.inside {
-			return askBecause("it reads outside the workspace")
+			return askBecause("it reads " + p.where() + ", outside the workspace")
 		}
 	}
 	if d.mode == tools.ModeAcceptEdits && d.call.Tool.SideEffect() == tools.SideEffectMutating && len(d.sub.writes) > 0 {
@@ -368,6 +405,16 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 		return tools.PermissionDecision{Verdict: tools.VerdictAllow, Reason: "the editor asks the user to review the edit (edit.reviewInEditor)", Review: true}
 	}
 	return askBecause("no rule allows it")
+}
+
+// outsideWriteAdvice says what to do instead of writing real, outside the
+// workspace, through a link: use its own path, when writes outside may be
+// asked about.
+func outsideWriteAdvice(real string, allowed bool) string {
+	if allowed {
+		return "To change the file there, give its own path, " + real + ", so that the user is asked about it by name."
+	}
+	return "Writes outside the workspace are refused too: write inside the workspace instead; if the user wants that folder included, they can add it to permissions.additionalDirectories."
 }
 
 // readOnly reports side effects that change nothing outside toolhost's own

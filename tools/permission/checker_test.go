@@ -336,17 +336,24 @@ func TestOutsideWorkspace(t *testing.T) {
 	e := newEnv(t, "")
 	c := e.checker("")
 
-	// A read through a symlink that leads outside asks, naming the real folder.
+	// A read through a symlink that leads outside asks, naming where it
+	// leads; the rule offered names the real folder, not the link's (which
+	// would allow whatever the link is made to point at next).
 	got, _, host := run(t, c, reads(readTool, "link/secret.txt"))
 	if got != asked {
 		t.Fatalf("read through an outside symlink: %s, want ask", got)
 	}
 	req := host.requests[0]
-	if !strings.Contains(req.Title, "outside the workspace") {
-		t.Errorf("title %q does not say the read is outside", req.Title)
+	if real := filepath.Join(e.outside, "secret.txt"); !strings.Contains(req.Title, "outside the workspace") || !strings.Contains(req.Title, "link/secret.txt → "+real) {
+		t.Errorf("title %q does not say the read is outside, at %s", req.Title, real)
 	}
-	if want := "Read(/" + filepath.ToSlash(filepath.Join(e.root, "link")) + "/**)"; !slices.Contains(req.Suggestions, want) {
+	if want := "Read(/" + filepath.ToSlash(e.outside) + "/**)"; !slices.Contains(req.Suggestions, want) {
 		t.Errorf("suggestions %q lack %q", req.Suggestions, want)
+	}
+	for _, r := range req.Suggestions {
+		if strings.Contains(r, "link") {
+			t.Errorf("suggestion %q names the link", r)
+		}
 	}
 
 	// An absolute path outside asks too.

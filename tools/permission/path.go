@@ -18,6 +18,29 @@ type resolvedPath struct {
 	abs, real string
 	inside    bool
 	isDir     bool
+	// linkedOut: the path lies in a workspace folder as written, and
+	// leads outside every folder through a symbolic link.
+	linkedOut bool
+}
+
+// writtenWithin reports whether abs lies, as written, in one of folders
+// (in their given or resolved form).
+func writtenWithin(abs string, folders []string) bool {
+	for _, f := range folders {
+		if pathutil.Within(f, abs) || pathutil.Within(pathutil.RealPath(f), abs) {
+			return true
+		}
+	}
+	return false
+}
+
+// where names p for messages: its path, and for a link the real path it
+// leads to, which is what a call through it touches.
+func (p resolvedPath) where() string {
+	if p.real != p.abs {
+		return p.abs + " (which leads to " + p.real + " through a symbolic link)"
+	}
+	return p.abs
 }
 
 // pathPattern is a compiled Read/Edit rule specifier, a gitignore-style

@@ -149,16 +149,27 @@ func (d *decision) describePaths(ps []resolvedPath) string {
 	return s
 }
 
-// display is a path relative to the root holding it, or absolute.
+// display is a path relative to the root holding it, or absolute. A path
+// leading outside the workspace through a link shows where it leads: the
+// place the user is asked about.
 func (d *decision) display(p resolvedPath) string {
+	if !p.inside && p.real != p.abs {
+		return d.relative(p.abs) + " → " + p.real
+	}
 	if p.inside {
-		for _, r := range d.c.ws.Roots() {
-			if rel, err := filepath.Rel(r, p.abs); err == nil && pathutil.Within(r, p.abs) {
-				return filepath.ToSlash(rel)
-			}
-		}
+		return d.relative(p.abs)
 	}
 	return p.abs
+}
+
+// relative is abs relative to the root it lies in as written, or abs.
+func (d *decision) relative(abs string) string {
+	for _, r := range d.c.ws.Roots() {
+		if rel, err := filepath.Rel(r, abs); err == nil && pathutil.Within(r, abs) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return abs
 }
 
 // preview is the tool's own preview, or the command or host to show.
@@ -279,9 +290,12 @@ func (d *decision) pathPattern(p resolvedPath) string {
 			return dir + "/**"
 		}
 	}
-	dir := filepath.Dir(p.abs)
+	// Outside the workspace, the rule names where the path really leads:
+	// a rule for the folder of a link would allow whatever it is made to
+	// point at next.
+	dir := filepath.Dir(p.real)
 	if p.isDir {
-		dir = p.abs
+		dir = p.real
 	}
 	return "/" + strings.TrimSuffix(filepath.ToSlash(dir), "/") + "/**"
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -139,15 +140,19 @@ func (g *Glob) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if dir, r := doublestar.SplitPattern(pattern); dir != "." && dir != "" {
 		walkRoot, rest = filepath.Join(base, filepath.FromSlash(dir)), r
 	}
-	matches, err := globFiles(ctx, walkRoot, rest)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
+	// A folder leading outside the workspace opens as the user approved it.
+	matches, err := g.globFiles(workspace.WithApprovedReads(ctx, call.ApprovedReads), walkRoot, rest)
+	var openErr *openDirError
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
 		matches = nil // the pattern's leading folders do not exist
+	case errors.As(err, &openErr):
+		return tools.ErrorResult("cannot search %s: %v.", walkRoot, openErr.err), nil
+	default:
+		return nil, err
 	}
 	slices.SortFunc(matches, func(a, b globMatch) int {
 		if c := b.mtime.Compare(a.mtime); c != 0 {
@@ -225,16 +230,30 @@ func (m pathMatcher) match(rel string) bool {
 	return doublestar.MatchUnvalidated(m.pattern, name)
 }
 
+// openDirError: the folder to walk could not be opened through the jail
+// (it leads outside the workspace, or changed while it was opened).
+type openDirError struct{ err error }
+
+func (e *openDirError) Error() string { return e.err.Error() }
+func (e *openDirError) Unwrap() error { return e.err }
+
 // globFiles walks root and returns the files whose path relative to root
-// matches pattern.
-func globFiles(ctx context.Context, root, pattern string) ([]globMatch, error) {
+// matches pattern. root is opened through the workspace's jail and walked
+// without leaving it (ignore.WalkRoot), so no name outside the workspace
+// shows, however its folders change meanwhile.
+func (g *Glob) globFiles(ctx context.Context, root, pattern string) ([]globMatch, error) {
+	dir, err := g.ws.OpenDir(ctx, root)
+	if err != nil {
+		return nil, &openDirError{err}
+	}
+	defer dir.Close()
 	m := newPathMatcher(pattern)
 	var mu sync.Mutex
 	var matches []globMatch
 	// Ignore files do not hide anything from Glob, as in Claude Code: build
 	// outputs, logs and .env files are what one often looks for by name.
 	// Version-control folders are still skipped.
-	err := ignore.Walk(ctx, root, ignore.Options{NoIgnore: true}, func(f ignore.File) error {
+	err = ignore.WalkRoot(ctx, dir, root, ignore.Options{NoIgnore: true}, func(f ignore.File) error {
 		if !m.match(f.Rel) {
 			return nil
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -104,6 +105,10 @@ type grepQuery struct {
 	// workspace's jail (Workspace.OpenRegular): the backends search it,
 	// not whatever root names by the time they open it.
 	file *os.File
+	// dir, when root is a folder, is root opened through the workspace's
+	// jail (Workspace.OpenDir): the Go backend walks it and never leaves
+	// it, and ripgrep runs jailed by Landlock to read only beneath it.
+	dir *os.Root
 }
 
 // grepBackend runs a query. A *queryError is a problem with the input (a
@@ -168,11 +173,30 @@ func NewGrep(ws *workspace.Workspace, rgPath string) *Grep {
 	if rgPath == "" {
 		return &Grep{ws: ws, backend: nativeGrep{}}
 	}
-	return &Grep{ws: ws, backend: &ripgrep{path: rgPath}}
+	return &Grep{ws: ws, backend: newRipgrep(rgPath)}
+}
+
+// WithLog makes g say in log, once, which backend searches folders (rg
+// jailed by Landlock, or Go when the jail cannot be had).
+func (g *Grep) WithLog(log *slog.Logger) *Grep {
+	if rg, ok := g.backend.(*ripgrep); ok {
+		rg.log = log
+	}
+	return g
 }
 
 // Backend names the search engine in use ("ripgrep" or "go").
 func (g *Grep) Backend() string { return g.backend.name() }
+
+// FolderSearch says which engine searches folders and how it is jailed:
+// ripgrep under Landlock, or the Go backend when ripgrep is not installed
+// or cannot be jailed (with the reason). It is part of toolhost/status.
+func (g *Grep) FolderSearch(ctx context.Context) string {
+	if rg, ok := g.backend.(*ripgrep); ok {
+		return rg.folderSearch(ctx)
+	}
+	return "go, jailed by os.Root (ripgrep is not installed)"
+}
 
 func (*Grep) Name() string                 { return "Grep" }
 func (*Grep) Description() string          { return grepDescription }
@@ -214,12 +238,22 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("cannot search %s: %v. Check the path; Glob finds files by name.", q.root, err), nil
 	}
 	if !fi.IsDir() {
-		f, _, err := g.ws.OpenRegular(q.root)
+		// A file outside the workspace (a link inside it pointing
+		// outside included) is opened as the permission checker
+		// approved it, by its real path, or not at all.
+		f, _, err := g.ws.OpenRegularContext(workspace.WithApprovedReads(ctx, call.ApprovedReads), q.root)
 		if err != nil {
 			return tools.ErrorResult("cannot search %s: %v.", q.root, err), nil
 		}
 		defer f.Close()
 		q.file = f
+	} else {
+		dir, err := g.ws.OpenDir(workspace.WithApprovedReads(ctx, call.ApprovedReads), q.root)
+		if err != nil {
+			return tools.ErrorResult("cannot search %s: %v.", q.root, err), nil
+		}
+		defer dir.Close()
+		q.dir = dir
 	}
 	st := g.current()
 	q.rank = rankFor(st)

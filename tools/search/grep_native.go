@@ -58,17 +58,34 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	if err != nil {
 		return searchResult{}, err
 	}
+	if q.file != nil {
+		// A single file, opened through the jail; a file named on the
+		// command line is searched whatever the ignore files say.
+		var hits []*fileHits
+		if h := cq.searchOpen(q.root, q.file); h != nil {
+			if q.mode == ModeFilesWithMatches {
+				if st, err := q.file.Stat(); err == nil {
+					h.mtime = st.ModTime()
+				}
+			}
+			hits = append(hits, h)
+		}
+		return searchResult{hits: hits}, nil
+	}
+	dir := q.dir
+	if dir == nil {
+		var err error
+		if dir, err = os.OpenRoot(q.root); err != nil {
+			return searchResult{}, err
+		}
+		defer dir.Close()
+	}
 	var mu sync.Mutex
 	var hits []*fileHits
 	var collected atomic.Int64
 	stopped := false
-	err = ignore.Walk(ctx, q.root, ignore.Options{Override: cq.override}, func(f ignore.File) error {
-		var h *fileHits
-		if q.file != nil && f.Path == q.root {
-			h = cq.searchOpen(f.Path, q.file)
-		} else {
-			h = cq.searchPath(f.Path)
-		}
+	err = ignore.WalkRoot(ctx, dir, q.root, ignore.Options{Override: cq.override}, func(f ignore.File) error {
+		h := cq.searchEntry(f)
 		if h == nil {
 			return nil
 		}
@@ -98,17 +115,18 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 // so a huge file does not become a huge allocation.
 var mmapThreshold int64 = 8 << 20
 
-// searchPath searches one file: unreadable and binary (NUL) files have no
+// searchEntry searches one file the walk found, opened relative to its
+// folder (ignore.File.Open): unreadable and binary (NUL) files have no
 // hits. Big files are mapped into memory; a mapped file truncated under
 // the search faults, and that fault is turned into "no hits" instead of a
 // crash. The text kept in hits is copied out of the file's bytes.
-func (cq *compiledQuery) searchPath(path string) (h *fileHits) {
-	f, err := os.Open(path)
+func (cq *compiledQuery) searchEntry(e ignore.File) (h *fileHits) {
+	f, err := e.Open()
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	return cq.searchOpen(path, f)
+	return cq.searchOpen(e.Path, f)
 }
 
 // searchOpen is searchPath on the file path opened as f (read from its

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/internal/ignore"
 )
 
@@ -23,8 +25,60 @@ import (
 // are the ones internal/ignore implements: no config file, hidden files
 // searched, .gitignore honoured outside git repositories too, no global
 // excludes file, VCS folders excluded.
+//
+// A folder is searched with rg jailed by Landlock (internal/execjail) to
+// read-only access beneath that folder as the workspace's jail opened it
+// (and the ignore files above it): rg walks by path, and
+// only the kernel can keep a folder swapped for a link to elsewhere during
+// the walk from showing what lies outside. Where the jail cannot be had
+// (no Landlock, or the helper cannot run), folders are searched by the Go
+// backend, which walks through the workspace's jail; rg never searches a
+// folder unjailed. A single file is handed to rg already opened through the
+// workspace's jail, so rg runs as is for it.
 type ripgrep struct {
 	path string
+	// jail says whether rg can run jailed (execjail.Check, probed once).
+	jail func(context.Context) execjail.Status
+	// log, when set, is told once which backend searches folders.
+	log *slog.Logger
+
+	// once guards the report of the backend that searches folders,
+	// failOnce the report of a jail that failed although the probe passed.
+	once, failOnce sync.Once
+}
+
+func newRipgrep(path string) *ripgrep {
+	return &ripgrep{path: path, jail: execjail.Check}
+}
+
+// jailed reports whether folders are searched by rg under Landlock, saying
+// which backend searches them once in the log.
+func (r *ripgrep) jailed(ctx context.Context) bool {
+	st := r.jail(ctx)
+	r.once.Do(func() {
+		switch {
+		case r.log == nil:
+		case st.Err == nil:
+			r.log.Info("Grep searches folders with ripgrep jailed by Landlock to the folder it searches", "rg", r.path, "landlock_abi", st.ABI)
+		case errors.Is(st.Err, execjail.ErrNoHelper):
+			// A program built without the helper (a test binary): nothing
+			// the user can change.
+			r.log.Info("Grep searches folders in Go: this program cannot jail ripgrep", "reason", st.Err.Error())
+		default:
+			r.log.Warn("Grep searches folders in Go, through the workspace's os.Root jail, not with ripgrep: ripgrep cannot be jailed here. Use Linux 5.13 or later with Landlock enabled for ripgrep's speed.", "reason", st.Err.Error())
+		}
+	})
+	return st.Err == nil
+}
+
+// folderSearch says which backend searches folders, and why, for
+// toolhost/status.
+func (r *ripgrep) folderSearch(ctx context.Context) string {
+	st := r.jail(ctx)
+	if st.Err != nil {
+		return "go, jailed by os.Root (ripgrep cannot be jailed: " + st.Err.Error() + ")"
+	}
+	return fmt.Sprintf("ripgrep, jailed by Landlock (ABI %d)", st.ABI)
 }
 
 func (*ripgrep) name() string { return "ripgrep" }
@@ -76,20 +130,67 @@ func (r *ripgrep) args(q *grepQuery) []string {
 }
 
 func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error) {
+	if q.file == nil && !r.jailed(ctx) {
+		return nativeGrep{}.search(ctx, q)
+	}
+	found, err := r.run(ctx, q)
+	var jailErr *jailError
+	if errors.As(err, &jailErr) {
+		// The jail failed this time although the probe passed: the Go
+		// backend, jailed too, answers instead, and the log says so.
+		r.failOnce.Do(func() {
+			if r.log != nil {
+				r.log.Warn("ripgrep could not start jailed, so a search ran in Go instead (and will whenever this happens again)", "reason", jailErr.msg)
+			}
+		})
+		return nativeGrep{}.search(ctx, q)
+	}
+	return found, err
+}
+
+// jailError: the jail helper failed (execjail.ExitFailed) and rg never ran.
+type jailError struct{ msg string }
+
+func (e *jailError) Error() string { return "jailing ripgrep: " + e.msg }
+
+// command returns the command that runs rg for q: for a folder, jailed to
+// the folder as opened through the workspace's jail (q.dir, handed to the
+// helper open, so the rule is that very folder); for a single file, as is,
+// with the file handed over open as its descriptor 3. done releases what
+// the command was given once it has started.
+func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, done func(), err error) {
+	if q.file != nil {
+		cmd := exec.CommandContext(ctx, r.path, r.args(q)...)
+		cmd.ExtraFiles = []*os.File{q.file}
+		return cmd, func() {}, nil
+	}
+	dir, err := q.dir.Open(".")
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening %s: %w", q.root, err)
+	}
+	// rg honours the ignore files above the folder too.
+	readable := execjail.Readable{Dirs: []*os.File{dir}, Files: ignore.FilesAbove(q.root)}
+	cmd, err = execjail.CommandContext(ctx, readable, r.path, r.args(q)...)
+	if err != nil {
+		dir.Close()
+		return nil, nil, &jailError{msg: err.Error()}
+	}
+	return cmd, sync.OnceFunc(func() { dir.Close() }), nil
+}
+
+func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	// rgCtx also ends rg when the output grows past maxCollectedBytes.
 	rgCtx, stopRg := context.WithCancel(ctx)
 	defer stopRg()
-	cmd := exec.CommandContext(rgCtx, r.path, r.args(q)...)
-	cmd.Dir = q.root
-	if fi, err := os.Stat(q.root); err == nil && !fi.IsDir() {
-		cmd.Dir = ""
+	cmd, release, err := r.command(rgCtx, q)
+	if err != nil {
+		return searchResult{}, err
 	}
+	defer release()
 	// A single file is searched as opened through the jail, handed to rg
 	// as its descriptor 3; its hits are named by the path as given.
 	named := func(h *fileHits) {}
 	if q.file != nil {
-		cmd.Dir = ""
-		cmd.ExtraFiles = []*os.File{q.file}
 		named = func(h *fileHits) { h.path = q.root }
 	}
 	var stderr bytes.Buffer
@@ -98,7 +199,9 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	if err != nil {
 		return searchResult{}, err
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	release()
+	if err != nil {
 		return searchResult{}, fmt.Errorf("starting ripgrep: %w", err)
 	}
 	var hits []*fileHits
@@ -136,6 +239,11 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 		return searchResult{}, fmt.Errorf("reading ripgrep's output: %w", parseErr)
 	}
 	var exit *exec.ExitError
+	// The helper's own failure, or the loader's (127: a library rg needs
+	// lies outside what the jail lets it read).
+	if errors.As(waitErr, &exit) && (exit.ExitCode() == execjail.ExitFailed || exit.ExitCode() == 127) && q.file == nil && len(hits) == 0 {
+		return searchResult{}, &jailError{msg: strings.TrimSpace(strings.TrimPrefix(stderr.String(), "toolhost jail:"))}
+	}
 	if errors.As(waitErr, &exit) {
 		// 1: nothing matched. 2: an error; with results, an unreadable file
 		// somewhere, which does not spoil the rest.

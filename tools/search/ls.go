@@ -92,7 +92,14 @@ func (l *LS) Execute(ctx context.Context, call *tools.Call) (*tools.Result, erro
 			return tools.ErrorResult("ignore pattern %q is not a valid glob (check its brackets and braces).", p), nil
 		}
 	}
-	des, err := os.ReadDir(dir)
+	// Listed through the workspace's jail: a folder swapped for a link to
+	// elsewhere after the permission check is refused, not listed.
+	root, err := l.ws.OpenDir(workspace.WithApprovedReads(ctx, call.ApprovedReads), dir)
+	if err != nil {
+		return tools.ErrorResult("cannot list %s: %v.", dir, err), nil
+	}
+	defer root.Close()
+	des, err := readDirIn(root)
 	if err != nil {
 		return tools.ErrorResult("cannot list %s: %v.", dir, err), nil
 	}
@@ -108,7 +115,7 @@ func (l *LS) Execute(ctx context.Context, call *tools.Call) (*tools.Result, erro
 		e := lsEntry{name: name, label: name}
 		switch {
 		case d.Type()&os.ModeSymlink != 0:
-			target, _ := os.Readlink(filepath.Join(dir, name))
+			target, _ := root.Readlink(name)
 			if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.IsDir() {
 				e.dir = true
 				e.label = name + "/"
@@ -148,4 +155,14 @@ func matchesAny(globs []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// readDirIn lists the folder dir is opened on.
+func readDirIn(dir *os.Root) ([]os.DirEntry, error) {
+	f, err := dir.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -96,9 +95,22 @@ func (t *Tree) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if in.MaxDepth != nil {
 		depth = max(*in.MaxDepth, 1)
 	}
+	// Walked through the workspace's jail: each folder is opened inside
+	// its parent and never leads outside, however the tree changes.
+	dir, err := t.ws.OpenDir(workspace.WithApprovedReads(ctx, call.ApprovedReads), root)
+	if err != nil {
+		return tools.ErrorResult("cannot list %s: %v.", root, err), nil
+	}
+	defer dir.Close()
 	w := &treeWalker{ctx: ctx, maxDepth: depth}
 	w.b.WriteString(strings.TrimSuffix(root, "/") + "/\n")
-	if err := w.dir(root, nil, ignore.ForRoot(root), "", 1); err != nil {
+	top, err := dir.Open(".")
+	if err != nil {
+		return tools.ErrorResult("cannot list %s: %v.", root, err), nil
+	}
+	rules := ignore.ForRootAt(root, top)
+	top.Close()
+	if err := w.dir(dir, nil, rules, "", 1); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(&w.b, "\n%s, %s", plural(w.dirs, "folder", "folders"), plural(w.files, "file", "files"))
@@ -115,13 +127,18 @@ type treeEntry struct {
 }
 
 // list returns the entries of dir that the ignore rules keep, folders first.
-func list(dir string, rel []string, rules *ignore.Rules) ([]treeEntry, *ignore.Rules) {
-	des, err := os.ReadDir(dir)
+func list(dir *os.Root, rel []string, rules *ignore.Rules) ([]treeEntry, *ignore.Rules) {
+	if dir == nil {
+		return nil, rules
+	}
+	f, err := dir.Open(".")
 	if err != nil {
 		return nil, rules
 	}
+	defer f.Close()
+	des, _ := f.ReadDir(-1)
 	if len(rel) > 0 {
-		rules = rules.ChildOf(dir, rel, des)
+		rules = rules.ChildAt(f, rel, des)
 	}
 	var out []treeEntry
 	parts := append(append([]string(nil), rel...), "")
@@ -147,7 +164,7 @@ func list(dir string, rel []string, rules *ignore.Rules) ([]treeEntry, *ignore.R
 }
 
 // dir renders the entries of one folder at depth (1 = the root's entries).
-func (w *treeWalker) dir(path string, rel []string, rules *ignore.Rules, indent string, depth int) error {
+func (w *treeWalker) dir(path *os.Root, rel []string, rules *ignore.Rules, indent string, depth int) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
@@ -168,10 +185,13 @@ func (w *treeWalker) dir(path string, rel []string, rules *ignore.Rules, indent 
 			continue
 		}
 		w.dirs++
-		childPath := filepath.Join(path, e.name)
+		// Opened inside path: a folder swapped for a link to elsewhere
+		// since path was read is not entered.
+		childPath, _ := path.OpenRoot(e.name)
 		childRel := append(append([]string(nil), rel...), e.name)
 		if depth >= w.maxDepth {
 			inside, _ := list(childPath, childRel, rules)
+			closeRoot(childPath)
 			note := ""
 			if len(inside) > 0 {
 				note = fmt.Sprintf(" (%s)", plural(len(inside), "entry", "entries"))
@@ -180,9 +200,18 @@ func (w *treeWalker) dir(path string, rel []string, rules *ignore.Rules, indent 
 			continue
 		}
 		w.b.WriteString(indent + branch + e.name + "/\n")
-		if err := w.dir(childPath, childRel, rules, indent+next, depth+1); err != nil {
+		err := w.dir(childPath, childRel, rules, indent+next, depth+1)
+		closeRoot(childPath)
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// closeRoot closes a folder that may not have opened.
+func closeRoot(r *os.Root) {
+	if r != nil {
+		r.Close()
+	}
 }

@@ -180,7 +180,9 @@ func (t *ExitPlanMode) plan(p exitPlanModeParams) (plan, filePath string, err er
 		return s, "", nil
 	}
 	path := filepath.Join(t.root(), filepath.FromSlash(permission.PlanFile))
-	b, err := pathutil.ReadFile(path, 16<<20)
+	// Through the workspace's jail: a plan file that leads elsewhere
+	// through a link is refused.
+	b, err := pathutil.ReadFileIn(t.root(), filepath.FromSlash(permission.PlanFile), 16<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", nil
 	}
