@@ -25,6 +25,13 @@ type testClient struct {
 // startServer runs Serve with test tools registered and returns a client.
 func startServer(t *testing.T, opts Options) *testClient {
 	t.Helper()
+	return startServerOut(t, opts, nil)
+}
+
+// startServerOut is startServer with the server's output passed through
+// wrap (when set) on its way to the client.
+func startServerOut(t *testing.T, opts Options, wrap func(io.Writer) io.Writer) *testClient {
+	t.Helper()
 	if opts.OnSession == nil {
 		opts.OnSession = func(s *session.Session) { registerTestTools(s.Registry) }
 	}
@@ -32,8 +39,12 @@ func startServer(t *testing.T, opts Options) *testClient {
 	serverR, serverW := io.Pipe()
 	c := &testClient{t: t, w: clientW, msgs: make(chan map[string]any, 1024), served: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
+	var out io.Writer = serverW
+	if wrap != nil {
+		out = wrap(serverW)
+	}
 	go func() {
-		err := Serve(ctx, clientR, serverW, opts)
+		err := Serve(ctx, clientR, out, opts)
 		_ = serverW.Close()
 		c.served <- err
 	}()

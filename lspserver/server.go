@@ -69,7 +69,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if opts.NewSession == nil {
 		opts.NewSession = session.New
 	}
-	stream := NewStream(in, out, opts.MaxMessageBytes, opts.Log)
+	flow := newFlow(out)
+	stream := NewStream(in, flow, opts.MaxMessageBytes, opts.Log)
 	conn := jsonrpc2.NewConn(stream)
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -77,6 +78,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	s := &server{
 		opts:   opts,
 		stream: stream,
+		flow:   flow,
 		conn:   conn,
 		ctx:    ctx,
 		exited: make(chan struct{}),
@@ -128,6 +130,8 @@ type server struct {
 	opts   Options
 	stream *Stream
 	conn   jsonrpc2.Conn
+	// flow holds the read loop while the client reads nothing (backpressure.go).
+	flow *flow
 	// ctx ends when Serve returns; request contexts derive from it.
 	ctx context.Context
 
@@ -252,6 +256,7 @@ func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call, param
 		return
 	}
 
+	s.flow.start(s.ctx)
 	ctx, cancel := context.WithCancel(s.ctx)
 	fl := &inflightCall{cancel: cancel}
 	id := call.ID()
@@ -261,6 +266,7 @@ func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call, param
 	s.requests.Add(1)
 	go func() {
 		defer s.requests.Done()
+		defer s.flow.done() // once the answer is written
 		defer func() {
 			s.inflightMu.Lock()
 			if s.inflight[id] == fl {

@@ -51,7 +51,19 @@ type lineGuard struct {
 	asked *unanswered
 	// drain is how long the end of the input waits for their answers.
 	drain time.Duration
+	// inFlight caps the unanswered requests while the client does not read
+	// (see waitForRoom); full, when set, is called when the cap is hit.
+	inFlight int
+	full     func()
 }
+
+// maxInFlight is how many requests may wait for their answers to be
+// written while the client does not read them: past it, the guard reads no
+// further input until one is written, so that a client sending requests
+// without ever reading answers meets backpressure (its own writes block)
+// instead of filling the server's memory with results. A client that reads
+// its answers is never held, however many calls it has running.
+const maxInFlight = 64
 
 // newLineGuard guards in; maxBytes caps a line (0: the default of the
 // server.maxMessageBytes setting).
@@ -59,12 +71,13 @@ func newLineGuard(in io.Reader, out *lockedWriter, maxBytes int, log *slog.Logge
 	if maxBytes <= 0 {
 		maxBytes = int(settings.Defaults().Server.MaxMessageBytes)
 	}
-	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log, asked: out.asked, drain: drainTimeout}
+	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log, asked: out.asked, drain: drainTimeout, inFlight: maxInFlight}
 }
 
 // Read gives the SDK the input's good lines, newline-terminated.
 func (g *lineGuard) Read(p []byte) (int, error) {
 	for len(g.pending) == 0 {
+		g.asked.waitForRoom(g.inFlight, g.full)
 		line, tooLong, err := g.nextLine()
 		switch {
 		case tooLong:
@@ -171,6 +184,9 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 		if err := json.Unmarshal(line, &batch); err != nil {
 			return notJSON()
 		}
+		if tooDeep(line) {
+			return nil, codeInvalidRequest, errTooDeep.Error() + "; the batch was skipped"
+		}
 		if g.version >= firstVersionWithoutBatches {
 			return nil, codeInvalidRequest, fmt.Sprintf("JSON-RPC batches are not part of MCP %s; send one message per line", g.version)
 		}
@@ -199,6 +215,9 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 		if validID(fields["id"]) {
 			id = fields["id"]
 		}
+		if errors.Is(err, errTooDeep) {
+			return id, codeInvalidRequest, "the message was skipped: its " + err.Error()
+		}
 		return id, codeInvalidRequest, fmt.Sprintf("not a JSON-RPC 2.0 message (%v); a message needs \"jsonrpc\": \"2.0\" and a \"method\" (with an \"id\" for a request) or a \"result\"/\"error\" with the \"id\" it answers", err)
 	}
 	g.track(fields, method)
@@ -215,6 +234,40 @@ func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message st
 // errNotJSON is decodable's error for text that is not JSON.
 var errNotJSON = errors.New("not JSON")
 
+// maxDepth is how deep the SDK's decoder lets arrays and objects nest: it
+// refuses a deeper message, and the session ends with it.
+const maxDepth = 1000
+
+var errTooDeep = fmt.Errorf("arrays and objects nest more than %d levels deep, more than the MCP SDK reads; send a flatter message", maxDepth)
+
+// tooDeep reports whether arrays and objects nest in msg (a JSON value)
+// more than maxDepth levels, brackets inside strings aside.
+func tooDeep(msg []byte) bool {
+	depth, inString, escaped := 0, false, false
+	for _, c := range msg {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
+}
+
 // decodable reports whether the SDK's jsonrpc.DecodeMessage accepts msg (a
 // JSON value), by its rules, and returns msg's fields and method. It
 // stands in for DecodeMessage, which costs 20 µs and 64 KB per message
@@ -224,7 +277,8 @@ var errNotJSON = errors.New("not JSON")
 //   - "method", when present, is a string or null;
 //   - "error", when present, is null or an object whose "code" is an
 //     integer and whose "message" is a string;
-//   - a message without "method" has a non-null "id".
+//   - a message without "method" has a non-null "id";
+//   - arrays and objects nest at most maxDepth levels.
 func decodable(msg []byte) (fields map[string]json.RawMessage, method string, err error) {
 	if err := json.Unmarshal(msg, &fields); err != nil {
 		var syntax *json.SyntaxError
@@ -232,6 +286,9 @@ func decodable(msg []byte) (fields map[string]json.RawMessage, method string, er
 			return nil, "", errNotJSON
 		}
 		return nil, "", errors.New("a message must be a JSON object")
+	}
+	if tooDeep(msg) {
+		return fields, "", errTooDeep
 	}
 	if v, ok := fields["jsonrpc"]; !ok || string(v) != `"2.0"` {
 		var tag string
@@ -341,8 +398,54 @@ const drainTimeout = 10 * time.Second
 type unanswered struct {
 	mu  sync.Mutex
 	ids map[string]struct{}
-	// changed is closed, and replaced, whenever an id leaves ids.
+	// writing counts the writes to the client under way: one that does not
+	// end means the client is not reading.
+	writing int
+	// changed is closed, and replaced, whenever an id leaves ids or a
+	// write ends.
 	changed chan struct{}
+}
+
+// signal wakes the waiters; called with mu held.
+func (u *unanswered) signal() {
+	close(u.changed)
+	u.changed = make(chan struct{})
+}
+
+// writeStarted and writeEnded bracket a write to the client; writeEnded
+// crosses off the requests it answered.
+func (u *unanswered) writeStarted() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.writing++
+}
+
+func (u *unanswered) writeEnded(answered []string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.writing--
+	for _, key := range answered {
+		delete(u.ids, key)
+	}
+	u.signal()
+}
+
+// waitForRoom returns at once unless limit requests are unanswered while a
+// write to the client is stuck; then it waits until one of the two ends.
+// full, when set, is called once before waiting.
+func (u *unanswered) waitForRoom(limit int, full func()) {
+	for called := false; ; called = true {
+		u.mu.Lock()
+		wait, changed := limit > 0 && len(u.ids) >= limit && u.writing > 0, u.changed
+		u.mu.Unlock()
+		if !wait {
+			return
+		}
+		if !called && full != nil {
+			full()
+		}
+		<-changed
+	}
 }
 
 func newUnanswered() *unanswered {
@@ -360,8 +463,7 @@ func (u *unanswered) remove(key string) {
 	defer u.mu.Unlock()
 	if _, ok := u.ids[key]; ok {
 		delete(u.ids, key)
-		close(u.changed)
-		u.changed = make(chan struct{})
+		u.signal()
 	}
 }
 
@@ -491,12 +593,12 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		}
 		return len(p), nil
 	}
+	answered := answeredIDs(p)
+	l.asked.writeStarted()
 	l.mu.Lock()
 	n, err := l.w.Write(p)
 	l.mu.Unlock()
-	for _, key := range answeredIDs(p) {
-		l.asked.remove(key)
-	}
+	l.asked.writeEnded(answered)
 	return n, err
 }
 

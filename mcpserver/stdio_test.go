@@ -39,7 +39,16 @@ func TestDecodableAgreesWithTheSDK(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1e2,"method":"ping"}`:              true,
 		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`: true,
 	}
-	for _, msg := range []string{
+	// params nesting n levels inside the message's own object.
+	nested := func(n int) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + `}}`
+	}
+	msgs := []string{
+		nested(999),  // 1000 levels in all: the SDK's limit
+		nested(1000), // one more: the SDK refuses it
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"` + strings.Repeat("[", 5000) + `"}}`,
+	}
+	for _, msg := range append(msgs, []string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"Read"}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -81,7 +90,7 @@ func TestDecodableAgreesWithTheSDK(t *testing.T) {
 		`"just a string"`,
 		`42`,
 		`null`,
-	} {
+	}...) {
 		_, _, ours := decodable([]byte(msg))
 		_, sdkErr := jsonrpc.DecodeMessage([]byte(msg))
 		if stricter[msg] {
@@ -92,7 +101,7 @@ func TestDecodableAgreesWithTheSDK(t *testing.T) {
 			continue
 		}
 		if (ours == nil) != (sdkErr == nil) {
-			t.Errorf("%s: guard says %v, SDK says %v", msg, ours, sdkErr)
+			t.Errorf("%.200s: guard says %v, SDK says %v", msg, ours, sdkErr)
 		}
 	}
 }
@@ -202,7 +211,12 @@ func TestGuardPassesGoodLinesWhole(t *testing.T) {
 // error; JSON that is not a JSON-RPC message an invalid request.
 func TestCheckClassifiesLines(t *testing.T) {
 	g := newLineGuard(strings.NewReader(""), newLockedWriter(io.Discard), 0, slog.New(slog.DiscardHandler))
+	// Deeper than the SDK reads: it would end the session on them.
+	deep := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`
+	deepInBatch := `[{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + strings.Repeat("[", 998) + strings.Repeat("]", 998) + `}}]`
 	for line, want := range map[string]int{
+		deep:        codeInvalidRequest,
+		deepInBatch: codeInvalidRequest,
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}`: 0,
 		`{"jsonrpc":"2.0","id":1,"method":`:        codeParseError,
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"`: codeParseError,
@@ -212,7 +226,7 @@ func TestCheckClassifiesLines(t *testing.T) {
 		`[]`:              codeInvalidRequest,
 	} {
 		if _, code, msg := g.check([]byte(line)); code != want {
-			t.Errorf("check(%s) = %d (%s), want %d", line, code, msg, want)
+			t.Errorf("check(%.200s) = %d (%s), want %d", line, code, msg, want)
 		}
 	}
 }

@@ -487,7 +487,7 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 	case err != nil:
 		progress.End("failed after " + elapsed.String())
 		p.Log.Error("tool failed", "tool", name, "err", err)
-		return ErrorResult("%s failed: %v. This is a failure of the tool host, not of the input; retrying may help.", name, err), nil
+		return ErrorResult("%s failed: %v. %s.", name, err, hostFailureAdvice(err)), nil
 	case res == nil:
 		res = TextResult("")
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/toolhost/toolhost/settings"
@@ -717,6 +720,15 @@ func TestToolFailuresBecomeResults(t *testing.T) {
 	}{
 		{"go error", func(context.Context, *Call) (*Result, error) { return nil, errors.New("socket closed") },
 			"Error: Crashy failed: socket closed. This is a failure of the tool host"},
+		{"full disk", func(context.Context, *Call) (*Result, error) {
+			return nil, fmt.Errorf("write a.txt: %w", &fs.PathError{Op: "write", Path: ".tmp-a.txt", Err: syscall.ENOSPC})
+		}, "Error: Crashy failed: write a.txt: write .tmp-a.txt: no space left on device. The disk (or the user's quota) is full: retrying fails the same way until space is freed. Tell the user."},
+		{"read-only file system", func(context.Context, *Call) (*Result, error) {
+			return nil, &fs.PathError{Op: "openat", Path: "a.txt", Err: syscall.EROFS}
+		}, "Error: Crashy failed: openat a.txt: read-only file system. The file system there is mounted read-only"},
+		{"permission denied", func(context.Context, *Call) (*Result, error) {
+			return nil, &fs.PathError{Op: "openat", Path: "a.txt", Err: syscall.EACCES}
+		}, "Error: Crashy failed: openat a.txt: permission denied. The system refused the access"},
 		{"panic", func(context.Context, *Call) (*Result, error) { panic("index out of range") },
 			"Error: Crashy failed: the tool crashed: index out of range."},
 		{"nil result", func(context.Context, *Call) (*Result, error) { return nil, nil }, ""},

@@ -54,11 +54,7 @@ func TestApprovedReads(t *testing.T) {
 			}
 			ctx := context.Background()
 			if tt.approve {
-				a, ok := workspace.ApproveRead(path, workspace.RealPath(path))
-				if !ok {
-					t.Fatal("no approval")
-				}
-				ctx = workspace.WithApprovedReads(ctx, []workspace.ApprovedRead{a})
+				ctx = approved(t, path)
 			}
 			if tt.change != nil {
 				tt.change(t, s)
@@ -94,4 +90,15 @@ func relink(t *testing.T, link, target string) {
 	t.Helper()
 	must(t, os.Symlink(target, link+".new"))
 	must(t, os.Rename(link+".new", link))
+}
+
+// approved is a context carrying the approval of reading path, where it
+// leads now.
+func approved(t *testing.T, path string) context.Context {
+	t.Helper()
+	a, ok := workspace.ApproveRead(path, workspace.RealPath(path))
+	if !ok {
+		t.Fatalf("no approval of %s: nothing is there", path)
+	}
+	return workspace.WithApprovedReads(context.Background(), []workspace.ApprovedRead{a})
 }

@@ -85,11 +85,7 @@ func TestOpenDirApproved(t *testing.T) {
 			must(t, os.Symlink(folder, link))
 			ctx := context.Background()
 			if c.approve {
-				a, ok := workspace.ApproveRead(link, workspace.RealPath(link))
-				if !ok {
-					t.Fatal("no approval")
-				}
-				ctx = workspace.WithApprovedReads(ctx, []workspace.ApprovedRead{a})
+				ctx = approved(t, link)
 			}
 			if c.change != nil {
 				c.change(t, link, folder, other)

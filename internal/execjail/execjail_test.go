@@ -33,16 +33,7 @@ func requireJail(t *testing.T) Status {
 func TestJailedProgramReadsOnlyItsFolders(t *testing.T) {
 	st := requireJail(t)
 	t.Logf("%v", st)
-	base := t.TempDir()
-	inside, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	for dir, text := range map[string]string{inside: "INSIDE", outside: "OUTSIDE"} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	inside, outside := insideAndOutside(t)
 	if err := os.Symlink(outside, filepath.Join(inside, "link")); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +48,7 @@ func TestJailedProgramReadsOnlyItsFolders(t *testing.T) {
 	} {
 		// A folder that does not exist (an additional directory that is
 		// gone) is no reason to refuse the rest.
-		jailedCat(t, Readable{Paths: []string{inside, filepath.Join(base, "gone")}}, c.path, c.want)
+		jailedCat(t, Readable{Paths: []string{inside, filepath.Join(filepath.Dir(inside), "gone")}}, c.path, c.want)
 	}
 }
 
@@ -88,16 +79,7 @@ func jailedCat(t *testing.T, r Readable, path, want string) {
 // is not.
 func TestJailHoldsOnTheOpenFolder(t *testing.T) {
 	requireJail(t)
-	base := t.TempDir()
-	inside, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	for dir, text := range map[string]string{inside: "INSIDE", outside: "OUTSIDE"} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	inside, outside := insideAndOutside(t)
 	dir, err := os.Open(inside)
 	if err != nil {
 		t.Fatal(err)
@@ -188,4 +170,21 @@ func TestCheckOutlivesACancelledCaller(t *testing.T) {
 	if st := Check(ctx); st.Err != nil {
 		t.Errorf("Check with a cancelled context: %v", st)
 	}
+}
+
+// insideAndOutside makes two sibling folders, ws and outside, each holding
+// an f.txt that says INSIDE or OUTSIDE.
+func insideAndOutside(t *testing.T) (inside, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	inside, outside = filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	for dir, text := range map[string]string{inside: "INSIDE", outside: "OUTSIDE"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return inside, outside
 }

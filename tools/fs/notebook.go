@@ -241,6 +241,19 @@ func (nb *notebook) find(id string) int {
 	return -1
 }
 
+// named returns the indexes of the cells whose id is id: more than one in
+// a notebook whose ids collide (nbformat forbids it; a hand-made or hostile
+// file may still hold it).
+func (nb *notebook) named(id string) []int {
+	var at []int
+	for i := range nb.cells {
+		if nb.cellID(i) == id {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
 // ids lists the cell ids, for error messages.
 func (nb *notebook) ids(limit int) string {
 	var ids []string

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/udiff"
@@ -209,6 +210,14 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 	nb, err := parseNotebook(data)
 	if err != nil {
 		return nil, "", err
+	}
+	if at := nb.named(p.CellID); p.CellID != "" && len(at) > 1 {
+		// The first would be a guess: the model may mean any of them.
+		var pos []string
+		for _, i := range at {
+			pos = append(pos, "cell-"+strconv.Itoa(i))
+		}
+		return nil, "", fmt.Errorf("the cell id %q names %d cells (%s by position), so NotebookEdit will not guess which one is meant. Give the cell by its position instead (cell-N, N counted from 0), or make the ids unique", p.CellID, len(at), strings.Join(pos, ", "))
 	}
 	var summary string
 	var edit cellEdit

@@ -191,6 +191,22 @@ func TestNotebookEditRules(t *testing.T) {
 	if _, hasID := cs[1]["id"]; hasID {
 		t.Error("an id was added to a cell of an nbformat 4.2 notebook")
 	}
+
+	// Two cells with one id: the edit names neither by guessing, and the
+	// position form reaches the second.
+	dup := `{"cells": [{"cell_type": "code", "id": "a", "metadata": {}, "outputs": [], "source": ["x = 1"]}, {"cell_type": "code", "id": "a", "metadata": {}, "outputs": [], "source": ["y = 2"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	dp := e.write("dup.ipynb", dup, 0o644)
+	e.readFile(dp)
+	res = call(t, context.Background(), ne, nil, map[string]any{"notebook_path": dp, "cell_id": "a", "new_source": "z = 3"})
+	wantResult(t, res, true, `the cell id "a" names 2 cells (cell-0, cell-1 by position)`)
+	if e.read("dup.ipynb") != dup {
+		t.Error("an ambiguous NotebookEdit changed the file")
+	}
+	res = call(t, context.Background(), ne, nil, map[string]any{"notebook_path": dp, "cell_id": "cell-1", "new_source": "z = 3"})
+	wantResult(t, res, false)
+	if cs := cells(t, e.read("dup.ipynb")); multiline(cs[0]["source"]) != "x = 1" || multiline(cs[1]["source"]) != "z = 3" {
+		t.Errorf("cells %v, want the second one changed", cs)
+	}
 }
 
 func TestNotebookEditThroughEditor(t *testing.T) {

@@ -24,7 +24,23 @@ func straightQuotes(s string) string {
 	if !strings.ContainsAny(s, "‘’“”") {
 		return s
 	}
-	return strings.NewReplacer("‘", "'", "’", "'", "“", `"`, "”", `"`).Replace(s)
+	// One buffer of the input's size (the result is shorter): a large
+	// file is copied once.
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case leftSingle, rightSingle:
+			b.WriteByte('\'')
+		case leftDouble, rightDouble:
+			b.WriteByte('"')
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // quoteSpan is a byte range of a text.
@@ -33,11 +49,16 @@ type quoteSpan struct{ start, end int }
 // quotedMatches returns where old occurs in text when curly and straight
 // quotes count as the same, as byte ranges of text, not overlapping.
 func quotedMatches(text, old string) []quoteSpan {
-	norm, starts := straightWithOffsets(text)
 	needle := straightQuotes(old)
 	if needle == "" {
 		return nil
 	}
+	// The text itself when it has no curly quotes; else one copy. Offsets
+	// are mapped back only for the matches: a table of every byte's offset
+	// would cost eight times the file (a 280 MB file took 3 GB to report
+	// that old_string is not in it).
+	norm := straightQuotes(text)
+	back := offsetsBack{text: text}
 	var out []quoteSpan
 	for pos := 0; pos <= len(norm)-len(needle); {
 		i := strings.Index(norm[pos:], needle)
@@ -45,39 +66,33 @@ func quotedMatches(text, old string) []quoteSpan {
 			break
 		}
 		a, b := pos+i, pos+i+len(needle)
-		out = append(out, quoteSpan{starts[a], starts[b]})
+		out = append(out, quoteSpan{back.at(a), back.at(b)})
 		pos = b
 	}
 	return out
 }
 
-// straightWithOffsets is straightQuotes(text) with, for each byte of the
-// result (and its end), the offset of the byte of text it came from.
-func straightWithOffsets(text string) (string, []int) {
-	var b strings.Builder
-	b.Grow(len(text))
-	starts := make([]int, 0, len(text)+1)
-	for i, r := range text {
+// offsetsBack maps offsets of straightQuotes(text) to the offsets of text
+// they came from, walking text once for offsets asked in increasing order.
+type offsetsBack struct {
+	text string
+	// i is an offset of text and n the offset of straightQuotes(text) it
+	// maps to.
+	i, n int
+}
+
+func (o *offsetsBack) at(target int) int {
+	for o.n < target && o.i < len(o.text) {
+		r, size := utf8.DecodeRuneInString(o.text[o.i:])
+		o.i += size
 		switch r {
-		case leftSingle, rightSingle:
-			b.WriteByte('\'')
-			starts = append(starts, i)
-		case leftDouble, rightDouble:
-			b.WriteByte('"')
-			starts = append(starts, i)
+		case leftSingle, rightSingle, leftDouble, rightDouble:
+			o.n++ // one straight quote for the three bytes of a curly one
 		default:
-			n := utf8.RuneLen(r)
-			if r == utf8.RuneError {
-				n = 1
-			}
-			b.WriteString(text[i : i+n])
-			for k := range n {
-				starts = append(starts, i+k)
-			}
+			o.n += size
 		}
 	}
-	starts = append(starts, len(text))
-	return b.String(), starts
+	return o.i
 }
 
 // replaceQuoted replaces the quote-insensitive matches of old in text (the

@@ -16,9 +16,10 @@ import (
 // must not fill the server's memory.
 const maxOutput = 1 << 20
 
-// waitDelay bounds how long Wait waits for the output pipes after the
-// process group was killed (a grandchild that left the group may hold them).
-const waitDelay = 2 * time.Second
+// waitDelay bounds how long Wait waits for the output pipes after the hook
+// exited or its process group was killed (a child left running, or a
+// grandchild that left the group, may hold them). A variable for tests.
+var waitDelay = 2 * time.Second
 
 // reply is how one hook process ended.
 type reply struct {
@@ -52,6 +53,12 @@ func run(ctx context.Context, h settings.HookCommand, stdin []byte, dir string, 
 	cmd.WaitDelay = waitDelay
 
 	err := cmd.Run()
+	if errors.Is(err, exec.ErrWaitDelay) {
+		// The hook exited 0, but a child it left (a notifier started with
+		// &) held its output open past waitDelay: its answer is what it
+		// wrote until then. Wait reports a non-zero exit before this.
+		err = nil
+	}
 	rep := reply{stdout: stdout.String(), stderr: stderr.String(), timeout: timeout}
 	switch {
 	case ctx.Err() != nil:

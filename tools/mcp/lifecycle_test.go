@@ -136,7 +136,12 @@ func TestServersThatCannotStart(t *testing.T) {
 				testnpm.EverythingScript(t) // skips or fails when node_modules is missing
 			}
 			m, reg, log := startManager(t, t.TempDir(), map[string]settings.MCPServer{"bad": tc.server}, func(o *Options) {
-				o.InitTimeout = 300 * time.Millisecond
+				// Only the server that never answers waits for the timer;
+				// the others must fail by their own cause, which a short
+				// timer would pre-empt while node starts on a busy machine.
+				if tc.name == "never answers initialize" {
+					o.InitTimeout = 300 * time.Millisecond
+				}
 			})
 			st, i := log.waitFor(t, 0, "failed", func(st ServerStatus) bool { return st.State == StateFailed })
 			if !strings.Contains(st.LastError, tc.wantErr) {

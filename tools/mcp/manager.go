@@ -372,13 +372,7 @@ func newClient(s *server) *sdk.Client {
 	c := sdk.NewClient(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ClientOptions{
 		Logger: s.log,
 		ToolListChangedHandler: func(_ context.Context, req *sdk.ToolListChangedRequest) {
-			// Listing from inside a notification handler could wait on the
-			// very read loop that delivers the answer: refresh aside.
-			s.m.bg.Go("re-listing an MCP server's tools", func(context.Context) {
-				if err := s.refreshTools(req.Session); err != nil {
-					s.log.Warn("could not list the MCP server's changed tools", "err", err)
-				}
-			})
+			s.toolListChanged(req.Session)
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
 			s.reportProgress(req.Params)

@@ -50,6 +50,12 @@ type server struct {
 	nextToken atomic.Int64
 	// refreshMu serialises tool list refreshes.
 	refreshMu sync.Mutex
+	// changedMu guards the list_changed refresh that waits its turn:
+	// changedQueued says one is started and has not yet begun listing, and
+	// changedSession is the session it will list (the latest notified).
+	changedMu      sync.Mutex
+	changedQueued  bool
+	changedSession *sdk.ClientSession
 	// asking is set while the user is asked to approve the server; a
 	// reload then leaves it alone (saving the approval reloads the settings).
 	asking atomic.Bool
@@ -378,6 +384,41 @@ func (s *server) endCause(conn *connection, waitErr, listErr error) error {
 func (s *server) refreshTools(cs *sdk.ClientSession) error {
 	s.refreshMu.Lock()
 	defer s.refreshMu.Unlock()
+	return s.refreshToolsLocked(cs)
+}
+
+// toolListChanged answers a server's notifications/tools/list_changed. The
+// refresh runs aside (listing from inside a notification handler could wait
+// on the very read loop that delivers the answer), and notifications that
+// come while one refresh waits its turn are folded into it: a server
+// flooding list_changed costs one running and one waiting refresh, not a
+// goroutine each (thousands a second, hundreds of megabytes).
+func (s *server) toolListChanged(cs *sdk.ClientSession) {
+	s.changedMu.Lock()
+	s.changedSession = cs
+	start := !s.changedQueued
+	s.changedQueued = true
+	s.changedMu.Unlock()
+	if !start {
+		return
+	}
+	s.m.bg.Go("re-listing an MCP server's tools", func(context.Context) {
+		s.refreshMu.Lock()
+		defer s.refreshMu.Unlock()
+		// From here a new notification starts another refresh: this one
+		// may list before the server's latest change.
+		s.changedMu.Lock()
+		cs := s.changedSession
+		s.changedQueued, s.changedSession = false, nil
+		s.changedMu.Unlock()
+		if err := s.refreshToolsLocked(cs); err != nil {
+			s.log.Warn("could not list the MCP server's changed tools", "err", err)
+		}
+	})
+}
+
+// refreshToolsLocked is refreshTools with refreshMu held.
+func (s *server) refreshToolsLocked(cs *sdk.ClientSession) error {
 	ctx, cancel := context.WithTimeout(s.ctx, s.m.opts.InitTimeout)
 	defer cancel()
 	var list []tools.Tool

@@ -244,6 +244,11 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return nil, fmt.Errorf("running bash: %w", err)
 	}
 	if res.backgroundTask != "" {
+		// The task keeps the output from here on and the result names no
+		// saved file: a file left would only fill the disk.
+		if savedPath != "" {
+			_ = os.Remove(savedPath)
+		}
 		return movedToBackground(res, timeout), nil
 	}
 	if msg := sandboxFailure(s, res.output, res.exitCode); msg != "" {

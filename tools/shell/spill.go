@@ -1,7 +1,11 @@
 package shell
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,9 +28,20 @@ const spillDirName = ".toolhost/output"
 // when a new one is saved.
 const spillMaxAge = 24 * time.Hour
 
+// spillMaxBytes bounds a saved output on disk: a command printing without
+// end (yes, a runaway log) writes hundreds of megabytes a second, and would
+// fill the user's disk before its timeout. Past the bound, the file keeps
+// the first bytes and the last spillTailBytes, the end of a log being where
+// its errors are. A variable for tests.
+var spillMaxBytes int64 = 256 << 20
+
+// spillTailBytes is how much of the end of an output over spillMaxBytes is
+// kept (in memory until the output ends, then appended to the file).
+var spillTailBytes = 1 << 20
+
 // spill keeps the first limit bytes of an output in memory; once more
-// arrives, it saves everything to a file and appends the rest there. Safe
-// for concurrent use (stdout and stderr share it).
+// arrives, it saves everything to a file and appends the rest there, up to
+// spillMaxBytes. Safe for concurrent use (stdout and stderr share it).
 type spill struct {
 	limit int
 	root  string
@@ -36,6 +51,11 @@ type spill struct {
 	total int64
 	file  *os.File
 	path  string
+	// written counts the bytes in file; past the bound, the output goes to
+	// tail (the latest spillTailBytes) and dropped counts what fell out.
+	written int64
+	tail    []byte
+	dropped int64
 	// err is why saving failed; the output is then shortened as before.
 	err error
 	// closed: later writes (a command moved to the background) are not kept.
@@ -57,22 +77,42 @@ func (s *spill) Write(p []byte) (int, error) {
 	switch {
 	case s.err != nil:
 	case s.file != nil:
-		_, s.err = s.file.Write(p)
+		s.save(p)
 	case len(s.head)+len(p) <= s.limit:
 		s.head = append(s.head, p...)
 	default:
 		s.file, s.path, s.err = createSpillFile(s.root)
 		if s.err == nil {
-			_, s.err = s.file.Write(s.head)
-		}
-		if s.err == nil {
-			_, s.err = s.file.Write(p)
+			s.save(s.head)
+			s.save(p)
 		}
 		if room := s.limit - len(s.head); room > 0 {
 			s.head = append(s.head, p[:min(room, len(p))]...)
 		}
 	}
 	return len(p), nil
+}
+
+// save appends p to the file up to spillMaxBytes less the tail kept, and
+// the rest to the tail. Called with mu held.
+func (s *spill) save(p []byte) {
+	if room := spillMaxBytes - int64(spillTailBytes) - s.written; room > 0 {
+		n := int(min(room, int64(len(p))))
+		if s.err == nil {
+			_, s.err = s.file.Write(p[:n])
+		}
+		s.written += int64(n)
+		p = p[n:]
+	}
+	if len(p) == 0 {
+		return
+	}
+	s.tail = append(s.tail, p...)
+	if len(s.tail) >= 2*spillTailBytes {
+		cut := len(s.tail) - spillTailBytes
+		s.dropped += int64(cut)
+		s.tail = append(s.tail[:0], s.tail[cut:]...)
+	}
 }
 
 // close ends saving. saved is the file holding the whole output, "" when
@@ -84,11 +124,25 @@ func (s *spill) close() (saved string) {
 	if s.file == nil {
 		return ""
 	}
+	if len(s.tail) > spillTailBytes {
+		cut := len(s.tail) - spillTailBytes
+		s.dropped += int64(cut)
+		s.tail = s.tail[cut:]
+	}
+	if s.dropped > 0 && s.err == nil {
+		_, s.err = fmt.Fprintf(s.file, "\n[toolhost: %d bytes of the output are not saved here, to bound the file; the last %d bytes follow.]\n", s.dropped, len(s.tail))
+	}
+	if s.err == nil {
+		_, s.err = s.file.Write(s.tail)
+	}
+	s.tail = nil
 	if err := s.file.Close(); err != nil && s.err == nil {
 		s.err = err
 	}
 	s.file = nil
 	if s.err != nil {
+		// A part of the output (the disk filled up?) is no use to anyone.
+		_ = os.Remove(s.path)
 		return ""
 	}
 	return s.path
@@ -98,7 +152,7 @@ func (s *spill) close() (saved string) {
 // one is near, with a note saying where the whole output is.
 func (s *spill) render(path string) string {
 	s.mu.Lock()
-	head, total := s.head, s.total
+	head, total, dropped := s.head, s.total, s.dropped
 	s.mu.Unlock()
 	n := len(head)
 	for n > 0 && n < len(head) && !utf8.RuneStart(head[n]) {
@@ -107,6 +161,10 @@ func (s *spill) render(path string) string {
 	if i := strings.LastIndexByte(string(head[:n]), '\n'); i >= n*3/4 {
 		n = i + 1
 	}
+	if dropped > 0 {
+		return fmt.Sprintf("%s\n[Output too long: %d bytes; the first %d are shown. The output is saved in %s without %d bytes of its middle (the file keeps its start and its last %d bytes, to bound its size): Read it with offset and limit, or search it with Grep.]",
+			head[:n], total, n, path, dropped, spillTailBytes)
+	}
 	return fmt.Sprintf("%s\n[Output too long: %d bytes; the first %d are shown. The whole output is saved in %s: Read it with offset and limit, or search it with Grep.]",
 		head[:n], total, n, path)
 }
@@ -114,46 +172,90 @@ func (s *spill) render(path string) string {
 // createSpillFile makes a new file for an output, in the workspace's
 // output folder or else the temporary folder, and removes old ones.
 func createSpillFile(root string) (*os.File, string, error) {
-	name := "bash-" + time.Now().Format("20060102-150405") + "-*.log"
-	if dir := outputDir(root); dir != "" {
-		removeOld(dir)
-		if f, err := os.CreateTemp(dir, name); err == nil {
-			return f, f.Name(), nil
+	stamp := "bash-" + time.Now().Format("20060102-150405") + "-"
+	if out, err := openOutputDir(root); err == nil {
+		defer out.Close()
+		removeOld(out)
+		for range 10 {
+			var rnd [4]byte
+			_, _ = rand.Read(rnd[:])
+			name := stamp + hex.EncodeToString(rnd[:]) + ".log"
+			f, err := out.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+			if err == nil {
+				return f, filepath.Join(root, filepath.FromSlash(spillDirName), name), nil
+			}
+			if !errors.Is(err, fs.ErrExist) {
+				break
+			}
 		}
 	}
-	f, err := os.CreateTemp("", "toolhost-"+name)
+	f, err := os.CreateTemp("", "toolhost-"+stamp+"*.log")
 	if err != nil {
 		return nil, "", err
 	}
 	return f, f.Name(), nil
 }
 
-// outputDir makes the workspace's output folder, which ignores itself for
-// git, and returns it; "" when it cannot be made.
+// openOutputDir makes the workspace's output folder, which ignores itself
+// for git, and opens it. Every step goes through os.Root: a repository can
+// ship .toolhost or .toolhost/output as a link to a folder elsewhere (a
+// home folder, another repository), and toolhost must then neither write
+// its files and .gitignore there nor remove files there; the folder stays
+// the one opened even if the link changes while a command runs.
+func openOutputDir(root string) (*os.Root, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	rel := filepath.FromSlash(spillDirName)
+	if err := r.MkdirAll(rel, 0o755); err != nil {
+		return nil, err
+	}
+	out, err := r.OpenRoot(rel)
+	if err != nil {
+		return nil, err
+	}
+	if f, err := out.OpenFile(".gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+		_, _ = f.WriteString("# Saved command output (toolhost); not part of the project.\n*\n")
+		_ = f.Close()
+	}
+	return out, nil
+}
+
+// outputDir makes the workspace's output folder and returns its path; ""
+// when it cannot be made inside the workspace.
 func outputDir(root string) string {
-	dir := filepath.Join(root, filepath.FromSlash(spillDirName))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	out, err := openOutputDir(root)
+	if err != nil {
 		return ""
 	}
-	ignore := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(ignore); err != nil {
-		_ = os.WriteFile(ignore, []byte("# Saved command output (toolhost); not part of the project.\n*\n"), 0o644)
+	_ = out.Close()
+	dir := filepath.Join(root, filepath.FromSlash(spillDirName))
+	if !insideReal(root, dir) {
+		return ""
 	}
 	return dir
 }
 
-// removeOld removes saved outputs older than spillMaxAge.
-func removeOld(dir string) {
-	entries, err := os.ReadDir(dir)
+// removeOld removes saved outputs older than spillMaxAge from the output
+// folder.
+func removeOld(out *os.Root) {
+	d, err := out.Open(".")
+	if err != nil {
+		return
+	}
+	entries, err := d.ReadDir(-1)
+	_ = d.Close()
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "bash-") {
+		if !strings.HasPrefix(e.Name(), "bash-") || !e.Type().IsRegular() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > spillMaxAge {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+			_ = out.Remove(e.Name())
 		}
 	}
 }

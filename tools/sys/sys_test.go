@@ -1,6 +1,7 @@
 package sys
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -89,8 +90,14 @@ func TestListProcessesShowsAChildWithSecretsMasked(t *testing.T) {
 		t.Skip("no /proc on this system")
 	}
 	marker := fmt.Sprintf("listprocesses-marker-%d", time.Now().UnixNano())
-	cmd := exec.Command("bash", "-c", "read -r _; :", marker, "--token=s3cr3t", "--password", "hunter2")
+	// The child says "ready" once it runs: right after exec, before it has
+	// run at all, the kernel counts no resident memory for it yet.
+	cmd := exec.Command("bash", "-c", "echo ready; read -r _; :", marker, "--token=s3cr3t", "--password", "hunter2")
 	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,6 +105,9 @@ func TestListProcessesShowsAChildWithSecretsMasked(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("the child did not start: %q, %v", line, err)
+	}
 
 	res := run(t, NewListProcesses(), `{"filter":"`+strings.ToUpper(marker)+`"}`)
 	text := res.Text()

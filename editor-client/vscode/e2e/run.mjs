@@ -187,10 +187,12 @@ async function main() {
         { content: "Ship it", status: "pending", activeForm: "Shipping it" },
       ],
     });
-    // The badge of open todos covers part of the icon; a click on it reaches the same item.
-    await page.locator(".activitybar .action-item a[aria-label^='toolhost']").first().click({ force: true });
-    const todoRow = (label) => page.locator(".monaco-list-row", { hasText: label });
+    // The view is opened once the call has finished, by its focus command:
+    // a click on the activity bar toggles the container, and a click made
+    // while the input box closes and the call runs could leave it shut.
     await waitResult(wb, "TodoWrite");
+    await wb.runCommand("toolhost: Focus on Todos View");
+    const todoRow = (label) => page.locator(".monaco-list-row", { hasText: label });
     await todoRow("Painting the button").waitFor({ state: "visible", timeout: 20000 });
     await todoRow("Ship it").waitFor({ state: "visible", timeout: 20000 });
     await wb.screenshot("07-todos");
