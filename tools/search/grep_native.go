@@ -467,7 +467,10 @@ func (cq *compiledQuery) searchLines(h *fileHits, data, hay []byte, firstOnly, w
 		lineNo += bytes.Count(data[counted:start], []byte{'\n'})
 		counted = start
 		line := data[start:end]
-		if wantText {
+		if wantText && len(line) > maxRgLine {
+			// As the ripgrep backend does: not copied, shown as omitted.
+			h.addMatch(lineNo, omittedLine(int64(len(line))), nil)
+		} else if wantText {
 			if locs := cq.re.FindAllIndex(line, -1); locs != nil {
 				subs := make([][2]int, len(locs))
 				for i, l := range locs {

@@ -101,5 +101,11 @@ func omittedMatch(l rgLine) (path string, text string, ok bool) {
 	if json.Unmarshal(m[1], &p) != nil {
 		return "", "", false
 	}
-	return p.String(), fmt.Sprintf("[Omitted long matching line: about %d MiB, more than Grep reads of one line]", max(1, l.size>>20)), true
+	return p.String(), omittedLine(l.size), true
+}
+
+// omittedLine is what Grep shows for a matching line of size bytes longer
+// than maxRgLine, whichever backend found it.
+func omittedLine(size int64) string {
+	return fmt.Sprintf("[Omitted long matching line: about %d MiB, more than Grep reads of one line]", max(1, size>>20))
 }

@@ -1,9 +1,14 @@
 package search
 
 import (
+	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // newLongLineReader streams ripgrep --json output whose second message is
@@ -56,5 +61,24 @@ func TestFindLineNumber(t *testing.T) {
 		if got := findLineNumber([]byte(in)); got != want {
 			t.Errorf("findLineNumber(%s) = %d, want %d", in, got, want)
 		}
+	}
+}
+
+// TestGoGrepOmitsHugeLines: the Go backend shows a matching line longer
+// than maxRgLine as omitted, as the ripgrep backend does, instead of
+// copying it into the results (past maxCollectedBytes, the search used to
+// stop with no line shown at all).
+func TestGoGrepOmitsHugeLines(t *testing.T) {
+	old := maxCollectedBytes
+	maxCollectedBytes = 4 << 20
+	defer func() { maxCollectedBytes = old }()
+	dir := t.TempDir()
+	big := append(bytes.Repeat([]byte("a"), maxRgLine+1<<20), []byte("NEEDLE\n")...)
+	if err := os.WriteFile(filepath.Join(dir, "min.js"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, NewGrep(workspace.New(dir), ""), map[string]any{"pattern": "NEEDLE", "output_mode": "content"})
+	if res.IsError || !strings.Contains(res.Text(), "min.js:1:[Omitted long matching line: about 9 MiB") || strings.Contains(res.Text(), "stopped early") {
+		t.Errorf("got %.300q, want the line shown as omitted", res.Text())
 	}
 }
