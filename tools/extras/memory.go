@@ -209,6 +209,11 @@ func (m *Memory) write(name, content string, appendTo bool) (*tools.Result, erro
 			return m.unreadable(name, err), nil
 		}
 	}
+	// A note larger than a read takes could be written but never read,
+	// appended to or searched again.
+	if len(data) > maxNoteBytes {
+		return tools.ErrorResult("the note %q would hold %d bytes; a note holds at most %d MiB, so nothing was written. Keep notes short: split this into several notes, or save large material as a file in the workspace.", name, len(data), maxNoteBytes>>20), nil
+	}
 	if err := workspace.WriteFileIn(m.ws.Root(), noteRel(name), []byte(data)); err != nil {
 		return nil, fmt.Errorf("write note %s: %w", name, err)
 	}
