@@ -142,15 +142,22 @@ func (t *Enter) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 }
 
 // ensureIgnored writes a .gitignore of "*" in dir unless there is one, so
-// the worktrees inside never show as untracked files.
+// the worktrees inside never show as untracked files. The file is only
+// ever created, never opened through a link: a repository may ship it as
+// a dangling link to a file elsewhere (O_EXCL does not follow it).
 func ensureIgnored(dir string) error {
-	p := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(p); err == nil {
+	f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
 		return nil
-	} else if !errors.Is(err, os.ErrNotExist) {
+	}
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(p, []byte("# git worktrees made by toolhost's EnterWorktree\n*\n"), 0o644)
+	_, err = f.WriteString("# git worktrees made by toolhost's EnterWorktree\n*\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // withoutPath is roots without p.

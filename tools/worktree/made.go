@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Made is a worktree made for a piece of work: EnterWorktree's, or the one a
@@ -39,13 +41,19 @@ func Create(ctx context.Context, dir, name string, trusted bool) (*Made, error) 
 		return nil, fmt.Errorf("the worktree name %q %s", name, why)
 	}
 	parent := filepath.Join(repo, filepath.FromSlash(Dir))
+	m := &Made{Trusted: trusted, Repo: repo, Base: base, Path: filepath.Join(parent, filepath.FromSlash(name)), Branch: BranchPrefix + strings.ReplaceAll(name, "/", "-")}
+	// A repository may ship .toolhost/worktrees, or a folder of a name's
+	// path, as a link to elsewhere; git would follow it and check out (and
+	// later remove) a worktree outside the repository.
+	if err := insideRepo(repo, m.Path); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
 	if err := ensureIgnored(parent); err != nil {
 		return nil, err
 	}
-	m := &Made{Trusted: trusted, Repo: repo, Base: base, Path: filepath.Join(parent, filepath.FromSlash(name)), Branch: BranchPrefix + strings.ReplaceAll(name, "/", "-")}
 	if _, err := os.Stat(m.Path); err == nil {
 		return nil, fmt.Errorf("%s already exists. Switch into it with path, or choose another name", m.Path)
 	}
@@ -81,4 +89,32 @@ func (m *Made) RemoveIfClean(ctx context.Context) (kept bool, err error) {
 		return true, nil
 	}
 	return false, m.Remove(ctx)
+}
+
+// insideRepo checks that p, resolved through the links of its folders that
+// exist, lies inside the repository folder repo.
+func insideRepo(repo, p string) error {
+	realRepo, err := filepath.EvalSymlinks(repo)
+	if err != nil {
+		return err
+	}
+	existing := p
+	for {
+		if _, err := os.Lstat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			break
+		}
+		existing = parent
+	}
+	real, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		return err
+	}
+	if !pathutil.Within(realRepo, real) {
+		return fmt.Errorf("%s leads through a link to %s, outside the repository %s, so no worktree is made there. Remove the link, or choose another name", existing, real, repo)
+	}
+	return nil
 }
