@@ -30,3 +30,10 @@ test("ruleChoices labels are escaped but the rules saved are not", () => {
   assert.equal(c.label, "Bash(a\\u202eb)");
   assert.deepEqual(c.rules, ["Bash(a\u202eb)"]);
 });
+
+test("questions show invisible characters written out and answer with the label as written", async () => {
+  const { questionPick, formatAnswer } = await import("../src/logic/questions");
+  const pick = questionPick({ question: "Deploy\u202e?", header: "Go", options: [{ label: "yes\x1b[8m", description: "d\u2066" }] }, 0, 1);
+  assert.ok(!/[\u202e\u2066\x1b]/.test(pick.title + pick.placeholder + pick.items.map((i) => i.label + (i.description ?? "")).join("")), JSON.stringify(pick));
+  assert.equal(formatAnswer([pick.items[0]]), "yes\x1b[8m");
+});

@@ -6,6 +6,8 @@
  * {@link QuestionUI}.
  */
 
+import { visible } from "./permission";
+
 /** One choice of a question, in Claude Code's shape. */
 export interface QuestionOption {
   label: string;
@@ -44,6 +46,8 @@ export const BACK_LABEL = "← Previous question";
 /** A picker entry; `other` marks the free-text entry, `back` the way back. */
 export interface QuestionPickItem {
   label: string;
+  /** The option's own label, sent as the answer (label is it as shown). */
+  answer?: string;
   description?: string;
   other?: boolean;
   back?: boolean;
@@ -66,9 +70,12 @@ export interface QuestionUI {
 /** Builds the picker for question `index` of `total`. */
 export function questionPick(q: Question, index: number, total: number): QuestionPick {
   const step = total > 1 ? ` (${index + 1}/${total})` : "";
+  // Shown with invisible characters written out (see visible); the answer
+  // is the label as the model wrote it.
   const items: QuestionPickItem[] = (q.options ?? []).map((o) => ({
-    label: o.label,
-    description: o.description || undefined,
+    label: visible(o.label, true),
+    answer: o.label,
+    description: o.description ? visible(o.description, true) : undefined,
   }));
   items.push({ label: OTHER_LABEL, description: "type your own answer", other: true });
   if (index > 0) {
@@ -77,8 +84,8 @@ export function questionPick(q: Question, index: number, total: number): Questio
   return {
     // The question is in the title too: a placeholder vanishes as soon as
     // the user types to filter.
-    title: `${q.header || "Question"}${step}: ${q.question}`,
-    placeholder: q.question + (q.multiSelect ? " (pick one or more)" : ""),
+    title: visible(`${q.header || "Question"}${step}: ${q.question}`, true),
+    placeholder: visible(q.question, true) + (q.multiSelect ? " (pick one or more)" : ""),
     canPickMany: Boolean(q.multiSelect),
     items,
   };
@@ -89,7 +96,7 @@ export function questionPick(q: Question, index: number, total: number): Questio
  * server expects for multi-select questions. Blank free text is dropped.
  */
 export function formatAnswer(picked: QuestionPickItem[], freeText?: string): string {
-  const parts = picked.filter((p) => !p.other).map((p) => p.label);
+  const parts = picked.filter((p) => !p.other).map((p) => p.answer ?? p.label);
   const text = freeText?.trim();
   if (text) {
     parts.push(text);
@@ -122,7 +129,7 @@ export async function askQuestions(
     }
     let freeText: string | undefined;
     if (picked.some((p) => p.other)) {
-      freeText = await ui.input(q.question, pick.title);
+      freeText = await ui.input(visible(q.question, true), pick.title);
       if (freeText === undefined) {
         return { answers: {}, dismissed: true };
       }
