@@ -58,9 +58,26 @@ func appendUnique(a, b any, dedupe bool) any {
 	left, _ := a.([]any)
 	right, _ := b.([]any)
 	out := slices.Clone(left)
+	// Entries are strings (validated): a set keeps the merge linear, since
+	// a folder's file may hold hundreds of thousands of rules.
+	var seen map[string]bool
+	if dedupe {
+		seen = make(map[string]bool, len(out)+len(right))
+		for _, e := range out {
+			if s, ok := e.(string); ok {
+				seen[s] = true
+			}
+		}
+	}
 	for _, e := range right {
-		if dedupe && slices.Contains(out, e) {
-			continue
+		if dedupe {
+			s, ok := e.(string)
+			if ok && seen[s] || !ok && slices.Contains(out, e) {
+				continue
+			}
+			if ok {
+				seen[s] = true
+			}
 		}
 		out = append(out, e)
 	}
