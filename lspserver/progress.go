@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -37,7 +38,7 @@ func (h *editorHost) BeginProgress(ctx context.Context, title string, cancel fun
 	s.progressMu.Unlock()
 	p := &workDoneProgress{srv: s, token: token, start: time.Now()}
 	p.limiter = newReportLimiter(reportInterval, p.sendReport, time.Now, realAfterFunc)
-	_ = s.notify("$/progress", progressParams{Token: token, Value: progressValue{Kind: "begin", Title: title, Cancellable: true}})
+	_ = s.notify("$/progress", progressParams{Token: token, Value: progressValue{Kind: "begin", Title: visible.Line(title), Cancellable: true}})
 	return p
 }
 
@@ -79,7 +80,7 @@ type workDoneProgress struct {
 func (p *workDoneProgress) Report(message string) { p.limiter.Report(message) }
 
 func (p *workDoneProgress) sendReport(message string) {
-	_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "report", Message: message}})
+	_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "report", Message: visible.Line(message)}})
 }
 
 // End flushes a pending report and ends the progress with message, which
@@ -94,7 +95,7 @@ func (p *workDoneProgress) End(message string) {
 		p.srv.progressMu.Lock()
 		delete(p.srv.progress, p.token)
 		p.srv.progressMu.Unlock()
-		_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "end", Message: message}})
+		_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "end", Message: visible.Line(message)}})
 	})
 }
 
