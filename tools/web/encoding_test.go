@@ -52,3 +52,31 @@ func TestWebFetchContentEncodings(t *testing.T) {
 	}
 	mustContain(t, res.Text(), `compressed as "br"`, "cannot decode")
 }
+
+// TestWebFetchRedirectWithCredentials: a redirect to an address carrying a
+// user name and password is not followed (the transport would send them as
+// Basic credentials), and the error does not repeat the password.
+func TestWebFetchRedirectWithCredentials(t *testing.T) {
+	var sawAuth bool
+	var ts *httptest.Server
+	ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			sawAuth = true
+		}
+		if r.URL.Path == "/start" {
+			http.Redirect(w, r, strings.Replace(ts.URL, "http://", "http://admin:hunter2@", 1)+"/inside", http.StatusFound)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("inside"))
+	}))
+	defer ts.Close()
+	res := call(t, NewWebFetch(testSettings(nil)), fetchInput(ts.URL+"/start"))
+	if !res.IsError || sawAuth {
+		t.Fatalf("got %q (credentials sent: %v), want the redirect refused", res.Text(), sawAuth)
+	}
+	mustContain(t, res.Text(), "does not send credentials")
+	if strings.Contains(res.Text(), "hunter2") {
+		t.Errorf("the error repeats the password: %q", res.Text())
+	}
+}

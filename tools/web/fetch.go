@@ -257,6 +257,13 @@ func redirectTarget(current *url.URL, resp *http.Response) (*url.URL, error) {
 	if next.Scheme != "http" && next.Scheme != "https" {
 		return nil, failf("%s redirects to %s, which is not a web page.", current, next)
 	}
+	// The transport would send a user name and password in the address as
+	// credentials; WebFetch sends none, whoever names them (Claude Code
+	// does not follow such a redirect either).
+	if next.User != nil {
+		next.User = nil
+		return nil, failf("%s redirects to %s with a user name or password in the address; WebFetch does not send credentials, so the redirect was not followed.", current, next)
+	}
 	upgrade(next)
 	next.Fragment = ""
 	return next, nil
