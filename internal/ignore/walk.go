@@ -322,6 +322,12 @@ func (w *walker) read(job dirJob) error {
 		prefix += "/"
 	}
 	for _, e := range entries {
+		// Matching a large folder against a large ignore file (a hostile
+		// .gitignore of 100,000 lines) takes seconds: a cancel must reach
+		// it between entries, not after the whole folder.
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
 		name := e.Name()
 		typ := e.Type()
 		if typ&fs.ModeSymlink != 0 {
