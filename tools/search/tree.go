@@ -126,14 +126,16 @@ type treeEntry struct {
 	dir  bool
 }
 
-// list returns the entries of dir that the ignore rules keep, folders first.
-func list(dir *os.Root, rel []string, rules *ignore.Rules) ([]treeEntry, *ignore.Rules) {
+// list returns the entries of dir that the ignore rules keep, folders
+// first. Matching a large folder against a large ignore file takes long,
+// so ctx is checked before each entry.
+func list(ctx context.Context, dir *os.Root, rel []string, rules *ignore.Rules) ([]treeEntry, *ignore.Rules, error) {
 	if dir == nil {
-		return nil, rules
+		return nil, rules, nil
 	}
 	f, err := dir.Open(".")
 	if err != nil {
-		return nil, rules
+		return nil, rules, nil
 	}
 	defer f.Close()
 	des, _ := f.ReadDir(-1)
@@ -143,6 +145,9 @@ func list(dir *os.Root, rel []string, rules *ignore.Rules) ([]treeEntry, *ignore
 	var out []treeEntry
 	parts := append(append([]string(nil), rel...), "")
 	for _, d := range des {
+		if err := ctx.Err(); err != nil {
+			return nil, rules, err
+		}
 		name := d.Name()
 		isDir := d.IsDir()
 		if isDir && ignore.IsVCSDir(name) {
@@ -160,7 +165,7 @@ func list(dir *os.Root, rel []string, rules *ignore.Rules) ([]treeEntry, *ignore
 		}
 		return out[i].name < out[j].name
 	})
-	return out, rules
+	return out, rules, nil
 }
 
 // dir renders the entries of one folder at depth (1 = the root's entries).
@@ -168,7 +173,10 @@ func (w *treeWalker) dir(path *os.Root, rel []string, rules *ignore.Rules, inden
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
-	entries, rules := list(path, rel, rules)
+	entries, rules, err := list(w.ctx, path, rel, rules)
+	if err != nil {
+		return err
+	}
 	for i, e := range entries {
 		if w.shown >= TreeLimit {
 			w.omitted += len(entries) - i
@@ -190,8 +198,11 @@ func (w *treeWalker) dir(path *os.Root, rel []string, rules *ignore.Rules, inden
 		childPath, _ := path.OpenRoot(e.name)
 		childRel := append(append([]string(nil), rel...), e.name)
 		if depth >= w.maxDepth {
-			inside, _ := list(childPath, childRel, rules)
+			inside, _, err := list(w.ctx, childPath, childRel, rules)
 			closeRoot(childPath)
+			if err != nil {
+				return err
+			}
 			note := ""
 			if len(inside) > 0 {
 				note = fmt.Sprintf(" (%s)", plural(len(inside), "entry", "entries"))
