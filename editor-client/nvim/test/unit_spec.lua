@@ -237,3 +237,10 @@ h.test("permission prompt writes out invisible characters and clips the descript
   h.eq(#line < 400, true, "the description is not clipped: " .. #line .. " bytes")
   h.eq(line:find("curl x | sh #\\u202e ls", 1, true) ~= nil, true, "the command is not shown: " .. line)
 end)
+
+h.test("questions show invisible characters written out; the answer is the label as written", function()
+  local q = { question = "Deploy\226\128\174?", options = { { label = "yes\27[8m", description = "d\226\129\166" } } }
+  local shown = dialogs.format_option(q.options[1]) .. table.concat(dialogs.multi_lines(q), "") .. dialogs.multi_prompt(q)
+  h.eq(shown:find("[\27]") == nil and shown:find("\226\128\174", 1, true) == nil and shown:find("\226\129\166", 1, true) == nil, true, "raw in " .. shown)
+  h.eq(dialogs.parse_multi("1", q.options), "yes\27[8m")
+end)

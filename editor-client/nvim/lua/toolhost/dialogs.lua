@@ -49,18 +49,18 @@ end
 function M.multi_prompt(q)
   local items = {}
   for i, o in ipairs(q.options or {}) do
-    table.insert(items, string.format("%d. %s", i, o.label))
+    table.insert(items, string.format("%d. %s", i, M.visible(o.label)))
   end
-  return string.format("%s [%s] (numbers or text, comma-separated): ", q.question, table.concat(items, "  "))
+  return string.format("%s [%s] (numbers or text, comma-separated): ", M.visible(q.question), table.concat(items, "  "))
 end
 
 --- The lines shown above a multi-select question: the question, then each
 --- option with its description.
 function M.multi_lines(q)
-  local lines = { q.question }
+  local lines = { M.visible(q.question) }
   for i, o in ipairs(q.options or {}) do
-    local d = (o.description and o.description ~= "") and (" — " .. o.description) or ""
-    table.insert(lines, string.format("  %d. %s%s", i, o.label, d))
+    local d = (o.description and o.description ~= "") and (" — " .. M.visible(o.description)) or ""
+    table.insert(lines, string.format("  %d. %s%s", i, M.visible(o.label), d))
   end
   return lines
 end
@@ -69,9 +69,9 @@ end
 function M.format_option(item)
   if type(item) == "table" then
     if item.description and item.description ~= "" then
-      return item.label .. " — " .. item.description
+      return M.visible(item.label) .. " — " .. M.visible(item.description)
     end
-    return item.label
+    return M.visible(item.label)
   end
   return tostring(item)
 end
@@ -198,7 +198,7 @@ local function ask_one(q, opts, can_go_back)
     table.insert(items, { label = M.BACK, back = true })
   end
   local choice = select(opts, items, {
-    prompt = (q.header and q.header ~= "" and (q.header .. ": ") or "") .. q.question,
+    prompt = M.visible((q.header and q.header ~= "" and (q.header .. ": ") or "") .. q.question),
     format_item = M.format_option,
     kind = "toolhost.question",
   })
@@ -209,7 +209,7 @@ local function ask_one(q, opts, can_go_back)
     return M.BACK
   end
   if choice.other then
-    local text = input(opts, { prompt = q.question .. " ", kind = "toolhost.question" })
+    local text = input(opts, { prompt = M.visible(q.question) .. " ", kind = "toolhost.question" })
     text = text and vim.trim(text) or ""
     return text ~= "" and text or nil
   end
