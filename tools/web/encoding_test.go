@@ -32,6 +32,9 @@ func TestWebFetchContentEncodings(t *testing.T) {
 		case "/br":
 			w.Header().Set("Content-Encoding", "br")
 			w.Write([]byte{0x1b, 0xff, 0xff, 0x0f, 'x'})
+		case "/misconfigured":
+			w.Header().Set("Content-Encoding", "UTF-8")
+			w.Write([]byte("plain text after all"))
 		}
 	}))
 	defer ts.Close()
@@ -51,6 +54,13 @@ func TestWebFetchContentEncodings(t *testing.T) {
 		t.Fatalf("brotli: got %q, want an error", res.Text())
 	}
 	mustContain(t, res.Text(), `compressed as "br"`, "cannot decode")
+
+	// A value that names no compression is read as none, as browsers do.
+	res = call(t, tool, fetchInput(ts.URL+"/misconfigured"))
+	if res.IsError {
+		t.Fatalf("misconfigured encoding: %s", res.Text())
+	}
+	mustContain(t, res.Text(), "plain text after all")
 }
 
 // TestWebFetchRedirectWithCredentials: a redirect to an address carrying a

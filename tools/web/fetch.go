@@ -196,13 +196,21 @@ func get(ctx context.Context, client *http.Client, u *url.URL, lim limits) (*res
 	}
 }
 
+// compressions are the Content-Encodings that compress a body.
+var compressions = map[string]bool{
+	"br": true, "zstd": true, "deflate": true, "gzip": true, "x-gzip": true,
+	"compress": true, "x-compress": true, "lzma": true, "xz": true, "bzip2": true,
+}
+
 // readCapped reads and closes a response's body, keeping at most
 // lim.maxBytes of it.
 func readCapped(callCtx, ctx context.Context, current *url.URL, resp *http.Response, lim limits) (*response, error) {
 	// The transport asks for gzip and decodes it itself (removing the
-	// header); any other encoding the server applies unasked (br, zstd,
-	// deflate) would reach the model as binary noise labelled text.
-	if enc := strings.TrimSpace(resp.Header.Get("Content-Encoding")); enc != "" && !strings.EqualFold(enc, "identity") {
+	// header); a compression the server applies unasked (br, zstd,
+	// deflate) would reach the model as binary noise labelled text. Other
+	// values ("none", "utf-8": misconfigured servers) mean no encoding, as
+	// browsers read them.
+	if enc := strings.TrimSpace(resp.Header.Get("Content-Encoding")); compressions[strings.ToLower(enc)] {
 		resp.Body.Close()
 		return nil, failf("%s was sent compressed as %q, which WebFetch did not ask for and cannot decode; the page cannot be read. Try another address for the same content.", current, enc)
 	}
