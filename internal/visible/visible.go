@@ -29,7 +29,7 @@ func escape(s string, keepLines bool) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
 		if !invisible(r, keepLines) {
 			b.WriteRune(r)
 			continue
@@ -37,6 +37,9 @@ func escape(s string, keepLines bool) string {
 		switch {
 		case r == '\n':
 			b.WriteString(`\n`)
+		case r == '\r' && keepLines && strings.HasPrefix(s[i+1:], "\n"):
+			// A Windows line end moves the cursor nowhere it would not go.
+			b.WriteByte('\r')
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r == '\t':
@@ -52,7 +55,8 @@ func escape(s string, keepLines bool) string {
 
 // invisible reports whether r is shown as an escape: control characters
 // (all but newline and tab when lines are kept; a carriage return is
-// escaped there too, since it can move the cursor back over a line) and
+// escaped there too, except before a newline, since alone it moves the
+// cursor back over the line) and
 // the format characters that reorder or break lines.
 func invisible(r rune, keepLines bool) bool {
 	switch {

@@ -13,6 +13,7 @@ func TestVisibleText(t *testing.T) {
 		{"a\u2066b\u2069\u2028c\u200f", `a\u2066b\u2069\u2028c\u200f`, `a\u2066b\u2069\u2028c\u200f`},
 		{"caf\u00e9 \u05e9\u05dc\u05d5\u05dd \U0001F600", "caf\u00e9 \u05e9\u05dc\u05d5\u05dd \U0001F600", "caf\u00e9 \u05e9\u05dc\u05d5\u05dd \U0001F600"},
 		{"\u0085\u007f", `\u0085\x7f`, `\u0085\x7f`},
+		{"a\r\nb\rc", `a\r\nb\rc`, "a\r\nb\\rc"},
 	}
 	for _, tc := range tests {
 		if got := Line(tc.in); got != tc.line {

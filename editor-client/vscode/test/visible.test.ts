@@ -8,6 +8,8 @@ test("visible writes out bidi overrides, terminal escapes and carriage returns",
   assert.equal(visible("a\u2066b\u2069\u2028\u200f"), "a\\u2066b\\u2069\\u2028\\u200f");
   assert.equal(visible("line1\n\tline2"), "line1\n\tline2");
   assert.equal(visible("line1\n\tline2", true), "line1\\n\\tline2");
+  assert.equal(visible("a\r\nb\rc"), "a\r\nb\\rc");
+  assert.equal(visible("a\r\nb", true), "a\\r\\nb");
   assert.equal(visible("café שלום 😀"), "café שלום 😀");
 });
 

@@ -75,10 +75,11 @@ const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2
 
 /** text with its invisible characters escaped; with oneLine, newlines and tabs too. */
 export function visible(text: string, oneLine = false): string {
-  const out = text.replace(INVISIBLE, (c) => {
+  const out = text.replace(INVISIBLE, (c, at: number) => {
     const code = c.charCodeAt(0);
     if (c === "\r") {
-      return "\\r";
+      // A Windows line end (kept when lines are) moves the cursor nowhere new.
+      return !oneLine && text[at + 1] === "\n" ? c : "\\r";
     }
     return code < 0x80 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
   });
