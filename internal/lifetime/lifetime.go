@@ -186,23 +186,27 @@ const (
 // started just as the server was killed), so it is judged again.
 func killMatching(labels [][]byte, prefix bool) int {
 	self := os.Getpid()
-	killed, settles := 0, 0
+	// killed holds the processes signalled already: one that is dying
+	// still reads its label for a moment, and is neither signalled nor
+	// counted again.
+	killed := map[int]bool{}
+	settles := 0
 	for round := 0; round < maxRounds; round++ {
 		n, unsure := 0, 0
 		for _, pid := range pids() {
-			if pid == self {
+			if pid == self || killed[pid] {
 				continue
 			}
 			switch labelOf(pid, labels, prefix) {
 			case labelled:
 				if syscall.Kill(pid, syscall.SIGKILL) == nil {
+					killed[pid] = true
 					n++
 				}
 			case unreadable:
 				unsure++
 			}
 		}
-		killed += n
 		if n == 0 {
 			if unsure == 0 || settles == maxSettles {
 				break
@@ -211,7 +215,7 @@ func killMatching(labels [][]byte, prefix bool) int {
 			time.Sleep(settlePause)
 		}
 	}
-	return killed
+	return len(killed)
 }
 
 // pids lists the processes in /proc.
