@@ -37,6 +37,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // Var is the environment variable that carries a process's scope.
@@ -168,27 +169,53 @@ func KillServer(token string) int {
 // and a process that forked before its death is found by the next.
 const maxRounds = 50
 
+// settlePause is the pause before another round when the only processes
+// left to judge are ones whose environment read empty: a process in the
+// middle of an exec reads empty for a moment, then shows its label again.
+// maxSettles bounds those pauses (a process started with an empty
+// environment, env -i, reads empty for good).
+const (
+	settlePause = 2 * time.Millisecond
+	maxSettles  = 25
+)
+
 // killMatching kills the processes whose environment holds one of labels
 // (exact variables when prefix is false, a value's start when it is true).
+// A round that kills nothing ends the kill, unless a live process of the
+// user read an empty environment: it may be mid-exec (a command's child
+// started just as the server was killed), so it is judged again.
 func killMatching(labels [][]byte, prefix bool) int {
 	self := os.Getpid()
-	killed := 0
+	// killed holds the processes signalled already: one that is dying
+	// still reads its label for a moment, and is neither signalled nor
+	// counted again.
+	killed := map[int]bool{}
+	settles := 0
 	for round := 0; round < maxRounds; round++ {
-		n := 0
+		n, unsure := 0, 0
 		for _, pid := range pids() {
-			if pid == self || !hasLabel(pid, labels, prefix) {
+			if pid == self || killed[pid] {
 				continue
 			}
-			if syscall.Kill(pid, syscall.SIGKILL) == nil {
-				n++
+			switch labelOf(pid, labels, prefix) {
+			case labelled:
+				if syscall.Kill(pid, syscall.SIGKILL) == nil {
+					killed[pid] = true
+					n++
+				}
+			case unreadable:
+				unsure++
 			}
 		}
 		if n == 0 {
-			break
+			if unsure == 0 || settles == maxSettles {
+				break
+			}
+			settles++
+			time.Sleep(settlePause)
 		}
-		killed += n
 	}
-	return killed
+	return len(killed)
 }
 
 // pids lists the processes in /proc.
@@ -208,12 +235,33 @@ func pids() []int {
 	return out
 }
 
-// hasLabel reports whether pid's environment holds one of labels. A
-// zombie's environment reads empty: it runs nothing.
-func hasLabel(pid int, labels [][]byte, prefix bool) bool {
-	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil || len(env) == 0 {
-		return false
+// labelState is what a process's environment says of a kill's labels.
+type labelState int
+
+const (
+	unlabelled labelState = iota
+	labelled
+	// unreadable: a live process of the user whose environment read empty,
+	// which a process shows for a moment while it execs.
+	unreadable
+)
+
+// readEnviron reads a process's environment (a variable for tests).
+var readEnviron = func(pid int) ([]byte, error) {
+	return os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+}
+
+// labelOf reports whether pid's environment holds one of labels.
+func labelOf(pid int, labels [][]byte, prefix bool) labelState {
+	env, err := readEnviron(pid)
+	if err != nil {
+		return unlabelled // gone, or another user's
+	}
+	if len(env) == 0 {
+		if live, kernel := procState(pid); live && !kernel {
+			return unreadable
+		}
+		return unlabelled // a zombie runs nothing; a kernel thread has no environment
 	}
 	// A leading NUL anchors the label at a variable's start.
 	env = append([]byte{0}, env...)
@@ -222,8 +270,32 @@ func hasLabel(pid int, labels [][]byte, prefix bool) bool {
 	}
 	for _, l := range labels {
 		if bytes.Contains(env, append([]byte{0}, l...)) {
-			return true
+			return labelled
 		}
 	}
-	return false
+	return unlabelled
+}
+
+// pfKthread is the kernel's flag of a kernel thread in /proc/<pid>/stat.
+const pfKthread = 0x00200000
+
+// procState reads whether pid is alive (not a zombie) and whether it is a
+// kernel thread.
+func procState(pid int) (live, kernel bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false, false
+	}
+	// The fields after the command name, which is in parentheses and may
+	// hold anything: state, ppid, pgrp, session, tty, tpgid, flags.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return false, false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 7 || f[0] == "Z" || f[0] == "X" {
+		return false, false
+	}
+	flags, _ := strconv.ParseUint(f[6], 10, 64)
+	return true, flags&pfKthread != 0
 }

@@ -71,3 +71,36 @@ func TestScopeEnv(t *testing.T) {
 		t.Errorf("two scopes are equal")
 	}
 }
+
+// A process caught in the middle of an exec reads an empty environment for
+// a moment; a kill judges it again instead of ending with it unseen (the
+// server killed just as a command started a child left that child running).
+func TestKillWaitsForAProcessMidExec(t *testing.T) {
+	s := NewScope()
+	cmd := exec.Command("sleep", "1000")
+	cmd.Env = s.Env(nil)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	pid := cmd.Process.Pid
+	// The child's first reads come back empty, as during its exec.
+	real := readEnviron
+	reads := 0
+	readEnviron = func(p int) ([]byte, error) {
+		if p == pid {
+			if reads++; reads <= 3 {
+				return nil, nil
+			}
+		}
+		return real(p)
+	}
+	t.Cleanup(func() { readEnviron = real })
+	if n := s.Kill(); n != 1 {
+		t.Fatalf("the kill killed %d processes, want the child", n) // the cleanup ends it
+	}
+	_ = cmd.Wait()
+	if cmd.ProcessState == nil || cmd.ProcessState.Success() {
+		t.Errorf("the child was not killed: %v", cmd.ProcessState)
+	}
+}

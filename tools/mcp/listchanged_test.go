@@ -37,9 +37,15 @@ func TestListChangedFloodIsFolded(t *testing.T) {
 		defer s.changedMu.Unlock()
 		return s.changedQueued
 	}
-	testproc.WaitFor(t, "the waiting refresh to start", func() bool { return !queued() })
-	s.refreshMu.Lock() // held by the refresh until it is done
-	s.refreshMu.Unlock()
+	// Done: none waits, and none holds the lock (a refresh holds it until
+	// it has registered the tools).
+	testproc.WaitFor(t, "the waiting refresh to run", func() bool {
+		if queued() || !s.refreshMu.TryLock() {
+			return false
+		}
+		defer s.refreshMu.Unlock()
+		return !queued()
+	})
 	if n := len(reg.Names()); n != tools {
 		t.Errorf("%d tools registered after the refresh, want %d as before", n, tools)
 	}

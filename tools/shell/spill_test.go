@@ -126,7 +126,6 @@ func TestBashSavedOutputNeverFollowsALinkOut(t *testing.T) {
 					t.Fatal(err)
 				}
 				victim = filepath.Join(target, "output")
-				old = filepath.Join(victim, "bash-notes.txt")
 			}
 			if err := os.Symlink(target, at); err != nil {
 				t.Fatal(err)
