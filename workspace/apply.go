@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/toolhost/toolhost/internal/udiff"
+	"github.com/toolhost/toolhost/internal/visible"
 )
 
 // Modification is a change of one file a tool wants made, planned from the
@@ -259,8 +260,11 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 // the line diff its edits came from (nil for a new file).
 func (w *Workspace) editParams(m Modification, old, next []byte) (*ApplyWorkspaceEditParams, []udiff.Change) {
 	uri := PathToURI(m.Path)
+	// The label names the file, which may hold escapes or a bidirectional
+	// override: the editor shows it (a review title, a warning) written out.
+	label := visible.Line(m.Label)
 	edit := WorkspaceEdit{ChangeAnnotations: map[string]ChangeAnnotation{
-		annotationID: {Label: m.Label, NeedsConfirmation: m.Review},
+		annotationID: {Label: label, NeedsConfirmation: m.Review},
 	}}
 	if old == nil {
 		edit.DocumentChanges = append(edit.DocumentChanges, DocumentChange{CreateFile: &CreateFile{
@@ -274,7 +278,7 @@ func (w *Workspace) editParams(m Modification, old, next []byte) (*ApplyWorkspac
 				}},
 			}})
 		}
-		return &ApplyWorkspaceEditParams{Label: m.Label, Edit: edit}, nil
+		return &ApplyWorkspaceEditParams{Label: label, Edit: edit}, nil
 	}
 	ident := VersionedTextDocumentIdentifier{URI: uri}
 	if _, v, open := w.Document(m.Path); open {
@@ -287,7 +291,7 @@ func (w *Workspace) editParams(m Modification, old, next []byte) (*ApplyWorkspac
 	edit.DocumentChanges = append(edit.DocumentChanges, DocumentChange{TextDocumentEdit: &TextDocumentEdit{
 		TextDocument: ident, Edits: edits,
 	}})
-	return &ApplyWorkspaceEditParams{Label: m.Label, Edit: edit}, changes
+	return &ApplyWorkspaceEditParams{Label: label, Edit: edit}, changes
 }
 
 // ensureOnDisk makes sure an applied change is on disk: written by the
