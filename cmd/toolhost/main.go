@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/internal/lifetime"
@@ -61,10 +62,39 @@ func main() {
 	// A closed terminal (SIGHUP) ends the server like Ctrl-C and SIGTERM:
 	// cleanly, with its processes.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	finished := make(chan struct{})
+	go endAfterGrace(ctx, finished, shutdownGrace, os.Stderr, func(code int) {
+		lifetime.KillAll()
+		os.Exit(code)
+	})
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	close(finished)
 	stop()
 	lifetime.KillAll()
 	os.Exit(code)
+}
+
+// shutdownGrace is how long the server may take to end after a signal.
+const shutdownGrace = 5 * time.Second
+
+// endAfterGrace ends the program (exit) when ctx is done and the command
+// has not finished within grace. A call busy computing, not waiting, does
+// not see its context end; the server must end all the same, with its
+// processes.
+func endAfterGrace(ctx context.Context, finished <-chan struct{}, grace time.Duration, stderr io.Writer, exit func(code int)) {
+	select {
+	case <-finished:
+		return
+	case <-ctx.Done():
+	}
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-finished:
+	case <-timer.C:
+		fmt.Fprintf(stderr, "toolhost: still busy %s after the signal to stop; ending now\n", grace)
+		exit(1)
+	}
 }
 
 // run dispatches a command line and returns the exit code.
