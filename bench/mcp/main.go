@@ -36,20 +36,18 @@ var (
 	onlyBig   bool
 )
 
-// bigPeers are the peers as the big-file calls run them: toolhost with
-// Edit and Write allowed by the user's settings (the permission mode
-// acceptEdits), as Claude Code's MCP server allows them.
-func bigPeers(peers []peer, home string) []peer {
-	conf := filepath.Join(home, "big-config")
-	_ = os.MkdirAll(filepath.Join(conf, "toolhost"), 0o755)
-	_ = os.WriteFile(filepath.Join(conf, "toolhost", "settings.json"), []byte(`{"permissions": {"defaultMode": "acceptEdits"}}`), 0o644)
-	out := slices.Clone(peers)
-	for i := range out {
-		if out[i].name == "toolhost" {
-			out[i].env = append(slices.Clone(out[i].env), "XDG_CONFIG_HOME="+conf)
-		}
+// userConfig writes the user's toolhost settings the benchmark runs with
+// and returns their config folder: Edit and Write allowed (the permission
+// mode acceptEdits) and the benchmark's Bash command, as Claude Code's MCP
+// server allows them without asking. They are the user's settings, not
+// the workspace's: a folder nobody trusted widens no permission.
+func userConfig(home string) (string, error) {
+	conf := filepath.Join(home, "config")
+	if err := os.MkdirAll(filepath.Join(conf, "toolhost"), 0o755); err != nil {
+		return "", err
 	}
-	return out
+	settings := `{"permissions": {"defaultMode": "acceptEdits", "allow": ["Bash(echo hi)"]}}`
+	return conf, os.WriteFile(filepath.Join(conf, "toolhost", "settings.json"), []byte(settings), 0o644)
 }
 
 // peer is one server under test.
@@ -110,6 +108,10 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
+	conf, err := userConfig(home)
+	if err != nil {
+		return err
+	}
 	// Claude Code serves its tools without a login; these keep it from
 	// reaching for the network and from touching the user's own config.
 	claudeEnv := []string{
@@ -120,12 +122,12 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 		"DISABLE_TELEMETRY=1",
 	}
 	peers := []peer{
-		{name: "toolhost", cmd: []string{toolhostBin, "mcp"}, dir: work, env: []string{"HOME=" + home}},
+		{name: "toolhost", cmd: []string{toolhostBin, "mcp"}, dir: work, env: []string{"HOME=" + home, "XDG_CONFIG_HOME=" + conf}},
 		{name: "claude", cmd: []string{claudePath, "mcp", "serve"}, dir: work, env: claudeEnv},
 	}
 
 	if onlyBig {
-		return measureBigFiles(ctx, bigPeers(peers, home), tmp, bigRounds)
+		return measureBigFiles(ctx, peers, tmp, bigRounds)
 	}
 	startTimes := map[string][]time.Duration{}
 	listedTimes := map[string][]time.Duration{}
@@ -234,7 +236,7 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	p50, _ := percentiles(rawPing["toolhost"])
 	fmt.Printf("\nWith the minimal client a Read ratio above %.1f× would need toolhost to answer a Read faster than it answers a ping.\n",
 		float64(c50)/float64(p50))
-	return measureBigFiles(ctx, bigPeers(peers, home), tmp, bigRounds)
+	return measureBigFiles(ctx, peers, tmp, bigRounds)
 }
 
 // alternate returns the peers in turn order for round i: each goes first
@@ -247,12 +249,10 @@ func alternate(peers []peer, i int) []peer {
 	return out
 }
 
-// makeWorkspace writes the 5,000-line file both servers read, and the
-// toolhost settings that allow the benchmark's Bash command (Claude Code's
-// MCP server does not ask).
+// makeWorkspace writes the 5,000-line file both servers read.
 func makeWorkspace(tmp string) (work, file string, err error) {
 	work = filepath.Join(tmp, "work")
-	if err := os.MkdirAll(filepath.Join(work, ".toolhost"), 0o755); err != nil {
+	if err := os.MkdirAll(work, 0o755); err != nil {
 		return "", "", err
 	}
 	var b strings.Builder
@@ -261,10 +261,6 @@ func makeWorkspace(tmp string) (work, file string, err error) {
 	}
 	file = filepath.Join(work, "big.txt")
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
-		return "", "", err
-	}
-	settings := `{"permissions": {"allow": ["Bash(echo hi)"]}}`
-	if err := os.WriteFile(filepath.Join(work, ".toolhost", "settings.json"), []byte(settings), 0o644); err != nil {
 		return "", "", err
 	}
 	return work, file, nil
