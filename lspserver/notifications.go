@@ -79,6 +79,14 @@ func (s *server) handleNotification(_ context.Context, method string, params jso
 		var p protocol.DidChangeWorkspaceFoldersParams
 		if err = json.Unmarshal(params, &p); err == nil {
 			sess.SetRoots(changedRoots(ws.Roots(), p.Event))
+			select {
+			case <-s.ready:
+				// A folder added to the session is asked about as the
+				// first ones were; before initialized, that question
+				// covers it.
+				s.bg.Go("asking whether an added folder is trusted", func(ctx context.Context) { s.askTrust(ctx, sess) })
+			default:
+			}
 			if e := s.agentEndpoint(); e != nil {
 				if err := e.setRoots(ws.Roots()); err != nil {
 					s.opts.Log.Warn("the session file keeps the old workspace folders", "err", err)

@@ -32,8 +32,9 @@ type trustAnswer struct {
 	Trust bool `json:"trust"`
 }
 
-// askTrust asks the user, once per session and after initialized, whether
-// each untrusted root that asks for something may be trusted. Without a
+// askTrust asks the user, after initialized, whether each untrusted root
+// that asks for something may be trusted: once per folder and session (a
+// folder added later is asked about when it is added). Without a
 // way to ask, the folder stays untrusted; the log names what was ignored.
 func (s *server) askTrust(ctx context.Context, sess *session.Session) {
 	for _, root := range sess.TrustQuestion() {

@@ -406,3 +406,32 @@ func TestFolderWithNothingToIgnoreIsNotAsked(t *testing.T) {
 		t.Errorf("status lists ignored items: %s", s)
 	}
 }
+
+// TestAddedFolderIsAskedAbout: a folder added to the session after the
+// start, whose settings ask for something, gets the trust question as the
+// first folders did; trusted, its settings apply.
+func TestAddedFolderIsAskedAbout(t *testing.T) {
+	e, _, _ := startTrustEditor(t, map[string]string{"README": "a folder that asks for nothing"}, true, true)
+	added, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := os.MkdirAll(filepath.Join(added, ".toolhost"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(added, ".toolhost", "settings.json"), []byte(`{"permissions": {"allow": ["Bash(echo added)"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := e.status(); len(e.questions) > 0 {
+		t.Fatalf("the first folder asks for nothing but was asked about: %q (%s)", e.questions, s)
+	}
+	e.c.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added":   []map[string]any{{"uri": "file://" + added, "name": "added"}},
+		"removed": []map[string]any{},
+	}})
+	trust := e.awaitTrustDecision()
+	if len(e.questions) != 1 || !strings.Contains(e.questions[0], added) {
+		t.Fatalf("trust questions %q, want one about %s", e.questions, added)
+	}
+	raw, _ := json.Marshal(trust)
+	if !strings.Contains(string(raw), `"root":"`+added+`","trusted":true`) {
+		t.Errorf("after the answer the trust is %s, want %s trusted", raw, added)
+	}
+}

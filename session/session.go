@@ -98,8 +98,9 @@ type Session struct {
 	// trustMu guards the session's dealings with the user about trust:
 	// whether they were asked, whether they declined, and which ignored
 	// items were logged already.
-	trustMu       sync.Mutex
-	trustAsked    bool
+	trustMu sync.Mutex
+	// trustAsked holds the roots already asked about (or offered to be).
+	trustAsked    map[string]bool
 	trustDeclined bool
 	trustLogged   map[string]bool
 }

@@ -79,22 +79,27 @@ func (s *Session) UntrustedItems(root string) []settings.Ignored {
 	return items
 }
 
-// TrustQuestion returns, the first time it is called, the untrusted roots
-// that ask for something, so the caller asks the user once per session;
-// later calls return nothing. Folders that ask for nothing are never
-// returned.
+// TrustQuestion returns the untrusted roots that ask for something and
+// were not returned before, so the caller asks the user once per folder and
+// session: the folders open at the start, then each folder added later.
+// Folders that ask for nothing are never returned.
 func (s *Session) TrustQuestion() []string {
-	s.trustMu.Lock()
-	if s.trustAsked {
-		s.trustMu.Unlock()
-		return nil
-	}
-	s.trustAsked = true
-	s.trustMu.Unlock()
-	var roots []string
+	var candidates []string
 	for _, r := range s.Settings.Current().Trust.Roots {
 		if !r.Trusted && len(s.UntrustedItems(r.Root)) > 0 {
-			roots = append(roots, r.Root)
+			candidates = append(candidates, r.Root)
+		}
+	}
+	s.trustMu.Lock()
+	defer s.trustMu.Unlock()
+	if s.trustAsked == nil {
+		s.trustAsked = map[string]bool{}
+	}
+	var roots []string
+	for _, root := range candidates {
+		if !s.trustAsked[root] {
+			s.trustAsked[root] = true
+			roots = append(roots, root)
 		}
 	}
 	return roots
