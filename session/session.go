@@ -172,7 +172,10 @@ func New(opts Options) (*Session, error) {
 		// Start and skipped, never fatal.
 		_ = s.MCP.Start(context.Background())
 	}
-	s.bg.Go("watching the trust file", func(ctx context.Context) { s.watchTrustFile(ctx, trustPollInterval) })
+	// The file as it is now is the one the settings were loaded with; a
+	// change from here on, even before the watcher runs, is seen.
+	trustStamp := fileStamp(s.Settings.TrustFilePath())
+	s.bg.Go("watching the trust file", func(ctx context.Context) { s.watchTrustFile(ctx, trustStamp, trustPollInterval) })
 	return s, nil
 }
 

@@ -181,14 +181,13 @@ func shellQuote(s string) string {
 	return out + "'"
 }
 
-// watchTrustFile reloads the settings when the trust file changes (a
-// `toolhost trust` or `--revoke` from a shell), until ctx ends.
-func (s *Session) watchTrustFile(ctx context.Context, interval time.Duration) {
+// watchTrustFile reloads the settings when the trust file changes from
+// last (a `toolhost trust` or `--revoke` from a shell), until ctx ends.
+func (s *Session) watchTrustFile(ctx context.Context, last stamp, interval time.Duration) {
 	path := s.Settings.TrustFilePath()
 	if path == "" {
 		return
 	}
-	last := fileStamp(path)
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
