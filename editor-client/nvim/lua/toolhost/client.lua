@@ -75,6 +75,16 @@ end
 --- (todos, tasks, progress), `opts` its options.
 function M.handlers(state, opts)
   local default_progress = vim.lsp.handlers["$/progress"]
+  -- TodoWrite's list and the task board's tasks are shown alike.
+  local function show_todos(todos)
+    state.todos = todos
+    if opts.on_todos then
+      opts.on_todos(state.todos)
+    end
+    if opts.progress then
+      echo("toolhost: " .. format.todos(state.todos)[1])
+    end
+  end
   return {
     ["workspace/applyEdit"] = function(_, params, ctx)
       return edits.apply(params, vim.lsp.get_client_by_id(ctx.client_id), opts)
@@ -92,22 +102,10 @@ function M.handlers(state, opts)
       require("toolhost.trust").changed(state, params, opts)
     end,
     ["toolhost/todos"] = function(_, params)
-      state.todos = (params and params.todos) or {}
-      if opts.on_todos then
-        opts.on_todos(state.todos)
-      end
-      if opts.progress then
-        echo("toolhost: " .. format.todos(state.todos)[1])
-      end
+      show_todos((params and params.todos) or {})
     end,
     ["toolhost/taskList"] = function(_, params)
-      state.todos = format.tasks_as_todos(params and params.tasks)
-      if opts.on_todos then
-        opts.on_todos(state.todos)
-      end
-      if opts.progress then
-        echo("toolhost: " .. format.todos(state.todos)[1])
-      end
+      show_todos(format.tasks_as_todos(params and params.tasks))
     end,
     ["toolhost/modeChanged"] = function(_, params)
       if type(params) == "table" and params.mode then
