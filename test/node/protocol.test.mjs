@@ -11,21 +11,9 @@ import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 // vscode-jsonrpc is CommonJS: its named exports come through the default.
 import rpc from 'vscode-jsonrpc/node.js';
+import { applyTextEdits } from './textedits.mjs';
 
 const bin = process.env.TOOLHOST_BIN;
-
-// applyTextEdits applies LSP text edits (UTF-16 positions, which JavaScript
-// strings index natively) to text.
-function applyTextEdits(text, edits) {
-  const lineStarts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
-  const offset = (p) => Math.min((lineStarts[p.line] ?? text.length) + p.character, text.length);
-  const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
-  for (const e of sorted) {
-    text = text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));
-  }
-  return text;
-}
 
 // startEditor spawns the server and connects a client that answers the
 // server's requests the way an editor would.

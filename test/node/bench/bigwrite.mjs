@@ -15,25 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import rpc from 'vscode-jsonrpc/node.js';
+import { applyTextEdits } from '../textedits.mjs';
 
 const target = 300; // ms, the target for this Write
 
 function flag(name, fallback) {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-// applyTextEdits applies LSP text edits (UTF-16 positions, which JavaScript
-// strings index natively) to text, last first.
-function applyTextEdits(text, edits) {
-  const lineStarts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const offset = (p) => Math.min((lineStarts[p.line] ?? text.length) + p.character, text.length);
-  const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
-  for (const e of sorted) {
-    text = text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));
-  }
-  return text;
 }
 
 async function run(bin, dir, file, oldText, newText) {
