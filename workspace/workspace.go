@@ -19,9 +19,10 @@ import (
 // editor has open, and what the agent has read. Safe for concurrent use.
 type Workspace struct {
 	mu sync.RWMutex
-	// roots are the workspace folders, absolute and cleaned; the first is the
-	// base of relative paths.
-	roots []string
+	// roots are the workspace folders, absolute and cleaned, each pinned to
+	// the folder it led to when added (pin.go); the first is the base of
+	// relative paths.
+	roots []pinnedRoot
 	// extra are permissions.additionalDirectories: inside the workspace for
 	// permission purposes, never a base for relative paths.
 	extra []string
@@ -45,17 +46,22 @@ func New(roots ...string) *Workspace {
 	return w
 }
 
-// SetRoots replaces the workspace folders.
+// SetRoots replaces the workspace folders, pinning each to the folder it
+// leads to now (a root already open keeps its pin).
 func (w *Workspace) SetRoots(roots []string) {
-	abs := make([]string, 0, len(roots))
-	for _, r := range roots {
-		if a, err := filepath.Abs(r); err == nil {
-			abs = append(abs, filepath.Clean(a))
+	abs := cleanRoots(roots)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	pins := make([]pinnedRoot, len(abs))
+	for i, a := range abs {
+		pins[i] = pinRoot(a)
+		for _, old := range w.roots {
+			if old.given == a && old.id != nil {
+				pins[i] = old
+			}
 		}
 	}
-	w.mu.Lock()
-	w.roots = abs
-	w.mu.Unlock()
+	w.roots = pins
 }
 
 // SetPathOptions sets paths.atRoot (a leading "@" means the first root)
@@ -87,11 +93,15 @@ func (w *Workspace) SetAdditionalDirectories(dirs []string) {
 	w.mu.Unlock()
 }
 
-// Roots returns the workspace folders.
+// Roots returns the workspace folders as opened.
 func (w *Workspace) Roots() []string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	return append([]string(nil), w.roots...)
+	out := make([]string, len(w.roots))
+	for i, r := range w.roots {
+		out[i] = r.given
+	}
+	return out
 }
 
 // Root is the first workspace folder: the base of relative paths and the
@@ -100,7 +110,7 @@ func (w *Workspace) Root() string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if len(w.roots) > 0 {
-		return w.roots[0]
+		return w.roots[0].given
 	}
 	wd, _ := os.Getwd()
 	return wd
@@ -147,18 +157,14 @@ func (w *Workspace) Resolve(p string) (string, error) {
 	return filepath.Clean(p), nil
 }
 
-// Inside reports whether an absolute path lies inside a root or an
-// additional directory once symlinks are resolved (RealPath: a dangling
-// link counts where it points).
+// Inside reports whether an absolute path lies inside a root (the folder
+// pinned when it was opened) or an additional directory once symlinks are
+// resolved (RealPath: a dangling link counts where it points).
 func (w *Workspace) Inside(abs string) bool {
 	real := pathutil.RealPath(abs)
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	for _, group := range [][]string{w.roots, w.extra} {
-		for _, r := range group {
-			if pathutil.Within(pathutil.RealPath(r), real) {
-				return true
-			}
+	for _, f := range w.realFolders() {
+		if pathutil.Within(f, real) {
+			return true
 		}
 	}
 	return false

@@ -1,0 +1,99 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+)
+
+// The workspace root is the folder that was opened: when the root is a link
+// re-pointed during the session, every tool is refused with a message that
+// says to reopen the folder, and none reads, lists, searches, writes or runs
+// a command in the link's new target. Reopening the folder (removing it
+// and adding it again) follows the link to where it leads then.
+func TestARepointedRootLinkIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	opened, other, link := filepath.Join(dir, "opened"), filepath.Join(dir, "other"), filepath.Join(dir, "proj")
+	files := map[string]string{
+		filepath.Join(opened, "a.txt"):          "OPENED-CONTENT\n",
+		filepath.Join(other, "a.txt"):           "OTHER-SECRET\n",
+		filepath.Join(other, "only-other.txt"):  "OTHER-SECRET\n",
+		filepath.Join(opened, ".toolhost", "x"): "",
+	}
+	for name, content := range files {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(opened, link); err != nil {
+		t.Fatal(err)
+	}
+	trust := settings.TrustFile{Path: filepath.Join(dir, settings.TrustFileName)}
+	for _, d := range []string{opened, other} {
+		if _, err := trust.Trust(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(Options{Roots: []string{link}, UserConfigPath: filepath.Join(dir, "none.json"), NoMCP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	if err := s.Permissions.SetMode(tools.ModeBypassPermissions); err != nil {
+		t.Fatal(err)
+	}
+	host := &answeringHost{decision: tools.DecisionAllow}
+	call := func(name, input string) *tools.Response {
+		t.Helper()
+		resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: name, Input: json.RawMessage(input)})
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, input, err)
+		}
+		return resp
+	}
+	if resp := call("Read", `{"file_path":"a.txt"}`); resp.IsError || !strings.Contains(resp.Text(), "OPENED-CONTENT") {
+		t.Fatalf("Read before the link moved: %q", resp.Text())
+	}
+
+	replaceLink(t, link, other)
+	calls := []struct{ name, input string }{
+		{"Read", `{"file_path":"a.txt"}`},
+		{"Read", `{"file_path":` + jsonString(filepath.Join(link, "a.txt")) + `}`},
+		{"Write", `{"file_path":"new.txt","content":"WRITTEN\n"}`},
+		{"Write", `{"file_path":` + jsonString(filepath.Join(link, "new2.txt")) + `,"content":"WRITTEN\n"}`},
+		{"Glob", `{"pattern":"*.txt"}`},
+		{"Grep", `{"pattern":"OTHER","output_mode":"content"}`},
+		{"Bash", `{"command":"pwd; ls; cat a.txt; echo WRITTEN > new3.txt"}`},
+	}
+	for _, c := range calls {
+		resp := call(c.name, c.input)
+		text := resp.Text()
+		if !resp.IsError || !strings.Contains(text, "reopen the folder") || !strings.Contains(text, other) {
+			t.Errorf("%s %s after the root link moved: %q, want a refusal naming where it leads now and saying to reopen the folder", c.name, c.input, text)
+		}
+		if strings.Contains(text, "OTHER-SECRET") || strings.Contains(text, "only-other") {
+			t.Errorf("%s %s showed the link's new target: %q", c.name, c.input, text)
+		}
+	}
+	for _, f := range []string{"new.txt", "new2.txt", "new3.txt"} {
+		if _, err := os.Lstat(filepath.Join(other, f)); err == nil {
+			t.Errorf("%s was written in the link's new target", f)
+		}
+	}
+
+	// Reopened, the folder is what the link leads to now.
+	s.SetRoots(nil)
+	s.SetRoots([]string{link})
+	if resp := call("Read", `{"file_path":"a.txt"}`); resp.IsError || !strings.Contains(resp.Text(), "OTHER-SECRET") {
+		t.Errorf("Read after the folder was reopened: %q", resp.Text())
+	}
+}

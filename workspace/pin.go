@@ -1,0 +1,190 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Pinned roots: a workspace folder is the folder that was opened, not
+// whatever its name leads to later.
+//
+// The user opens ~/proj, a link to /data/proj; something re-points the link
+// to / while the session runs. Resolving the root's name at each use would
+// carry every tool to the new target, and everything there would count as
+// inside the workspace. So each root is resolved once, when it is added:
+// where its name led then (its real path) and the identity of the folder
+// there (device and inode). The jail judges paths against that real path,
+// every folder it opens to read or write through is checked to be that very
+// folder, and CheckRoots, which the pipeline runs before every call,
+// refuses the call while a root's name leads elsewhere, or its folder was
+// removed or replaced: the editor would follow the name to the new place,
+// so serving the old folder quietly would split the agent's view from the
+// editor's. Reopening the folder pins it again.
+
+// pinnedRoot is one workspace folder as it was when added.
+type pinnedRoot struct {
+	// given is the folder as opened: absolute and clean, links kept.
+	given string
+	// real is where given led when pinned, every link resolved.
+	real string
+	// id is the folder that was there; nil while nothing was (the folder is
+	// pinned when it first exists).
+	id os.FileInfo
+}
+
+// pinRoot resolves the folder given (absolute and clean) now.
+func pinRoot(given string) pinnedRoot {
+	p := pinnedRoot{given: given, real: RealPath(given)}
+	if st, err := os.Stat(p.real); err == nil && st.IsDir() {
+		p.id = st
+	}
+	return p
+}
+
+// realPath is where the root leads for the jail: the pinned real path, or,
+// before the folder existed, where its name leads now.
+func (p pinnedRoot) realPath() string {
+	if p.id == nil {
+		return RealPath(p.given)
+	}
+	return p.real
+}
+
+// check reports a root whose name no longer leads to the pinned folder.
+func (p pinnedRoot) check() error {
+	if now := RealPath(p.given); now != p.real {
+		return &MovedError{Root: p.given, Was: p.real, Now: now}
+	}
+	st, err := os.Stat(p.real)
+	if err != nil {
+		return &MovedError{Root: p.given, Was: p.real, Gone: true}
+	}
+	if !os.SameFile(st, p.id) {
+		return &MovedError{Root: p.given, Was: p.real}
+	}
+	return nil
+}
+
+// MovedError refuses a call while a workspace folder is not the folder that
+// was opened: its name (a link) leads elsewhere now, or the folder was
+// removed or replaced.
+type MovedError struct {
+	// Root is the folder as opened; Was is where it led then, Now where it
+	// leads now (when that differs).
+	Root, Was, Now string
+	// Gone is set when nothing is at Was any more.
+	Gone bool
+}
+
+func (e *MovedError) Error() string {
+	const next = "so nothing was read, changed or run. Ask the user to reopen the folder (tools work on the folder that was opened, never on what its name leads to later)"
+	switch {
+	case e.Now != "" && e.Now != e.Was:
+		return fmt.Sprintf("the workspace folder %s now leads to %s, not to %s, the folder that was opened (a link on its way was re-pointed, or the folder moved), %s", e.Root, e.Now, e.Was, next)
+	case e.Gone:
+		return fmt.Sprintf("the workspace folder %s (%s) no longer exists: it was removed or moved since it was opened, %s", e.Root, e.Was, next)
+	}
+	return fmt.Sprintf("the workspace folder %s (%s) was replaced by another folder since it was opened, %s", e.Root, e.Was, next)
+}
+
+// CheckRoots reports (a *MovedError) a workspace folder that is no longer
+// the folder that was opened. A root that did not exist when added is
+// pinned here once it does. The pipeline calls it before every call.
+func (w *Workspace) CheckRoots() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := range w.roots {
+		r := &w.roots[i]
+		if r.id == nil {
+			*r = pinRoot(r.given)
+			continue
+		}
+		if err := r.check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RealRoots returns where the workspace folders led when they were opened
+// (their pinned real paths), in the order of Roots.
+func (w *Workspace) RealRoots() []string {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	out := make([]string, len(w.roots))
+	for i, r := range w.roots {
+		out[i] = r.realPath()
+	}
+	return out
+}
+
+// realFolders returns every folder inside the workspace as the jail judges
+// paths: the roots' pinned real paths, then the additional directories
+// resolved now.
+func (w *Workspace) realFolders() []string {
+	w.mu.RLock()
+	extra := append([]string(nil), w.extra...)
+	out := make([]string, 0, len(w.roots)+len(extra))
+	for _, r := range w.roots {
+		out = append(out, r.realPath())
+	}
+	w.mu.RUnlock()
+	for _, e := range extra {
+		out = append(out, RealPath(e))
+	}
+	return out
+}
+
+// openFolder opens the workspace folder named folder (a root as opened or
+// its real path, or an additional directory) to read or write beneath. A
+// root opened is checked to be the folder that was pinned, so a root whose
+// name was re-pointed, or whose folder was replaced, is refused (a
+// *MovedError) rather than written to or read from.
+func (w *Workspace) openFolder(folder string) (*os.Root, error) {
+	root, err := os.OpenRoot(folder)
+	if err != nil {
+		return nil, fmt.Errorf("open the workspace folder %s: %w", folder, err)
+	}
+	w.mu.RLock()
+	var pin *pinnedRoot
+	for i := range w.roots {
+		if r := &w.roots[i]; r.id != nil && (r.given == folder || r.real == folder) {
+			pin = r
+			break
+		}
+	}
+	var p pinnedRoot
+	if pin != nil {
+		p = *pin
+	}
+	w.mu.RUnlock()
+	if pin == nil {
+		return root, nil
+	}
+	st, err := root.Stat(".")
+	if err != nil {
+		root.Close()
+		return nil, fmt.Errorf("open the workspace folder %s: %w", folder, err)
+	}
+	if !os.SameFile(st, p.id) {
+		root.Close()
+		moved := &MovedError{Root: p.given, Was: p.real, Now: RealPath(p.given)}
+		if _, err := os.Stat(p.real); err != nil && moved.Now == p.real {
+			moved.Gone = true
+		}
+		return nil, moved
+	}
+	return root, nil
+}
+
+// cleanRoots makes roots absolute and clean, dropping what cannot be.
+func cleanRoots(roots []string) []string {
+	abs := make([]string, 0, len(roots))
+	for _, r := range roots {
+		if a, err := filepath.Abs(r); err == nil {
+			abs = append(abs, filepath.Clean(a))
+		}
+	}
+	return abs
+}
