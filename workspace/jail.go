@@ -93,7 +93,7 @@ func (w *Workspace) placeOf(abs string) (place, error) {
 	w.mu.RLock()
 	outsideOK := w.outsideWrites
 	w.mu.RUnlock()
-	for _, rf := range w.realFolders() {
+	for _, rf := range w.RealFolders() {
 		if pathutil.Within(rf, pl.real) && len(rf) > len(pl.root) {
 			pl.root = rf
 		}

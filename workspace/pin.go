@@ -119,10 +119,12 @@ func (w *Workspace) RealRoots() []string {
 	return out
 }
 
-// realFolders returns every folder inside the workspace as the jail judges
+// RealFolders returns every folder inside the workspace as the jail judges
 // paths: the roots' pinned real paths, then the additional directories
-// resolved now.
-func (w *Workspace) realFolders() []string {
+// resolved now. What makes folders writable by path (the Bash sandbox's
+// binds) uses these, so that a root link re-pointed meanwhile makes
+// nothing else writable.
+func (w *Workspace) RealFolders() []string {
 	w.mu.RLock()
 	extra := append([]string(nil), w.extra...)
 	out := make([]string, 0, len(w.roots)+len(extra))

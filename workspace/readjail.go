@@ -157,7 +157,7 @@ func (w *Workspace) openBeneath(folder, rel string) (*os.File, error) {
 // that abs lies in as written, the deepest when several do, and abs
 // relative to it; "" when abs lies in none.
 func (w *Workspace) folderHolding(abs string) (folder, rel string) {
-	for _, c := range append(w.Folders(), w.realFolders()...) {
+	for _, c := range append(w.Folders(), w.RealFolders()...) {
 		if pathutil.Within(c, abs) && len(c) > len(folder) {
 			folder = c
 		}

@@ -162,7 +162,7 @@ func (w *Workspace) Resolve(p string) (string, error) {
 // resolved (RealPath: a dangling link counts where it points).
 func (w *Workspace) Inside(abs string) bool {
 	real := pathutil.RealPath(abs)
-	for _, f := range w.realFolders() {
+	for _, f := range w.RealFolders() {
 		if pathutil.Within(f, real) {
 			return true
 		}
