@@ -97,3 +97,59 @@ func TestARepointedRootLinkIsRefused(t *testing.T) {
 		t.Errorf("Read after the folder was reopened: %q", resp.Text())
 	}
 }
+
+// An additional directory is pinned as a root is: after its link is
+// re-pointed, the folder it was pinned to is still inside the workspace,
+// and the link's new target is not: reading there asks (here: denied),
+// writing there is refused, and reading through the link shows nothing.
+func TestARepointedAdditionalDirectoryStaysTheFolderItWas(t *testing.T) {
+	dir := t.TempDir()
+	shared, other, link := filepath.Join(dir, "shared"), filepath.Join(dir, "other"), filepath.Join(dir, "shared-link")
+	for name, content := range map[string]string{
+		filepath.Join(shared, "notes.txt"): "SHARED-NOTES\n",
+		filepath.Join(other, "secret.txt"): "OTHER-SECRET\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(shared, link); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newTestSession(t, `{"permissions":{"additionalDirectories":[`+jsonString(link)+`]}}`)
+	host := &answeringHost{decision: tools.DecisionDeny}
+	call := func(name string, input map[string]any) *tools.Response {
+		t.Helper()
+		raw, _ := json.Marshal(input)
+		resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: name, Input: raw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if resp := call("Read", map[string]any{"file_path": filepath.Join(link, "notes.txt")}); resp.IsError || !strings.Contains(resp.Text(), "SHARED-NOTES") || len(host.titles) != 0 {
+		t.Fatalf("Read in the additional directory before the link moved: %q (prompts %q)", resp.Text(), host.titles)
+	}
+
+	replaceLink(t, link, other)
+	for _, p := range []string{filepath.Join(other, "secret.txt"), filepath.Join(link, "secret.txt")} {
+		if resp := call("Read", map[string]any{"file_path": p}); !resp.IsError || strings.Contains(resp.Text(), "OTHER-SECRET") {
+			t.Errorf("Read %s after the link moved: %q", p, resp.Text())
+		}
+	}
+	if len(host.titles) == 0 {
+		t.Error("reading in the link's new target was not asked about")
+	}
+	if resp := call("Write", map[string]any{"file_path": filepath.Join(other, "new.txt"), "content": "x"}); !resp.IsError {
+		t.Errorf("Write in the link's new target: %q", resp.Text())
+	}
+	if _, err := os.Stat(filepath.Join(other, "new.txt")); err == nil {
+		t.Error("a file was written in the link's new target")
+	}
+	if resp := call("Read", map[string]any{"file_path": filepath.Join(shared, "notes.txt")}); resp.IsError || !strings.Contains(resp.Text(), "SHARED-NOTES") {
+		t.Errorf("Read in the folder the additional directory was pinned to: %q", resp.Text())
+	}
+}

@@ -180,9 +180,13 @@ func (w *Workspace) Folders() []string {
 	return append(w.Roots(), w.additional()...)
 }
 
-// additional returns permissions.additionalDirectories.
+// additional returns permissions.additionalDirectories as given.
 func (w *Workspace) additional() []string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	return append([]string(nil), w.extra...)
+	out := make([]string, len(w.extra))
+	for i, e := range w.extra {
+		out[i] = e.given
+	}
+	return out
 }

@@ -42,6 +42,21 @@ func pinRoot(given string) pinnedRoot {
 	return p
 }
 
+// repin pins the folders given (absolute and clean), keeping the pin of one
+// pinned in old already.
+func repin(old []pinnedRoot, given []string) []pinnedRoot {
+	pins := make([]pinnedRoot, len(given))
+	for i, g := range given {
+		pins[i] = pinRoot(g)
+		for _, o := range old {
+			if o.given == g && o.id != nil {
+				pins[i] = o
+			}
+		}
+	}
+	return pins
+}
+
 // realPath is where the root leads for the jail: the pinned real path, or,
 // before the folder existed, where its name leads now.
 func (p pinnedRoot) realPath() string {
@@ -94,6 +109,11 @@ func (e *MovedError) Error() string {
 func (w *Workspace) CheckRoots() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	for i := range w.extra {
+		if e := &w.extra[i]; e.id == nil {
+			*e = pinRoot(e.given)
+		}
+	}
 	for i := range w.roots {
 		r := &w.roots[i]
 		if r.id == nil {
@@ -105,6 +125,24 @@ func (w *Workspace) CheckRoots() error {
 		}
 	}
 	return nil
+}
+
+// FolderReal returns where the workspace folder dir (absolute and clean:
+// a root or an additional directory as given) leads for the jail: the
+// folder it was pinned to, or, for a folder the workspace does not hold
+// (yet), where it leads now. The permission checker judges a settings
+// change with it before the workspace has taken the change.
+func (w *Workspace) FolderReal(dir string) string {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	for _, group := range [][]pinnedRoot{w.roots, w.extra} {
+		for _, p := range group {
+			if p.given == dir {
+				return p.realPath()
+			}
+		}
+	}
+	return RealPath(dir)
 }
 
 // RealRoots returns where the workspace folders led when they were opened
@@ -120,28 +158,25 @@ func (w *Workspace) RealRoots() []string {
 }
 
 // RealFolders returns every folder inside the workspace as the jail judges
-// paths: the roots' pinned real paths, then the additional directories
-// resolved now. What makes folders writable by path (the Bash sandbox's
+// paths: the roots' pinned real paths, then the additional directories'. What makes folders writable by path (the Bash sandbox's
 // binds) uses these, so that a root link re-pointed meanwhile makes
 // nothing else writable.
 func (w *Workspace) RealFolders() []string {
 	w.mu.RLock()
-	extra := append([]string(nil), w.extra...)
-	out := make([]string, 0, len(w.roots)+len(extra))
-	for _, r := range w.roots {
-		out = append(out, r.realPath())
-	}
-	w.mu.RUnlock()
-	for _, e := range extra {
-		out = append(out, RealPath(e))
+	defer w.mu.RUnlock()
+	out := make([]string, 0, len(w.roots)+len(w.extra))
+	for _, group := range [][]pinnedRoot{w.roots, w.extra} {
+		for _, p := range group {
+			out = append(out, p.realPath())
+		}
 	}
 	return out
 }
 
-// openFolder opens the workspace folder named folder (a root as opened or
-// its real path, or an additional directory) to read or write beneath. A
-// root opened is checked to be the folder that was pinned, so a root whose
-// name was re-pointed, or whose folder was replaced, is refused (a
+// openFolder opens the workspace folder named folder (a root or an
+// additional directory, as given or as its real path) to read or write
+// beneath. The folder opened is checked to be the folder that was pinned,
+// so one whose name was re-pointed, or that was replaced, is refused (a
 // *MovedError) rather than written to or read from.
 func (w *Workspace) openFolder(folder string) (*os.Root, error) {
 	root, err := os.OpenRoot(folder)
@@ -150,10 +185,11 @@ func (w *Workspace) openFolder(folder string) (*os.Root, error) {
 	}
 	w.mu.RLock()
 	var pin *pinnedRoot
-	for i := range w.roots {
-		if r := &w.roots[i]; r.id != nil && (r.given == folder || r.real == folder) {
-			pin = r
-			break
+	for _, group := range [][]pinnedRoot{w.roots, w.extra} {
+		for i := range group {
+			if r := &group[i]; pin == nil && r.id != nil && (r.given == folder || r.real == folder) {
+				pin = r
+			}
 		}
 	}
 	var p pinnedRoot

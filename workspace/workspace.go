@@ -23,9 +23,10 @@ type Workspace struct {
 	// the folder it led to when added (pin.go); the first is the base of
 	// relative paths.
 	roots []pinnedRoot
-	// extra are permissions.additionalDirectories: inside the workspace for
-	// permission purposes, never a base for relative paths.
-	extra []string
+	// extra are permissions.additionalDirectories, pinned as roots are:
+	// inside the workspace for permission purposes, never a base for
+	// relative paths.
+	extra []pinnedRoot
 	// outsideWrites is permissions.allowWritesOutsideWorkspace.
 	outsideWrites bool
 	// atRoot and fuzzy are the paths.atRoot and paths.fuzzy settings.
@@ -52,16 +53,7 @@ func (w *Workspace) SetRoots(roots []string) {
 	abs := cleanRoots(roots)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	pins := make([]pinnedRoot, len(abs))
-	for i, a := range abs {
-		pins[i] = pinRoot(a)
-		for _, old := range w.roots {
-			if old.given == a && old.id != nil {
-				pins[i] = old
-			}
-		}
-	}
-	w.roots = pins
+	w.roots = repin(w.roots, abs)
 }
 
 // SetPathOptions sets paths.atRoot (a leading "@" means the first root)
@@ -80,7 +72,11 @@ func (w *Workspace) FuzzyPaths() bool {
 	return w.fuzzy
 }
 
-// SetAdditionalDirectories sets permissions.additionalDirectories.
+// SetAdditionalDirectories sets permissions.additionalDirectories, each
+// pinned to the folder it leads to now (one set before keeps its pin).
+// Unlike a root, an additional directory whose name leads elsewhere later
+// does not stop the session: the folder it was pinned to stays inside the
+// workspace, and its name's new target does not count as inside.
 func (w *Workspace) SetAdditionalDirectories(dirs []string) {
 	var abs []string
 	for _, d := range dirs {
@@ -89,8 +85,8 @@ func (w *Workspace) SetAdditionalDirectories(dirs []string) {
 		}
 	}
 	w.mu.Lock()
-	w.extra = abs
-	w.mu.Unlock()
+	defer w.mu.Unlock()
+	w.extra = repin(w.extra, abs)
 }
 
 // Roots returns the workspace folders as opened.

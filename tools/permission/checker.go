@@ -69,6 +69,9 @@ type Workspace interface {
 	// RealRoots are where the roots led when they were opened: the folders
 	// the roots stand for, however their names are re-pointed since.
 	RealRoots() []string
+	// FolderReal is where a workspace folder (as given) leads for the
+	// jail: the folder it was pinned to when the workspace took it.
+	FolderReal(dir string) string
 	Root() string
 }
 
@@ -300,7 +303,7 @@ func (d *decision) additionalDirectories() []string {
 	var out []string
 	for _, dir := range d.st.Permissions.AdditionalDirectories {
 		if abs, err := d.c.ws.Resolve(dir); err == nil {
-			out = append(out, pathutil.RealPath(abs))
+			out = append(out, d.c.ws.FolderReal(abs))
 		}
 	}
 	return out
