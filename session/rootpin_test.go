@@ -153,3 +153,43 @@ func TestARepointedAdditionalDirectoryStaysTheFolderItWas(t *testing.T) {
 		t.Errorf("Read in the folder the additional directory was pinned to: %q", resp.Text())
 	}
 }
+
+// The project's MCP servers stay those of the folder that was opened: after
+// the root link is re-pointed, a reload of the settings reads the opened
+// folder's .mcp.json, not the new target's.
+func TestMCPServersStayTheOpenedFolders(t *testing.T) {
+	dir := t.TempDir()
+	opened, other, link := filepath.Join(dir, "opened"), filepath.Join(dir, "other"), filepath.Join(dir, "proj")
+	for name, content := range map[string]string{
+		filepath.Join(opened, ".mcp.json"): `{"mcpServers": {}}`,
+		filepath.Join(other, ".mcp.json"):  `{"mcpServers": {"other": {"command": "OTHER-SERVER"}`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(opened, link); err != nil {
+		t.Fatal(err)
+	}
+	trust := settings.TrustFile{Path: filepath.Join(dir, settings.TrustFileName)}
+	for _, d := range []string{opened, other} {
+		if _, err := trust.Trust(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(Options{Roots: []string{link}, UserConfigPath: filepath.Join(dir, "none.json"), NoMCP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	if err := s.MCP.Reload(); err != nil {
+		t.Fatalf("the opened folder's .mcp.json: %v", err)
+	}
+	replaceLink(t, link, other)
+	if err := s.MCP.Reload(); err != nil {
+		t.Errorf("after the root link moved, the reload read its new target's .mcp.json: %v", err)
+	}
+}
