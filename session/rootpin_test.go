@@ -26,28 +26,7 @@ func TestARepointedRootLinkIsRefused(t *testing.T) {
 		filepath.Join(other, "only-other.txt"):  "OTHER-SECRET\n",
 		filepath.Join(opened, ".toolhost", "x"): "",
 	}
-	for name, content := range files {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Symlink(opened, link); err != nil {
-		t.Fatal(err)
-	}
-	trust := settings.TrustFile{Path: filepath.Join(dir, settings.TrustFileName)}
-	for _, d := range []string{opened, other} {
-		if _, err := trust.Trust(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := New(Options{Roots: []string{link}, UserConfigPath: filepath.Join(dir, "none.json"), NoMCP: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := linkedRootSession(t, dir, files, link, opened, other)
 	if err := s.Permissions.SetMode(tools.ModeBypassPermissions); err != nil {
 		t.Fatal(err)
 	}
@@ -105,17 +84,10 @@ func TestARepointedRootLinkIsRefused(t *testing.T) {
 func TestARepointedAdditionalDirectoryStaysTheFolderItWas(t *testing.T) {
 	dir := t.TempDir()
 	shared, other, link := filepath.Join(dir, "shared"), filepath.Join(dir, "other"), filepath.Join(dir, "shared-link")
-	for name, content := range map[string]string{
+	writeFiles(t, map[string]string{
 		filepath.Join(shared, "notes.txt"): "SHARED-NOTES\n",
 		filepath.Join(other, "secret.txt"): "OTHER-SECRET\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if err := os.Symlink(shared, link); err != nil {
 		t.Fatal(err)
 	}
@@ -160,22 +132,33 @@ func TestARepointedAdditionalDirectoryStaysTheFolderItWas(t *testing.T) {
 func TestMCPServersStayTheOpenedFolders(t *testing.T) {
 	dir := t.TempDir()
 	opened, other, link := filepath.Join(dir, "opened"), filepath.Join(dir, "other"), filepath.Join(dir, "proj")
-	for name, content := range map[string]string{
+	s := linkedRootSession(t, dir, map[string]string{
 		filepath.Join(opened, ".mcp.json"): `{"mcpServers": {}}`,
 		filepath.Join(other, ".mcp.json"):  `{"mcpServers": {"other": {"command": "OTHER-SERVER"}`,
-	} {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	}, link, opened, other)
+	if err := s.MCP.Reload(); err != nil {
+		t.Fatalf("the opened folder's .mcp.json: %v", err)
 	}
+	replaceLink(t, link, other)
+	if err := s.MCP.Reload(); err != nil {
+		t.Errorf("after the root link moved, the reload read its new target's .mcp.json: %v", err)
+	}
+}
+
+// linkedRootSession writes files, makes link a link to opened, trusts
+// opened and other, and starts a session (without MCP servers) whose root
+// is link.
+func linkedRootSession(t *testing.T, dir string, files map[string]string, link, opened, other string) *Session {
+	t.Helper()
+	writeFiles(t, files)
 	if err := os.Symlink(opened, link); err != nil {
 		t.Fatal(err)
 	}
 	trust := settings.TrustFile{Path: filepath.Join(dir, settings.TrustFileName)}
 	for _, d := range []string{opened, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := trust.Trust(d); err != nil {
 			t.Fatal(err)
 		}
@@ -185,11 +168,19 @@ func TestMCPServersStayTheOpenedFolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	if err := s.MCP.Reload(); err != nil {
-		t.Fatalf("the opened folder's .mcp.json: %v", err)
-	}
-	replaceLink(t, link, other)
-	if err := s.MCP.Reload(); err != nil {
-		t.Errorf("after the root link moved, the reload read its new target's .mcp.json: %v", err)
+	return s
+}
+
+// writeFiles writes each file (an absolute path) with its content, making
+// its folders.
+func writeFiles(t *testing.T, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
