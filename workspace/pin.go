@@ -21,6 +21,10 @@ import (
 // removed or replaced: the editor would follow the name to the new place,
 // so serving the old folder quietly would split the agent's view from the
 // editor's. Reopening the folder pins it again.
+//
+// permissions.additionalDirectories are pinned the same way, but one that
+// moves does not stop the session (no command runs in it): the folder it
+// was pinned to stays inside, its name's new target does not.
 
 // pinnedRoot is one workspace folder as it was when added.
 type pinnedRoot struct {
@@ -158,9 +162,10 @@ func (w *Workspace) RealRoots() []string {
 }
 
 // RealFolders returns every folder inside the workspace as the jail judges
-// paths: the roots' pinned real paths, then the additional directories'. What makes folders writable by path (the Bash sandbox's
-// binds) uses these, so that a root link re-pointed meanwhile makes
-// nothing else writable.
+// paths: the roots' pinned real paths, then the additional directories'.
+// What makes folders writable by path (the Bash sandbox's binds) uses
+// these, so that a folder's link re-pointed meanwhile makes nothing else
+// writable.
 func (w *Workspace) RealFolders() []string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
