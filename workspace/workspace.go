@@ -112,11 +112,28 @@ var ErrEmptyPath = errors.New("the path is empty: give an absolute path or one r
 // Resolve turns a path from tool input into an absolute, cleaned path:
 // absolute paths as they are, "~/" from the home folder, relative paths
 // against the first root, and with paths.atRoot "@..." from the first root. It does not resolve symlinks (see Inside).
+//
+// White space around the path is a slip and is dropped, unless something
+// exists by the path as given: a name can begin or end with a space or a
+// newline, and listings show such a name quoted (internal/visible.Name) so
+// that it can be given back exactly.
 func (w *Workspace) Resolve(p string) (string, error) {
-	p = strings.TrimSpace(p)
-	if p == "" {
+	trimmed := strings.TrimSpace(p)
+	if trimmed == "" {
 		return "", ErrEmptyPath
 	}
+	if trimmed != p {
+		if abs, err := w.resolve(p); err == nil {
+			if _, err := os.Lstat(abs); err == nil {
+				return abs, nil
+			}
+		}
+	}
+	return w.resolve(trimmed)
+}
+
+// resolve is Resolve of a path taken as it is.
+func (w *Workspace) resolve(p string) (string, error) {
 	if strings.HasPrefix(p, "file://") {
 		// A URI pasted as a path: decode it (%20 and the like).
 		if fp, err := URIToPath(p); err == nil {
