@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/search"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
@@ -61,7 +63,13 @@ func TestHostileNamesListedThenUsed(t *testing.T) {
 				continue
 			}
 			wantResult(t, call(t, ctx, NewRead(e.ws), host, map[string]any{"file_path": path}), false, "old line")
-			wantResult(t, call(t, ctx, NewEdit(e.ws, nil), host, map[string]any{"file_path": path, "old_string": "old", "new_string": "edited"}), false)
+			res := call(t, ctx, NewEdit(e.ws, nil), host, map[string]any{"file_path": path, "old_string": "old", "new_string": "edited"})
+			wantResult(t, res, false)
+			// The diff's headers name the file on one line each.
+			rel, _ := filepath.Rel(e.dir, path)
+			if want := "+++ b/" + visible.Name(rel) + "\n@@ "; !strings.Contains(res.Text(), want) {
+				t.Errorf("editor %v: Edit of %q: the diff lacks %q:\n%s", withEditor, path, want, res.Text())
+			}
 			if data, _ := os.ReadFile(path); string(data) != "edited line\n" {
 				t.Errorf("editor %v: Edit of %q left %q", withEditor, path, data)
 			}
