@@ -7,10 +7,11 @@ import (
 )
 
 // White space around a path is dropped, unless a file by the path as given
-// exists: a listing shows such a name quoted, and passing it back reaches it.
+// exists: a listing shows such a name quoted, and passing it back reaches
+// it, with or without the quotes.
 func TestResolveKeepsWhiteSpaceOfNamesThatExist(t *testing.T) {
 	root := t.TempDir()
-	for _, name := range []string{"trailing.txt ", "newline.txt\n", "cr.txt\r", " leading.txt", "dir\n"} {
+	for _, name := range []string{"trailing.txt ", "newline.txt\n", "cr.txt\r", " leading.txt", "dir\n", "a\nb.txt", `"literal"`} {
 		if err := os.WriteFile(filepath.Join(root, name), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -25,6 +26,15 @@ func TestResolveKeepsWhiteSpaceOfNamesThatExist(t *testing.T) {
 		{"  missing.txt\n", "missing.txt"},
 		{"newline.txt", "newline.txt"},
 		{" trailing.txt", "trailing.txt"},
+		// A name copied from a listing with its quotes.
+		{`"a\nb.txt"`, "a\nb.txt"},
+		{` "` + root + `/a\nb.txt"` + "\n", "a\nb.txt"},
+		{`"newline.txt\n"`, "newline.txt\n"},
+		// A name that is quoted itself, or a quoted name of nothing, is
+		// the path as given.
+		{`"literal"`, `"literal"`},
+		{`"missing\n"`, `"missing\n"`},
+		{`"a\nb.txt`, `"a\nb.txt`},
 	}
 	for _, tc := range tests {
 		got, err := ws.Resolve(tc.in)

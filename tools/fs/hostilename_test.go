@@ -18,7 +18,7 @@ import (
 // override, a leading quote or a trailing space is listed by Glob on one
 // line, and the line, decoded as JSON when quoted (as a model passes it
 // back as file_path), names the file for Read, Edit, Write and
-// NotebookEdit, with and without an editor.
+// NotebookEdit, with and without an editor; so does the quoted line itself.
 func TestHostileNamesListedThenUsed(t *testing.T) {
 	names := []string{"nl\nx.txt", "cr\rx.txt", "esc\x1b[2Jx.txt", "bidi\u202etxt.sh", `"quoted.txt`, "trailing.txt ", "dir\n/inner.txt", "plain.txt", "nb\n.ipynb"}
 	for _, withEditor := range []bool{false, true} {
@@ -48,6 +48,8 @@ func TestHostileNamesListedThenUsed(t *testing.T) {
 				if err := json.Unmarshal([]byte(line), &path); err != nil {
 					t.Fatalf("the line %q is neither a path nor a JSON string: %v", line, err)
 				}
+				// Copied with its quotes, it names the file too.
+				wantResult(t, call(t, ctx, NewRead(e.ws), host, map[string]any{"file_path": line}), false)
 			}
 			if _, err := os.Lstat(path); err != nil {
 				t.Fatalf("the line %q does not name a file: %v", line, err)
