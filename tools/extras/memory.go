@@ -84,9 +84,10 @@ func (*Memory) Docs() tools.Docs {
 		Long: "Actions: read, write (replace), append, list, delete and search (case-insensitive, in " +
 			"names and text). Notes are <name>.md files in the first workspace root's " +
 			".toolhost/memory/ folder; a name is the file's name and may hold only letters, digits, " +
-			"'.', '_' and '-', not beginning with '.' or '-': any other name (a path, a hidden file, a name " +
-			"with spaces or control characters) is refused with the nearest allowed one, so a name never " +
-			"leaves that folder and distinct names are distinct notes; files there with other names are not listed. Writes are atomic. Facts are short named values kept in " +
+			"'.', '_' and '-', not beginning with '.' or '-': any other name (a path, a hidden file, a " +
+			"name with spaces or control characters) is refused with the nearest allowed one, so a name " +
+			"never leaves that folder and distinct names are distinct notes; files there with other " +
+			"names are not listed. Writes are atomic. Facts are short named values kept in " +
 			".toolhost/memory/facts.json: set_fact (name, content), get_fact (name; without it, every " +
 			"fact), clear_fact (name) and clear (every fact; notes stay). A facts file that is not a " +
 			"JSON object of strings is reported and left alone.",
