@@ -1,8 +1,6 @@
 package worktree
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,14 +15,7 @@ import (
 func TestWorktreeExitListsHostileNamesEscaped(t *testing.T) {
 	repo := newRepo(t)
 	s := NewSession(workspace.New(repo), nil)
-	call := func(tool tools.Tool, input string) *tools.Result {
-		t.Helper()
-		res, err := tool.Execute(context.Background(), &tools.Call{Input: json.RawMessage(input), Host: &noteHost{}, Progress: tools.NoProgress{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	call := func(tool tools.Tool, input string) *tools.Result { return execute(t, tool, &noteHost{}, input) }
 	if res := call(NewEnter(s), `{"name":"w"}`); res.IsError {
 		t.Fatalf("enter: %s", res.Text())
 	}
