@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/tools"
@@ -106,7 +107,9 @@ func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.
 	before, after, cell := "", p.NewSource, p.CellID
 	mode := editMode(p)
 	if i := nb.find(p.CellID); i >= 0 && mode != "insert" {
-		before = multiline(nb.cells[i]["source"])
+		if c, err := nb.cell(i); err == nil {
+			before = multiline(c["source"])
+		}
 		cell = nb.cellID(i)
 	}
 	if mode == "delete" {
@@ -159,13 +162,17 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	// as given), the language, the old source and the file before and after.
 	structured := map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
 		"cell_type": cell.kind, "language": cell.language, "edit_mode": editMode(p),
-		"original_file": string(modified.Old), "updated_file": string(modified.New)}
+		"original_file": view(modified.Old), "updated_file": view(modified.New)}
 	if cell.hadSource {
 		structured["old_source"] = cell.oldSource
 	}
 	res.Structured = structured
 	return res, nil
 }
+
+// view is data as a string without a copy: the file before and after are
+// as big as the notebook, and nothing changes them once written.
+func view(data []byte) string { return unsafe.String(unsafe.SliceData(data), len(data)) }
 
 // cellFacts are what NotebookEdit's structured result says of the cell.
 type cellFacts struct {
@@ -188,7 +195,10 @@ func factsOf(data []byte, p notebookEditParams) cellFacts {
 		return f
 	}
 	if i := nb.find(p.CellID); i >= 0 {
-		cell := nb.cells[i]
+		cell, err := nb.cell(i)
+		if err != nil {
+			return f
+		}
 		f.oldSource, f.hadSource = multiline(cell["source"]), true
 		if f.kind == "" {
 			f.kind, _ = cell["cell_type"].(string)
@@ -249,7 +259,6 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			cell["id"] = id
 		}
 		edit = cellEdit{at: at, insert: true, cell: cell}
-		nb.cells = append(nb.cells[:at], append([]map[string]any{cell}, nb.cells[at:]...)...)
 		summary = fmt.Sprintf("Inserted %s cell %s %s", p.CellType, id, where)
 	case "delete", "replace":
 		if p.CellID == "" {
@@ -261,11 +270,13 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 		}
 		if mode == "delete" {
 			edit = cellEdit{at: i}
-			nb.cells = append(nb.cells[:i], nb.cells[i+1:]...)
 			summary = "Deleted cell " + p.CellID
 			break
 		}
-		cell := nb.cells[i]
+		cell, err := nb.cell(i)
+		if err != nil {
+			return nil, "", fmt.Errorf("cell %s cannot be read (%v)", p.CellID, err)
+		}
 		cell["source"] = sourceLines(p.NewSource)
 		kind, _ := cell["cell_type"].(string)
 		if p.CellType != "" && p.CellType != kind {
@@ -291,7 +302,7 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 	if out, ok := nb.splice(edit); ok {
 		return out, summary, nil
 	}
-	out, err := nb.encode()
+	out, err := nb.rewrite(&edit)
 	if err != nil {
 		return nil, "", err
 	}

@@ -305,3 +305,28 @@ func TestNotebookEditStructured(t *testing.T) {
 			st["cell_type"], st["language"], st["old_source"], st["edit_mode"], st["original_file"] == sampleNotebook, st["updated_file"] == e.read("nb.ipynb"))
 	}
 }
+
+// A notebook of more cells than any real one (a hostile file of empty
+// cells) is refused with what to use instead, before its index is built.
+func TestNotebookTooManyCells(t *testing.T) {
+	doc := `{"cells": [` + strings.Repeat(`{},`, maxNotebookCells) + `{}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	_, _, err := planNotebookEdit([]byte(doc), notebookEditParams{CellID: "cell-0", NewSource: "x"})
+	if err == nil || !strings.Contains(err.Error(), "more than 1000000 cells") || !strings.Contains(err.Error(), "jq") {
+		t.Fatalf("err = %v, want the cell cap with what to do instead", err)
+	}
+}
+
+// A repeated "cells" key: the last one is the notebook's (as a JSON decoder
+// reads it), and the edit rewrites the file rather than splicing the bytes
+// of the first list, which is not the one edited.
+func TestNotebookRepeatedCellsKey(t *testing.T) {
+	doc := `{"cells": [{"cell_type": "code", "id": "a", "metadata": {}, "outputs": [], "execution_count": null, "source": "old"}, {"cell_type": "code", "id": "a2", "metadata": {}, "outputs": [], "execution_count": null, "source": "old"}], "cells": [{"cell_type": "markdown", "id": "b", "metadata": {}, "source": "kept"}, {"cell_type": "markdown", "id": "c", "metadata": {}, "source": "x"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	out, _, err := planNotebookEdit([]byte(doc), notebookEditParams{CellID: "c", NewSource: "new"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := cells(t, string(out))
+	if strings.Count(string(out), `"cells"`) != 1 || len(cs) != 2 || multiline(cs[0]["source"]) != "kept" || multiline(cs[1]["source"]) != "new" {
+		t.Errorf("out = %s", out)
+	}
+}

@@ -1,0 +1,111 @@
+package fs
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// bigNotebook is an nbformat 4.5 notebook of about size bytes in Jupyter's
+// layout: code cells of a few lines, each with a long stream output and
+// every tenth with a PNG.
+func bigNotebook(size int) string {
+	var b strings.Builder
+	b.WriteString("{\n \"cells\": [\n")
+	png := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAA", 1200)
+	for i := 0; b.Len() < size; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, "  {\n   \"cell_type\": \"code\",\n   \"execution_count\": %d,\n   \"id\": \"c%07d\",\n   \"metadata\": {},\n   \"outputs\": [\n    {\n     \"name\": \"stdout\",\n     \"output_type\": \"stream\",\n     \"text\": [\n", i, i)
+		for k := 0; k < 200; k++ {
+			if k > 0 {
+				b.WriteString(",\n")
+			}
+			fmt.Fprintf(&b, "      \"row %d value %d.%06d\\n\"", k, i, k*7919%1000000)
+		}
+		b.WriteString("\n     ]\n    }")
+		if i%10 == 0 {
+			fmt.Fprintf(&b, ",\n    {\n     \"data\": {\n      \"image/png\": \"%s\",\n      \"text/plain\": [\n       \"<Figure>\"\n      ]\n     },\n     \"metadata\": {},\n     \"output_type\": \"display_data\"\n    }", png)
+		}
+		b.WriteString("\n   ],\n   \"source\": [\n")
+		for j := 0; j < 20; j++ {
+			fmt.Fprintf(&b, "    \"x_%d = compute(%d)\\n\",\n", i, j)
+		}
+		b.WriteString("    \"x\"\n   ]\n  }")
+	}
+	b.WriteString("\n ],\n \"metadata\": {\n  \"kernelspec\": {\n   \"display_name\": \"Python 3\",\n   \"language\": \"python\",\n   \"name\": \"python3\"\n  },\n  \"language_info\": {\n   \"name\": \"python\"\n  }\n },\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n")
+	return b.String()
+}
+
+// peakHeap samples the heap while f runs and returns the highest heap in
+// use above what it was before, and the bytes f allocated in all.
+func peakHeap(f func()) (peak, allocated uint64) {
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > before.HeapInuse && m.HeapInuse-before.HeapInuse > peak {
+				peak = m.HeapInuse - before.HeapInuse
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(done)
+	wg.Wait()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	return peak, after.TotalAlloc - before.TotalAlloc
+}
+
+// BenchmarkNotebookEditBig replaces one cell in the middle of a 40 MB
+// notebook and reports the peak heap and the bytes allocated, per byte of
+// the notebook (the file read is one of them).
+func BenchmarkNotebookEditBig(b *testing.B) {
+	text := bigNotebook(40 << 20)
+	b.SetBytes(int64(len(text)))
+	b.Setenv("TOOLHOST_STATE_DIR", b.TempDir())
+	var peak, allocated uint64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		dir := b.TempDir()
+		p := filepath.Join(dir, "big.ipynb")
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		ws := workspace.New(dir)
+		ws.MarkRead(p, []byte(text), nil, time.Now().Add(-time.Minute))
+		b.StartTimer()
+		pk, al := peakHeap(func() {
+			res := call(b, context.Background(), NewNotebookEdit(ws), nil, map[string]any{"notebook_path": p, "cell_id": "c0001000", "new_source": "print(1)"})
+			if res.IsError {
+				b.Fatal(res.Text())
+			}
+		})
+		peak, allocated = max(peak, pk), max(allocated, al)
+	}
+	b.ReportMetric(float64(peak)/float64(len(text)), "peak-B/file-B")
+	b.ReportMetric(float64(allocated)/float64(len(text)), "alloc-B/file-B")
+}
