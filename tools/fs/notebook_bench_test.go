@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/memprobe"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -46,40 +45,6 @@ func bigNotebook(size int) string {
 	return b.String()
 }
 
-// peakHeap samples the heap while f runs and returns the highest heap in
-// use above what it was before, and the bytes f allocated in all.
-func peakHeap(f func()) (peak, allocated uint64) {
-	runtime.GC()
-	var before runtime.MemStats
-	runtime.ReadMemStats(&before)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > before.HeapInuse && m.HeapInuse-before.HeapInuse > peak {
-				peak = m.HeapInuse - before.HeapInuse
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	f()
-	close(done)
-	wg.Wait()
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
-	return peak, after.TotalAlloc - before.TotalAlloc
-}
-
 // BenchmarkNotebookEditBig replaces one cell in the middle of a 40 MB
 // notebook and reports the peak heap and the bytes allocated, per byte of
 // the notebook (the file read is one of them).
@@ -87,7 +52,7 @@ func BenchmarkNotebookEditBig(b *testing.B) {
 	text := bigNotebook(40 << 20)
 	b.SetBytes(int64(len(text)))
 	b.Setenv("TOOLHOST_STATE_DIR", b.TempDir())
-	var peak, allocated uint64
+	var rec memprobe.Recorder
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		dir := b.TempDir()
@@ -98,14 +63,12 @@ func BenchmarkNotebookEditBig(b *testing.B) {
 		ws := workspace.New(dir)
 		ws.MarkRead(p, []byte(text), nil, time.Now().Add(-time.Minute))
 		b.StartTimer()
-		pk, al := peakHeap(func() {
+		rec.Measure(func() {
 			res := call(b, context.Background(), NewNotebookEdit(ws), nil, map[string]any{"notebook_path": p, "cell_id": "c0001000", "new_source": "print(1)"})
 			if res.IsError {
 				b.Fatal(res.Text())
 			}
 		})
-		peak, allocated = max(peak, pk), max(allocated, al)
 	}
-	b.ReportMetric(float64(peak)/float64(len(text)), "peak-B/file-B")
-	b.ReportMetric(float64(allocated)/float64(len(text)), "alloc-B/file-B")
+	rec.Report(b, len(text), "file")
 }
