@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/tools"
@@ -65,7 +64,9 @@ func (*NotebookEdit) Docs() tools.Docs {
 			"code cell's source clears its outputs and execution_count: they came from the old code. " +
 			"Changing a cell's type adds or drops the fields nbformat requires for it. Inserted cells get an " +
 			"id when the notebook uses them (nbformat 4.5+). Everything else is kept, and the file is written " +
-			"back in nbformat's layout (sorted keys, the original indentation) through the editor or atomically.",
+			"back in nbformat's layout (sorted keys, the original indentation) through the editor or atomically. " +
+			"The structured result's original_file and updated_file are left out past 1 MiB " +
+			"(original_fileOmitted, updated_fileOmitted).",
 		Examples: []tools.Example{
 			{Title: "Replace a cell's code", Input: json.RawMessage(`{"notebook_path":"/work/analysis.ipynb","cell_id":"a1b2c3d4","new_source":"df.describe()"}`)},
 			{Title: "Insert a markdown cell first", Input: json.RawMessage(`{"notebook_path":"/work/analysis.ipynb","new_source":"# Analysis","cell_type":"markdown","edit_mode":"insert"}`)},
@@ -161,18 +162,16 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	// Claude Code's output fields: the cell's type as it now is (not only
 	// as given), the language, the old source and the file before and after.
 	structured := map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
-		"cell_type": cell.kind, "language": cell.language, "edit_mode": editMode(p),
-		"original_file": view(modified.Old), "updated_file": view(modified.New)}
+		"cell_type": cell.kind, "language": cell.language, "edit_mode": editMode(p)}
+	// As Edit and Write do, a big notebook is not sent back whole, twice.
+	echoText(structured, "original_file", modified.Old)
+	echoText(structured, "updated_file", modified.New)
 	if cell.hadSource {
 		structured["old_source"] = cell.oldSource
 	}
 	res.Structured = structured
 	return res, nil
 }
-
-// view is data as a string without a copy: the file before and after are
-// as big as the notebook, and nothing changes them once written.
-func view(data []byte) string { return unsafe.String(unsafe.SliceData(data), len(data)) }
 
 // cellFacts are what NotebookEdit's structured result says of the cell.
 type cellFacts struct {

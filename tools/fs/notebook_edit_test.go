@@ -330,3 +330,19 @@ func TestNotebookRepeatedCellsKey(t *testing.T) {
 		t.Errorf("out = %s", out)
 	}
 }
+
+// A notebook over 1 MiB is not echoed whole in the structured result, as
+// Edit and Write do not echo a big file.
+func TestNotebookEditStructuredOmitsABigFile(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("big.ipynb", bigNotebook(2<<20), 0o644)
+	e.readFile(p)
+	res := call(t, context.Background(), NewNotebookEdit(e.ws), nil, map[string]any{"notebook_path": p, "cell_id": "c0000003", "new_source": "pass"})
+	wantResult(t, res, false)
+	st := res.Structured.(map[string]any)
+	_, hasOld := st["original_file"]
+	_, hasNew := st["updated_file"]
+	if hasOld || hasNew || st["original_fileOmitted"] != true || st["updated_fileOmitted"] != true || st["old_source"] == nil {
+		t.Errorf("structured keys: original_file %v, updated_file %v, omitted %v/%v", hasOld, hasNew, st["original_fileOmitted"], st["updated_fileOmitted"])
+	}
+}
