@@ -392,6 +392,7 @@ var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 func (nb *notebook) render(charCap int) (string, []tools.Content) {
 	var b strings.Builder
 	var images []tools.Content
+	imageBytes := 0
 	if lang := nb.language(); lang != "" {
 		fmt.Fprintf(&b, "Notebook language: %s. %d cells.\n", lang, len(nb.cells))
 	}
@@ -433,9 +434,15 @@ func (nb *notebook) render(charCap int) (string, []tools.Content) {
 				b.WriteString(strings.TrimRight(text, "\n"))
 				b.WriteString("\n")
 			}
-			if img != nil {
+			switch {
+			case img == nil:
+			case len(images) == maxNotebookImages || imageBytes+len(img.Data) > maxNotebookImageBytes || len(img.Data) > maxImageBytes/3*4:
+				fmt.Fprintf(&b, "[%s output not attached: a Read attaches at most %d images, %d MB in all, and an image at most %d MB. Extract it with Bash (jq -r on the cell's outputs, then base64 -d into a file) and Read that file.]\n",
+					img.MimeType, maxNotebookImages, maxNotebookImageBytes>>20, maxImageBytes/3*4>>20)
+			default:
 				fmt.Fprintf(&b, "[%s output, attached as image %d]\n", img.MimeType, len(images)+1)
 				images = append(images, *img)
+				imageBytes += len(img.Data)
 			}
 		}
 		b.WriteString("</outputs>\n")

@@ -567,3 +567,25 @@ func TestReadLongPDFWithoutPages(t *testing.T) {
 		}
 	}
 }
+
+// A notebook of many plots: a Read attaches at most maxNotebookImages of
+// them, and says for the rest how to get them.
+func TestReadNotebookImageCap(t *testing.T) {
+	e := newEnv(t)
+	var cellsJSON []string
+	for i := 0; i < maxNotebookImages+5; i++ {
+		cellsJSON = append(cellsJSON, fmt.Sprintf(`{"cell_type":"code","execution_count":1,"id":"p%d","metadata":{},"outputs":[{"output_type":"display_data","metadata":{},"data":{"image/png":"iVBORw0KGgo=","text/plain":["<Figure %d>"]}}],"source":"plot()"}`, i, i))
+	}
+	p := e.write("plots.ipynb", `{"cells":[`+strings.Join(cellsJSON, ",")+`],"metadata":{},"nbformat":4,"nbformat_minor":5}`, 0o644)
+	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
+	wantResult(t, res, false, "[image/png output, attached as image 20]", "<Figure 24>", "[image/png output not attached: a Read attaches at most 20 images", "base64 -d")
+	images := 0
+	for _, c := range res.Content {
+		if c.Type == "image" {
+			images++
+		}
+	}
+	if images != maxNotebookImages || strings.Count(res.Text(), "not attached") != 5 {
+		t.Errorf("%d images attached, %d refused; want %d and 5", images, strings.Count(res.Text(), "not attached"), maxNotebookImages)
+	}
+}
