@@ -367,9 +367,9 @@ func multiline(v any) string {
 }
 
 // sourceLines splits text into nbformat's list form: every line keeps its
-// "\n" except the last.
-func sourceLines(text string) []any {
-	lines := []any{}
+// "\n" except the last. The lines are views of text, in a list sized once.
+func sourceLines(text string) []string {
+	lines := make([]string, 0, strings.Count(text, "\n")+1)
 	for text != "" {
 		i := strings.IndexByte(text, '\n')
 		if i < 0 {

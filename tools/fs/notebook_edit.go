@@ -123,7 +123,10 @@ func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.
 		}
 	}
 	name := fmt.Sprintf("%s [%s]", displayName(t.ws, abs), cell)
-	return &tools.Preview{Kind: "diff", Text: udiff.Unified("a/"+name, "b/"+name, before, after)}
+	// Cut as Write's and Edit's previews are: a new source of millions of
+	// lines is not diffed and shown whole.
+	hunks, omitted := udiff.HunksOf(before, after, udiff.Changes(before, after), maxPatchBytes)
+	return &tools.Preview{Kind: "diff", Text: renderNamedDiff(name, false, hunks, omitted)}
 }
 
 // Execute makes the change.
@@ -213,9 +216,17 @@ func editMode(p notebookEditParams) string {
 	return p.EditMode
 }
 
+// maxCellLines caps the lines of a cell's new source: nbformat stores each
+// as a string of its own, and a source of millions of empty lines (two
+// bytes each in the call) would take gigabytes to lay out and write.
+const maxCellLines = 1_000_000
+
 // planNotebookEdit computes the new notebook file and a one-line summary.
 // Errors are for the model.
 func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error) {
+	if n := strings.Count(p.NewSource, "\n") + 1; n > maxCellLines && editMode(p) != "delete" {
+		return nil, "", fmt.Errorf("new_source has %d lines, more than the %d a cell may hold (each line is a JSON string in the notebook). Put the data in a file the cell reads, or split it over several cells", n, maxCellLines)
+	}
 	nb, err := parseNotebook(data)
 	if err != nil {
 		return nil, "", err

@@ -346,3 +346,33 @@ func TestNotebookEditStructuredOmitsABigFile(t *testing.T) {
 		t.Errorf("structured keys: original_file %v, updated_file %v, omitted %v/%v", hasOld, hasNew, st["original_fileOmitted"], st["updated_fileOmitted"])
 	}
 }
+
+// A new source of more lines than a cell may hold is refused before the
+// notebook is laid out, with what to do instead; one at the cap is written.
+func TestNotebookEditLineCap(t *testing.T) {
+	for _, tc := range []struct {
+		lines   int
+		wantErr bool
+	}{{maxCellLines, false}, {maxCellLines + 1, true}} {
+		src := strings.Repeat("\n", tc.lines-1)
+		out, _, err := planNotebookEdit([]byte(sampleNotebook), notebookEditParams{CellID: "code1", NewSource: src})
+		switch {
+		case tc.wantErr && (err == nil || !strings.Contains(err.Error(), "more than the 1000000 a cell may hold") || !strings.Contains(err.Error(), "a file the cell reads")):
+			t.Errorf("%d lines: err = %v, want the line cap", tc.lines, err)
+		case !tc.wantErr && (err != nil || len(cells(t, string(out))[1]["source"].([]any)) != tc.lines-1):
+			t.Errorf("%d lines: err = %v", tc.lines, err)
+		}
+	}
+}
+
+// The permission prompt's diff of a long new source is cut as Write's is,
+// and says how long the whole diff is.
+func TestNotebookEditPreviewIsCut(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("nb.ipynb", sampleNotebook, 0o644)
+	input, _ := json.Marshal(map[string]any{"notebook_path": p, "cell_id": "code1", "new_source": strings.Repeat("row = 1\n", 100_000)})
+	pv := NewNotebookEdit(e.ws).Preview(context.Background(), input)
+	if pv == nil || len(pv.Text) > maxDiffChars+200 || !strings.Contains(pv.Text, "[diff cut at ") || !strings.Contains(pv.Text, "nb.ipynb [code1]") {
+		t.Fatalf("preview of %d characters, want at most about %d with the cut noted", len(pv.Text), maxDiffChars)
+	}
+}
