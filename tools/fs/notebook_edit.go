@@ -66,7 +66,8 @@ func (*NotebookEdit) Docs() tools.Docs {
 			"id when the notebook uses them (nbformat 4.5+). Everything else is kept, and the file is written " +
 			"back in nbformat's layout (sorted keys, the original indentation) through the editor or atomically. " +
 			"The structured result's original_file and updated_file are left out past 1 MiB " +
-			"(original_fileOmitted, updated_fileOmitted).",
+			"(original_fileOmitted, updated_fileOmitted). A notebook of more than 1,000,000 cells, or a new_source " +
+			"of more than 1,000,000 lines, is refused.",
 		Examples: []tools.Example{
 			{Title: "Replace a cell's code", Input: json.RawMessage(`{"notebook_path":"/work/analysis.ipynb","cell_id":"a1b2c3d4","new_source":"df.describe()"}`)},
 			{Title: "Insert a markdown cell first", Input: json.RawMessage(`{"notebook_path":"/work/analysis.ipynb","new_source":"# Analysis","cell_type":"markdown","edit_mode":"insert"}`)},
