@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/tools"
 )
@@ -401,7 +402,7 @@ func (nb *notebook) render(charCap int) (string, []tools.Content) {
 	b.WriteString("Change a cell with NotebookEdit (its cell_id and the whole new_source), not Edit.\n\n")
 	for i := range nb.cells {
 		if i > 0 && b.Len() > charCap {
-			fmt.Fprintf(&b, "\n[Output capped at about %d characters: showing cells 1-%d of %d. Pass allow_large to see the whole notebook, or extract cells with Bash (jq).]\n", charCap, i, len(nb.cells))
+			b.WriteString(capNote(charCap, i, len(nb.cells)))
 			break
 		}
 		id := nb.cellID(i)
@@ -415,7 +416,16 @@ func (nb *notebook) render(charCap int) (string, []tools.Content) {
 		if n, ok := cell["execution_count"].(json.Number); ok {
 			attrs += fmt.Sprintf(" execution_count=%q", n.String())
 		}
-		fmt.Fprintf(&b, "<cell %s>\n%s\n</cell>\n", attrs, strings.TrimRight(multiline(cell["source"]), "\n"))
+		src := strings.TrimRight(multiline(cell["source"]), "\n")
+		if room := max(charCap-b.Len(), 1000); len(src) > room {
+			// One cell's source is held to the cap too: a cell of
+			// megabytes would otherwise be shown whole.
+			fmt.Fprintf(&b, "<cell %s>\n%s\n[source cut at %d of %d characters. Pass allow_large to see more, or extract the cell with Bash: jq -r '.cells[%d].source | if type == \"array\" then join(\"\") else . end']\n</cell>\n",
+				attrs, cutRunes(src, room), room, utf8.RuneCountInString(src), i)
+			b.WriteString(capNote(charCap, i+1, len(nb.cells)))
+			break
+		}
+		fmt.Fprintf(&b, "<cell %s>\n%s\n</cell>\n", attrs, src)
 		outputs, _ := cell["outputs"].([]any)
 		if len(outputs) == 0 {
 			continue
@@ -451,6 +461,11 @@ func (nb *notebook) render(charCap int) (string, []tools.Content) {
 		b.WriteString("(The notebook has no cells.)\n")
 	}
 	return b.String(), images
+}
+
+// capNote says a Read of a notebook stopped at its cap after shown cells.
+func capNote(charCap, shown, total int) string {
+	return fmt.Sprintf("\n[Output capped at about %d characters: showing cells 1-%d of %d. Pass allow_large to see the whole notebook, or extract cells with Bash (jq).]\n", charCap, shown, total)
 }
 
 // language is the notebook's kernel language, when it says.

@@ -589,3 +589,15 @@ func TestReadNotebookImageCap(t *testing.T) {
 		t.Errorf("%d images attached, %d refused; want %d and 5", images, strings.Count(res.Text(), "not attached"), maxNotebookImages)
 	}
 }
+
+// One cell of megabytes is cut at the Read cap too, saying how to see it.
+func TestReadNotebookHugeCell(t *testing.T) {
+	e := newEnv(t)
+	src, _ := json.Marshal(strings.Repeat("data = [1, 2, 3]\n", 200_000))
+	p := e.write("huge.ipynb", `{"cells":[{"cell_type":"code","execution_count":null,"id":"h","metadata":{},"outputs":[],"source":`+string(src)+`},{"cell_type":"markdown","id":"after","metadata":{},"source":"end"}],"metadata":{},"nbformat":4,"nbformat_minor":5}`, 0o644)
+	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
+	wantResult(t, res, false, `<cell id="h"`, "[source cut at ", "jq -r '.cells[0].source", "showing cells 1-1 of 2")
+	if len(res.Text()) > maxReadChars+2000 || strings.Contains(res.Text(), `<cell id="after"`) {
+		t.Errorf("a Read of %d characters, want about %d", len(res.Text()), maxReadChars)
+	}
+}
