@@ -431,7 +431,12 @@ func (nb *notebook) render(charCap int) (string, []tools.Content) {
 			continue
 		}
 		fmt.Fprintf(&b, "<outputs cell_id=%q>\n", id)
-		for _, o := range outputs {
+		for k, o := range outputs {
+			if b.Len() > charCap+maxOutputChars {
+				// A cell of thousands of outputs stops at the cap too.
+				fmt.Fprintf(&b, "[outputs %d-%d of this cell not shown: the Read cap. Extract them with Bash (jq '.cells[%d].outputs[%d:]').]\n", k+1, len(outputs), i, k)
+				break
+			}
 			out, ok := o.(map[string]any)
 			if !ok {
 				continue

@@ -601,3 +601,17 @@ func TestReadNotebookHugeCell(t *testing.T) {
 		t.Errorf("a Read of %d characters, want about %d", len(res.Text()), maxReadChars)
 	}
 }
+
+// A cell of thousands of outputs stops at the Read cap, saying which are
+// left out and how to get them.
+func TestReadNotebookManyOutputs(t *testing.T) {
+	e := newEnv(t)
+	out := `{"output_type":"stream","name":"stdout","text":"` + strings.Repeat("x", 9000) + `\n"}`
+	outs := strings.TrimSuffix(strings.Repeat(out+",", 1000), ",")
+	p := e.write("outs.ipynb", `{"cells":[{"cell_type":"code","execution_count":1,"id":"o","metadata":{},"outputs":[`+outs+`],"source":"loop()"}],"metadata":{},"nbformat":4,"nbformat_minor":5}`, 0o644)
+	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
+	wantResult(t, res, false, "of this cell not shown: the Read cap", "-1000 of this cell", "jq '.cells[0].outputs[")
+	if len(res.Text()) > maxReadChars+3*maxOutputChars {
+		t.Errorf("a Read of %d characters, want about %d", len(res.Text()), maxReadChars)
+	}
+}
