@@ -102,3 +102,13 @@ func TestWebFetchSaysTheTextWasCut(t *testing.T) {
 		t.Errorf("structured %+v", out)
 	}
 }
+
+// A head that spans segments (a big inline script before the title) still
+// gives the page's title, and the script's text stays out.
+func TestConvertHTMLTitleAfterABigScript(t *testing.T) {
+	page := "<html><head><script>var x = '" + strings.Repeat("s", 20<<10) + "';</script><title>Late title</title></head><body><p>Body text.</p></body></html>"
+	md, title, _ := convertHTML(page, "https://example.com/", 4<<10, maxPageText)
+	if title != "Late title" || md != "Body text." {
+		t.Errorf("title %q, text %q", title, md[:min(len(md), 200)])
+	}
+}

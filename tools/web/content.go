@@ -104,13 +104,14 @@ func convertHTML(page, pageURL string, segment, maxText int) (markdown, title st
 	}
 	var b strings.Builder
 	segments := newSegmenter(page, segment)
-	for first := true; ; first = false {
+	for {
 		part, ok := segments.next()
 		if !ok {
 			break
 		}
 		md, t := convertSegment(conv, part, pageURL)
-		if first {
+		if title == "" {
+			// The head may span segments (a big inline script first).
 			title = t
 		}
 		if md == "" {
