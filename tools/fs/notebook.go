@@ -226,8 +226,15 @@ func detectIndent(data []byte) string {
 // do (the first cell of an empty list, a repeated "cells" key).
 func (nb *notebook) encode() ([]byte, error) { return nb.rewrite(nil) }
 
+// maxRewriteBytes caps the notebooks encode rewrites whole: decoded into
+// maps a notebook takes some ten times its size, the cost splice avoids.
+const maxRewriteBytes = 32 << 20
+
 // rewrite is encode with one cell edit applied.
 func (nb *notebook) rewrite(e *cellEdit) ([]byte, error) {
+	if len(nb.raw) > maxRewriteBytes {
+		return nil, fmt.Errorf("this change needs the notebook rewritten whole (its cell list is empty, or its \"cells\" key is repeated), which NotebookEdit does only up to %d MB, and the file has %d MB. Fix the file with Bash (jq) first", maxRewriteBytes>>20, len(nb.raw)>>20)
+	}
 	var doc map[string]any
 	if err := decodeNumbers(nb.raw, &doc); err != nil {
 		return nil, err

@@ -376,3 +376,14 @@ func TestNotebookEditPreviewIsCut(t *testing.T) {
 		t.Fatalf("preview of %d characters, want at most about %d with the cut noted", len(pv.Text), maxDiffChars)
 	}
 }
+
+// A big notebook whose edit would need the whole-file rewrite (a repeated
+// "cells" key) is refused rather than decoded whole.
+func TestNotebookRewriteIsCapped(t *testing.T) {
+	pad := strings.Repeat("x", maxRewriteBytes)
+	doc := `{"cells": [], "cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": "x"}], "metadata": {"pad": "` + pad + `"}, "nbformat": 4, "nbformat_minor": 5}`
+	_, _, err := planNotebookEdit([]byte(doc), notebookEditParams{CellID: "a", NewSource: "y"})
+	if err == nil || !strings.Contains(err.Error(), "rewritten whole") || !strings.Contains(err.Error(), "jq") {
+		t.Fatalf("err = %v, want the rewrite cap", err)
+	}
+}
