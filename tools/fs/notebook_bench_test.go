@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/memprobe"
+	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
+	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
 
 // bigNotebook is an nbformat 4.5 notebook of about size bytes in Jupyter's
@@ -46,29 +48,38 @@ func bigNotebook(size int) string {
 }
 
 // BenchmarkNotebookEditBig replaces one cell in the middle of a 40 MB
-// notebook and reports the peak heap and the bytes allocated, per byte of
-// the notebook (the file read is one of them).
+// notebook, on disk and through an editor, and reports the peak heap and
+// the bytes allocated per byte of the notebook (the file read is one of
+// them; the editor's own copy of its buffer is not).
 func BenchmarkNotebookEditBig(b *testing.B) {
 	text := bigNotebook(40 << 20)
-	b.SetBytes(int64(len(text)))
-	b.Setenv("TOOLHOST_STATE_DIR", b.TempDir())
-	var rec memprobe.Recorder
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		dir := b.TempDir()
-		p := filepath.Join(dir, "big.ipynb")
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		ws := workspace.New(dir)
-		ws.MarkRead(p, []byte(text), nil, time.Now().Add(-time.Minute))
-		b.StartTimer()
-		rec.Measure(func() {
-			res := call(b, context.Background(), NewNotebookEdit(ws), nil, map[string]any{"notebook_path": p, "cell_id": "c0001000", "new_source": "print(1)"})
-			if res.IsError {
-				b.Fatal(res.Text())
+	for _, withEditor := range []bool{false, true} {
+		b.Run(fmt.Sprintf("editor=%v", withEditor), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.Setenv("TOOLHOST_STATE_DIR", b.TempDir())
+			var rec memprobe.Recorder
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				dir := b.TempDir()
+				p := filepath.Join(dir, "big.ipynb")
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				ws := workspace.New(dir)
+				ws.MarkRead(p, []byte(text), nil, time.Now().Add(-time.Minute))
+				var host tools.Host
+				if withEditor {
+					host = editorHost{ed: workspacetest.NewFakeEditor(ws)}
+				}
+				b.StartTimer()
+				rec.Measure(func() {
+					res := call(b, context.Background(), NewNotebookEdit(ws), host, map[string]any{"notebook_path": p, "cell_id": "c0001000", "new_source": "print(1)"})
+					if res.IsError {
+						b.Fatal(res.Text())
+					}
+				})
 			}
+			rec.Report(b, len(text), "file")
 		})
 	}
-	rec.Report(b, len(text), "file")
 }
