@@ -204,6 +204,22 @@ func TestEdit(t *testing.T) {
 			want:    []string{"matches 2 places"},
 		},
 		{
+			name:    "fuzzy: replace_all of several loose matches keeps the text between them in order",
+			initial: "a\nx  \nb\nx\t\nc\nx \t\nd\n",
+			fuzzy:   true,
+			input:   map[string]any{"old_string": "x \t \t", "new_string": "y", "replace_all": true},
+			disk:    "a\ny\nb\ny\nc\ny\nd\n",
+		},
+		{
+			// Whitespace-insensitive matching holds 32 bytes per line: past
+			// maxFuzzyLines (a file of empty lines) it is not tried.
+			name:    "no whitespace hint past the fuzzy line cap",
+			initial: "\treturn 1\n" + strings.Repeat("\n", maxFuzzyLines),
+			input:   map[string]any{"old_string": "    return 1", "new_string": "    return 2"},
+			isError: true,
+			want:    []string{"old_string was not found", "copy the text exactly"},
+		},
+		{
 			// Claude Code refuses Edit on a notebook and points to
 			// NotebookEdit; a replacement in the raw JSON would write
 			// unescaped quotes and break the notebook.
