@@ -339,7 +339,7 @@ func planEdit(path string, old []byte, p editParams, fuzzy, build bool) (*editPl
 		return nil, notFoundError(path, text, p.OldString, fuzzy)
 	}
 	if count > 1 && !p.ReplaceAll {
-		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr))))
+		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr), maxListedLines), count))
 	}
 	if !build {
 		return &editPlan{count: count, quotes: quotes}, nil
@@ -380,11 +380,13 @@ func withBOM(bom bool, s string) []byte {
 	return []byte(s)
 }
 
-// occurrenceLines returns the 1-based lines where sub starts in text.
-func occurrenceLines(text, sub string) []int {
+// occurrenceLines returns the 1-based lines where the first max
+// occurrences of sub start in text: an error lists a few, and a file of a
+// million occurrences would otherwise cost a number for each.
+func occurrenceLines(text, sub string, max int) []int {
 	var lines []int
 	line, pos := 1, 0
-	for {
+	for len(lines) < max {
 		i := strings.Index(text[pos:], sub)
 		if i < 0 {
 			return lines
@@ -394,6 +396,7 @@ func occurrenceLines(text, sub string) []int {
 		line += strings.Count(sub, "\n")
 		pos += i + len(sub)
 	}
+	return lines
 }
 
 // readPrefix matches a line that starts with Read's line-number prefix.

@@ -51,6 +51,13 @@ func TestEdit(t *testing.T) {
 			want:    []string{"occurs 3 times", "lines 1, 3, 5", "replace_all"},
 		},
 		{
+			name:    "many occurrences: ten lines are listed, the rest counted",
+			initial: strings.Repeat("x\n", 100_000),
+			input:   map[string]any{"old_string": "x", "new_string": "w"},
+			isError: true,
+			want:    []string{"occurs 100000 times", "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 99990 more)"},
+		},
+		{
 			name:    "replace_all",
 			initial: "x\ny\nx\n",
 			input:   map[string]any{"old_string": "x", "new_string": "w", "replace_all": true},

@@ -368,17 +368,22 @@ func cutRunes(s string, n int) string {
 }
 
 // lineList formats line numbers, at most ten of them.
-func lineList(lines []int) string {
+func lineList(lines []int, total int) string {
 	var parts []string
 	for i, l := range lines {
-		if i == 10 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(lines)-10))
+		if i == maxListedLines {
 			break
 		}
 		parts = append(parts, strconv.Itoa(l))
 	}
+	if total > len(parts) {
+		parts = append(parts, fmt.Sprintf("and %d more", total-len(parts)))
+	}
 	return "lines " + strings.Join(parts, ", ")
 }
+
+// maxListedLines is how many line numbers lineList shows.
+const maxListedLines = 10
 
 // readImage returns an image as image content.
 func (r *Read) readImage(ctx context.Context, abs, mime string) (*tools.Result, error) {
