@@ -117,7 +117,12 @@ func patchResult(fields map[string]any, hunks []udiff.Hunk, truncated bool) map[
 // renderDiff renders hunks cut at maxDiffChars; omitted is the size of
 // lines already left out of the hunks.
 func renderDiff(ws *workspace.Workspace, abs string, created bool, hunks []udiff.Hunk, omitted int) string {
-	name := displayName(ws, abs)
+	return renderNamedDiff(displayName(ws, abs), created, hunks, omitted)
+}
+
+// renderNamedDiff is renderDiff under a name of the caller's (a notebook
+// cell's).
+func renderNamedDiff(name string, created bool, hunks []udiff.Hunk, omitted int) string {
 	oldName := "a/" + name
 	if created {
 		oldName = "/dev/null"
