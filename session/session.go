@@ -291,12 +291,13 @@ func (s *Session) AutoAllowed(host tools.Host, t tools.Tool) bool {
 	return s.Permissions.AutoAllowed(host, t)
 }
 
-// settingsProblems are the settings files' problems and, when the trusted
-// project's .mcp.json cannot be read, that one: its servers do not start,
-// and only this says why.
+// settingsProblems are the settings files' problems and the trusted
+// project's .mcp.json's: what it repeats (only the last counts), or why it
+// cannot be read (its servers do not start, and only this says why).
 func (s *Session) settingsProblems() []settings.Problem {
 	problems := s.Settings.Problems()
 	if s.MCP != nil {
+		problems = append(problems, s.MCP.ProjectConfigProblems()...)
 		if err := s.MCP.ProjectConfigError(); err != nil {
 			problems = append(problems, settings.Problem{
 				File:    filepath.Join(s.mcpRoot, toolmcp.ProjectConfigFile),

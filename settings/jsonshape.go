@@ -15,6 +15,20 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 // this, the whole file (deny rules included) would be ignored.
 func TrimBOM(raw []byte) []byte { return bytes.TrimPrefix(raw, utf8BOM) }
 
+// DecodeFile decodes the bytes of a JSON configuration file into v the way
+// every settings file is read: a leading byte-order mark is dropped, and
+// what decoding would drop without an error (a key written twice in one
+// object, bytes that are not UTF-8) comes back as problems of source. The
+// error is the JSON's own (not valid JSON, a value of the wrong type).
+// .mcp.json is read by it too, so its problems read like the settings'.
+func DecodeFile(source string, raw []byte, v any) ([]Problem, error) {
+	raw = TrimBOM(raw)
+	if err := json.Unmarshal(raw, v); err != nil {
+		return nil, err
+	}
+	return shapeProblems(source, raw), nil
+}
+
 // maxDuplicateReports caps how many duplicate keys one file reports.
 const maxDuplicateReports = 20
 

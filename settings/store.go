@@ -299,10 +299,10 @@ func parseLayer(source string, raw []byte, unwrap bool) (map[string]any, []Probl
 		return map[string]any{}, nil
 	}
 	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	shape, err := DecodeFile(source, raw, &v)
+	if err != nil {
 		return map[string]any{}, []Problem{{File: source, Message: "not valid JSON (" + err.Error() + "); the whole source is ignored"}}
 	}
-	shape := shapeProblems(source, raw)
 	m, ok := v.(map[string]any)
 	if !ok {
 		return map[string]any{}, []Problem{{File: source, Message: "must hold a JSON object, not " + describeJSON(v) + "; ignored"}}

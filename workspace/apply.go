@@ -225,7 +225,12 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	// The disk before the edit: a client that saves applied edits may write
 	// the disk's own content plus the change, keeping the user's unsaved
 	// typing out of the file (see ensureOnDisk).
-	diskBefore, diskErr := w.ReadRegular(context.Background(), m.Path, nil, ReadFileMax)
+	// Only such a client needs it: the others' files are written here.
+	var diskBefore []byte
+	var diskErr error
+	if ed.SavesAppliedEdits() {
+		diskBefore, diskErr = w.ReadRegular(context.Background(), m.Path, nil, ReadFileMax)
+	}
 	res, err := ed.ApplyEdit(ctx, params)
 	if err == nil && (res == nil || !res.Applied) {
 		reason := ""
@@ -241,7 +246,7 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 
 	// The editor changed its buffer (and may have sent didChange already);
 	// give the overlay a moment to catch up so the read record matches it.
-	w.waitDocument(ctx, m.Path, string(next), editorSyncTimeout)
+	w.waitDocument(ctx, m.Path, next, editorSyncTimeout)
 	if diskErr != nil {
 		diskBefore = nil
 	}

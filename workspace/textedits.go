@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"strings"
+
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/toolhost/toolhost/internal/udiff"
@@ -96,7 +98,7 @@ func charEdits(dmp *diffmatchpatch.DiffMatchPatch, base int, del, ins string) []
 
 // textEdits converts byte edits of old into LSP edits in the encoding.
 func textEdits(old string, edits []byteEdit, encoding, annotation string) []AnnotatedTextEdit {
-	x := newLineIndex(old, encoding)
+	x := lineCursor{text: old, utf8: encoding == EncodingUTF8}
 	out := make([]AnnotatedTextEdit, 0, len(edits))
 	for _, e := range edits {
 		out = append(out, AnnotatedTextEdit{
@@ -106,4 +108,31 @@ func textEdits(old string, edits []byteEdit, encoding, annotation string) []Anno
 		})
 	}
 	return out
+}
+
+// lineCursor finds the positions of offsets asked in increasing order by
+// counting line breaks on from the last one, rather than indexing every
+// line of the text first: the index of a file of empty lines takes eight
+// bytes per byte of it, and the edits of one change are in order anyway.
+type lineCursor struct {
+	text string
+	utf8 bool
+	// at is the offset last asked; line and lineStart are its line.
+	at, line, lineStart int
+}
+
+// position converts a byte offset (at a rune boundary) to a position; an
+// offset before the last one asked starts the count again from the top.
+func (c *lineCursor) position(off int) Position {
+	if off < c.at {
+		c.at, c.line, c.lineStart = 0, 0, 0
+	}
+	seg := c.text[c.at:off]
+	if n := strings.Count(seg, "\n"); n > 0 {
+		c.line += n
+		c.lineStart = c.at + strings.LastIndexByte(seg, '\n') + 1
+	}
+	c.at = off
+	x := lineIndex{utf8: c.utf8}
+	return Position{Line: uint32(c.line), Character: uint32(x.units(c.text[c.lineStart:off]))}
 }

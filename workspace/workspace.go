@@ -5,6 +5,7 @@
 package workspace
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -118,11 +119,57 @@ var ErrEmptyPath = errors.New("the path is empty: give an absolute path or one r
 // Resolve turns a path from tool input into an absolute, cleaned path:
 // absolute paths as they are, "~/" from the home folder, relative paths
 // against the first root, and with paths.atRoot "@..." from the first root. It does not resolve symlinks (see Inside).
+//
+// Listings show a name holding a newline, other control characters or
+// white space at either end as a JSON string (internal/visible.Name), which
+// decoded is the name exactly. So white space around the path is a slip and
+// is dropped only when nothing exists by the path as given; and a path
+// copied from a listing with its quotes ("\"/w/a\\nb\"") names what the
+// string decodes to, when that exists and the path as given does not.
 func (w *Workspace) Resolve(p string) (string, error) {
-	p = strings.TrimSpace(p)
-	if p == "" {
+	trimmed := strings.TrimSpace(p)
+	if trimmed == "" {
 		return "", ErrEmptyPath
 	}
+	if trimmed != p {
+		if abs, ok := w.existing(p); ok {
+			return abs, nil
+		}
+	}
+	if name, ok := quotedName(trimmed); ok {
+		if _, ok := w.existing(trimmed); !ok {
+			if abs, ok := w.existing(name); ok {
+				return abs, nil
+			}
+		}
+	}
+	return w.resolve(trimmed)
+}
+
+// existing is p resolved as it is, when something exists there.
+func (w *Workspace) existing(p string) (string, bool) {
+	abs, err := w.resolve(p)
+	if err != nil {
+		return "", false
+	}
+	_, err = os.Lstat(abs)
+	return abs, err == nil
+}
+
+// quotedName is the name a JSON string literal holds, when p is one.
+func quotedName(p string) (string, bool) {
+	if len(p) < 2 || p[0] != '"' || p[len(p)-1] != '"' {
+		return "", false
+	}
+	var name string
+	if json.Unmarshal([]byte(p), &name) != nil || strings.TrimSpace(name) == "" {
+		return "", false
+	}
+	return name, true
+}
+
+// resolve is Resolve of a path taken as it is.
+func (w *Workspace) resolve(p string) (string, error) {
 	if strings.HasPrefix(p, "file://") {
 		// A URI pasted as a path: decode it (%20 and the like).
 		if fp, err := URIToPath(p); err == nil {

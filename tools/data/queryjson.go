@@ -26,6 +26,10 @@ const (
 	maxInputBytes = 50 << 20
 	// maxOutputChars caps the printed results; the rest is cut with a note.
 	maxOutputChars = 100_000
+	// maxItems caps the values and keys of a document: decoded for the
+	// query, each takes some 50 bytes (an interface, a map or slice, a
+	// number), so a 48 MB file of "{}," took 1.5 GB. Counted before decoding.
+	maxItems = 4_000_000
 )
 
 var queryJSONSchema = json.RawMessage(`{
@@ -71,7 +75,8 @@ func (*QueryJSON) Docs() tools.Docs {
 			"Results are pretty-printed, or one per line with compact (jq -c); raw prints strings unquoted (jq -r). " +
 			"The identity query `.` validates and reformats a document. A query error shows the query with a " +
 			"caret under the place it went wrong; a JSON error names its line and column. The query cannot read " +
-			"the environment. Output over 100,000 characters is cut with a note.",
+			"the environment. Output over 100,000 characters is cut with a note. A document of more than 4,000,000 " +
+			"values and keys (counted before it is decoded) is refused with the advice to use jq --stream in Bash.",
 		Examples: []tools.Example{
 			{Title: "Names of the large items", Input: json.RawMessage(`{"json":"{\"items\":[{\"name\":\"a\",\"size\":20},{\"name\":\"b\",\"size\":5}]}","query":".items[] | select(.size > 10) | .name","raw":true}`)},
 			{Title: "The scripts of package.json, one per line", Input: json.RawMessage(`{"file_path":"package.json","query":".scripts | to_entries[] | \"\\(.key): \\(.value)\"","raw":true}`)},
@@ -113,6 +118,9 @@ func (q *QueryJSON) Execute(ctx context.Context, call *tools.Call) (*tools.Resul
 	src, name, errRes := q.source(p)
 	if errRes != nil {
 		return errRes, nil
+	}
+	if n := countItems(src); n > maxItems {
+		return tools.ErrorResult("%s holds more than %d JSON values and keys (about %d), more than QueryJSON loads into memory. Query it with jq in Bash (jq --stream reads it piece by piece), or give QueryJSON a part of it.", name, maxItems, n), nil
 	}
 	doc, err := decode(src)
 	if err != nil {
@@ -204,6 +212,27 @@ func decode(src []byte) (any, error) {
 		return nil, locate(src, dec.InputOffset(), errors.New("more data after the first JSON value (give one document, or an array of them)"))
 	}
 	return v, nil
+}
+
+// countItems estimates the values and keys of a JSON text without
+// decoding it: the commas, colons and opening brackets outside strings
+// (one per element or member after the first, one per key, one per
+// container).
+func countItems(src []byte) int {
+	n := 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case ',', ':', '[', '{':
+			n++
+		}
+	}
+	return n
 }
 
 // locate adds the line and column of a decoding error.

@@ -38,7 +38,7 @@ var memorySchema = json.RawMessage(`{
   "type": "object",
   "properties": {
     "action": {"type": "string", "enum": ["read", "write", "append", "list", "delete", "search", "set_fact", "get_fact", "clear_fact", "clear"], "description": "What to do."},
-    "name": {"type": "string", "description": "The note's name (letters, digits, '.', '_' and '-'; other characters become '-'), needed by read, write, append and delete; or the fact's name, needed by set_fact and clear_fact (get_fact without it lists every fact)."},
+    "name": {"type": "string", "description": "The note's name, which is its file name: letters, digits, '.', '_' and '-', not beginning with '.' or '-' (other names are refused). Needed by read, write, append and delete; or the fact's name, needed by set_fact and clear_fact (get_fact without it lists every fact)."},
     "content": {"type": "string", "description": "Markdown to store (write replaces the note, append adds to its end), or the fact's value for set_fact."},
     "query": {"type": "string", "description": "Text to look for (case-insensitive) in every note, for search."}
   },
@@ -83,8 +83,11 @@ func (*Memory) Docs() tools.Docs {
 		Short: "Keep notes and key/value facts across sessions under .toolhost/memory/.",
 		Long: "Actions: read, write (replace), append, list, delete and search (case-insensitive, in " +
 			"names and text). Notes are <name>.md files in the first workspace root's " +
-			".toolhost/memory/ folder; names are reduced to letters, digits, '.', '_' and '-', so a " +
-			"name can never leave that folder. Writes are atomic. Facts are short named values kept in " +
+			".toolhost/memory/ folder; a name is the file's name and may hold only letters, digits, " +
+			"'.', '_' and '-', not beginning with '.' or '-': any other name (a path, a hidden file, a " +
+			"name with spaces or control characters) is refused with the nearest allowed one, so a name " +
+			"never leaves that folder and distinct names are distinct notes; files there with other " +
+			"names are not listed. Writes are atomic. Facts are short named values kept in " +
 			".toolhost/memory/facts.json: set_fact (name, content), get_fact (name; without it, every " +
 			"fact), clear_fact (name) and clear (every fact; notes stay). A facts file that is not a " +
 			"JSON object of strings is reported and left alone.",
@@ -114,7 +117,7 @@ func (m *Memory) Access(input json.RawMessage) tools.Access {
 	if p.Action == "list" || p.Action == "search" {
 		return tools.Access{ReadPaths: []string{m.dir()}}
 	}
-	name, err := sanitiseNoteName(p.Name)
+	name, err := checkNoteName(p.Name)
 	if err != nil {
 		return tools.Access{}
 	}
@@ -149,7 +152,7 @@ func (m *Memory) Execute(ctx context.Context, call *tools.Call) (*tools.Result, 
 		}
 		return tools.ErrorResult("unknown action %q; use read, write, append, list, delete or search for notes, set_fact, get_fact, clear_fact or clear for facts.", p.Action), nil
 	}
-	name, err := sanitiseNoteName(p.Name)
+	name, err := checkNoteName(p.Name)
 	if err != nil {
 		return tools.ErrorResult("%v", err), nil
 	}
@@ -256,8 +259,10 @@ func (m *Memory) names() ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") && !strings.HasPrefix(e.Name(), ".") {
-			names = append(names, strings.TrimSuffix(e.Name(), ".md"))
+		// A file whose name is no note's name (one a repository ships,
+		// or one made by hand) cannot be read as a note: it is left out.
+		if n, ok := strings.CutSuffix(e.Name(), ".md"); ok && e.Type().IsRegular() && validNoteName(n) {
+			names = append(names, n)
 		}
 	}
 	sort.Strings(names)
@@ -388,19 +393,57 @@ func (m *Memory) removeRel(rel string) error {
 	return root.Remove(rel)
 }
 
-// sanitiseNoteName reduces a name to letters, digits, '.', '_' and '-' so it
-// names a file directly inside the memory folder and nothing else: path
-// separators and ".." cannot survive it.
-func sanitiseNoteName(name string) (string, error) {
+// checkNoteName returns the note a name names. A note's name is its file
+// name, so that distinct names are distinct notes: it may hold only
+// letters, digits, '.', '_' and '-' and may not begin with '.' or '-' (no
+// path separator, no "..", no hidden file, nothing a listing could not
+// show). Surrounding white space and a trailing ".md" are not part of it.
+// Any other name is refused, with the nearest name that is allowed.
+func checkNoteName(name string) (string, error) {
 	n := strings.TrimSpace(name)
 	if strings.HasSuffix(strings.ToLower(n), ".md") {
 		n = n[:len(n)-3]
 	}
+	switch {
+	case n == "":
+		return "", fmt.Errorf("the note name is empty; give the note a name such as \"project-conventions\"")
+	case len(n) > maxNoteNameLength:
+		return "", fmt.Errorf("the note name %q is longer than %d characters; use a shorter name", name, maxNoteNameLength)
+	case !validNoteName(n):
+		msg := fmt.Sprintf("the note name %q cannot be used: a note's name is its file name, so it may hold only letters (a-z, A-Z), digits, '.', '_' and '-', and may not begin with '.' or '-'", name)
+		if s := suggestNoteName(n); s != "" {
+			msg += fmt.Sprintf("; call again with the name %q", s)
+		}
+		return "", errors.New(msg)
+	}
+	return n, nil
+}
+
+// validNoteName reports whether n is a note's name as it is.
+func validNoteName(n string) bool {
+	if n == "" || n[0] == '.' || n[0] == '-' {
+		return false
+	}
+	for _, r := range n {
+		if !noteNameRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func noteNameRune(r rune) bool {
+	return r == '.' || r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+}
+
+// suggestNoteName is the allowed name nearest to n: each run of other
+// characters becomes one '-', and leading and trailing '.' and '-' go.
+// It may be "" or longer than allowed; the caller checks.
+func suggestNoteName(n string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range n {
-		ok := r == '.' || r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
-		if !ok || r == '-' {
+		if !noteNameRune(r) || r == '-' {
 			if !dash {
 				b.WriteByte('-')
 			}
@@ -410,12 +453,9 @@ func sanitiseNoteName(name string) (string, error) {
 		b.WriteRune(r)
 		dash = false
 	}
-	clean := strings.Trim(b.String(), ".-")
-	switch {
-	case clean == "":
-		return "", fmt.Errorf("name %q is empty once reduced to letters, digits, '.', '_' and '-'; give the note a name such as \"project-conventions\"", name)
-	case len(clean) > maxNoteNameLength:
-		return "", fmt.Errorf("name %q is longer than %d characters; use a shorter name", name, maxNoteNameLength)
+	s := strings.Trim(b.String(), ".-")
+	if len(s) > maxNoteNameLength {
+		return ""
 	}
-	return clean, nil
+	return s
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -154,7 +155,11 @@ func missingFact(name string, facts map[string]string) *tools.Result {
 	if len(facts) == 0 {
 		return tools.ErrorResult("there is no fact %q, and no facts at all yet; store one with action \"set_fact\".", name)
 	}
-	return tools.ErrorResult("there is no fact %q. The facts are: %s.", name, strings.Join(sortedFactNames(facts), ", "))
+	names := sortedFactNames(facts)
+	for i, n := range names {
+		names[i] = visible.Name(n)
+	}
+	return tools.ErrorResult("there is no fact %q. The facts are: %s.", name, strings.Join(names, ", "))
 }
 
 // factList is every fact as name: content, for get_fact without a name.
@@ -165,7 +170,9 @@ func factList(facts map[string]string) *tools.Result {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d facts:\n", len(facts))
 	for _, n := range sortedFactNames(facts) {
-		fmt.Fprintf(&b, "- %s: %s\n", n, facts[n])
+		// A facts file can come with the repository: a name holding a
+		// newline must not start a line of its own.
+		fmt.Fprintf(&b, "- %s: %s\n", visible.Name(n), facts[n])
 	}
 	res := tools.TextResult(strings.TrimSuffix(b.String(), "\n"))
 	res.Structured = facts

@@ -95,3 +95,26 @@ func TestMemoryFactsKeepADamagedFile(t *testing.T) {
 		})
 	}
 }
+
+// A facts file can come with the repository: a fact's name holding a
+// newline or an escape shows quoted, on its own line, in every listing.
+func TestMemoryFactNamesShowOnOneLine(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".toolhost", "memory")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shipped := `{"port": "80", "x\n- admin: yes": "no", "esc\u001b[2J": "1"}`
+	if err := os.WriteFile(filepath.Join(dir, "facts.json"), []byte(shipped), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMemory(workspace.New(root))
+	want := "3 facts:\n- \"esc\\u001b[2J\": 1\n- port: 80\n- \"x\\n- admin: yes\": no"
+	if got := runMemory(t, m, `{"action":"get_fact"}`).Text(); got != want {
+		t.Errorf("get_fact:\n%q\nwant\n%q", got, want)
+	}
+	want = `Error: there is no fact "nope". The facts are: "esc\u001b[2J", port, "x\n- admin: yes".`
+	if got := runMemory(t, m, `{"action":"get_fact","name":"nope"}`).Text(); got != want {
+		t.Errorf("missing fact:\n%q\nwant\n%q", got, want)
+	}
+}

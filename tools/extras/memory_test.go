@@ -37,9 +37,10 @@ func TestMemoryActions(t *testing.T) {
 	}{
 		{`{"action":"list"}`, false, []string{"No notes yet"}, nil},
 		{`{"action":"read","name":"nothing"}`, true, []string{`no note "nothing"`, "no notes at all"}, nil},
-		{`{"action":"write","name":"Build steps.md","content":"run make\n"}`, false, []string{`Saved the note "Build-steps"`}, map[string]string{"Build-steps.md": "run make\n"}},
-		{`{"action":"append","name":"Build steps","content":"then make test"}`, false, []string{`Appended to the note "Build-steps"`}, map[string]string{"Build-steps.md": "run make\nthen make test"}},
-		{`{"action":"append","name":"Build steps","content":"and lint"}`, false, nil, map[string]string{"Build-steps.md": "run make\nthen make test\nand lint"}},
+		{`{"action":"write","name":"Build steps.md","content":"run make\n"}`, true, []string{`the note name "Build steps.md" cannot be used`, `call again with the name "Build-steps"`}, nil},
+		{`{"action":"write","name":"Build-steps.md","content":"run make\n"}`, false, []string{`Saved the note "Build-steps"`}, map[string]string{"Build-steps.md": "run make\n"}},
+		{`{"action":"append","name":" Build-steps ","content":"then make test"}`, false, []string{`Appended to the note "Build-steps"`}, map[string]string{"Build-steps.md": "run make\nthen make test"}},
+		{`{"action":"append","name":"Build-steps","content":"and lint"}`, false, nil, map[string]string{"Build-steps.md": "run make\nthen make test\nand lint"}},
 		{`{"action":"append","name":"decisions","content":"Use SQLite for tests"}`, false, []string{`Saved the note "decisions"`}, map[string]string{"Build-steps.md": "run make\nthen make test\nand lint", "decisions.md": "Use SQLite for tests"}},
 		{`{"action":"read","name":"Build-steps"}`, false, []string{"run make\nthen make test\nand lint"}, nil},
 		{`{"action":"list"}`, false, []string{"2 notes", "- Build-steps (", "bytes, changed ", "): run make", "- decisions ("}, nil},
@@ -49,7 +50,8 @@ func TestMemoryActions(t *testing.T) {
 		{`{"action":"write","name":"x"}`, true, []string{"write needs content"}, nil},
 		{`{"action":"search"}`, true, []string{"search needs a non-empty query"}, nil},
 		{`{"action":"rename","name":"x"}`, true, []string{`unknown action "rename"`}, nil},
-		{`{"action":"read","name":"///"}`, true, []string{"is empty once reduced"}, nil},
+		{`{"action":"read","name":"///"}`, true, []string{`the note name "///" cannot be used`, "only letters"}, nil},
+		{`{"action":"read","name":"  "}`, true, []string{"the note name is empty"}, nil},
 		{`{"action":"delete","name":"decisions"}`, false, []string{`Deleted the note "decisions"`}, map[string]string{"Build-steps.md": "run make\nthen make test\nand lint"}},
 		{`{"action":"delete","name":"decisions"}`, true, []string{`no note "decisions". The notes are: Build-steps.`}, nil},
 	}
@@ -88,36 +90,88 @@ func TestMemoryActions(t *testing.T) {
 	}
 }
 
-func TestMemoryNamesCannotEscape(t *testing.T) {
+// A name that is not a note's file name as it is — a path, a hidden file,
+// a name that would read as two lines — is refused, not rewritten, so that
+// distinct names never land in one note ("a/b" and "a\nb" once both
+// became "a-b"), and nothing is created.
+func TestMemoryRefusesNamesThatAreNotFileNames(t *testing.T) {
 	root := t.TempDir()
 	m := NewMemory(workspace.New(root))
-	for _, name := range []string{"../../escaped", "/etc/passwd", `..\..\win`, "a/../../b", ".hidden", "~/home"} {
-		t.Run(name, func(t *testing.T) {
-			input, _ := json.Marshal(map[string]string{"action": "write", "name": name, "content": "x"})
-			res := runMemory(t, m, string(input))
-			if res.IsError {
-				t.Fatalf("write %q: %s", name, res.Text())
-			}
-			clean, err := sanitiseNoteName(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.ContainsAny(clean, `/\`) || strings.HasPrefix(clean, ".") {
-				t.Errorf("name %q became %q", name, clean)
-			}
-			want := filepath.Join(root, ".toolhost", "memory", clean+".md")
-			if _, err := os.Stat(want); err != nil {
-				t.Errorf("the note is not at %s: %v", want, err)
-			}
-		})
+	tests := []struct{ name, suggest string }{
+		{"../../escaped", "escaped"},
+		{"/etc/passwd", "etc-passwd"},
+		{`..\..\win`, "win"},
+		{"a/../../b", "a-..-..-b"},
+		{".hidden", "hidden"},
+		{"~/home", "home"},
+		{"a/b", "a-b"},
+		{"a\nb", "a-b"},
+		{"a\rb", "a-b"},
+		{"a\x1b[2Jb", "a-2Jb"},
+		{"a\u202eb", "a-b"},
+		{`"quoted"`, "quoted"},
+		{"..", ""},
+		{"-flag", "flag"},
+		{"caf\u00e9", "caf"},
 	}
-	// Nothing but the memory folder was created in the root.
-	entries, err := os.ReadDir(root)
-	if err != nil || len(entries) != 1 || entries[0].Name() != ".toolhost" {
-		t.Errorf("root holds %v (%v), want only .toolhost", entries, err)
+	for _, tc := range tests {
+		input, _ := json.Marshal(map[string]string{"action": "write", "name": tc.name, "content": "x"})
+		res := runMemory(t, m, string(input))
+		text := res.Text()
+		if !res.IsError || !strings.Contains(text, "cannot be used") || !strings.Contains(text, "only letters (a-z, A-Z), digits, '.', '_' and '-'") {
+			t.Errorf("write %q: not refused with the rule: %s", tc.name, text)
+		}
+		if tc.suggest != "" && !strings.Contains(text, fmt.Sprintf("call again with the name %q", tc.suggest)) {
+			t.Errorf("write %q: does not suggest %q: %s", tc.name, tc.suggest, text)
+		}
+		if strings.ContainsAny(text, "\n\r\x1b\u202e") {
+			t.Errorf("write %q: the message holds the name raw: %q", tc.name, text)
+		}
+	}
+	// Nothing was created, in the root or beside it.
+	if entries, err := os.ReadDir(root); err != nil || len(entries) != 0 {
+		t.Errorf("root holds %v (%v), want nothing", entries, err)
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(root), "escaped.md")); err == nil {
 		t.Error("a note escaped the memory folder")
+	}
+	// Distinct allowed names are distinct notes; ".md" and surrounding
+	// space are not part of a name.
+	for _, name := range []string{"a-b", "a_b", "a.b", "A-b", "a-b.md", " a-b "} {
+		input, _ := json.Marshal(map[string]string{"action": "append", "name": name, "content": name})
+		if res := runMemory(t, m, string(input)); res.IsError {
+			t.Fatalf("append %q: %s", name, res.Text())
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, ".toolhost", "memory"))
+	var files []string
+	for _, e := range entries {
+		files = append(files, e.Name())
+	}
+	if got := strings.Join(files, " "); got != "A-b.md a-b.md a.b.md a_b.md" {
+		t.Errorf("notes %s", got)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, ".toolhost", "memory", "a-b.md")); string(data) != "a-b\na-b.md\n a-b " {
+		t.Errorf("a-b.md holds %q", data)
+	}
+}
+
+// Files in the notes folder whose names are no note's name (a repository
+// can ship them) are not listed as notes.
+func TestMemoryListLeavesOutFilesThatAreNotNotes(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".toolhost", "memory")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ok.md", "x\n- forged (1 bytes).md", "bidi\u202e.md", "has space.md"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("text\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := runMemory(t, NewMemory(workspace.New(root)), `{"action":"list"}`).Text()
+	if !strings.HasPrefix(text, "1 notes in .toolhost/memory/:\n- ok (") || strings.Count(text, "\n") != 1 {
+		t.Errorf("list:\n%s", text)
 	}
 }
 

@@ -339,7 +339,7 @@ func planEdit(path string, old []byte, p editParams, fuzzy, build bool) (*editPl
 		return nil, notFoundError(path, text, p.OldString, fuzzy)
 	}
 	if count > 1 && !p.ReplaceAll {
-		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr))))
+		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr), maxListedLines), count))
 	}
 	if !build {
 		return &editPlan{count: count, quotes: quotes}, nil
@@ -380,11 +380,13 @@ func withBOM(bom bool, s string) []byte {
 	return []byte(s)
 }
 
-// occurrenceLines returns the 1-based lines where sub starts in text.
-func occurrenceLines(text, sub string) []int {
+// occurrenceLines returns the 1-based lines where the first max
+// occurrences of sub start in text: an error lists a few, and a file of a
+// million occurrences would otherwise cost a number for each.
+func occurrenceLines(text, sub string, max int) []int {
 	var lines []int
 	line, pos := 1, 0
-	for {
+	for len(lines) < max {
 		i := strings.Index(text[pos:], sub)
 		if i < 0 {
 			return lines
@@ -394,6 +396,7 @@ func occurrenceLines(text, sub string) []int {
 		line += strings.Count(sub, "\n")
 		pos += i + len(sub)
 	}
+	return lines
 }
 
 // readPrefix matches a line that starts with Read's line-number prefix.
@@ -425,9 +428,21 @@ var normalizers = []normalizer{
 	func(s string) string { return strings.TrimSpace(s) },
 }
 
+// maxFuzzyLines bounds the files whitespace-insensitive matching looks
+// into: it holds a string and two offsets for every line (32 bytes), which
+// for a file of empty lines is many times the file. Past it only exact
+// matches count.
+const maxFuzzyLines = 2_000_000
+
 // splitLines splits text into lines without terminators, with the byte
-// offset where each starts and ends (before "\r\n" or "\n").
-func splitLines(text string) (lines []string, starts, ends []int) {
+// offset where each starts and ends (before "\r\n" or "\n"); ok is false,
+// and nothing is split, past maxFuzzyLines.
+func splitLines(text string) (lines []string, starts, ends []int, ok bool) {
+	n := strings.Count(text, "\n") + 1
+	if n > maxFuzzyLines {
+		return nil, nil, nil, false
+	}
+	lines, starts, ends = make([]string, 0, n), make([]int, 0, n), make([]int, 0, n)
 	pos := 0
 	for pos <= len(text) {
 		i := strings.IndexByte(text[pos:], '\n')
@@ -447,7 +462,7 @@ func splitLines(text string) (lines []string, starts, ends []int) {
 		}
 		pos = end + 1
 	}
-	return lines, starts, ends
+	return lines, starts, ends, true
 }
 
 // patternLines splits old_string into lines; a trailing newline adds no
@@ -480,9 +495,9 @@ func windows(lines, pattern []string, norm normalizer) []int {
 // fuzzyMatches returns the 0-based first lines of whitespace-insensitive
 // matches of old, using the loosest normalizer that finds any.
 func fuzzyMatches(text, old string) []int {
-	lines, _, _ := splitLines(text)
+	lines, _, _, ok := splitLines(text)
 	pattern := patternLines(old)
-	if strings.TrimSpace(strings.Join(pattern, "")) == "" {
+	if !ok || strings.TrimSpace(strings.Join(pattern, "")) == "" {
 		return nil
 	}
 	for _, norm := range normalizers {
@@ -499,9 +514,9 @@ func fuzzyMatches(text, old string) []int {
 // first line. ok is false when there is no match, or several and not
 // replaceAll (n then says how many).
 func fuzzyReplace(text, old, new string, le lineEnding, replaceAll bool) (out string, n int, ok bool) {
-	lines, starts, ends := splitLines(text)
+	lines, starts, ends, split := splitLines(text)
 	pattern := patternLines(old)
-	if strings.TrimSpace(strings.Join(pattern, "")) == "" {
+	if !split || strings.TrimSpace(strings.Join(pattern, "")) == "" {
 		return "", 0, false
 	}
 	for level, norm := range normalizers {
@@ -513,17 +528,23 @@ func fuzzyReplace(text, old, new string, le lineEnding, replaceAll bool) (out st
 			return "", len(found), false
 		}
 		repl := strings.TrimSuffix(strings.ReplaceAll(new, "\r\n", "\n"), "\n")
-		out = text
-		for k := len(found) - 1; k >= 0; k-- {
-			first := found[k]
+		// Built front to back in one buffer: splicing each match into the
+		// whole text again cost the text's size per match.
+		var b strings.Builder
+		b.Grow(len(text))
+		at := 0
+		for _, first := range found {
 			last := first + len(pattern) - 1
 			r := repl
 			if level == 1 {
 				r = reindent(r, pattern, lines[first:last+1])
 			}
-			out = out[:starts[first]] + withLineEnding(r, le) + out[ends[last]:]
+			b.WriteString(text[at:starts[first]])
+			b.WriteString(withLineEnding(r, le))
+			at = ends[last]
 		}
-		return out, len(found), true
+		b.WriteString(text[at:])
+		return b.String(), len(found), true
 	}
 	return "", 0, false
 }

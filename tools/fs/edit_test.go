@@ -51,6 +51,13 @@ func TestEdit(t *testing.T) {
 			want:    []string{"occurs 3 times", "lines 1, 3, 5", "replace_all"},
 		},
 		{
+			name:    "many occurrences: ten lines are listed, the rest counted",
+			initial: strings.Repeat("x\n", 100_000),
+			input:   map[string]any{"old_string": "x", "new_string": "w"},
+			isError: true,
+			want:    []string{"occurs 100000 times", "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, and 99990 more)"},
+		},
+		{
 			name:    "replace_all",
 			initial: "x\ny\nx\n",
 			input:   map[string]any{"old_string": "x", "new_string": "w", "replace_all": true},
@@ -202,6 +209,22 @@ func TestEdit(t *testing.T) {
 			input:   map[string]any{"old_string": "x ", "new_string": "y"},
 			isError: true,
 			want:    []string{"matches 2 places"},
+		},
+		{
+			name:    "fuzzy: replace_all of several loose matches keeps the text between them in order",
+			initial: "a\nx  \nb\nx\t\nc\nx \t\nd\n",
+			fuzzy:   true,
+			input:   map[string]any{"old_string": "x \t \t", "new_string": "y", "replace_all": true},
+			disk:    "a\ny\nb\ny\nc\ny\nd\n",
+		},
+		{
+			// Whitespace-insensitive matching holds 32 bytes per line: past
+			// maxFuzzyLines (a file of empty lines) it is not tried.
+			name:    "no whitespace hint past the fuzzy line cap",
+			initial: "\treturn 1\n" + strings.Repeat("\n", maxFuzzyLines),
+			input:   map[string]any{"old_string": "    return 1", "new_string": "    return 2"},
+			isError: true,
+			want:    []string{"old_string was not found", "copy the text exactly"},
 		},
 		{
 			// Claude Code refuses Edit on a notebook and points to

@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/toolhost/toolhost/internal/udiff"
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -44,12 +45,14 @@ func resolve(ws *workspace.Workspace, field, p string) (string, *tools.Result) {
 }
 
 // displayName is how a path appears in diff headers and editor labels:
-// relative to the first root when inside it, else absolute.
+// relative to the first root when inside it, else absolute, and shown as
+// visible.Name shows it (a name holding a newline must not add a line of
+// its own to a diff).
 func displayName(ws *workspace.Workspace, abs string) string {
 	if rel, err := filepath.Rel(ws.Root(), abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(rel)
+		return visible.Name(filepath.ToSlash(rel))
 	}
-	return abs
+	return visible.Name(abs)
 }
 
 // unifiedDiff is the diff of a change, cut at maxDiffChars with a note.
@@ -114,7 +117,12 @@ func patchResult(fields map[string]any, hunks []udiff.Hunk, truncated bool) map[
 // renderDiff renders hunks cut at maxDiffChars; omitted is the size of
 // lines already left out of the hunks.
 func renderDiff(ws *workspace.Workspace, abs string, created bool, hunks []udiff.Hunk, omitted int) string {
-	name := displayName(ws, abs)
+	return renderNamedDiff(displayName(ws, abs), created, hunks, omitted)
+}
+
+// renderNamedDiff is renderDiff under a name of the caller's (a notebook
+// cell's).
+func renderNamedDiff(name string, created bool, hunks []udiff.Hunk, omitted int) string {
 	oldName := "a/" + name
 	if created {
 		oldName = "/dev/null"

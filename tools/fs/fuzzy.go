@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -34,5 +35,5 @@ func fuzzyMatch(ws *workspace.Workspace, abs string) (string, string) {
 	if err != nil || !st.Mode().IsRegular() || !ws.Inside(cands[0]) {
 		return abs, ""
 	}
-	return cands[0], "Note: " + abs + " does not exist; read " + cands[0] + ", the only close match (paths.fuzzy)."
+	return cands[0], "Note: " + visible.Name(abs) + " does not exist; read " + visible.Name(cands[0]) + ", the only close match (paths.fuzzy)."
 }

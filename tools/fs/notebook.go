@@ -11,19 +11,31 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/tools"
 )
 
-// notebook is a parsed .ipynb file. Every field is kept as decoded (numbers
-// as json.Number) so writing it back changes only what an edit touched.
+// maxNotebookCells caps the cells of a notebook NotebookEdit and Read
+// work on: real notebooks hold hundreds, a hostile file of empty cells
+// could hold tens of millions, each costing the index below.
+const maxNotebookCells = 1_000_000
+
+// notebook is an .ipynb file, indexed rather than decoded: the file as read
+// and the byte range of each cell in it. A cell is decoded (numbers as
+// json.Number) only when it is shown or edited, so a notebook of a hundred
+// megabytes costs the file and its index, not a tree of maps many times its
+// size, and writing it back changes only the cell an edit touched.
 type notebook struct {
-	doc   map[string]any
-	cells []map[string]any
-	// raw is the file as read and spans the byte range of each original
-	// cell in it, so an edit rewrites only the cells it changed.
 	raw   []byte
-	spans []span
+	cells []nbCell
+	// nbformat, nbformatMinor and metadata are the ranges of those
+	// top-level values (empty when absent).
+	nbformat, nbformatMinor, metadata span
+	// spliceable is false when the file's layout rules out rewriting one
+	// cell's bytes in place (a repeated "cells" key): encode rewrites the
+	// whole file then.
+	spliceable bool
 	// indent is the indentation of the original file (nbformat writes one
 	// space), reused when writing.
 	indent string
@@ -31,75 +43,91 @@ type notebook struct {
 	finalNewline bool
 }
 
-// parseNotebook decodes an nbformat 4 notebook.
+// nbCell is one cell's place in the file and the id it carries.
+type nbCell struct {
+	span
+	// id is the cell's "id" when it is a string; hasID is whether it has
+	// the key at all.
+	id    string
+	hasID bool
+}
+
+// parseNotebook indexes an nbformat 4 notebook.
 func parseNotebook(data []byte) (*notebook, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc map[string]any
-	if err := dec.Decode(&doc); err != nil {
+	if !json.Valid(data) {
+		var v struct{}
+		err := json.Unmarshal(data, &v)
 		return nil, fmt.Errorf("not a valid notebook (JSON error: %v)", err)
 	}
-	raw, ok := doc["cells"].([]any)
-	if !ok {
+	start := skipSpace(data, 0)
+	if data[start] != '{' {
+		return nil, errors.New("not a valid notebook: it is not a JSON object")
+	}
+	nb := &notebook{raw: data, indent: detectIndent(data), finalNewline: bytes.HasSuffix(data, []byte("\n")), spliceable: true}
+	var cells span
+	seen := 0
+	// The last of repeated keys wins, as when the file is decoded.
+	members(data, span{start, len(data)}, func(key string, val span) bool {
+		switch key {
+		case "cells":
+			cells, seen = val, seen+1
+		case "nbformat":
+			nb.nbformat = val
+		case "nbformat_minor":
+			nb.nbformatMinor = val
+		case "metadata":
+			nb.metadata = val
+		}
+		return true
+	})
+	if seen == 0 || data[cells.start] != '[' {
 		return nil, errors.New("not a valid notebook: it has no \"cells\" list (nbformat 4 is supported)")
 	}
-	nb := &notebook{doc: doc, indent: detectIndent(data), finalNewline: bytes.HasSuffix(data, []byte("\n")), raw: data}
-	for i, c := range raw {
-		cell, ok := c.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("not a valid notebook: cell %d is not an object", i)
+	nb.spliceable = seen == 1
+	var bad error
+	elements(data, cells, func(i int, val span) bool {
+		if data[val.start] != '{' {
+			bad = fmt.Errorf("not a valid notebook: cell %d is not an object", i)
+			return false
 		}
-		nb.cells = append(nb.cells, cell)
-	}
-	if spans, ok := cellSpans(data); ok && len(spans) == len(nb.cells) {
-		nb.spans = spans
+		if i == maxNotebookCells {
+			bad = fmt.Errorf("the notebook has more than %d cells, more than NotebookEdit and Read handle; change it with Bash (jq, or Python's json module) instead", maxNotebookCells)
+			return false
+		}
+		c := nbCell{span: val}
+		members(data, val, func(key string, v span) bool {
+			if key == "id" {
+				c.hasID = true
+				c.id, _ = jsonString(data, v)
+			}
+			return true
+		})
+		nb.cells = append(nb.cells, c)
+		return true
+	})
+	if bad != nil {
+		return nil, bad
 	}
 	return nb, nil
 }
 
+// cell decodes cell i, numbers as json.Number so they are written back as
+// they were.
+func (nb *notebook) cell(i int) (map[string]any, error) {
+	var cell map[string]any
+	err := decodeNumbers(nb.raw[nb.cells[i].start:nb.cells[i].end], &cell)
+	return cell, err
+}
+
+// decodeNumbers decodes data into v keeping numbers as json.Number.
+func decodeNumbers(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
 // span is the byte range [start, end) of one value in a file.
 type span struct{ start, end int }
-
-// cellSpans finds the byte range of each element of the top-level "cells"
-// array; ok is false when the file's layout is not understood.
-func cellSpans(data []byte) ([]span, bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, false
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		if key != "cells" {
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil {
-				return nil, false
-			}
-			continue
-		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return nil, false
-		}
-		var spans []span
-		for dec.More() {
-			from := int(dec.InputOffset())
-			var cell json.RawMessage
-			if dec.Decode(&cell) != nil {
-				return nil, false
-			}
-			end := int(dec.InputOffset())
-			start := from + bytes.IndexByte(data[from:end], '{')
-			if start < from {
-				return nil, false
-			}
-			spans = append(spans, span{start, end})
-		}
-		return spans, true
-	}
-	return nil, false
-}
 
 // cellEdit is one change of the cells list, for splicing: at is an index
 // into the original cells; a nil cell deletes, insert adds before at.
@@ -113,10 +141,10 @@ type cellEdit struct {
 // cell in the original file, so the rest keeps its formatting exactly.
 // ok is false when it cannot (then encode rewrites the file).
 func (nb *notebook) splice(e cellEdit) ([]byte, bool) {
-	if nb.spans == nil {
+	if !nb.spliceable {
 		return nil, false
 	}
-	n := len(nb.spans)
+	n := len(nb.cells)
 	encoded := func(cell map[string]any) ([]byte, bool) {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -135,32 +163,35 @@ func (nb *notebook) splice(e cellEdit) ([]byte, bool) {
 		sep = []byte(",\n" + nb.indent + nb.indent)
 	}
 	if n >= 2 {
-		sep = nb.raw[nb.spans[0].end:nb.spans[1].start]
+		sep = nb.raw[nb.cells[0].end:nb.cells[1].start]
 	}
 	var out []byte
+	// room sizes the output for what it gets: the original plus a cell.
+	room := func(extra int) []byte { return make([]byte, 0, len(nb.raw)+extra) }
 	switch {
 	case e.cell == nil: // delete
 		if e.at < 0 || e.at >= n {
 			return nil, false
 		}
-		from, to := nb.spans[e.at].start, nb.spans[e.at].end
+		from, to := nb.cells[e.at].start, nb.cells[e.at].end
 		switch {
 		case e.at > 0:
-			from = nb.spans[e.at-1].end
+			from = nb.cells[e.at-1].end
 		case n > 1:
-			to = nb.spans[1].start
+			to = nb.cells[1].start
 		}
-		out = append(append(out, nb.raw[:from]...), nb.raw[to:]...)
+		out = append(append(room(0), nb.raw[:from]...), nb.raw[to:]...)
 	case e.insert:
 		c, ok := encoded(e.cell)
 		if !ok || n == 0 || e.at < 0 || e.at > n {
 			return nil, false
 		}
+		out = room(len(c) + len(sep))
 		if e.at == n {
-			at := nb.spans[n-1].end
+			at := nb.cells[n-1].end
 			out = append(append(append(append(out, nb.raw[:at]...), sep...), c...), nb.raw[at:]...)
 		} else {
-			at := nb.spans[e.at].start
+			at := nb.cells[e.at].start
 			out = append(append(append(append(out, nb.raw[:at]...), c...), sep...), nb.raw[at:]...)
 		}
 	default: // replace
@@ -168,8 +199,8 @@ func (nb *notebook) splice(e cellEdit) ([]byte, bool) {
 		if !ok || e.at < 0 || e.at >= n {
 			return nil, false
 		}
-		sp := nb.spans[e.at]
-		out = append(append(append(out, nb.raw[:sp.start]...), c...), nb.raw[sp.end:]...)
+		sp := nb.cells[e.at].span
+		out = append(append(append(room(len(c)), nb.raw[:sp.start]...), c...), nb.raw[sp.end:]...)
 	}
 	// The result must still be the notebook it claims to be.
 	if !json.Valid(out) {
@@ -191,19 +222,44 @@ func detectIndent(data []byte) string {
 
 // encode writes the notebook as nbformat does: keys sorted (Go's encoder
 // sorts map keys too), the original indentation, non-ASCII kept as is.
-func (nb *notebook) encode() ([]byte, error) {
-	cells := make([]any, len(nb.cells))
-	for i, c := range nb.cells {
-		cells[i] = c
+// It decodes the whole file, so it is the fallback for what splice cannot
+// do (the first cell of an empty list, a repeated "cells" key).
+func (nb *notebook) encode() ([]byte, error) { return nb.rewrite(nil) }
+
+// maxRewriteBytes caps the notebooks encode rewrites whole: decoded into
+// maps a notebook takes some ten times its size, the cost splice avoids.
+const maxRewriteBytes = 32 << 20
+
+// rewrite is encode with one cell edit applied.
+func (nb *notebook) rewrite(e *cellEdit) ([]byte, error) {
+	if len(nb.raw) > maxRewriteBytes {
+		return nil, fmt.Errorf("this change needs the notebook rewritten whole (its cell list is empty, or its \"cells\" key is repeated), which NotebookEdit does only up to %d MB, and the file has %d MB. Fix the file with Bash (jq) first", maxRewriteBytes>>20, len(nb.raw)>>20)
 	}
-	nb.doc["cells"] = cells
+	var doc map[string]any
+	if err := decodeNumbers(nb.raw, &doc); err != nil {
+		return nil, err
+	}
+	cells, _ := doc["cells"].([]any)
+	if e != nil {
+		switch {
+		case e.at < 0 || e.at > len(cells) || (!e.insert && e.at == len(cells)):
+			return nil, fmt.Errorf("cell %d is out of range", e.at)
+		case e.cell == nil:
+			cells = append(cells[:e.at], cells[e.at+1:]...)
+		case e.insert:
+			cells = append(cells[:e.at], append([]any{e.cell}, cells[e.at:]...)...)
+		default:
+			cells[e.at] = e.cell
+		}
+	}
+	doc["cells"] = cells
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if nb.indent != "" {
 		enc.SetIndent("", nb.indent)
 	}
-	if err := enc.Encode(nb.doc); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
 	out := buf.Bytes()
@@ -219,7 +275,7 @@ var cellIndexPattern = regexp.MustCompile(`^cell-(\d+)$`)
 // cellID is the id of cell i: its own, or "cell-N" (0-based) for notebooks
 // older than nbformat 4.5.
 func (nb *notebook) cellID(i int) string {
-	if id, ok := nb.cells[i]["id"].(string); ok && id != "" {
+	if id := nb.cells[i].id; id != "" {
 		return id
 	}
 	return "cell-" + strconv.Itoa(i)
@@ -273,13 +329,16 @@ func (nb *notebook) ids(limit int) string {
 // usesIDs reports whether new cells need an id: nbformat 4.5 and later
 // require one.
 func (nb *notebook) usesIDs() bool {
-	major, _ := strconv.Atoi(fmt.Sprint(nb.doc["nbformat"]))
-	minor, _ := strconv.Atoi(fmt.Sprint(nb.doc["nbformat_minor"]))
+	number := func(sp span) int {
+		n, _ := strconv.Atoi(strings.Trim(string(nb.raw[sp.start:sp.end]), `"`))
+		return n
+	}
+	major, minor := number(nb.nbformat), number(nb.nbformatMinor)
 	if major > 4 || (major == 4 && minor >= 5) {
 		return true
 	}
 	for _, c := range nb.cells {
-		if _, ok := c["id"]; ok {
+		if c.hasID {
 			return true
 		}
 	}
@@ -316,9 +375,9 @@ func multiline(v any) string {
 }
 
 // sourceLines splits text into nbformat's list form: every line keeps its
-// "\n" except the last.
-func sourceLines(text string) []any {
-	lines := []any{}
+// "\n" except the last. The lines are views of text, in a list sized once.
+func sourceLines(text string) []string {
+	lines := make([]string, 0, strings.Count(text, "\n")+1)
 	for text != "" {
 		i := strings.IndexByte(text, '\n')
 		if i < 0 {
@@ -341,30 +400,50 @@ var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 func (nb *notebook) render(charCap int) (string, []tools.Content) {
 	var b strings.Builder
 	var images []tools.Content
+	imageBytes := 0
 	if lang := nb.language(); lang != "" {
 		fmt.Fprintf(&b, "Notebook language: %s. %d cells.\n", lang, len(nb.cells))
 	}
 	// Edit refuses notebooks; say which tool changes them before the model
 	// copies a cell's text into an Edit.
 	b.WriteString("Change a cell with NotebookEdit (its cell_id and the whole new_source), not Edit.\n\n")
-	for i, cell := range nb.cells {
+	for i := range nb.cells {
 		if i > 0 && b.Len() > charCap {
-			fmt.Fprintf(&b, "\n[Output capped at about %d characters: showing cells 1-%d of %d. Pass allow_large to see the whole notebook, or extract cells with Bash (jq).]\n", charCap, i, len(nb.cells))
+			b.WriteString(capNote(charCap, i, len(nb.cells)))
 			break
 		}
 		id := nb.cellID(i)
+		cell, err := nb.cell(i)
+		if err != nil {
+			fmt.Fprintf(&b, "<cell id=%q>\n[not shown: %v]\n</cell>\n", id, err)
+			continue
+		}
 		kind, _ := cell["cell_type"].(string)
 		attrs := fmt.Sprintf("id=%q cell_type=%q", id, kind)
 		if n, ok := cell["execution_count"].(json.Number); ok {
 			attrs += fmt.Sprintf(" execution_count=%q", n.String())
 		}
-		fmt.Fprintf(&b, "<cell %s>\n%s\n</cell>\n", attrs, strings.TrimRight(multiline(cell["source"]), "\n"))
+		src := strings.TrimRight(multiline(cell["source"]), "\n")
+		if room := max(charCap-b.Len(), 1000); len(src) > room {
+			// One cell's source is held to the cap too: a cell of
+			// megabytes would otherwise be shown whole.
+			fmt.Fprintf(&b, "<cell %s>\n%s\n[source cut at %d of %d characters. Pass allow_large to see more, or extract the cell with Bash: jq -r '.cells[%d].source | if type == \"array\" then join(\"\") else . end']\n</cell>\n",
+				attrs, cutRunes(src, room), room, utf8.RuneCountInString(src), i)
+			b.WriteString(capNote(charCap, i+1, len(nb.cells)))
+			break
+		}
+		fmt.Fprintf(&b, "<cell %s>\n%s\n</cell>\n", attrs, src)
 		outputs, _ := cell["outputs"].([]any)
 		if len(outputs) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "<outputs cell_id=%q>\n", id)
-		for _, o := range outputs {
+		for k, o := range outputs {
+			if b.Len() > charCap+maxOutputChars {
+				// A cell of thousands of outputs stops at the cap too.
+				fmt.Fprintf(&b, "[outputs %d-%d of this cell not shown: the Read cap. Extract them with Bash (jq '.cells[%d].outputs[%d:]').]\n", k+1, len(outputs), i, k)
+				break
+			}
 			out, ok := o.(map[string]any)
 			if !ok {
 				continue
@@ -377,9 +456,15 @@ func (nb *notebook) render(charCap int) (string, []tools.Content) {
 				b.WriteString(strings.TrimRight(text, "\n"))
 				b.WriteString("\n")
 			}
-			if img != nil {
+			switch {
+			case img == nil:
+			case len(images) == maxNotebookImages || imageBytes+len(img.Data) > maxNotebookImageBytes || len(img.Data) > maxImageBytes/3*4:
+				fmt.Fprintf(&b, "[%s output not attached: a Read attaches at most %d images, %d MB in all, and an image at most %d MB. Extract it with Bash (jq -r on the cell's outputs, then base64 -d into a file) and Read that file.]\n",
+					img.MimeType, maxNotebookImages, maxNotebookImageBytes>>20, maxImageBytes/3*4>>20)
+			default:
 				fmt.Fprintf(&b, "[%s output, attached as image %d]\n", img.MimeType, len(images)+1)
 				images = append(images, *img)
+				imageBytes += len(img.Data)
 			}
 		}
 		b.WriteString("</outputs>\n")
@@ -390,20 +475,34 @@ func (nb *notebook) render(charCap int) (string, []tools.Content) {
 	return b.String(), images
 }
 
+// capNote says a Read of a notebook stopped at its cap after shown cells.
+func capNote(charCap, shown, total int) string {
+	return fmt.Sprintf("\n[Output capped at about %d characters: showing cells 1-%d of %d. Pass allow_large to see the whole notebook, or extract cells with Bash (jq).]\n", charCap, shown, total)
+}
+
 // language is the notebook's kernel language, when it says.
 func (nb *notebook) language() string {
-	meta, _ := nb.doc["metadata"].(map[string]any)
-	if li, ok := meta["language_info"].(map[string]any); ok {
-		if name, ok := li["name"].(string); ok {
-			return name
-		}
-	}
-	if ks, ok := meta["kernelspec"].(map[string]any); ok {
-		if name, ok := ks["language"].(string); ok {
+	for _, at := range [][2]string{{"language_info", "name"}, {"kernelspec", "language"}} {
+		if name, ok := jsonString(nb.raw, field(nb.raw, field(nb.raw, nb.metadata, at[0]), at[1])); ok {
 			return name
 		}
 	}
 	return ""
+}
+
+// field is the range of the value of key in the object at sp (the last one
+// when the key repeats), empty when there is none.
+func field(data []byte, sp span, key string) span {
+	var found span
+	if sp.start < sp.end {
+		members(data, sp, func(k string, v span) bool {
+			if k == key {
+				found = v
+			}
+			return true
+		})
+	}
+	return found
 }
 
 // renderOutput turns one output into text and, for PNG/JPEG data, an image.

@@ -64,7 +64,10 @@ func (*NotebookEdit) Docs() tools.Docs {
 			"code cell's source clears its outputs and execution_count: they came from the old code. " +
 			"Changing a cell's type adds or drops the fields nbformat requires for it. Inserted cells get an " +
 			"id when the notebook uses them (nbformat 4.5+). Everything else is kept, and the file is written " +
-			"back in nbformat's layout (sorted keys, the original indentation) through the editor or atomically.",
+			"back in nbformat's layout (sorted keys, the original indentation) through the editor or atomically. " +
+			"The structured result's original_file and updated_file are left out past 1 MiB " +
+			"(original_fileOmitted, updated_fileOmitted). A notebook of more than 1,000,000 cells, or a new_source " +
+			"of more than 1,000,000 lines, is refused.",
 		Examples: []tools.Example{
 			{Title: "Replace a cell's code", Input: json.RawMessage(`{"notebook_path":"/work/analysis.ipynb","cell_id":"a1b2c3d4","new_source":"df.describe()"}`)},
 			{Title: "Insert a markdown cell first", Input: json.RawMessage(`{"notebook_path":"/work/analysis.ipynb","new_source":"# Analysis","cell_type":"markdown","edit_mode":"insert"}`)},
@@ -106,7 +109,9 @@ func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.
 	before, after, cell := "", p.NewSource, p.CellID
 	mode := editMode(p)
 	if i := nb.find(p.CellID); i >= 0 && mode != "insert" {
-		before = multiline(nb.cells[i]["source"])
+		if c, err := nb.cell(i); err == nil {
+			before = multiline(c["source"])
+		}
 		cell = nb.cellID(i)
 	}
 	if mode == "delete" {
@@ -119,7 +124,10 @@ func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.
 		}
 	}
 	name := fmt.Sprintf("%s [%s]", displayName(t.ws, abs), cell)
-	return &tools.Preview{Kind: "diff", Text: udiff.Unified("a/"+name, "b/"+name, before, after)}
+	// Cut as Write's and Edit's previews are: a new source of millions of
+	// lines is not diffed and shown whole.
+	hunks, omitted := udiff.HunksOf(before, after, udiff.Changes(before, after), maxPatchBytes)
+	return &tools.Preview{Kind: "diff", Text: renderNamedDiff(name, false, hunks, omitted)}
 }
 
 // Execute makes the change.
@@ -158,8 +166,10 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	// Claude Code's output fields: the cell's type as it now is (not only
 	// as given), the language, the old source and the file before and after.
 	structured := map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,
-		"cell_type": cell.kind, "language": cell.language, "edit_mode": editMode(p),
-		"original_file": string(modified.Old), "updated_file": string(modified.New)}
+		"cell_type": cell.kind, "language": cell.language, "edit_mode": editMode(p)}
+	// As Edit and Write do, a big notebook is not sent back whole, twice.
+	echoText(structured, "original_file", modified.Old)
+	echoText(structured, "updated_file", modified.New)
 	if cell.hadSource {
 		structured["old_source"] = cell.oldSource
 	}
@@ -188,7 +198,10 @@ func factsOf(data []byte, p notebookEditParams) cellFacts {
 		return f
 	}
 	if i := nb.find(p.CellID); i >= 0 {
-		cell := nb.cells[i]
+		cell, err := nb.cell(i)
+		if err != nil {
+			return f
+		}
 		f.oldSource, f.hadSource = multiline(cell["source"]), true
 		if f.kind == "" {
 			f.kind, _ = cell["cell_type"].(string)
@@ -204,9 +217,17 @@ func editMode(p notebookEditParams) string {
 	return p.EditMode
 }
 
+// maxCellLines caps the lines of a cell's new source: nbformat stores each
+// as a string of its own, and a source of millions of empty lines (two
+// bytes each in the call) would take gigabytes to lay out and write.
+const maxCellLines = 1_000_000
+
 // planNotebookEdit computes the new notebook file and a one-line summary.
 // Errors are for the model.
 func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error) {
+	if n := strings.Count(p.NewSource, "\n") + 1; n > maxCellLines && editMode(p) != "delete" {
+		return nil, "", fmt.Errorf("new_source has %d lines, more than the %d a cell may hold (each line is a JSON string in the notebook). Put the data in a file the cell reads, or split it over several cells", n, maxCellLines)
+	}
 	nb, err := parseNotebook(data)
 	if err != nil {
 		return nil, "", err
@@ -249,7 +270,6 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 			cell["id"] = id
 		}
 		edit = cellEdit{at: at, insert: true, cell: cell}
-		nb.cells = append(nb.cells[:at], append([]map[string]any{cell}, nb.cells[at:]...)...)
 		summary = fmt.Sprintf("Inserted %s cell %s %s", p.CellType, id, where)
 	case "delete", "replace":
 		if p.CellID == "" {
@@ -261,11 +281,13 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 		}
 		if mode == "delete" {
 			edit = cellEdit{at: i}
-			nb.cells = append(nb.cells[:i], nb.cells[i+1:]...)
 			summary = "Deleted cell " + p.CellID
 			break
 		}
-		cell := nb.cells[i]
+		cell, err := nb.cell(i)
+		if err != nil {
+			return nil, "", fmt.Errorf("cell %s cannot be read (%v)", p.CellID, err)
+		}
 		cell["source"] = sourceLines(p.NewSource)
 		kind, _ := cell["cell_type"].(string)
 		if p.CellType != "" && p.CellType != kind {
@@ -291,7 +313,7 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 	if out, ok := nb.splice(edit); ok {
 		return out, summary, nil
 	}
-	out, err := nb.encode()
+	out, err := nb.rewrite(&edit)
 	if err != nil {
 		return nil, "", err
 	}

@@ -305,3 +305,85 @@ func TestNotebookEditStructured(t *testing.T) {
 			st["cell_type"], st["language"], st["old_source"], st["edit_mode"], st["original_file"] == sampleNotebook, st["updated_file"] == e.read("nb.ipynb"))
 	}
 }
+
+// A notebook of more cells than any real one (a hostile file of empty
+// cells) is refused with what to use instead, before its index is built.
+func TestNotebookTooManyCells(t *testing.T) {
+	doc := `{"cells": [` + strings.Repeat(`{},`, maxNotebookCells) + `{}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	_, _, err := planNotebookEdit([]byte(doc), notebookEditParams{CellID: "cell-0", NewSource: "x"})
+	if err == nil || !strings.Contains(err.Error(), "more than 1000000 cells") || !strings.Contains(err.Error(), "jq") {
+		t.Fatalf("err = %v, want the cell cap with what to do instead", err)
+	}
+}
+
+// A repeated "cells" key: the last one is the notebook's (as a JSON decoder
+// reads it), and the edit rewrites the file rather than splicing the bytes
+// of the first list, which is not the one edited.
+func TestNotebookRepeatedCellsKey(t *testing.T) {
+	doc := `{"cells": [{"cell_type": "code", "id": "a", "metadata": {}, "outputs": [], "execution_count": null, "source": "old"}, {"cell_type": "code", "id": "a2", "metadata": {}, "outputs": [], "execution_count": null, "source": "old"}], "cells": [{"cell_type": "markdown", "id": "b", "metadata": {}, "source": "kept"}, {"cell_type": "markdown", "id": "c", "metadata": {}, "source": "x"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	out, _, err := planNotebookEdit([]byte(doc), notebookEditParams{CellID: "c", NewSource: "new"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := cells(t, string(out))
+	if strings.Count(string(out), `"cells"`) != 1 || len(cs) != 2 || multiline(cs[0]["source"]) != "kept" || multiline(cs[1]["source"]) != "new" {
+		t.Errorf("out = %s", out)
+	}
+}
+
+// A notebook over 1 MiB is not echoed whole in the structured result, as
+// Edit and Write do not echo a big file.
+func TestNotebookEditStructuredOmitsABigFile(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("big.ipynb", bigNotebook(2<<20), 0o644)
+	e.readFile(p)
+	res := call(t, context.Background(), NewNotebookEdit(e.ws), nil, map[string]any{"notebook_path": p, "cell_id": "c0000003", "new_source": "pass"})
+	wantResult(t, res, false)
+	st := res.Structured.(map[string]any)
+	_, hasOld := st["original_file"]
+	_, hasNew := st["updated_file"]
+	if hasOld || hasNew || st["original_fileOmitted"] != true || st["updated_fileOmitted"] != true || st["old_source"] == nil {
+		t.Errorf("structured keys: original_file %v, updated_file %v, omitted %v/%v", hasOld, hasNew, st["original_fileOmitted"], st["updated_fileOmitted"])
+	}
+}
+
+// A new source of more lines than a cell may hold is refused before the
+// notebook is laid out, with what to do instead; one at the cap is written.
+func TestNotebookEditLineCap(t *testing.T) {
+	for _, tc := range []struct {
+		lines   int
+		wantErr bool
+	}{{maxCellLines, false}, {maxCellLines + 1, true}} {
+		src := strings.Repeat("\n", tc.lines-1)
+		out, _, err := planNotebookEdit([]byte(sampleNotebook), notebookEditParams{CellID: "code1", NewSource: src})
+		switch {
+		case tc.wantErr && (err == nil || !strings.Contains(err.Error(), "more than the 1000000 a cell may hold") || !strings.Contains(err.Error(), "a file the cell reads")):
+			t.Errorf("%d lines: err = %v, want the line cap", tc.lines, err)
+		case !tc.wantErr && (err != nil || len(cells(t, string(out))[1]["source"].([]any)) != tc.lines-1):
+			t.Errorf("%d lines: err = %v", tc.lines, err)
+		}
+	}
+}
+
+// The permission prompt's diff of a long new source is cut as Write's is,
+// and says how long the whole diff is.
+func TestNotebookEditPreviewIsCut(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("nb.ipynb", sampleNotebook, 0o644)
+	input, _ := json.Marshal(map[string]any{"notebook_path": p, "cell_id": "code1", "new_source": strings.Repeat("row = 1\n", 100_000)})
+	pv := NewNotebookEdit(e.ws).Preview(context.Background(), input)
+	if pv == nil || len(pv.Text) > maxDiffChars+200 || !strings.Contains(pv.Text, "[diff cut at ") || !strings.Contains(pv.Text, "nb.ipynb [code1]") {
+		t.Fatalf("preview of %d characters, want at most about %d with the cut noted", len(pv.Text), maxDiffChars)
+	}
+}
+
+// A big notebook whose edit would need the whole-file rewrite (a repeated
+// "cells" key) is refused rather than decoded whole.
+func TestNotebookRewriteIsCapped(t *testing.T) {
+	pad := strings.Repeat("x", maxRewriteBytes)
+	doc := `{"cells": [], "cells": [{"cell_type": "markdown", "id": "a", "metadata": {}, "source": "x"}], "metadata": {"pad": "` + pad + `"}, "nbformat": 4, "nbformat_minor": 5}`
+	_, _, err := planNotebookEdit([]byte(doc), notebookEditParams{CellID: "a", NewSource: "y"})
+	if err == nil || !strings.Contains(err.Error(), "rewritten whole") || !strings.Contains(err.Error(), "jq") {
+		t.Fatalf("err = %v, want the rewrite cap", err)
+	}
+}

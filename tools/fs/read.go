@@ -50,6 +50,11 @@ const (
 	maxPDFPages = 20
 	// maxOutputChars caps each notebook cell output.
 	maxOutputChars = 10_000
+	// maxNotebookImages and maxNotebookImageBytes (base64) cap the image
+	// outputs one Read of a notebook attaches: a notebook of a hundred plots
+	// would otherwise send them all, past what a model request takes.
+	maxNotebookImages     = 20
+	maxNotebookImageBytes = 4 * maxImageBytes
 )
 
 // imageTypes maps the image extensions Read shows to their MIME types.
@@ -104,7 +109,8 @@ func (*Read) Docs() tools.Docs {
 			"the whole file is shown up to a cap of about 25,000 tokens, lines are never cut, a larger file " +
 			"shows its first part with a note saying which offset and limit continue, and an offset/limit " +
 			"range over the cap is an error. A document open in the editor is read from " +
-			"its buffer, unsaved changes included. Notebooks are shown as cells with ids and outputs, " +
+			"its buffer, unsaved changes included. Notebooks are shown as cells with ids and outputs " +
+			"(at most 20 image outputs, 14 MB in all, attached per Read; the others are named with how to extract them), " +
 			"PNG/JPEG/GIF/WebP images as image content, PDFs as text (pdftotext) and page images (pdftoppm, " +
 			"100 dpi JPEG; poppler-utils), without pages only for documents of up to 10 pages. " +
 			"Binary files are refused; a missing path lists similar names. Every Read is recorded so that " +
@@ -363,17 +369,22 @@ func cutRunes(s string, n int) string {
 }
 
 // lineList formats line numbers, at most ten of them.
-func lineList(lines []int) string {
+func lineList(lines []int, total int) string {
 	var parts []string
 	for i, l := range lines {
-		if i == 10 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(lines)-10))
+		if i == maxListedLines {
 			break
 		}
 		parts = append(parts, strconv.Itoa(l))
 	}
+	if total > len(parts) {
+		parts = append(parts, fmt.Sprintf("and %d more", total-len(parts)))
+	}
 	return "lines " + strings.Join(parts, ", ")
 }
+
+// maxListedLines is how many line numbers lineList shows.
+const maxListedLines = 10
 
 // readImage returns an image as image content.
 func (r *Read) readImage(ctx context.Context, abs, mime string) (*tools.Result, error) {

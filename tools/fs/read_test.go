@@ -567,3 +567,51 @@ func TestReadLongPDFWithoutPages(t *testing.T) {
 		}
 	}
 }
+
+// A notebook of many plots: a Read attaches at most maxNotebookImages of
+// them, and says for the rest how to get them.
+func TestReadNotebookImageCap(t *testing.T) {
+	e := newEnv(t)
+	var cellsJSON []string
+	for i := 0; i < maxNotebookImages+5; i++ {
+		cellsJSON = append(cellsJSON, fmt.Sprintf(`{"cell_type":"code","execution_count":1,"id":"p%d","metadata":{},"outputs":[{"output_type":"display_data","metadata":{},"data":{"image/png":"iVBORw0KGgo=","text/plain":["<Figure %d>"]}}],"source":"plot()"}`, i, i))
+	}
+	p := e.write("plots.ipynb", `{"cells":[`+strings.Join(cellsJSON, ",")+`],"metadata":{},"nbformat":4,"nbformat_minor":5}`, 0o644)
+	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
+	wantResult(t, res, false, "[image/png output, attached as image 20]", "<Figure 24>", "[image/png output not attached: a Read attaches at most 20 images", "base64 -d")
+	images := 0
+	for _, c := range res.Content {
+		if c.Type == "image" {
+			images++
+		}
+	}
+	if images != maxNotebookImages || strings.Count(res.Text(), "not attached") != 5 {
+		t.Errorf("%d images attached, %d refused; want %d and 5", images, strings.Count(res.Text(), "not attached"), maxNotebookImages)
+	}
+}
+
+// One cell of megabytes is cut at the Read cap too, saying how to see it.
+func TestReadNotebookHugeCell(t *testing.T) {
+	e := newEnv(t)
+	src, _ := json.Marshal(strings.Repeat("data = [1, 2, 3]\n", 200_000))
+	p := e.write("huge.ipynb", `{"cells":[{"cell_type":"code","execution_count":null,"id":"h","metadata":{},"outputs":[],"source":`+string(src)+`},{"cell_type":"markdown","id":"after","metadata":{},"source":"end"}],"metadata":{},"nbformat":4,"nbformat_minor":5}`, 0o644)
+	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
+	wantResult(t, res, false, `<cell id="h"`, "[source cut at ", "jq -r '.cells[0].source", "showing cells 1-1 of 2")
+	if len(res.Text()) > maxReadChars+2000 || strings.Contains(res.Text(), `<cell id="after"`) {
+		t.Errorf("a Read of %d characters, want about %d", len(res.Text()), maxReadChars)
+	}
+}
+
+// A cell of thousands of outputs stops at the Read cap, saying which are
+// left out and how to get them.
+func TestReadNotebookManyOutputs(t *testing.T) {
+	e := newEnv(t)
+	out := `{"output_type":"stream","name":"stdout","text":"` + strings.Repeat("x", 9000) + `\n"}`
+	outs := strings.TrimSuffix(strings.Repeat(out+",", 1000), ",")
+	p := e.write("outs.ipynb", `{"cells":[{"cell_type":"code","execution_count":1,"id":"o","metadata":{},"outputs":[`+outs+`],"source":"loop()"}],"metadata":{},"nbformat":4,"nbformat_minor":5}`, 0o644)
+	res := call(t, context.Background(), NewRead(e.ws), nil, map[string]any{"file_path": p})
+	wantResult(t, res, false, "of this cell not shown: the Read cap", "-1000 of this cell", "jq '.cells[0].outputs[")
+	if len(res.Text()) > maxReadChars+3*maxOutputChars {
+		t.Errorf("a Read of %d characters, want about %d", len(res.Text()), maxReadChars)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/strdist"
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -24,23 +25,27 @@ func notFound(abs string) *tools.Result {
 			break
 		}
 		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir {
-			return tools.ErrorResult("%s does not exist. Check the path (Glob can find files by name).", abs)
+			return tools.ErrorResult("%s does not exist. Check the path (Glob can find files by name).", visible.Name(abs))
 		}
 		missing = filepath.Base(dir)
 		dir = filepath.Dir(dir)
 	}
-	msg := abs + " does not exist."
+	msg := visible.Name(abs) + " does not exist."
 	if similar := similarNames(dir, missing, 5); len(similar) > 0 {
+		for i, p := range similar {
+			similar[i] = visible.Name(p)
+		}
 		msg += " Did you mean: " + strings.Join(similar, ", ") + "?"
 	} else if missing != filepath.Base(abs) {
-		msg += " The folder " + filepath.Join(dir, missing) + " does not exist."
+		msg += " The folder " + visible.Name(filepath.Join(dir, missing)) + " does not exist."
 	}
 	return tools.ErrorResult("%s Check the path (Glob can find files by name).", msg)
 }
 
 // similarNames returns up to n entries of dir whose names are close to name:
 // equal ignoring case, the same stem with another extension, containing each
-// other, or a small edit distance away. They come back as full paths, best first.
+// other, or a small edit distance away. They come back as full paths, best
+// first, as they are (visible.Name shows them).
 func similarNames(dir, name string, n int) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

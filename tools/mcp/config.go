@@ -86,24 +86,34 @@ type projectFile struct {
 // LoadProjectConfig reads <root>/.mcp.json. A missing file is no servers and
 // no error; a malformed one is an error naming the file.
 func LoadProjectConfig(root string) (map[string]settings.MCPServer, error) {
+	servers, _, err := ReadProjectConfig(root)
+	return servers, err
+}
+
+// ReadProjectConfig is LoadProjectConfig with the file's problems, read as
+// settings files are read (settings.DecodeFile): a server name or a key
+// written twice, of which only the last counts, and bytes that are not
+// UTF-8.
+func ReadProjectConfig(root string) (map[string]settings.MCPServer, []settings.Problem, error) {
 	if root == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	path := filepath.Join(root, ProjectConfigFile)
 	// Through the workspace's jail: a .mcp.json that is (or lies behind) a
 	// link to elsewhere is refused.
 	data, err := pathutil.ReadFileIn(root, ProjectConfigFile, settings.MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	var f projectFile
-	if err := json.Unmarshal(settings.TrimBOM(data), &f); err != nil {
-		return nil, fmt.Errorf("%s is not valid: %w (expected {\"mcpServers\": {name: {command, args, env} | {type: \"http\", url, headers}}})", path, err)
+	problems, err := settings.DecodeFile(path, data, &f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s is not valid: %w (expected {\"mcpServers\": {name: {command, args, env} | {type: \"http\", url, headers}}})", path, err)
 	}
-	return f.MCPServers, nil
+	return f.MCPServers, problems, nil
 }
 
 // collectConfigs merges the servers of the settings and of the project file.

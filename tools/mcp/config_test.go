@@ -104,3 +104,54 @@ func TestLoadProjectConfigRefusesLinkOutside(t *testing.T) {
 		t.Fatalf("got %v, %v; want a refusal", got, err)
 	}
 }
+
+// .mcp.json is read as settings files are: a BOM is dropped, and what the
+// decoder would drop without a word (a server or a key written twice, of
+// which only the last counts; bytes that are not UTF-8) is reported as the
+// settings report it.
+func TestReadProjectConfigProblems(t *testing.T) {
+	tests := []struct {
+		name      string
+		file      string
+		wantKeys  []string // the problems' keys, in order
+		wantWord  string   // in every problem's message
+		wantCmd   string   // server a's command, as it is run
+		wantNames int
+	}{
+		{name: "clean, with a BOM", file: "\xef\xbb\xbf" + `{"mcpServers": {"a": {"command": "one"}}}`, wantCmd: "one", wantNames: 1},
+		{name: "a server named twice", file: `{"mcpServers": {"a": {"command": "one"}, "b": {"command": "b"}, "a": {"command": "two"}}}`,
+			wantKeys: []string{"mcpServers.a"}, wantWord: "only the last one applies", wantCmd: "two", wantNames: 2},
+		{name: "a key repeated inside a server", file: `{"mcpServers": {"a": {"command": "one", "args": [], "command": "two"}}}`,
+			wantKeys: []string{"mcpServers.a.command"}, wantWord: "only the last one applies", wantCmd: "two", wantNames: 1},
+		{name: "mcpServers twice", file: `{"mcpServers": {"a": {"command": "one"}}, "mcpServers": {"a": {"command": "two"}}}`,
+			wantKeys: []string{"mcpServers"}, wantWord: "Merge them", wantCmd: "two", wantNames: 1},
+		{name: "bytes that are not UTF-8", file: `{"mcpServers": {"a": {"command": "caf` + "\xe9" + `"}}}`,
+			wantKeys: []string{""}, wantWord: "not valid UTF-8", wantCmd: "caf\ufffd", wantNames: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			file := filepath.Join(root, ".mcp.json")
+			if err := os.WriteFile(file, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			servers, problems, err := ReadProjectConfig(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(servers) != tc.wantNames || servers["a"].Command != tc.wantCmd {
+				t.Errorf("servers = %+v, want %d with a's command %q", servers, tc.wantNames, tc.wantCmd)
+			}
+			var keys []string
+			for _, p := range problems {
+				keys = append(keys, p.Key)
+				if p.File != file || !strings.Contains(p.Message, tc.wantWord) {
+					t.Errorf("problem %+v, want one of %s saying %q", p, file, tc.wantWord)
+				}
+			}
+			if strings.Join(keys, "|") != strings.Join(tc.wantKeys, "|") || len(keys) != len(tc.wantKeys) {
+				t.Errorf("problem keys = %q, want %q", keys, tc.wantKeys)
+			}
+		})
+	}
+}

@@ -148,6 +148,9 @@ type Manager struct {
 	// projectErr is why the last Reload could not read .mcp.json (nil:
 	// read, absent or untrusted), shown with the settings problems.
 	projectErr error
+	// projectProblems are what the last Reload found wrong in a .mcp.json
+	// it could read (keys written twice, bytes not UTF-8).
+	projectProblems []settings.Problem
 	// changed is closed and replaced at each state change, waking WaitSettled.
 	changed chan struct{}
 }
@@ -184,8 +187,9 @@ func (m *Manager) Start(ctx context.Context) error {
 func (m *Manager) Reload() error {
 	var project map[string]settings.MCPServer
 	var perr error
+	var problems []settings.Problem
 	if m.opts.ProjectTrusted == nil || m.opts.ProjectTrusted() {
-		project, perr = LoadProjectConfig(m.opts.Root)
+		project, problems, perr = ReadProjectConfig(m.opts.Root)
 		if perr != nil {
 			m.log.Warn("ignoring the project's MCP servers", "err", perr)
 		}
@@ -193,7 +197,7 @@ func (m *Manager) Reload() error {
 	configs := collectConfigs(m.opts.Settings(), project, m.opts.Getenv)
 
 	m.mu.Lock()
-	m.projectErr = perr
+	m.projectErr, m.projectProblems = perr, problems
 	if m.closed || m.ctx == nil {
 		m.mu.Unlock()
 		return perr
@@ -253,6 +257,15 @@ func (m *Manager) Close() {
 	}
 	m.wg.Wait()
 	m.bg.Close()
+}
+
+// ProjectConfigProblems are what the last reload found wrong in the
+// project's .mcp.json though it could read it (a server name written twice:
+// only the last one starts), in the settings' words.
+func (m *Manager) ProjectConfigProblems() []settings.Problem {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]settings.Problem(nil), m.projectProblems...)
 }
 
 // ProjectConfigError is why the project's .mcp.json could not be read at

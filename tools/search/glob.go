@@ -178,7 +178,7 @@ func (g *Glob) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if len(matches) == 0 {
 		fmt.Fprintf(&b, "No files match %s in %s.", in.Pattern, base)
 	} else {
-		b.WriteString(strings.Join(out.Filenames, "\n"))
+		b.WriteString(nameLines(out.Filenames))
 		if out.Truncated {
 			fmt.Fprintf(&b, "\n(Showing the %d newest of %d matching files; %d more not shown. Narrow the pattern or give a more specific path to see them.)",
 				GlobLimit, len(matches), len(matches)-GlobLimit)

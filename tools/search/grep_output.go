@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/internal/visible"
 )
 
 // maxLineBytes is how much of one matching line Grep shows; minified files
@@ -120,7 +122,7 @@ func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset 
 	case ModeCount:
 		slices.SortFunc(hits, byPath)
 		for _, h := range hits {
-			entries = append(entries, h.path+":"+strconv.Itoa(h.count))
+			entries = append(entries, visible.Name(h.path)+":"+strconv.Itoa(h.count))
 		}
 	case ModeContent:
 		slices.SortFunc(hits, byPath)
@@ -153,7 +155,7 @@ func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset 
 			fmt.Fprintf(&b, " (showing %d)", len(shown))
 		}
 		b.WriteString("\n")
-		b.WriteString(strings.Join(shown, "\n"))
+		b.WriteString(nameLines(shown))
 	case ModeCount:
 		matches := 0
 		for _, h := range hits {
@@ -195,6 +197,7 @@ func contentLines(q *grepQuery, hits []*fileHits, lineNumbers bool) []string {
 	withContext := q.before > 0 || q.after > 0
 	var out []string
 	for fi, h := range hits {
+		name := visible.Name(h.path)
 		for i, l := range h.lines {
 			if withContext && (i > 0 && l.num != h.lines[i-1].num+1 || i == 0 && fi > 0) {
 				out = append(out, "--")
@@ -203,7 +206,7 @@ func contentLines(q *grepQuery, hits []*fileHits, lineNumbers bool) []string {
 			if l.match {
 				sep = ":"
 			}
-			prefix := h.path + sep
+			prefix := name + sep
 			if lineNumbers {
 				prefix += strconv.Itoa(l.num) + sep
 			}
@@ -217,4 +220,17 @@ func contentLines(q *grepQuery, hits []*fileHits, lineNumbers bool) []string {
 		}
 	}
 	return out
+}
+
+// nameLines lists paths one per line, each as visible.Name shows it, so
+// that a name holding a newline is still one line of the listing.
+func nameLines(paths []string) string {
+	var b strings.Builder
+	for i, p := range paths {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(visible.Name(p))
+	}
+	return b.String()
 }

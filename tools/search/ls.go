@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -115,17 +116,18 @@ func (l *LS) Execute(ctx context.Context, call *tools.Call) (*tools.Result, erro
 		if matchesAny(in.Ignore, name) {
 			continue
 		}
-		e := lsEntry{name: name, label: name}
+		e := lsEntry{name: name, label: visible.Name(name)}
 		switch {
 		case d.Type()&os.ModeSymlink != 0:
 			target, _ := root.Readlink(name)
 			if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.IsDir() {
 				e.dir = true
-				e.label = name + "/"
+				e.label += "/"
 			}
-			e.label += " -> " + target
+			e.label += " -> " + visible.Name(target)
 		case d.IsDir():
-			e.dir, e.label = true, name+"/"
+			e.dir = true
+			e.label += "/"
 		}
 		entries = append(entries, e)
 	}
@@ -136,7 +138,7 @@ func (l *LS) Execute(ctx context.Context, call *tools.Call) (*tools.Result, erro
 		return entries[i].name < entries[j].name
 	})
 	var b strings.Builder
-	b.WriteString(strings.TrimSuffix(dir, "/") + "/\n")
+	b.WriteString(folderLine(dir))
 	if len(entries) == 0 {
 		b.WriteString("(empty)")
 	}

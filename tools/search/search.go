@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -66,4 +67,10 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("1 %s", one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// folderLine is the first line of LS and Tree: the folder listed, ending in
+// a slash, as visible.Name shows it.
+func folderLine(dir string) string {
+	return visible.Name(strings.TrimSuffix(dir, "/")) + "/\n"
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/internal/ignore"
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -103,7 +104,7 @@ func (t *Tree) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	defer dir.Close()
 	w := &treeWalker{ctx: ctx, maxDepth: depth}
-	w.b.WriteString(strings.TrimSuffix(root, "/") + "/\n")
+	w.b.WriteString(folderLine(root))
 	top, err := dir.Open(".")
 	if err != nil {
 		return tools.ErrorResult("cannot list %s: %v.", root, err), nil
@@ -189,7 +190,7 @@ func (w *treeWalker) dir(path *os.Root, rel []string, rules *ignore.Rules, inden
 		w.shown++
 		if !e.dir {
 			w.files++
-			w.b.WriteString(indent + branch + e.name + "\n")
+			w.b.WriteString(indent + branch + visible.Name(e.name) + "\n")
 			continue
 		}
 		w.dirs++
@@ -207,10 +208,10 @@ func (w *treeWalker) dir(path *os.Root, rel []string, rules *ignore.Rules, inden
 			if len(inside) > 0 {
 				note = fmt.Sprintf(" (%s)", plural(len(inside), "entry", "entries"))
 			}
-			w.b.WriteString(indent + branch + e.name + "/" + note + "\n")
+			w.b.WriteString(indent + branch + visible.Name(e.name) + "/" + note + "\n")
 			continue
 		}
-		w.b.WriteString(indent + branch + e.name + "/\n")
+		w.b.WriteString(indent + branch + visible.Name(e.name) + "/\n")
 		err := w.dir(childPath, childRel, rules, indent+next, depth+1)
 		closeRoot(childPath)
 		if err != nil {

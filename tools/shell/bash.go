@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/tasks"
@@ -366,7 +367,7 @@ func (b *Bash) keepCwd(file string) (note string) {
 		b.cwd = dir
 	default:
 		b.cwd = ""
-		return fmt.Sprintf("[The command ended in %s, outside the workspace, so the next command starts in %s again.]", dir, root)
+		return fmt.Sprintf("[The command ended in %s, outside the workspace, so the next command starts in %s again.]", visible.Name(dir), visible.Name(root))
 	}
 	return ""
 }

@@ -405,6 +405,9 @@ func TestBashCwdCarriesOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	outside := t.TempDir()
+	if err := os.Mkdir(filepath.Join(outside, "x\ny"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	steps := []struct {
 		command string
 		want    string
@@ -417,6 +420,8 @@ func TestBashCwdCarriesOver(t *testing.T) {
 		{"pwd", filepath.Join(dir, "sub") + "\n"},
 		{"cd " + outside, "(no output)\n[The command ended in " + outside + ", outside the workspace, so the next command starts in " + dir + " again.]"},
 		{"pwd", dir + "\n"},
+		// A folder name holding a newline shows quoted, on one line.
+		{"cd $'" + outside + "/x\\ny'", "(no output)\n[The command ended in \"" + outside + "/x\\ny\", outside the workspace, so the next command starts in " + dir + " again.]"},
 		{"cd sub; trap - EXIT", "(no output)"},
 		{"pwd", dir + "\n"}, // the command removed the report: the folder stays as it was
 	}

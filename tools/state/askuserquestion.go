@@ -24,6 +24,16 @@ const (
 	maxHeaderLength = 12
 )
 
+// Caps of our own on the texts a question dialog shows, far above what a
+// question needs: a question of megabytes would be drawn by the editor's
+// dialog, and quoted back in an error.
+const (
+	maxQuestionChars    = 2000
+	maxLabelChars       = 200
+	maxDescriptionChars = 2000
+	maxPreviewChars     = 20_000
+)
+
 // QuestionAnnotation is what the user added to an answer, keyed by question
 // text in the input and output.
 type QuestionAnnotation struct {
@@ -137,7 +147,9 @@ func (*AskUserQuestion) Docs() tools.Docs {
 			"pairs; the structured result carries the questions and the answers by question text. " +
 			"When the input already carries answers (filled in by a permission prompt or a hook), " +
 			"they are used without asking again. A dismissed dialog tells the model to go on without " +
-			"an answer; a client that cannot show dialogs makes the call fail.",
+			"an answer; a client that cannot show dialogs makes the call fail. Besides Claude Code's limits " +
+			"(1-4 questions, 2-4 options, a 12-character header), a question holds at most 2000 characters, " +
+			"an option's label 200, its description 2000 and its preview 20,000.",
 		Examples: []tools.Example{{
 			Title: "Choose a library",
 			Input: json.RawMessage(`{"questions":[{"question":"Which HTTP router should the service use?","header":"Router","multiSelect":false,"options":[{"label":"chi","description":"Small, idiomatic, net/http compatible"},{"label":"gin","description":"Faster to write handlers, its own context type"}]}]}`),
@@ -192,8 +204,15 @@ func validateQuestions(qs []tools.Question) []string {
 		problems = append(problems, fmt.Sprintf("questions has %d items, want 1 to %d", len(qs), maxQuestions))
 	}
 	seen := map[string]bool{}
-	for i, q := range qs {
+	// A list far too long is not looked into item by item.
+	for i, q := range qs[:min(len(qs), 2*maxQuestions)] {
 		at := fmt.Sprintf("questions[%d]", i)
+		long := textProblems(at, q)
+		if len(long) > 0 {
+			// The texts are not looked into further (nor quoted back).
+			problems = append(problems, long...)
+			continue
+		}
 		switch {
 		case strings.TrimSpace(q.Question) == "":
 			problems = append(problems, at+".question is empty")
@@ -219,6 +238,24 @@ func validateQuestions(qs []tools.Question) []string {
 			}
 			labels[o.Label] = true
 		}
+	}
+	return problems
+}
+
+// textProblems says which texts of q (at names it) are over their caps.
+func textProblems(at string, q tools.Question) []string {
+	var problems []string
+	check := func(name, text string, max int) {
+		if n := utf8.RuneCountInString(text); n > max {
+			problems = append(problems, fmt.Sprintf("%s.%s has %d characters, at most %d are allowed", at, name, n, max))
+		}
+	}
+	check("question", q.Question, maxQuestionChars)
+	// Options past maxOptions are refused by their count.
+	for j, o := range q.Options[:min(len(q.Options), maxOptions)] {
+		check(fmt.Sprintf("options[%d].label", j), o.Label, maxLabelChars)
+		check(fmt.Sprintf("options[%d].description", j), o.Description, maxDescriptionChars)
+		check(fmt.Sprintf("options[%d].preview", j), o.Preview, maxPreviewChars)
 	}
 	return problems
 }

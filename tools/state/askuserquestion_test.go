@@ -74,6 +74,18 @@ func TestAskUserQuestion(t *testing.T) {
 			wantText:  []string{`questions[0].header "Much too long header" has 20 characters, at most 12`},
 		},
 		{
+			name:      "a question of megabytes is refused without being quoted back",
+			input:     `{"questions":[{"question":"` + strings.Repeat("Why? ", 400_000) + `","header":"H","multiSelect":false,"options":[{"label":"A","description":"` + strings.Repeat("d", 2001) + `"},{"label":"B","description":""}]}]}`,
+			wantError: true,
+			wantText:  []string{"questions[0].question has 2000000 characters, at most 2000", "questions[0].options[0].description has 2001 characters"},
+		},
+		{
+			name:      "a label past its cap",
+			input:     `{"questions":[{"question":"Q?","header":"H","multiSelect":false,"options":[{"label":"` + strings.Repeat("é", 201) + `","description":""},{"label":"B","description":""}]}]}`,
+			wantError: true,
+			wantText:  []string{"questions[0].options[0].label has 201 characters, at most 200"},
+		},
+		{
 			name:      "one option",
 			input:     `{"questions":[{"question":"Q?","header":"H","multiSelect":false,"options":[{"label":"A","description":""}]}]}`,
 			wantError: true,

@@ -58,7 +58,9 @@ func (*TaskCreate) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "Create a task in the session's task list (Claude Code 2.1's successor of TodoWrite).",
 		Long: "Tasks get ids 1, 2, 3, ... in this session and start pending. The client receives the whole list " +
-			"with a " + TaskListNotification + " notification after every change (shown like the todo list).",
+			"with a " + TaskListNotification + " notification after every change (shown like the todo list). " +
+			"The list holds at most 1000 tasks; a subject or activeForm at most 2000 characters, a description " +
+			"20,000, metadata 16 KiB as JSON.",
 		Examples: []tools.Example{{Title: "Plan a step", Input: json.RawMessage(`{"subject":"Add the parser test","description":"A failing test for the empty-input case in parser_test.go","activeForm":"Adding the parser test"}`)}},
 	}
 }
@@ -73,8 +75,19 @@ func (t *TaskCreate) Execute(ctx context.Context, call *tools.Call) (*tools.Resu
 	if subject == "" {
 		return tools.ErrorResult("subject is empty; give the task a short title."), nil
 	}
+	if fail := taskTextProblem(taskField{"subject", &subject, MaxTodoChars}, taskField{"activeForm", &p.ActiveForm, MaxTodoChars},
+		taskField{"description", &p.Description, MaxTaskDescriptionChars}); fail != "" {
+		return tools.ErrorResult("%s", fail), nil
+	}
+	if fail := metadataProblem(p.Metadata); fail != "" {
+		return tools.ErrorResult("%s", fail), nil
+	}
 	b := t.board
 	b.mu.Lock()
+	if len(b.tasks) >= MaxTasks {
+		b.mu.Unlock()
+		return tools.ErrorResult("the task list already holds %d tasks, the most it holds; nothing was created. Delete tasks that no longer matter (TaskUpdate with status deleted), or merge small ones, then create it again.", MaxTasks), nil
+	}
 	task := &BoardTask{ID: b.nextIDLocked(), Subject: subject, Description: p.Description, ActiveForm: p.ActiveForm,
 		Status: TaskPending, Metadata: p.Metadata}
 	b.tasks = append(b.tasks, task)

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -75,7 +76,9 @@ func (*TaskUpdate) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "Update a task: status (deleted removes it), subject, description, owner, dependencies, metadata.",
 		Long: "Dependencies are kept on both sides: addBlocks on #1 naming #2 also makes #2 blocked by #1. " +
-			"A dependency on an unknown task, or on the task itself, is an error and changes nothing.",
+			"A dependency on an unknown task, or on the task itself, is an error and changes nothing, as is a " +
+			"field over TaskCreate's caps (subject, activeForm and owner 2000 characters, description 20,000, " +
+			"metadata 16 KiB as JSON once merged).",
 		Examples: []tools.Example{
 			{Title: "Start a task", Input: json.RawMessage(`{"taskId":"1","status":"in_progress"}`)},
 			{Title: "Make task 3 wait for task 2", Input: json.RawMessage(`{"taskId":"3","addBlockedBy":["2"]}`)},
@@ -131,6 +134,20 @@ func (t *TaskUpdate) apply(b *TaskBoard, p taskUpdateParams, meta map[string]any
 	if task == nil {
 		return TaskUpdateOutput{}, fmt.Sprintf("there is no task %q; %s.", p.TaskID, b.idsLocked())
 	}
+	if fail := taskTextProblem(taskField{"subject", p.Subject, MaxTodoChars}, taskField{"activeForm", p.ActiveForm, MaxTodoChars},
+		taskField{"owner", p.Owner, MaxTodoChars}, taskField{"description", p.Description, MaxTaskDescriptionChars}); fail != "" {
+		return TaskUpdateOutput{}, fail
+	}
+	if meta != nil {
+		merged := maps.Clone(task.Metadata)
+		if merged == nil {
+			merged = map[string]any{}
+		}
+		mergeMetadata(merged, meta)
+		if fail := metadataProblem(merged); fail != "" {
+			return TaskUpdateOutput{}, fail
+		}
+	}
 	out := TaskUpdateOutput{Success: true, TaskID: task.ID, UpdatedFields: []string{}}
 	// Check the dependencies before changing anything.
 	var blocks, blockedBy []*BoardTask
@@ -175,13 +192,7 @@ func (t *TaskUpdate) apply(b *TaskBoard, p taskUpdateParams, meta map[string]any
 		if task.Metadata == nil {
 			task.Metadata = map[string]any{}
 		}
-		for k, v := range meta {
-			if v == nil {
-				delete(task.Metadata, k)
-			} else {
-				task.Metadata[k] = v
-			}
-		}
+		mergeMetadata(task.Metadata, meta)
 		out.UpdatedFields = append(out.UpdatedFields, "metadata")
 	}
 	if p.Status != nil && *p.Status != task.Status {
@@ -196,6 +207,17 @@ func (t *TaskUpdate) apply(b *TaskBoard, p taskUpdateParams, meta map[string]any
 		}
 	}
 	return out, ""
+}
+
+// mergeMetadata merges update into metadata; a key set to null is removed.
+func mergeMetadata(metadata, update map[string]any) {
+	for k, v := range update {
+		if v == nil {
+			delete(metadata, k)
+		} else {
+			metadata[k] = v
+		}
+	}
 }
 
 // removeLocked deletes a task and every dependency on it.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/tools"
 )
@@ -19,6 +20,18 @@ const (
 	TodoPending    = "pending"
 	TodoInProgress = "in_progress"
 	TodoCompleted  = "completed"
+)
+
+// The caps of a todo list. No agent's plan comes near them; they keep a
+// runaway or hostile call from storing, and making every editor draw, a
+// list of a million items or an item of megabytes.
+const (
+	// MaxTodos is the most items a list may hold.
+	MaxTodos = 1000
+	// MaxTodoChars is the most characters of an item's content or activeForm.
+	MaxTodoChars = 2000
+	// maxProblems is how many invalid items an error names.
+	maxProblems = 10
 )
 
 // TodosNotification is the method TodoWrite notifies the client with; its
@@ -118,7 +131,9 @@ func (*TodoWrite) Docs() tools.Docs {
 		Short: "Replace the session's todo list and show it in the client.",
 		Long: "Every call sends the whole list; it replaces the previous one. Statuses are pending, " +
 			"in_progress and completed. The client receives the list as a toolhost/todos " +
-			"notification ({todos: [{content, status, activeForm}]}) and toolhost/status reports it.",
+			"notification ({todos: [{content, status, activeForm}]}) and toolhost/status reports it. " +
+			"A list holds at most 1000 items, and an item's content and activeForm at most 2000 characters " +
+			"each; a longer list or item is refused as a whole, naming what to shorten.",
 		Examples: []tools.Example{{
 			Title: "Plan two steps, the first under way",
 			Input: json.RawMessage(`{"todos":[{"content":"Reproduce the bug","status":"in_progress","activeForm":"Reproducing the bug"},{"content":"Fix the parser","status":"pending","activeForm":"Fixing the parser"}]}`),
@@ -135,7 +150,13 @@ func (t *TodoWrite) Execute(ctx context.Context, call *tools.Call) (*tools.Resul
 	if p.Todos == nil {
 		return tools.ErrorResult("todos is required; send the whole list (an empty array clears it)."), nil
 	}
+	if len(p.Todos) > MaxTodos {
+		return tools.ErrorResult("the todo list was not saved: it has %d items, more than the %d a todo list holds. Keep to the tasks of this session (merge small steps, drop completed items) and send the whole list again.", len(p.Todos), MaxTodos), nil
+	}
 	if problems := validateTodos(p.Todos); len(problems) > 0 {
+		if len(problems) > maxProblems {
+			problems = append(problems[:maxProblems], fmt.Sprintf("and %d more", len(problems)-maxProblems))
+		}
 		return tools.ErrorResult("the todo list was not saved: %s. Fix these items and send the whole list again.", strings.Join(problems, "; ")), nil
 	}
 	old := t.store.Replace(p.Todos)
@@ -165,6 +186,11 @@ func validateTodos(todos []Todo) []string {
 		}
 		if strings.TrimSpace(td.ActiveForm) == "" {
 			problems = append(problems, fmt.Sprintf("todos[%d].activeForm is empty", i))
+		}
+		for _, f := range []struct{ name, text string }{{"content", td.Content}, {"activeForm", td.ActiveForm}} {
+			if n := utf8.RuneCountInString(f.text); n > MaxTodoChars {
+				problems = append(problems, fmt.Sprintf("todos[%d].%s is %d characters, more than %d: say the task in a line, and keep details in a file or the conversation", i, f.name, n, MaxTodoChars))
+			}
 		}
 	}
 	return problems

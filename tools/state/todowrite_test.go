@@ -78,6 +78,27 @@ func TestTodoWrite(t *testing.T) {
 			wantError: "todos[0].content is empty; todos[0].activeForm is empty",
 		},
 		{
+			name:      "more items than a list holds",
+			input:     todoList(MaxTodos+1, "Step", "pending"),
+			wantError: "it has 1001 items, more than the 1000 a todo list holds",
+		},
+		{
+			name:      "a list at the cap is kept",
+			input:     todoList(MaxTodos, strings.Repeat("é", MaxTodoChars), "completed"),
+			wantText:  "1000 todos: 1000 completed.",
+			wantTodos: todos(MaxTodos, strings.Repeat("é", MaxTodoChars), "completed"),
+		},
+		{
+			name:      "an item longer than the cap, counted in characters",
+			input:     `{"todos":[{"content":"` + strings.Repeat("é", MaxTodoChars+1) + `","status":"pending","activeForm":"Doing it"}]}`,
+			wantError: "todos[0].content is 2001 characters, more than 2000",
+		},
+		{
+			name:      "many invalid items are named up to ten",
+			input:     todoList(50, "Step", "done"),
+			wantError: `todos[9].status is "done", want pending, in_progress or completed; and 40 more.`,
+		},
+		{
 			name:      "missing todos",
 			input:     `{}`,
 			wantError: "todos is required",
@@ -149,4 +170,19 @@ func TestTodoStoreReturnsCopies(t *testing.T) {
 	if again := store.Todos(); again[0].Content != "A" || again[0].Status != "pending" {
 		t.Errorf("the store shares memory with its callers: %v", again)
 	}
+}
+
+// todos is n items of content with status.
+func todos(n int, content, status string) []Todo {
+	list := make([]Todo, n)
+	for i := range list {
+		list[i] = Todo{Content: content, Status: status, ActiveForm: "Doing it"}
+	}
+	return list
+}
+
+// todoList is todos as TodoWrite's input.
+func todoList(n int, content, status string) string {
+	raw, _ := json.Marshal(TodosParams{Todos: todos(n, content, status)})
+	return string(raw)
 }

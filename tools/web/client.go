@@ -19,7 +19,9 @@ type options struct {
 	client    *http.Client
 	now       func() time.Time
 	pageChars int
-	provider  SearchProvider
+	// maxText caps the Markdown of a page (maxPageText).
+	maxText  int
+	provider SearchProvider
 }
 
 // WithHTTPClient makes the tools send their requests through c (its
@@ -48,7 +50,7 @@ func WithPageSize(chars int) Option {
 }
 
 func buildOptions(opts []Option) options {
-	o := options{now: time.Now, pageChars: defaultPageChars}
+	o := options{now: time.Now, pageChars: defaultPageChars, maxText: maxPageText}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -78,34 +78,87 @@ func decodeText(body []byte, contentType string) string {
 	return strings.ToValidUTF8(string(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))), "\uFFFD")
 }
 
-// htmlToMarkdown converts a page to Markdown with links and images made
-// absolute against pageURL. It returns the page's title separately, since
-// the converter drops <head>.
-func htmlToMarkdown(page, pageURL string) (markdown, title string, err error) {
-	doc, err := html.Parse(strings.NewReader(page))
-	if err != nil {
-		// The parser refuses pages nested deeper than it allows (512 open
-		// elements); their text is still there.
-		text, title := htmlToText(page)
-		return text, title, nil
-	}
-	title = findTitle(doc)
+// maxPageText caps the Markdown of one page, in bytes: what the model can
+// read of it page by page, and what the cache keeps. Past it the
+// conversion stops and the result says the text was cut.
+const maxPageText = 10 << 20
+
+// convertHTML converts a page to Markdown with links and images made
+// absolute against pageURL, in segments of about segment bytes of HTML (see
+// segmenter). It returns the page's title separately, since the converter
+// drops <head>, and whether the Markdown was cut at maxText bytes (the
+// conversion stops there).
+func convertHTML(page, pageURL string, segment, maxText int) (markdown, title string, cut bool) {
 	conv := converter.NewConverter(converter.WithPlugins(
 		base.NewBasePlugin(),
 		commonmark.NewCommonmarkPlugin(),
-		table.NewTablePlugin(),
+		// Cells are not padded to the widest of their column: one long
+		// cell would otherwise widen every row of its table, a page of a
+		// few kilobytes becoming megabytes of spaces.
+		table.NewTablePlugin(table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal)),
 		strikethrough.NewStrikethroughPlugin(),
 	))
 	// Forms, embedded media and vector art carry no readable text.
 	for _, tag := range []string{"form", "svg", "canvas", "template", "object", "embed", "video", "audio"} {
 		conv.Register.TagType(tag, converter.TagTypeRemove, converter.PriorityStandard)
 	}
+	var b strings.Builder
+	segments := newSegmenter(page, segment)
+	for {
+		part, ok := segments.next()
+		if !ok {
+			break
+		}
+		md, t := convertSegment(conv, part, pageURL)
+		if title == "" {
+			// The head may span segments (a big inline script first).
+			title = t
+		}
+		if md == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		if b.Len()+len(md) > maxText {
+			b.WriteString(cutUTF8(md, maxText-b.Len()))
+			return b.String(), title, true
+		}
+		b.WriteString(md)
+	}
+	return b.String(), title, false
+}
+
+// convertSegment converts one segment, falling back to its plain text.
+func convertSegment(conv *converter.Converter, part, pageURL string) (markdown, title string) {
+	doc, err := html.Parse(strings.NewReader(part))
+	if err != nil {
+		// The parser refuses pages nested deeper than it allows (512 open
+		// elements); their text is still there.
+		return htmlToText(part)
+	}
+	title = findTitle(doc)
 	out, err := conv.ConvertNode(doc, converter.WithDomain(pageURL))
 	if err != nil {
-		text, _ := htmlToText(page)
-		return text, title, nil
+		text, _ := htmlToText(part)
+		return text, title
 	}
-	return strings.TrimSpace(string(out)), title, nil
+	return strings.TrimSpace(string(out)), title
+}
+
+// cutUTF8 is the longest prefix of s of at most n bytes that ends on a
+// whole character.
+func cutUTF8(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // htmlToText is the text of a page read token by token, for pages the

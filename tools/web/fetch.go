@@ -34,6 +34,8 @@ type page struct {
 	bytes int
 	// truncated: the body was longer than webFetch.maxBytes.
 	truncated bool
+	// textCut: the converted text was cut at maxPageText.
+	textCut bool
 }
 
 // offHostRedirect is a redirect to another host: reported, not followed, so

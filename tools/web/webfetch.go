@@ -56,7 +56,9 @@ type WebFetchOutput struct {
 	NextOffset *int `json:"nextOffset,omitempty"`
 	TotalChars int  `json:"totalChars"`
 	// Truncated: the body was larger than webFetch.maxBytes.
-	Truncated  bool `json:"truncated,omitempty"`
+	Truncated bool `json:"truncated,omitempty"`
+	// TextCut is set when the page's converted text was cut at its cap.
+	TextCut    bool `json:"textCut,omitempty"`
 	Cached     bool `json:"cached,omitempty"`
 	Summarised bool `json:"summarised,omitempty"`
 }
@@ -94,7 +96,10 @@ func (*WebFetch) Docs() tools.Docs {
 			"hosts (localhost, 127.0.0.0/8, ::1) so local servers can be read. Redirects on the same host " +
 			"are followed (at most 10, loops reported); a redirect to another host is reported with its " +
 			"target instead, so the next fetch goes through the permission rules for that host. HTML becomes " +
-			"Markdown with absolute links; other text (plain, JSON, XML, ...) is returned as is; binary " +
+			"Markdown with absolute links (table cells unpadded; a page over 256 KiB is converted in " +
+			"segments cut between blocks, a table split between them repeating its header row; the Markdown " +
+			"of one page stops at 10 MiB and the result says it was cut); other text (plain, JSON, XML, ...) " +
+			"is returned as is; binary " +
 			"content is refused. Pages are cached by URL for 15 minutes. Results hold 50,000 characters " +
 			"of text; `offset` (in characters, as Claude Code's input defines it) reads further. When agent.endpoint " +
 			"names an OpenAI-compatible chat-completions URL (with agent.model, and agent.apiKeyEnv naming the " +
@@ -173,7 +178,7 @@ func (t *WebFetch) Execute(ctx context.Context, call *tools.Call) (*tools.Result
 	part, end := runeWindow(pg.text, offset, t.opts.pageChars)
 	out := WebFetchOutput{
 		Bytes: pg.bytes, Code: pg.status, CodeText: http.StatusText(pg.status), URL: pg.url,
-		Offset: offset, TotalChars: total, Truncated: pg.truncated, Cached: cached,
+		Offset: offset, TotalChars: total, Truncated: pg.truncated, TextCut: pg.textCut, Cached: cached,
 	}
 	if end < total {
 		next := end
@@ -228,11 +233,7 @@ func (t *WebFetch) load(ctx context.Context, u *url.URL, lim limits) (*page, *of
 		return nil, nil, failf("%s is %s, which WebFetch cannot read as text (it reads HTML and text: plain, Markdown, JSON, XML...). Images, PDFs and archives are not supported; download such files with Bash (curl -o) if you need them.",
 			pg.url, mediaType)
 	case kindHTML:
-		md, title, err := htmlToMarkdown(decodeText(resp.body, resp.contentType), pg.url)
-		if err != nil {
-			return nil, nil, err
-		}
-		pg.text, pg.title = md, title
+		pg.text, pg.title, pg.textCut = convertHTML(decodeText(resp.body, resp.contentType), pg.url, segmentBytes, t.opts.maxText)
 	default:
 		pg.text = decodeText(resp.body, resp.contentType)
 	}
@@ -271,6 +272,9 @@ func pageFooter(pg *page, out WebFetchOutput, summarised bool) string {
 	}
 	if pg.truncated {
 		notes = append(notes, fmt.Sprintf("The page is larger than the webFetch.maxBytes setting (%d bytes); only its beginning was read.", pg.bytes))
+	}
+	if pg.textCut {
+		notes = append(notes, fmt.Sprintf("The page's text was cut at %d characters: its conversion stops there, so the rest of the page is not here. Download the page with Bash (curl -o) and search it there if you need the rest.", utf8.RuneCountInString(pg.text)))
 	}
 	return strings.Join(notes, "\n")
 }

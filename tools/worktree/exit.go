@@ -144,7 +144,9 @@ func (t *Exit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 // folder once): "git worktree remove" deletes them with the rest, and an
 // .env or a local config written in the worktree may be the only copy.
 func pending(ctx context.Context, trusted bool, e *entered) (files, commits []string, err error) {
-	status, err := git(ctx, trusted, e.path, "status", "--porcelain", "--ignored")
+	// Quoted by git whatever the repository says (core.quotePath), so a
+	// name holding a bidi override or a newline shows escaped, one a line.
+	status, err := git(ctx, trusted, e.path, "-c", "core.quotePath=true", "status", "--porcelain", "--ignored")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,7 +2,6 @@ package worktree
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,14 +21,7 @@ func TestWorktreeRemoveKeepsIgnoredFiles(t *testing.T) {
 	run(t, repo, "git", "add", ".gitignore")
 	run(t, repo, "git", "commit", "-q", "-m", "ignore")
 	s := NewSession(workspace.New(repo), nil)
-	call := func(tool tools.Tool, input string) *tools.Result {
-		t.Helper()
-		res, err := tool.Execute(context.Background(), &tools.Call{Input: json.RawMessage(input), Host: &noteHost{}, Progress: tools.NoProgress{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	call := func(tool tools.Tool, input string) *tools.Result { return execute(t, tool, &noteHost{}, input) }
 	if res := call(NewEnter(s), `{"name":"w"}`); res.IsError {
 		t.Fatalf("enter: %s", res.Text())
 	}

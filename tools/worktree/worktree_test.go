@@ -39,6 +39,17 @@ func run(t *testing.T, dir string, args ...string) string {
 }
 
 // newRepo makes a git repository with one commit.
+// execute runs tool with input as the model would send it; host gets its
+// notifications.
+func execute(t *testing.T, tool tools.Tool, host tools.Host, input string) *tools.Result {
+	t.Helper()
+	res, err := tool.Execute(context.Background(), &tools.Call{Input: json.RawMessage(input), Host: host, Progress: tools.NoProgress{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 func newRepo(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -66,14 +77,7 @@ func TestWorktreeEnterAndExit(t *testing.T) {
 	ws := workspace.New(repo)
 	s := NewSession(ws, nil)
 	host := &noteHost{}
-	call := func(tool tools.Tool, input string) *tools.Result {
-		t.Helper()
-		res, err := tool.Execute(context.Background(), &tools.Call{Input: json.RawMessage(input), Host: host, Progress: tools.NoProgress{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	call := func(tool tools.Tool, input string) *tools.Result { return execute(t, tool, host, input) }
 	enter, exit := NewEnter(s), NewExit(s)
 
 	if res := call(exit, `{"action":"keep"}`); !res.IsError || !strings.Contains(res.Text(), "not in a worktree") {

@@ -140,12 +140,18 @@ export function reportPassed(name, { steps }, started) {
 }
 
 /**
- * Prints the report of a run that failed in its last step, after the
- * failure screenshot `shot()`, and makes the process exit non-zero.
+ * Prints the report of a run that failed in its last step, with what the
+ * workbench `wb` showed then (when there is one) and its screenshot
+ * `shotName`, and makes the process exit non-zero.
  */
-export async function reportFailed(name, log, err, shot) {
-  await shot().catch(() => undefined);
+export async function reportFailed(name, log, err, wb, shotName) {
+  if (wb) {
+    await wb.screenshot(shotName).catch(() => undefined);
+  }
   console.error(`${name} failed at step "${log.current()}": ${err.stack || err}`);
+  if (wb) {
+    console.error(`the workbench showed: ${await wb.describe().catch((e) => `(could not tell: ${e.message})`)}`);
+  }
   console.error(`screenshots and logs: ${artifacts}`);
   console.log(`${log.steps.length - 1} passed, 1 failed`);
   process.exitCode = 1;

@@ -69,7 +69,7 @@ async function waitResult(wb, tool) {
 
 /**
  * Waits until the server's status (toolhost: Show Status) matches `pattern`.
- * A palette that closes under a busy machine is tried again.
+ * A server still starting shows no status document; it is asked again.
  */
 async function waitStatus(wb, pattern, what, timeoutMs = 30000) {
   await waitFor(
@@ -78,7 +78,6 @@ async function waitStatus(wb, pattern, what, timeoutMs = 30000) {
         await wb.runCommand("toolhost: Show Status");
         await waitResult(wb, "status");
       } catch {
-        await wb.page.keyboard.press("Escape");
         return false;
       }
       return pattern.test(await wb.activeEditorText());
@@ -90,20 +89,8 @@ async function waitStatus(wb, pattern, what, timeoutMs = 30000) {
 
 /** Runs one tool through the "Run Tool…" command with `input`. */
 async function runTool(wb, name, input) {
-  // Focus coming back late (after a modal closes or a document opens) can
-  // close the command palette under the click; then open it again.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await wb.runCommand("toolhost: Run Tool…", 5000);
-      await wb.quickInput().locator(".quick-input-title", { hasText: "toolhost: Run Tool" }).waitFor({ state: "visible", timeout: 5000 });
-      break;
-    } catch (err) {
-      if (attempt === 3) {
-        throw err;
-      }
-      await wb.page.keyboard.press("Escape");
-    }
-  }
+  await wb.runCommand("toolhost: Run Tool…");
+  await wb.quickInput().locator(".quick-input-title", { hasText: "toolhost: Run Tool" }).waitFor({ state: "visible", timeout: 5000 });
   await wb.quickInput().locator("input").fill(name);
   await wb.pickRow(name);
   await wb.waitQuickInput();
@@ -277,7 +264,7 @@ async function main() {
 
     reportPassed("e2e", log, started);
   } catch (err) {
-    await reportFailed("e2e", log, err, () => wb.screenshot("failure"));
+    await reportFailed("e2e", log, err, wb, "failure");
   } finally {
     await session.close();
     fs.rmSync(tmp, { recursive: true, force: true });

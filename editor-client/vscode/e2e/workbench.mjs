@@ -25,13 +25,60 @@ export class Workbench {
     await this.quickInput().waitFor({ state: "hidden", timeout });
   }
 
-  /** Runs a command by its palette title. */
+  /**
+   * Runs a command by its palette title. Focus coming back late (after a
+   * modal closes, a document opens or a server restarts) can close the
+   * palette right after it opened; that palette is closed and opened again,
+   * up to three times. Each attempt fails only before the row is clicked,
+   * so a command never runs twice.
+   */
   async runCommand(title, timeout = 15000) {
-    await this.page.keyboard.press("F1");
-    await this.waitQuickInput(timeout);
-    const input = this.quickInput().locator("input");
-    await input.fill(`>${title}`, { timeout });
-    await this.pickRow(title, timeout);
+    const attempts = 3;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.page.keyboard.press("F1");
+        // A palette that is closing is still visible for its animation, but
+        // inert: wait for one that takes input.
+        const input = this.page.locator(`${QUICK_INPUT}:not([inert]) input`);
+        await input.first().waitFor({ state: "visible", timeout: timeout / attempts });
+        await input.first().fill(`>${title}`, { timeout: timeout / attempts });
+        await this.pickRow(title, timeout / attempts);
+        return;
+      } catch (err) {
+        if (attempt === attempts) {
+          throw new Error(`running "${title}" from the palette failed ${attempts} times; the workbench shows: ${await this.describe()}`, { cause: err });
+        }
+        console.error(`(the palette for "${title}" closed before its row was picked; opening it again)`);
+        await this.page.keyboard.press("Escape");
+      }
+    }
+  }
+
+  /**
+   * What the workbench shows that can take focus from a test: a modal
+   * dialog, notification toasts, the quick input. Printed when a step
+   * fails, so that a run's log says why without its screenshots.
+   */
+  async describe() {
+    const texts = async (selector) => {
+      const shown = [];
+      for (const el of await this.page.locator(selector).all()) {
+        if (await el.isVisible().catch(() => false)) {
+          shown.push((await el.innerText().catch(() => "")).replace(/\s+/g, " ").trim());
+        }
+      }
+      return shown;
+    };
+    const parts = [];
+    for (const d of await texts(".monaco-dialog-box")) parts.push(`a modal dialog: "${d}"`);
+    for (const n of await texts(".notifications-toasts .notification-toast")) parts.push(`a notification: "${n}"`);
+    const quick = this.quickInput();
+    if (await quick.isVisible().catch(() => false)) {
+      const inert = await quick.evaluate((el) => el.inert).catch(() => false);
+      const value = await quick.locator("input").first().inputValue().catch(() => "");
+      parts.push(`the quick input${inert ? " (closing)" : ""} with "${value}"`);
+    }
+    return parts.length ? parts.join("; ") : "no dialog, notification or quick input";
   }
 
   /** The quick pick row whose label is exactly `label`. */

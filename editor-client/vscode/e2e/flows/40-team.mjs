@@ -29,21 +29,6 @@ async function startEndpoint() {
   return server;
 }
 
-/** Runs a palette command; a palette that closes under a busy machine is tried again. */
-async function command(wb, title) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await wb.runCommand(title, 5000);
-      return;
-    } catch (err) {
-      if (attempt === 3) {
-        throw err;
-      }
-      await wb.page.keyboard.press("Escape");
-    }
-  }
-}
-
 export async function run(t) {
   const { wb, page, workspace, step, waitFor, runTool, waitResult } = t;
 
@@ -61,7 +46,7 @@ export async function run(t) {
         permissions: { allow: ["TeamCreate", "TeamDelete"] },
       }),
     );
-    await command(wb, "toolhost: Restart Server");
+    await wb.runCommand("toolhost: Restart Server");
     // The folder now asks for an endpoint and permissions: the restarted
     // server asks whether to trust it, and only then applies them.
     await wb.clickModalButton("Trust Folder");
@@ -76,7 +61,7 @@ export async function run(t) {
       ],
     });
     await waitResult(wb, "TeamCreate");
-    await command(wb, "toolhost: Focus on Team View");
+    await wb.runCommand("toolhost: Focus on Team View");
     const pane = page.locator(".pane", { has: page.locator(".pane-header .title", { hasText: /^Team$/ }) });
     const member = (name, state) => pane.locator(".monaco-list-row", { hasText: name }).filter({ hasText: state });
     await member("alpha", "idle").waitFor({ state: "visible", timeout: 20000 });

@@ -186,7 +186,7 @@ async function main() {
 
     reportPassed("e2e agent mode", log, started);
   } catch (err) {
-    await reportFailed("e2e agent mode", log, err, () => shot("failure"));
+    await reportFailed("e2e agent mode", log, err, wb, "agent-failure");
   } finally {
     await session.close();
     fs.rmSync(tmp, { recursive: true, force: true });

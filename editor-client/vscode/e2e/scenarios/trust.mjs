@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
-  artifacts, installExtensions, makeTemp, quietSettings, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
+  artifacts, installExtensions, makeTemp, quietSettings, reportFailed, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
 } from "../harness.mjs";
 
 /** Checks cond() every 100 ms until it holds, at most timeoutMs. */
@@ -102,9 +102,7 @@ async function main() {
     }
     console.log("trust: 3 steps passed");
   } catch (err) {
-    await current?.wb.screenshot("trust-failure").catch(() => undefined);
-    console.error(`e2e trust scenario failed at "${log.current()}": ${err.stack || err}`);
-    process.exitCode = 1;
+    await reportFailed("e2e trust", log, err, current?.wb, "trust-failure");
   } finally {
     await current?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
