@@ -18,9 +18,11 @@ import (
 // every folder it opens to read or write through is checked to be that very
 // folder, and CheckRoots, which the pipeline runs before every call,
 // refuses the call while a root's name leads elsewhere, or its folder was
-// removed or replaced: the editor would follow the name to the new place,
-// so serving the old folder quietly would split the agent's view from the
-// editor's. Reopening the folder pins it again.
+// removed: the editor would follow the name to the new place, so serving
+// the old folder quietly would split the agent's view from the editor's.
+// Reopening the folder pins it again. Another folder made at the same
+// place is what the editor sees too: CheckRoots takes it as the pinned
+// folder for the call that follows.
 //
 // permissions.additionalDirectories are pinned the same way, but one that
 // moves does not stop the session (no command runs in it): the folder it
@@ -70,24 +72,30 @@ func (p pinnedRoot) realPath() string {
 	return p.real
 }
 
-// check reports a root whose name no longer leads to the pinned folder.
-func (p pinnedRoot) check() error {
+// check reports a root whose name no longer leads to the place it was
+// pinned to, or whose folder there is gone. Another folder at that same
+// place (the folder removed and made again, a file system whose inode
+// numbers are not stable, as FUSE ones may not be) is what the editor
+// sees there too: the pin takes it, and the folders opened during the call
+// are checked against it.
+func (p *pinnedRoot) check() error {
 	if now := RealPath(p.given); now != p.real {
 		return &MovedError{Root: p.given, Was: p.real, Now: now}
 	}
 	st, err := os.Stat(p.real)
-	if err != nil {
+	if err != nil || !st.IsDir() {
 		return &MovedError{Root: p.given, Was: p.real, Gone: true}
 	}
 	if !os.SameFile(st, p.id) {
-		return &MovedError{Root: p.given, Was: p.real}
+		p.id = st
 	}
 	return nil
 }
 
 // MovedError refuses a call while a workspace folder is not the folder that
 // was opened: its name (a link) leads elsewhere now, or the folder was
-// removed or replaced.
+// removed; or refuses one step of a call (an open) when the folder there
+// was replaced since the call began.
 type MovedError struct {
 	// Root is the folder as opened; Was is where it led then, Now where it
 	// leads now (when that differs).
@@ -104,7 +112,7 @@ func (e *MovedError) Error() string {
 	case e.Gone:
 		return fmt.Sprintf("the workspace folder %s (%s) no longer exists: it was removed or moved since it was opened, %s", e.Root, e.Was, next)
 	}
-	return fmt.Sprintf("the workspace folder %s (%s) was replaced by another folder since it was opened, %s", e.Root, e.Was, next)
+	return fmt.Sprintf("the workspace folder %s (%s) was replaced by another folder while the call ran, %s", e.Root, e.Was, "so this step did not run. Run the call again")
 }
 
 // CheckRoots reports (a *MovedError) a workspace folder that is no longer
@@ -116,6 +124,10 @@ func (w *Workspace) CheckRoots() error {
 	for i := range w.extra {
 		if e := &w.extra[i]; e.id == nil {
 			*e = pinRoot(e.given)
+		} else {
+			// One moved stays pinned where it was (it does not stop the
+			// session); another folder at its place is taken.
+			_ = e.check()
 		}
 	}
 	for i := range w.roots {

@@ -12,25 +12,28 @@ import (
 )
 
 // A root is pinned to the folder it led to when it was opened: after its
-// link is re-pointed, or its folder replaced, the jail reads, lists and
-// writes nothing through it, and CheckRoots says what happened, with no
-// earlier check needed.
+// link is re-pointed, or its folder removed, CheckRoots says what happened,
+// and the jail reads, lists and writes nothing through it even without an
+// earlier check. A folder replaced by another at the same place is refused
+// within the call that saw the replacement; CheckRoots, before the next
+// call, takes the new folder, which the editor sees there too.
 func TestARootIsTheFolderThatWasOpened(t *testing.T) {
 	tests := []struct {
 		name string
 		// change alters the root after it was opened (link leads to opened).
 		change func(t *testing.T, link, opened, other string)
-		want   string
+		// want is what CheckRoots says; "" when it takes the change.
+		want string
 	}{
 		{name: "link re-pointed", want: "now leads to", change: func(t *testing.T, link, opened, other string) {
 			relink(t, link, other)
 		}},
-		{name: "folder replaced", want: "was replaced", change: func(t *testing.T, link, opened, other string) {
-			must(t, os.Rename(opened, opened+".old"))
-			must(t, os.Rename(other, opened))
-		}},
 		{name: "folder removed", want: "no longer exists", change: func(t *testing.T, link, opened, other string) {
 			must(t, os.RemoveAll(opened))
+		}},
+		{name: "folder replaced", change: func(t *testing.T, link, opened, other string) {
+			must(t, os.Rename(opened, opened+".old"))
+			must(t, os.Rename(other, opened))
 		}},
 	}
 	for _, tt := range tests {
@@ -48,10 +51,7 @@ func TestARootIsTheFolderThatWasOpened(t *testing.T) {
 			}
 			tt.change(t, link, opened, other)
 
-			var moved *workspace.MovedError
-			if err := ws.CheckRoots(); !errors.As(err, &moved) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "reopen the folder") {
-				t.Errorf("CheckRoots: %v, want a *MovedError saying %q", err, tt.want)
-			}
+			// Within the call: nothing through the changed root.
 			ctx := context.Background()
 			if data, err := ws.ReadRegular(ctx, filepath.Join(link, "a.txt"), nil, 1<<20); err == nil {
 				t.Errorf("read %q through the changed root", data)
@@ -79,6 +79,20 @@ func TestARootIsTheFolderThatWasOpened(t *testing.T) {
 			}
 			if tt.name == "link re-pointed" && ws.Inside(filepath.Join(other, "a.txt")) {
 				t.Error("the link's new target counts as inside the workspace")
+			}
+
+			// Before the next call.
+			err := ws.CheckRoots()
+			var moved *workspace.MovedError
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("CheckRoots: %v, want the folder at the same place taken", err)
+			case tt.want != "" && (!errors.As(err, &moved) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "reopen the folder")):
+				t.Errorf("CheckRoots: %v, want a *MovedError saying %q", err, tt.want)
+			case tt.want == "":
+				if data, err := ws.ReadRegular(ctx, filepath.Join(link, "a.txt"), nil, 1<<20); err != nil || string(data) != other {
+					t.Errorf("after CheckRoots the root reads %q, %v; want the folder now there", data, err)
+				}
 			}
 		})
 	}
@@ -120,9 +134,10 @@ func TestARootIsPinnedWhenItFirstExists(t *testing.T) {
 	if err := ws.CheckRoots(); err != nil {
 		t.Fatalf("the root once made: %v", err)
 	}
+	// Pinned then: a link put in its place leads elsewhere.
 	must(t, os.Rename(root, root+".old"))
-	must(t, os.Mkdir(root, 0o755))
-	if err := ws.CheckRoots(); err == nil {
-		t.Error("the root, pinned when made, was replaced and still passes")
+	must(t, os.Symlink(root+".old", root))
+	if err := ws.CheckRoots(); err == nil || !strings.Contains(err.Error(), "now leads to") {
+		t.Errorf("the root, pinned when made, was replaced by a link: %v", err)
 	}
 }
