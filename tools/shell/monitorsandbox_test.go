@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,14 +12,7 @@ import (
 // Under bash.sandbox a Monitor's command is confined as Bash's are: it
 // writes inside the workspace and nowhere else.
 func TestMonitorCommandsRunInTheSandbox(t *testing.T) {
-	if _, err := exec.LookPath(bwrapName); err != nil {
-		t.Fatalf("bubblewrap is not installed (scripts/deps.sh installs it): %v", err)
-	}
-	outside, err := os.MkdirTemp("/var/tmp", "toolhost-sandbox-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
+	outside := sandboxOutside(t)
 	b, m, dir := newBash(t, with(sandboxOn))
 	target := filepath.Join(outside, "monitor.txt")
 	command := "echo in > inside.txt; echo out > " + target + " && echo wrote-outside; echo end"
