@@ -29,6 +29,10 @@ func TestApprovedReadsNameTheRealPath(t *testing.T) {
 		{name: "the user allows", answer: tools.DecisionAllow, approved: true},
 		{name: "the user denies", answer: tools.DecisionDeny, wantMsg: "denied"},
 		{name: "a rule names the real folder", settings: `{"permissions": {"allow": ["Read(//**/outside/**)"]}}`, approved: true},
+		// A rule naming the link's own path reads as inside the folder;
+		// it does not reach where the link leads: the user is asked.
+		{name: "a rule names the link", settings: `{"permissions": {"allow": ["Read(link/**)"]}}`, answer: tools.DecisionDeny, wantMsg: "denied"},
+		{name: "a rule names every file of the folder", settings: `{"permissions": {"allow": ["Read(**)"]}}`, answer: tools.DecisionDeny, wantMsg: "denied"},
 		{name: "bypassPermissions", mode: tools.ModeBypassPermissions, approved: true},
 		{name: "dontAsk", mode: tools.ModeDontAsk, wantMsg: "dontAsk"},
 	}

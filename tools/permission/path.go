@@ -34,6 +34,19 @@ func writtenWithin(abs string, folders []string) bool {
 	return false
 }
 
+// allowedAs is p as an allow rule sees it. A path that leaves the
+// workspace through a link is allowed only by a rule naming where it
+// leads: a rule naming the link's own path ("Read(docs/**)") reads as
+// inside the folder to whoever trusts it, so it must not reach whatever
+// the link points at (a repository can ship both the rule and the link).
+// Deny and ask rules still match either form.
+func (p resolvedPath) allowedAs() resolvedPath {
+	if p.linkedOut {
+		p.abs = p.real
+	}
+	return p
+}
+
 // where names p for messages: its path, and for a link the real path it
 // leads to, which is what a call through it touches.
 func (p resolvedPath) where() string {

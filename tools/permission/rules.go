@@ -211,7 +211,7 @@ func (l ruleList) allows(s *subject, pm *pathMatcher) bool {
 			ps := r.paths(s)
 			all := len(ps) > 0
 			for _, p := range ps {
-				all = all && pm.match(r.path, p)
+				all = all && pm.match(r.path, p.allowedAs())
 			}
 			if all {
 				return true
