@@ -71,7 +71,7 @@ func TestReadsWaitWhileTheClientReadsNothing(t *testing.T) {
 	}
 
 	release()
-	if err := <-written; err != nil {
+	if err, _ := await(c, "the rest of the requests to be read", written); err != nil {
 		t.Fatal(err)
 	}
 	answered := map[float64]bool{}

@@ -90,7 +90,7 @@ func (e *fakeEditor) waitFor(t *testing.T, what string, cond func() bool) {
 		if ok {
 			return
 		}
-		if _, open := <-e.changed; !open {
+		if _, open := await(e.c, what, e.changed); !open {
 			t.Fatalf("the server ended before %s", what)
 		}
 	}
@@ -98,7 +98,7 @@ func (e *fakeEditor) waitFor(t *testing.T, what string, cond func() bool) {
 
 func (e *fakeEditor) result(t *testing.T) map[string]any {
 	t.Helper()
-	m, ok := <-e.results
+	m, ok := await(e.c, "a reply from the server", e.results)
 	if !ok {
 		t.Fatal("the server closed its output")
 	}
@@ -247,7 +247,7 @@ func TestAgentEndpoint(t *testing.T) {
 		return false
 	})
 	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
+	if err, _ := await(c, "the cancelled call to return", done); !errors.Is(err, context.Canceled) {
 		t.Errorf("the cancelled call returned %v", err)
 	}
 	ed.waitFor(t, "the Bash call was cancelled in the session", func() bool {
@@ -263,12 +263,12 @@ func TestAgentEndpoint(t *testing.T) {
 	}
 	_ = ss.Close()
 	stopAttach()
-	<-attached
+	await(c, "toolhost mcp --attach to end", attached)
 
 	c.request(2, "shutdown", nil)
 	ed.result(t)
 	c.notify("exit", nil)
-	if err := <-c.served; err != nil {
+	if err := c.awaitServed(); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
 	if _, err := os.Stat(file); !os.IsNotExist(err) {

@@ -8,18 +8,48 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/internal/script"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 )
 
+// serverWait bounds how long a test waits on the server in all: a server
+// that stops answering (or reading) fails the test with what it waited for,
+// instead of hanging until go test's own timeout ends the whole run with no
+// word about which wait it was. Generous: the machine may be busy.
+const serverWait = 2 * time.Minute
+
+// cleanupWait bounds how long a test's cleanup waits for the server to end
+// once its input is closed and its context cancelled.
+const cleanupWait = 30 * time.Second
+
+// waitDeadline is the context every wait of a test selects on: it ends
+// serverWait from now, or, when go test's -timeout comes sooner, a little
+// before it, so that the test fails with its own message first.
+func waitDeadline(t testing.TB) (context.Context, context.CancelFunc) {
+	end := time.Now().Add(serverWait)
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if td, ok := d.Deadline(); ok && td.Add(-10*time.Second).Before(end) {
+			end = td.Add(-10 * time.Second)
+		}
+	}
+	return context.WithDeadlineCause(t.Context(), end, fmt.Errorf("the test's wait limit (%s from its start) passed", time.Until(end).Round(time.Second)))
+}
+
 // testClient drives Serve over in-memory pipes with raw framed messages.
+// Every wait on the server (a message, the end of Serve, a write the
+// server must read) ends at the test's deadline (ctx) with a failure that
+// says what was awaited.
 type testClient struct {
-	t      *testing.T
+	t      testing.TB
+	ctx    context.Context
 	w      *io.PipeWriter
 	msgs   chan map[string]any
 	served chan error
+	// last is the last message received, for the message of a failed wait.
+	last map[string]any
 }
 
 // startServer runs Serve with test tools registered and returns a client.
@@ -37,7 +67,10 @@ func startServerOut(t *testing.T, opts Options, wrap func(io.Writer) io.Writer) 
 	}
 	clientR, clientW := io.Pipe()
 	serverR, serverW := io.Pipe()
-	c := &testClient{t: t, w: clientW, msgs: make(chan map[string]any, 1024), served: make(chan error, 1)}
+	waitCtx, stopWaiting := waitDeadline(t)
+	c := &testClient{t: t, ctx: waitCtx, w: clientW, msgs: make(chan map[string]any, 1024), served: make(chan error, 1)}
+	// A write the server does not read ends at the deadline too.
+	stopClosing := context.AfterFunc(waitCtx, func() { _ = clientR.CloseWithError(errServerNotReading) })
 	ctx, cancel := context.WithCancel(context.Background())
 	var out io.Writer = serverW
 	if wrap != nil {
@@ -65,19 +98,75 @@ func startServerOut(t *testing.T, opts Options, wrap func(io.Writer) io.Writer) 
 		}
 	}()
 	t.Cleanup(func() {
+		stopClosing()
+		stopWaiting()
 		_ = clientW.Close()
 		cancel()
-		for range c.msgs {
+		drained := make(chan struct{})
+		go func() {
+			for range c.msgs {
+			}
+			close(drained)
+		}()
+		select {
+		case <-drained:
+		case <-time.After(cleanupWait):
+			t.Errorf("the server did not end within %s of the test's end (its input closed, its context cancelled)", cleanupWait)
 		}
 	})
 	return c
+}
+
+// errServerNotReading ends a write the server did not read by the test's
+// deadline.
+var errServerNotReading = errors.New("the server read nothing more before the test's deadline")
+
+// await receives from ch, or fails the test, naming what, when the test's
+// deadline passes first. ok is false when ch was closed.
+func await[T any](c *testClient, what string, ch <-chan T) (v T, ok bool) {
+	c.t.Helper()
+	select {
+	case v, ok = <-ch:
+		return v, ok
+	case <-c.ctx.Done():
+	}
+	last := "nothing yet"
+	if c.last != nil {
+		raw, _ := json.Marshal(c.last)
+		last = string(raw)
+	}
+	c.t.Fatalf("gave up waiting for %s: %v (the last message from the server: %s)", what, context.Cause(c.ctx), last)
+	return v, false
+}
+
+// awaitServed returns what Serve returned, waiting for it to end.
+func (c *testClient) awaitServed() error {
+	c.t.Helper()
+	err, _ := await(c, "Serve to return", c.served)
+	return err
+}
+
+// awaitBlockStarted waits until a Block call runs.
+func (c *testClient) awaitBlockStarted() {
+	c.t.Helper()
+	await(c, "a Block call to start", blockStarted)
+}
+
+// releaseBlock ends a running Block call with text.
+func (c *testClient) releaseBlock(text string) {
+	c.t.Helper()
+	select {
+	case blockRelease <- text:
+	case <-c.ctx.Done():
+		c.t.Fatalf("gave up waiting for a Block call to take %q: %v", text, context.Cause(c.ctx))
+	}
 }
 
 // raw writes bytes as they are.
 func (c *testClient) raw(s string) {
 	c.t.Helper()
 	if _, err := io.WriteString(c.w, s); err != nil {
-		c.t.Fatalf("writing to the server: %v", err)
+		c.t.Fatalf("writing %q to the server: %v", s, err)
 	}
 }
 
@@ -89,7 +178,7 @@ func (c *testClient) send(msg any) {
 		c.t.Fatal(err)
 	}
 	if err := script.WriteFrame(c.w, body); err != nil {
-		c.t.Fatalf("writing to the server: %v", err)
+		c.t.Fatalf("writing %s to the server: %v", body, err)
 	}
 }
 
@@ -114,10 +203,17 @@ func (c *testClient) notify(method string, params any) {
 // next returns the server's next message.
 func (c *testClient) next() map[string]any {
 	c.t.Helper()
-	m, ok := <-c.msgs
+	return c.nextFor("the server's next message")
+}
+
+// nextFor returns the server's next message, awaited as what.
+func (c *testClient) nextFor(what string) map[string]any {
+	c.t.Helper()
+	m, ok := await(c, what, c.msgs)
 	if !ok {
-		c.t.Fatal("the server closed its output")
+		c.t.Fatalf("the server closed its output while the test waited for %s", what)
 	}
+	c.last = m
 	return m
 }
 
@@ -138,7 +234,7 @@ func (c *testClient) initialize(root string, caps map[string]any) map[string]any
 		caps = map[string]any{}
 	}
 	c.request(0, "initialize", map[string]any{"rootPath": root, "capabilities": caps})
-	m := c.next()
+	m := c.nextFor("the reply to initialize")
 	if m["error"] != nil {
 		c.t.Fatalf("initialize failed: %v", m["error"])
 	}

@@ -139,7 +139,7 @@ func TestLifecycleAndMethodErrors(t *testing.T) {
 		t.Fatalf("after shutdown: code %d, want -32600", code)
 	}
 	c.notify("exit", nil)
-	if err := <-c.served; err != nil {
+	if err := c.awaitServed(); err != nil {
 		t.Fatalf("Serve after shutdown and exit: %v, want nil", err)
 	}
 }
@@ -148,7 +148,7 @@ func TestExitWithoutShutdownIsAnError(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(t.TempDir(), nil)
 	c.notify("exit", nil)
-	if err := <-c.served; err == nil {
+	if err := c.awaitServed(); err == nil {
 		t.Fatal("Serve returned nil after exit without shutdown")
 	}
 }
@@ -159,7 +159,7 @@ func TestCancelRequest(t *testing.T) {
 			c := startServer(t, Options{})
 			c.initialize(t.TempDir(), nil)
 			c.request(id, "toolhost/callTool", map[string]any{"name": "Block", "input": map[string]any{}})
-			<-blockStarted
+			c.awaitBlockStarted()
 			c.notify("$/cancelRequest", map[string]any{"id": id})
 			m := c.next()
 			if code, _ := errorCode(t, m); code != -32800 {
@@ -176,7 +176,7 @@ func TestRequestsRunConcurrently(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(t.TempDir(), nil)
 	c.request(1, "toolhost/callTool", map[string]any{"name": "Block", "input": map[string]any{}})
-	<-blockStarted
+	c.awaitBlockStarted()
 	// The Block call holds id 1 until released; the Echo sent after it must
 	// be answered first.
 	c.request(2, "toolhost/callTool", map[string]any{"name": "Echo", "input": map[string]any{"text": "second"}})
@@ -184,7 +184,7 @@ func TestRequestsRunConcurrently(t *testing.T) {
 	if m["id"] != float64(2) || resultText(t, m) != "second" {
 		t.Fatalf("first reply %v, want the Echo (id 2)", m)
 	}
-	blockRelease <- "first"
+	c.releaseBlock("first")
 	m = c.next()
 	if m["id"] != float64(1) || resultText(t, m) != "first" {
 		t.Fatalf("second reply %v, want the Block (id 1)", m)
@@ -205,7 +205,7 @@ func TestProgressCancelEndsTheCall(t *testing.T) {
 	if begin["method"] != "$/progress" || begin["params"].(map[string]any)["value"].(map[string]any)["kind"] != "begin" {
 		t.Fatalf("want progress begin, got %v", begin)
 	}
-	<-blockStarted
+	c.awaitBlockStarted()
 	c.notify("window/workDoneProgress/cancel", map[string]any{"token": token})
 	var gotEnd, gotReply bool
 	for !(gotEnd && gotReply) {
@@ -235,7 +235,7 @@ func TestServerRequestsEndWhenTheClientGoesAway(t *testing.T) {
 	}
 	// The editor dies without answering: Serve must still return.
 	_ = c.w.Close()
-	if err := <-c.served; err == nil {
+	if err := c.awaitServed(); err == nil {
 		t.Fatal("Serve returned nil for a client that vanished without shutdown")
 	}
 }

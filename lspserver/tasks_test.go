@@ -78,7 +78,7 @@ func TestBackgroundTasksOverTheEditorConnection(t *testing.T) {
 		}
 	}
 	c.notify("exit", nil)
-	if err := <-c.served; err != nil {
+	if err := c.awaitServed(); err != nil {
 		t.Fatalf("Serve after shutdown and exit: %v", err)
 	}
 	if !testproc.EventuallyGone(pid) {

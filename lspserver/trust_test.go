@@ -75,7 +75,7 @@ func startTrustEditor(t *testing.T, files map[string]string, trust bool, request
 func (e *trustEditor) awaitTrustDecision() map[string]any {
 	e.t.Helper()
 	for {
-		m := e.c.next()
+		m := e.c.nextFor("toolhost/trustChanged")
 		if m["method"] == "toolhost/trustChanged" {
 			return m["params"].(map[string]any)
 		}
@@ -90,7 +90,7 @@ func (e *trustEditor) call(method string, params any) map[string]any {
 	id := e.nextID
 	e.c.request(id, method, params)
 	for {
-		m := e.c.next()
+		m := e.c.nextFor("the reply to " + method)
 		if m["method"] == nil && m["id"] == float64(id) {
 			return m
 		}

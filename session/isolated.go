@@ -43,6 +43,7 @@ func newPipeline(reg *tools.Registry, ws *workspace.Workspace, checker *permissi
 		tools.WithSettings(store.Current),
 		tools.WithWorkDir(ws.Root),
 		tools.WithPathResolver(ws.Resolve),
+		tools.WithRootCheck(ws.CheckRoots),
 		tools.WithSessionID(newSessionID()),
 	)
 }

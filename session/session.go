@@ -79,6 +79,9 @@ type Session struct {
 	Todos *state.TodoStore
 	// MCP runs the configured MCP servers; their tools are in Registry.
 	MCP *toolmcp.Manager
+	// mcpRoot is the folder whose .mcp.json the project's MCP servers come
+	// from: the first root as pinned when the session started.
+	mcpRoot string
 	// Teams keeps named background agents' mailboxes and the teams.
 	Teams *team.Hub
 
@@ -151,13 +154,22 @@ func New(opts Options) (*Session, error) {
 	})
 	s.Pipeline = newPipeline(s.Registry, ws, checker, store, log)
 
+	// The project's MCP servers belong to the folder that was opened
+	// (workspace/pin.go): its .mcp.json, its trust, its approvals and its
+	// folder as their working folder, even after a root link is re-pointed
+	// and the settings reload.
+	mcpRoot := ws.Root()
+	if real := ws.RealRoots(); len(real) > 0 {
+		mcpRoot = real[0]
+	}
+	s.mcpRoot = mcpRoot
 	var approve func(context.Context, string) bool
 	if opts.ApproveMCPServer != nil {
 		approve = func(ctx context.Context, name string) bool {
 			if !opts.ApproveMCPServer(ctx, name, s.projectMCPServerCommand(name)) {
 				return false
 			}
-			if err := store.UpdateLocalList(ws.Root(), "enabledMcpjsonServers", []string{name}, nil); err != nil {
+			if err := store.UpdateLocalList(mcpRoot, "enabledMcpjsonServers", []string{name}, nil); err != nil {
 				log.Warn("the MCP server was allowed for this session, but the approval could not be saved", "server", name, "err", err)
 			}
 			return true
@@ -165,8 +177,8 @@ func New(opts Options) (*Session, error) {
 	}
 	// The manager registers ListMcpResources and ReadMcpResource even when
 	// no server starts, so every session lists the same built-in tools.
-	s.MCP = toolmcp.New(s.Registry, toolmcp.Options{Root: ws.Root(), Settings: store.Current, Mode: checker.Mode, Log: log, Approve: approve,
-		ProjectTrusted: func() bool { return store.Current().Trust.Trusted(ws.Root()) }})
+	s.MCP = toolmcp.New(s.Registry, toolmcp.Options{Root: mcpRoot, Settings: store.Current, Mode: checker.Mode, Log: log, Approve: approve,
+		ProjectTrusted: func() bool { return store.Current().Trust.Trusted(mcpRoot) }})
 	if !opts.NoMCP {
 		// Servers start in the background; a bad .mcp.json is logged by
 		// Start and skipped, never fatal.
@@ -288,7 +300,7 @@ func (s *Session) settingsProblems() []settings.Problem {
 		problems = append(problems, s.MCP.ProjectConfigProblems()...)
 		if err := s.MCP.ProjectConfigError(); err != nil {
 			problems = append(problems, settings.Problem{
-				File:    filepath.Join(s.Workspace.Root(), toolmcp.ProjectConfigFile),
+				File:    filepath.Join(s.mcpRoot, toolmcp.ProjectConfigFile),
 				Message: err.Error() + "; its MCP servers are not started. Fix the file, then reload the settings",
 			})
 		}

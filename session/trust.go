@@ -258,7 +258,7 @@ func TrustQuestionText(root string, items []settings.Ignored) string {
 // projectMCPServerCommand spells out what the .mcp.json server name runs
 // or connects to, for its approval prompt; empty when it cannot be read.
 func (s *Session) projectMCPServerCommand(name string) string {
-	servers, err := toolmcp.LoadProjectConfig(s.Workspace.Root())
+	servers, err := toolmcp.LoadProjectConfig(s.mcpRoot)
 	if err != nil {
 		return ""
 	}

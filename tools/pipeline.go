@@ -59,6 +59,7 @@ type Pipeline struct {
 	workDir     func() string
 	sessionID   string
 	resolve     func(string) (string, error)
+	checkRoots  func() error
 	maxParallel int
 	// waiting, set by tests, is told when a call of a batch starts waiting
 	// for the earlier calls it conflicts with.
@@ -95,6 +96,11 @@ func WithSessionID(id string) Option { return func(p *Pipeline) { p.sessionID = 
 func WithPathResolver(resolve func(string) (string, error)) Option {
 	return func(p *Pipeline) { p.resolve = resolve }
 }
+
+// WithRootCheck sets what refuses every call while a workspace folder is
+// not the folder that was opened (workspace.Workspace.CheckRoots): hooks,
+// permission checks and tools all work in the workspace folders.
+func WithRootCheck(check func() error) Option { return func(p *Pipeline) { p.checkRoots = check } }
 
 // WithMaxParallel caps how many calls of a batch run at once (default
 // DefaultMaxParallel).
@@ -285,6 +291,11 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	}
 	if res := p.prepare(c); res != nil {
 		return res, nil
+	}
+	if p.checkRoots != nil {
+		if err := p.checkRoots(); err != nil {
+			return ErrorResult("%s was refused: %v.", c.tool.Name(), err), nil
+		}
 	}
 
 	// What cannot depend on the user's answer is checked before asking.

@@ -246,8 +246,7 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 
 	// The editor changed its buffer (and may have sent didChange already);
 	// give the overlay a moment to catch up so the read record matches it.
-	// A view of next, not a copy: waitDocument only compares it.
-	w.waitDocument(ctx, m.Path, unsafe.String(unsafe.SliceData(next), len(next)), editorSyncTimeout)
+	w.waitDocument(ctx, m.Path, next, editorSyncTimeout)
 	if diskErr != nil {
 		diskBefore = nil
 	}

@@ -152,7 +152,7 @@ const editorSyncTimeout = 2 * time.Second
 // waitDocument waits until the open document at path holds want, is closed,
 // or the timeout or ctx ends. It reports whether the overlay agrees with want
 // (a closed document agrees: the disk is the truth then).
-func (w *Workspace) waitDocument(ctx context.Context, path, want string, timeout time.Duration) bool {
+func (w *Workspace) waitDocument(ctx context.Context, path string, want []byte, timeout time.Duration) bool {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
@@ -162,7 +162,7 @@ func (w *Workspace) waitDocument(ctx context.Context, path, want string, timeout
 		}
 		wake := w.docs.changed
 		doc, open := w.docs.byPath[path]
-		agrees := !open || doc.text == want
+		agrees := !open || doc.text == string(want) // compared without a copy
 		w.docs.mu.Unlock()
 		if agrees {
 			return true

@@ -91,11 +91,9 @@ type place struct {
 func (w *Workspace) placeOf(abs string) (place, error) {
 	pl := place{given: abs, real: RealPath(abs)}
 	w.mu.RLock()
-	folders := append(append([]string(nil), w.roots...), w.extra...)
 	outsideOK := w.outsideWrites
 	w.mu.RUnlock()
-	for _, f := range folders {
-		rf := RealPath(f)
+	for _, rf := range w.RealFolders() {
 		if pathutil.Within(rf, pl.real) && len(rf) > len(pl.root) {
 			pl.root = rf
 		}
@@ -159,9 +157,9 @@ func (w *Workspace) WriteFile(abs string, data []byte) error {
 	if pl.root == "" {
 		return writeAtomic(nil, pl.real, abs, data)
 	}
-	root, err := os.OpenRoot(pl.root)
+	root, err := w.openFolder(pl.root)
 	if err != nil {
-		return fmt.Errorf("open the workspace folder %s: %w", pl.root, err)
+		return err
 	}
 	defer root.Close()
 	err = writeAtomic(root, pl.rel, abs, data)
@@ -176,10 +174,19 @@ func isEscape(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
 }
 
-// Folders returns every folder inside the workspace: the roots, then
-// permissions.additionalDirectories.
+// Folders returns every folder inside the workspace: the roots (as
+// opened), then permissions.additionalDirectories.
 func (w *Workspace) Folders() []string {
+	return append(w.Roots(), w.additional()...)
+}
+
+// additional returns permissions.additionalDirectories as given.
+func (w *Workspace) additional() []string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	return append(append([]string(nil), w.roots...), w.extra...)
+	out := make([]string, len(w.extra))
+	for i, e := range w.extra {
+		out[i] = e.given
+	}
+	return out
 }

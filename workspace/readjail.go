@@ -53,7 +53,7 @@ func (w *Workspace) OpenRegularContext(ctx context.Context, abs string) (*os.Fil
 		f, err := openApproved(abs, a)
 		return keepRegular(f, abs, err)
 	}
-	f, err := openJailed(ctx, w, abs, openBeneath, openApproved)
+	f, err := openJailed(ctx, w, abs, w.openBeneath, openApproved)
 	return keepRegular(f, abs, err)
 }
 
@@ -74,9 +74,9 @@ func (w *Workspace) OpenDir(ctx context.Context, abs string) (*os.Root, error) {
 		return os.OpenRoot(abs)
 	}
 	return openJailed(ctx, w, abs, func(folder, rel string) (*os.Root, error) {
-		root, err := os.OpenRoot(folder)
+		root, err := w.openFolder(folder)
 		if err != nil {
-			return nil, fmt.Errorf("open the workspace folder %s: %w", folder, err)
+			return nil, err
 		}
 		defer root.Close()
 		return root.OpenRoot(rel)
@@ -143,25 +143,23 @@ func keepRegular(f *os.File, abs string, err error) (*os.File, fs.FileInfo, erro
 }
 
 // openBeneath opens rel inside folder for reading without leaving it.
-func openBeneath(folder, rel string) (*os.File, error) {
-	root, err := os.OpenRoot(folder)
+func (w *Workspace) openBeneath(folder, rel string) (*os.File, error) {
+	root, err := w.openFolder(folder)
 	if err != nil {
-		return nil, fmt.Errorf("open the workspace folder %s: %w", folder, err)
+		return nil, err
 	}
 	defer root.Close()
 	return root.OpenFile(rel, pathutil.OpenReadFlags, 0)
 }
 
 // folderHolding returns the workspace folder (a root or an additional
-// directory, as configured or with its links resolved) that abs lies in as
-// written, the deepest when several do, and abs relative to it; "" when
-// abs lies in none.
+// directory, as configured or with its links resolved, a root's as pinned)
+// that abs lies in as written, the deepest when several do, and abs
+// relative to it; "" when abs lies in none.
 func (w *Workspace) folderHolding(abs string) (folder, rel string) {
-	for _, f := range w.Folders() {
-		for _, c := range []string{f, RealPath(f)} {
-			if pathutil.Within(c, abs) && len(c) > len(folder) {
-				folder = c
-			}
+	for _, c := range append(w.Folders(), w.RealFolders()...) {
+		if pathutil.Within(c, abs) && len(c) > len(folder) {
+			folder = c
 		}
 	}
 	if folder == "" {

@@ -20,12 +20,14 @@ import (
 // editor has open, and what the agent has read. Safe for concurrent use.
 type Workspace struct {
 	mu sync.RWMutex
-	// roots are the workspace folders, absolute and cleaned; the first is the
-	// base of relative paths.
-	roots []string
-	// extra are permissions.additionalDirectories: inside the workspace for
-	// permission purposes, never a base for relative paths.
-	extra []string
+	// roots are the workspace folders, absolute and cleaned, each pinned to
+	// the folder it led to when added (pin.go); the first is the base of
+	// relative paths.
+	roots []pinnedRoot
+	// extra are permissions.additionalDirectories, pinned as roots are:
+	// inside the workspace for permission purposes, never a base for
+	// relative paths.
+	extra []pinnedRoot
 	// outsideWrites is permissions.allowWritesOutsideWorkspace.
 	outsideWrites bool
 	// atRoot and fuzzy are the paths.atRoot and paths.fuzzy settings.
@@ -46,17 +48,13 @@ func New(roots ...string) *Workspace {
 	return w
 }
 
-// SetRoots replaces the workspace folders.
+// SetRoots replaces the workspace folders, pinning each to the folder it
+// leads to now (a root already open keeps its pin).
 func (w *Workspace) SetRoots(roots []string) {
-	abs := make([]string, 0, len(roots))
-	for _, r := range roots {
-		if a, err := filepath.Abs(r); err == nil {
-			abs = append(abs, filepath.Clean(a))
-		}
-	}
+	abs := cleanRoots(roots)
 	w.mu.Lock()
-	w.roots = abs
-	w.mu.Unlock()
+	defer w.mu.Unlock()
+	w.roots = repin(w.roots, abs)
 }
 
 // SetPathOptions sets paths.atRoot (a leading "@" means the first root)
@@ -75,7 +73,11 @@ func (w *Workspace) FuzzyPaths() bool {
 	return w.fuzzy
 }
 
-// SetAdditionalDirectories sets permissions.additionalDirectories.
+// SetAdditionalDirectories sets permissions.additionalDirectories, each
+// pinned to the folder it leads to now (one set before keeps its pin).
+// Unlike a root, an additional directory whose name leads elsewhere later
+// does not stop the session: the folder it was pinned to stays inside the
+// workspace, and its name's new target does not count as inside.
 func (w *Workspace) SetAdditionalDirectories(dirs []string) {
 	var abs []string
 	for _, d := range dirs {
@@ -84,15 +86,19 @@ func (w *Workspace) SetAdditionalDirectories(dirs []string) {
 		}
 	}
 	w.mu.Lock()
-	w.extra = abs
-	w.mu.Unlock()
+	defer w.mu.Unlock()
+	w.extra = repin(w.extra, abs)
 }
 
-// Roots returns the workspace folders.
+// Roots returns the workspace folders as opened.
 func (w *Workspace) Roots() []string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	return append([]string(nil), w.roots...)
+	out := make([]string, len(w.roots))
+	for i, r := range w.roots {
+		out[i] = r.given
+	}
+	return out
 }
 
 // Root is the first workspace folder: the base of relative paths and the
@@ -101,7 +107,7 @@ func (w *Workspace) Root() string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if len(w.roots) > 0 {
-		return w.roots[0]
+		return w.roots[0].given
 	}
 	wd, _ := os.Getwd()
 	return wd
@@ -194,18 +200,14 @@ func (w *Workspace) resolve(p string) (string, error) {
 	return filepath.Clean(p), nil
 }
 
-// Inside reports whether an absolute path lies inside a root or an
-// additional directory once symlinks are resolved (RealPath: a dangling
-// link counts where it points).
+// Inside reports whether an absolute path lies inside a root (the folder
+// pinned when it was opened) or an additional directory once symlinks are
+// resolved (RealPath: a dangling link counts where it points).
 func (w *Workspace) Inside(abs string) bool {
 	real := pathutil.RealPath(abs)
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	for _, group := range [][]string{w.roots, w.extra} {
-		for _, r := range group {
-			if pathutil.Within(pathutil.RealPath(r), real) {
-				return true
-			}
+	for _, f := range w.RealFolders() {
+		if pathutil.Within(f, real) {
+			return true
 		}
 	}
 	return false

@@ -24,6 +24,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolhost/toolhost/internal/lifetime"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -545,8 +546,10 @@ const (
 const pdfArg = "/dev/fd/3"
 
 // pdfCommand runs a poppler tool on the PDF src (named pdfArg in args).
+// Like every program a call starts, it ends with the call and with the
+// server, however the server ends (internal/lifetime).
 func pdfCommand(ctx context.Context, src *os.File, bin string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := lifetime.Command(ctx, nil, bin, args...)
 	cmd.ExtraFiles = []*os.File{src}
 	return cmd
 }

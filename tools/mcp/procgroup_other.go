@@ -6,7 +6,7 @@ import "os/exec"
 
 func setProcessGroup(*exec.Cmd) {}
 
-func killGroup(int) {}
+func killProcesses(*exec.Cmd) {}
 
 // processGone cannot tell here; the connection's end is taken as the
 // process's.

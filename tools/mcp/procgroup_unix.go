@@ -19,9 +19,12 @@ func setProcessGroup(cmd *exec.Cmd) {
 	lifetime.Label(cmd, cmd.Env)
 }
 
-// killGroup kills the process group led by pid.
-func killGroup(pid int) {
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+// killProcesses kills the server's process group, then every process of
+// its scope: a daemon it forked out of its group (setsid, a double fork)
+// ends with the server, not only with the session.
+func killProcesses(cmd *exec.Cmd) {
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	lifetime.ScopeOf(cmd).Kill()
 }
 
 // processGone reports whether pid has exited (a zombie waiting to be

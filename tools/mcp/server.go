@@ -218,8 +218,9 @@ type connection struct {
 	cmd     *exec.Cmd
 }
 
-// close ends the session, then the whole process group: servers started
-// through npx or a shell leave children behind otherwise.
+// close ends the session, then the whole process group and scope: servers
+// started through npx or a shell leave children behind otherwise, and a
+// daemon the server forked would outlive it.
 func (c *connection) close() {
 	if c == nil {
 		return
@@ -238,7 +239,7 @@ func (c *connection) close() {
 	}
 	timer.Stop()
 	if c.cmd != nil && c.cmd.Process != nil {
-		killGroup(c.cmd.Process.Pid)
+		killProcesses(c.cmd)
 	}
 	<-closed
 }

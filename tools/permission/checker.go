@@ -66,6 +66,12 @@ type Workspace interface {
 	// additional directory once symlinks are resolved.
 	Inside(abs string) bool
 	Roots() []string
+	// RealRoots are where the roots led when they were opened: the folders
+	// the roots stand for, however their names are re-pointed since.
+	RealRoots() []string
+	// FolderReal is where a workspace folder (as given) leads for the
+	// jail: the folder it was pinned to when the workspace took it.
+	FolderReal(dir string) string
 	Root() string
 }
 
@@ -287,7 +293,7 @@ func (d *decision) subject() {
 	extra := d.additionalDirectories()
 	d.sub.reads = d.resolve(a.ReadPaths, extra)
 	d.sub.writes = d.resolve(a.WritePaths, extra)
-	d.pm = newPathMatcher(d.c.ws.Roots(), d.c.home)
+	d.pm = newPathMatcher(d.c.ws.Roots(), d.c.ws.RealRoots(), d.c.home)
 }
 
 // additionalDirectories are the settings' extra folders, resolved. The
@@ -297,7 +303,7 @@ func (d *decision) additionalDirectories() []string {
 	var out []string
 	for _, dir := range d.st.Permissions.AdditionalDirectories {
 		if abs, err := d.c.ws.Resolve(dir); err == nil {
-			out = append(out, pathutil.RealPath(abs))
+			out = append(out, d.c.ws.FolderReal(abs))
 		}
 	}
 	return out
@@ -316,7 +322,7 @@ func (d *decision) resolve(paths []string, extra []string) []resolvedPath {
 			rp.inside = rp.inside || pathutil.Within(e, rp.real)
 		}
 		if !rp.inside && rp.real != rp.abs {
-			rp.linkedOut = writtenWithin(abs, extra) || writtenWithin(abs, d.c.ws.Roots())
+			rp.linkedOut = writtenWithin(abs, extra) || writtenWithin(abs, d.c.ws.Roots()) || writtenWithin(abs, d.c.ws.RealRoots())
 		}
 		out = append(out, rp)
 	}

@@ -86,17 +86,25 @@ func compilePathPattern(spec string) *pathPattern {
 }
 
 // pathMatcher holds the folders patterns are relative to, each in its
-// given and symlink-resolved form. A path matches when its cleaned form or
-// its resolved form does, so a rule cannot be dodged through a link.
+// given and symlink-resolved form (a root's as pinned when it was opened,
+// so a re-pointed root link does not carry rules to its new target). A
+// path matches when its cleaned form or its resolved form does, so a rule
+// cannot be dodged through a link.
 type pathMatcher struct {
 	roots []string
 	home  []string
 }
 
-func newPathMatcher(roots []string, home string) *pathMatcher {
+// newPathMatcher takes the roots as opened and, in the same order, where
+// they led when opened.
+func newPathMatcher(roots, realRoots []string, home string) *pathMatcher {
 	m := &pathMatcher{}
-	for _, r := range roots {
-		m.roots = append(m.roots, uniqueStrings(r, pathutil.RealPath(r))...)
+	for i, r := range roots {
+		real := r
+		if i < len(realRoots) {
+			real = realRoots[i]
+		}
+		m.roots = append(m.roots, uniqueStrings(r, real)...)
 	}
 	if home != "" {
 		m.home = uniqueStrings(home, pathutil.RealPath(home))

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/internal/ignore"
+	"github.com/toolhost/toolhost/internal/lifetime"
 )
 
 // ripgrep runs the rg binary. Its ignore rules are pinned by flags so they
@@ -162,6 +163,10 @@ func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, don
 	if q.file != nil {
 		cmd := exec.CommandContext(ctx, r.path, r.args(q)...)
 		cmd.ExtraFiles = []*os.File{q.file}
+		// Like every program a call starts, rg ends with the call and
+		// with the server, however the server ends (internal/lifetime):
+		// a search of a huge file reads on for minutes otherwise.
+		lifetime.Prepare(cmd, nil)
 		return cmd, func() {}, nil
 	}
 	dir, err := q.dir.Open(".")
@@ -175,6 +180,7 @@ func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, don
 		dir.Close()
 		return nil, nil, &jailError{msg: err.Error()}
 	}
+	lifetime.Prepare(cmd, nil)
 	return cmd, sync.OnceFunc(func() { dir.Close() }), nil
 }
 

@@ -203,7 +203,7 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("stdin is for background commands: add run_in_background: true, or pipe the text in the command itself (printf '...' | cmd)."), nil
 	}
 	if in.RunInBackground {
-		name, args, err := sandboxArgs(s, b.ws.Folders(), dir, in.Command)
+		name, args, err := sandboxArgs(s, b.ws.RealFolders(), dir, in.Command)
 		if err != nil {
 			return tools.ErrorResult("%v.", err), nil
 		}
@@ -221,7 +221,7 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return nil, fmt.Errorf("preparing bash: %w", err)
 	}
 	defer os.Remove(cwdFile)
-	name, args, err := sandboxArgs(s, b.ws.Folders(), dir, withCwdReport(in.Command, cwdFile))
+	name, args, err := sandboxArgs(s, b.ws.RealFolders(), dir, withCwdReport(in.Command, cwdFile))
 	if err != nil {
 		return tools.ErrorResult("%v.", err), nil
 	}

@@ -88,7 +88,7 @@ func (*Monitor) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 func (*Monitor) Docs() tools.Docs {
 	return tools.Docs{
 		Short: "Watch a command's output lines or a WebSocket's messages as events, in a background task with a deadline.",
-		Long: "A command runs as Bash's would (folder, environment, blocked commands, permission rules as Bash(...)); " +
+		Long: "A command runs as Bash's would (folder, environment, blocked commands, permission rules as Bash(...), bash.sandbox); " +
 			"a WebSocket's host is matched by WebFetch(domain:...) rules. The task's output holds one line per event " +
 			"(stdout and stderr alike); TaskOutput reads it, TaskStop ends the watch, the editor sees the task start " +
 			"and end. Claude Code tells the model when a monitor's deadline passes; toolhost has no channel to the " +
@@ -164,8 +164,14 @@ func (m *Monitor) Execute(_ context.Context, call *tools.Call) (*tools.Result, e
 		if res := b.checkBlocked(command, s); res != nil {
 			return res, nil
 		}
-		spec.Command, spec.Name, spec.Args = command, "bash", []string{"-c", command}
-		spec.Dir, spec.Env = b.workDir(), commandEnv(os.Environ(), s)
+		// Confined as Bash's commands are: under bash.sandbox, bubblewrap.
+		dir := b.workDir()
+		name, args, serr := sandboxArgs(s, b.ws.RealFolders(), dir, command)
+		if serr != nil {
+			return tools.ErrorResult("%v.", serr), nil
+		}
+		spec.Command, spec.Name, spec.Args = command, name, args
+		spec.Dir, spec.Env = dir, commandEnv(os.Environ(), s)
 		t, err = b.tasks.Start(spec)
 	}
 	if err != nil {

@@ -27,14 +27,7 @@ func runBash(t *testing.T, b *Bash, command string) (string, bool) {
 // Under bash.sandbox a command writes inside the workspace and nowhere
 // else, and cannot connect to a local port.
 func TestBashSandbox(t *testing.T) {
-	if _, err := exec.LookPath(bwrapName); err != nil {
-		t.Fatalf("bubblewrap is not installed (scripts/deps.sh installs it): %v", err)
-	}
-	outside, err := os.MkdirTemp("/var/tmp", "toolhost-sandbox-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
+	outside := sandboxOutside(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -195,4 +188,20 @@ func TestBashSandboxProtectedFiles(t *testing.T) {
 			t.Errorf("%s after a write in the sandbox: %q, want %q", name, got, want)
 		}
 	}
+}
+
+// sandboxOutside fails the test when bubblewrap is missing and returns a
+// folder outside the workspace and outside the sandbox's private /tmp,
+// removed when the test ends.
+func sandboxOutside(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath(bwrapName); err != nil {
+		t.Fatalf("bubblewrap is not installed (scripts/deps.sh installs it): %v", err)
+	}
+	outside, err := os.MkdirTemp("/var/tmp", "toolhost-sandbox-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	return outside
 }

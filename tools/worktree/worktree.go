@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolhost/toolhost/internal/lifetime"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -159,10 +160,14 @@ func untrustedEnv(ctx context.Context, dir string) []string {
 // git runs git in dir and returns its trimmed output; the error carries
 // git's own message. Unless trusted, the repository's commands are off.
 func git(ctx context.Context, trusted bool, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	// git runs hooks in a trusted repository (post-checkout on a worktree's
+	// checkout), which can leave processes behind: like every program a
+	// call starts, they end with the server (internal/lifetime).
+	var env []string
 	if !trusted {
-		cmd.Env = untrustedEnv(ctx, dir)
+		env = untrustedEnv(ctx, dir)
 	}
+	cmd := lifetime.Command(ctx, env, "git", append([]string{"-C", dir}, args...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {

@@ -25,11 +25,18 @@ export function installExtension({ node, codeServer, extensionsDir, userDataDir,
   });
 }
 
-/** Writes VS Code user settings. */
+/**
+ * Writes VS Code user settings, and the same as the machine's: code-server
+ * runs extensions as on a remote machine, which takes machine-scoped
+ * settings (toolhost.path, toolhost.permissionMode) from the machine's
+ * settings only.
+ */
 export function writeUserSettings(userDataDir, settings) {
-  const dir = path.join(userDataDir, "User");
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "settings.json"), JSON.stringify(settings, null, 2));
+  for (const scope of ["User", "Machine"]) {
+    const dir = path.join(userDataDir, scope);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "settings.json"), JSON.stringify(settings, null, 2));
+  }
 }
 
 /**

@@ -14,3 +14,11 @@ test("the permission mode cannot come from a folder's .vscode/settings.json", ()
   const scope = properties["toolhost.permissionMode"]?.scope;
   assert.ok(scope === "machine" || scope === "application", `toolhost.permissionMode has scope ${scope ?? "window (the default)"}`);
 });
+
+// The binary the extension starts runs the moment a folder opens: a
+// repository that chose it would run its own program before any trust
+// question, whether VS Code trusts the folder or workspace trust is off.
+test("the binary cannot come from a folder's .vscode/settings.json", () => {
+  const scope = properties["toolhost.path"]?.scope;
+  assert.ok(scope === "machine" || scope === "application", `toolhost.path has scope ${scope ?? "window (the default)"}`);
+});

@@ -27,7 +27,7 @@ export function alive(pid) {
 }
 
 export async function run(t) {
-  const { wb, page, workspace, toolhostBin, step, waitFor, waitResult, waitStatus, runTool } = t;
+  const { wb, page, workspace, toolhostBin, step, waitFor, waitResult, waitStatus, runTool, userDataDir } = t;
 
   /** Kills the running server (by its pid) and returns that pid. */
   async function killServer() {
@@ -99,10 +99,15 @@ export async function run(t) {
   // It never answers and never ends; its command line names the script, so
   // the check below finds this test's process and no other on the machine.
   fs.writeFileSync(hang, '#!/bin/sh\nexec tail -f /dev/null "$0"\n', { mode: 0o755 });
-  // The folder's settings, which VS Code watches, override the user's.
-  const folderSettings = path.join(workspace, ".vscode", "settings.json");
-  fs.mkdirSync(path.dirname(folderSettings), { recursive: true });
-  fs.writeFileSync(folderSettings, JSON.stringify({ "toolhost.path": hang }));
+  // The machine's settings, which VS Code watches, as they are now;
+  // toolhost.path is a machine setting: a folder's own settings cannot name
+  // the binary, and code-server reads it from the machine's settings.
+  const userSettingsFile = path.join(userDataDir, "Machine", "settings.json");
+  const setPath = (bin) => {
+    const settings = JSON.parse(fs.readFileSync(userSettingsFile, "utf8"));
+    fs.writeFileSync(userSettingsFile, JSON.stringify({ ...settings, "toolhost.path": bin }, null, 2));
+  };
+  setPath(hang);
   await wb.statusItem("toolhost: starting").waitFor({ state: "visible", timeout: 30000 });
   await wb.statusItem("toolhost: crashed").waitFor({ state: "visible", timeout: 40000 });
   // One message with what to do next, not the language client's own
@@ -127,6 +132,6 @@ export async function run(t) {
   if (hangPids.length > 0) {
     throw new Error(`the binary that never answered is still running: ${hangPids.join("; ")}`);
   }
-  fs.writeFileSync(folderSettings, "{}");
+  setPath(toolhostBin);
   await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
 }
