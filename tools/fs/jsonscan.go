@@ -2,133 +2,164 @@ package fs
 
 import (
 	"bytes"
-	"encoding/json"
+	"cmp"
+	"errors"
+	"io"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// The scanners below walk a JSON document already checked with json.Valid,
-// finding the byte range of values without decoding them: a notebook of a
-// hundred megabytes is looked into cell by cell, not turned into maps.
+// The notebook code looks into a JSON document by byte ranges: a notebook of
+// a hundred megabytes is indexed cell by cell, not decoded into maps. The
+// walking is jsontext's, the Go team's prototype of encoding/json/v2: its Decoder
+// reads a bytes.Buffer in place (no copy of the file), validates as it goes,
+// and returns each value as a slice of its input without decoding it, so a
+// value's range is the decoder's offset less the value's length.
 
-// skipSpace returns the index of the first non-space byte at or after i.
-func skipSpace(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
+// scanOptions read a document as encoding/json reads it: a repeated member
+// name is allowed (the caller keeps the last, as a decoder does) and invalid
+// UTF-8 in a string stands for U+FFFD.
+var scanOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+
+// errNotObject and errNotArray say a well-formed value is not of the kind
+// a walk expects.
+var (
+	errNotObject = errors.New("the value is not a JSON object")
+	errNotArray  = errors.New("the value is not a JSON array")
+)
+
+// scanner finds the ranges of values in data. It holds one decoder, so the
+// callback of one of its walks must not start another walk on it.
+type scanner struct {
+	data []byte
+	dec  jsontext.Decoder
+	// base is where the decoder's input starts in data.
+	base int
+	// name is the current member's name, unquoted, reused from member to
+	// member.
+	name []byte
 }
 
-// stringEnd returns the index just past the string whose opening quote is
-// at i.
-func stringEnd(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(data)
+// newScanner returns a scanner over data.
+func newScanner(data []byte) *scanner { return &scanner{data: data} }
+
+// start points the decoder at the value at sp.
+func (s *scanner) start(sp span) {
+	s.base = sp.start
+	s.dec.Reset(bytes.NewBuffer(s.data[sp.start:sp.end]), scanOptions...)
 }
 
-// valueEnd returns the index just past the value that starts at i.
-func valueEnd(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return stringEnd(data, i)
-	case '{', '[':
-		depth := 0
-		for i < len(data) {
-			switch data[i] {
-			case '"':
-				i = stringEnd(data, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return len(data)
+// value reads the next value and returns its range in data.
+func (s *scanner) value() (span, error) {
+	v, err := s.dec.ReadValue()
+	if err != nil {
+		return span{}, err
 	}
-	for i < len(data) {
-		switch data[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
+	end := s.base + int(s.dec.InputOffset())
+	return span{end - len(v), end}, nil
 }
 
-// members calls fn with the key and value range of each member of the
-// object at sp, in order, until fn returns false.
-func members(data []byte, sp span, fn func(key string, val span) bool) {
-	i := skipSpace(data, sp.start)
-	if i >= sp.end || data[i] != '{' {
-		return
+// document checks that data is one well-formed JSON object and calls fn
+// with the name and value range of each of its members, in order. A syntax
+// error anywhere in the file is returned (fn may have been called for the
+// members before it); a well-formed value of another kind is errNotObject.
+func (s *scanner) document(fn func(name []byte, val span)) error {
+	s.start(span{0, len(s.data)})
+	var err error
+	if s.dec.PeekKind() == '{' {
+		// Every member is read, so the whole file is checked.
+		err = s.object(func(name []byte, val span) bool { fn(name, val); return true })
+	} else {
+		_, err = s.dec.ReadValue()
+		if err == nil {
+			err = errNotObject
+		}
 	}
-	for i = skipSpace(data, i+1); i < sp.end && data[i] == '"'; {
-		kEnd := stringEnd(data, i)
-		key := jsonKey(data[i:kEnd])
-		v := skipSpace(data, skipSpace(data, kEnd)+1) // past the colon
-		vEnd := valueEnd(data, v)
-		if !fn(key, span{v, vEnd}) {
-			return
-		}
-		i = skipSpace(data, vEnd)
-		if i < sp.end && data[i] == ',' {
-			i = skipSpace(data, i+1)
-		}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF // an empty file
+	}
+	if err != nil && err != errNotObject {
+		return err
+	}
+	// The file holds one value: anything after it but space is an error.
+	switch _, next := s.dec.ReadToken(); next {
+	case io.EOF:
+		return err
+	case nil:
+		return errors.New("the file holds more than one JSON value")
+	default:
+		return next
 	}
 }
 
-// elements calls fn with the range of each element of the array at sp.
-func elements(data []byte, sp span, fn func(i int, val span) bool) {
-	i := skipSpace(data, sp.start)
-	if i >= sp.end || data[i] != '[' {
-		return
+// members calls fn with the name and the value range of each member of the
+// object at sp, in order, until fn returns false. name is valid only
+// during the call.
+func (s *scanner) members(sp span, fn func(name []byte, val span) bool) error {
+	s.start(sp)
+	return s.object(fn)
+}
+
+// object walks the object the decoder is at, through its closing brace
+// (unless fn stops it).
+func (s *scanner) object(fn func(name []byte, val span) bool) error {
+	if tok, err := s.dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return cmp.Or(err, errNotObject)
 	}
-	i = skipSpace(data, i+1)
-	for n := 0; i < sp.end && data[i] != ']'; n++ {
-		end := valueEnd(data, i)
-		if !fn(n, span{i, end}) {
-			return
+	for s.dec.PeekKind() == '"' {
+		quoted, err := s.dec.ReadValue()
+		if err != nil {
+			return err
 		}
-		i = skipSpace(data, end)
-		if i < sp.end && data[i] == ',' {
-			i = skipSpace(data, i+1)
+		// The decoder has checked the name; an error left here only says
+		// invalid UTF-8 was replaced, as jsonString says.
+		s.name, _ = jsontext.AppendUnquote(s.name[:0], quoted)
+		val, err := s.value()
+		if err != nil {
+			return err
+		}
+		if !fn(s.name, val) {
+			return nil
+		}
+	}
+	_, err := s.dec.ReadToken() // the closing brace, or what stands there instead
+	return err
+}
+
+// elements calls fn with the range of each element of the array at sp, in
+// order, until fn returns false.
+func (s *scanner) elements(sp span, fn func(i int, val span) bool) error {
+	s.start(sp)
+	if tok, err := s.dec.ReadToken(); err != nil || tok.Kind() != '[' {
+		return cmp.Or(err, errNotArray)
+	}
+	for n := 0; ; n++ {
+		switch s.dec.PeekKind() {
+		case ']':
+			_, err := s.dec.ReadToken()
+			return err
+		case jsontext.KindInvalid:
+			_, err := s.dec.ReadToken() // the error PeekKind met
+			return err
+		}
+		val, err := s.value()
+		if err != nil {
+			return err
+		}
+		if !fn(n, val) {
+			return nil
 		}
 	}
 }
 
-// jsonKey decodes a quoted key; most have no escapes and need no decoder.
-func jsonKey(quoted []byte) string {
-	if bytes.IndexByte(quoted, '\\') < 0 {
-		return string(quoted[1 : len(quoted)-1])
-	}
-	var s string
-	_ = json.Unmarshal(quoted, &s)
-	return s
-}
-
-// jsonString decodes the value at sp when it is a string.
+// jsonString decodes the value at sp of data when it is a string.
 func jsonString(data []byte, sp span) (string, bool) {
-	if sp.start >= sp.end || data[sp.start] != '"' {
+	if sp.start >= sp.end || jsontext.Value(data[sp.start:sp.end]).Kind() != '"' {
 		return "", false
 	}
-	var s string
-	if json.Unmarshal(data[sp.start:sp.end], &s) != nil {
-		return "", false
-	}
-	return s, true
+	// The scanner has checked the string: an error left here only says
+	// invalid UTF-8 or a lone surrogate became U+FFFD, as encoding/json
+	// decodes them.
+	s, _ := jsontext.AppendUnquote(nil, data[sp.start:sp.end])
+	return string(s), true
 }

@@ -2,6 +2,7 @@ package fs
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -54,21 +55,12 @@ type nbCell struct {
 
 // parseNotebook indexes an nbformat 4 notebook.
 func parseNotebook(data []byte) (*notebook, error) {
-	if !json.Valid(data) {
-		var v struct{}
-		err := json.Unmarshal(data, &v)
-		return nil, fmt.Errorf("not a valid notebook (JSON error: %v)", err)
-	}
-	start := skipSpace(data, 0)
-	if data[start] != '{' {
-		return nil, errors.New("not a valid notebook: it is not a JSON object")
-	}
 	nb := &notebook{raw: data, indent: detectIndent(data), finalNewline: bytes.HasSuffix(data, []byte("\n")), spliceable: true}
 	var cells span
 	seen := 0
 	// The last of repeated keys wins, as when the file is decoded.
-	members(data, span{start, len(data)}, func(key string, val span) bool {
-		switch key {
+	err := newScanner(data).document(func(name []byte, val span) {
+		switch string(name) {
 		case "cells":
 			cells, seen = val, seen+1
 		case "nbformat":
@@ -78,14 +70,22 @@ func parseNotebook(data []byte) (*notebook, error) {
 		case "metadata":
 			nb.metadata = val
 		}
-		return true
 	})
+	switch {
+	case err == errNotObject:
+		return nil, errors.New("not a valid notebook: it is not a JSON object")
+	case err != nil:
+		return nil, fmt.Errorf("not a valid notebook (JSON error: %v)", err)
+	}
 	if seen == 0 || data[cells.start] != '[' {
 		return nil, errors.New("not a valid notebook: it has no \"cells\" list (nbformat 4 is supported)")
 	}
 	nb.spliceable = seen == 1
 	var bad error
-	elements(data, cells, func(i int, val span) bool {
+	// One scanner walks the list, another each cell in it, reused from cell
+	// to cell.
+	cellScan := newScanner(data)
+	err = newScanner(data).elements(cells, func(i int, val span) bool {
 		if data[val.start] != '{' {
 			bad = fmt.Errorf("not a valid notebook: cell %d is not an object", i)
 			return false
@@ -95,18 +95,21 @@ func parseNotebook(data []byte) (*notebook, error) {
 			return false
 		}
 		c := nbCell{span: val}
-		members(data, val, func(key string, v span) bool {
-			if key == "id" {
+		err := cellScan.members(val, func(name []byte, v span) bool {
+			if string(name) == "id" {
 				c.hasID = true
 				c.id, _ = jsonString(data, v)
 			}
 			return true
 		})
 		nb.cells = append(nb.cells, c)
-		return true
+		bad = err
+		return err == nil
 	})
-	if bad != nil {
-		return nil, bad
+	// document has checked the file: the walks meet no syntax error, so
+	// this is only the cells' own faults.
+	if err = cmp.Or(bad, err); err != nil {
+		return nil, err
 	}
 	return nb, nil
 }
@@ -495,8 +498,9 @@ func (nb *notebook) language() string {
 func field(data []byte, sp span, key string) span {
 	var found span
 	if sp.start < sp.end {
-		members(data, sp, func(k string, v span) bool {
-			if k == key {
+		// A value of another kind has no fields: its error is ignored.
+		_ = newScanner(data).members(sp, func(name []byte, v span) bool {
+			if string(name) == key {
 				found = v
 			}
 			return true
