@@ -103,7 +103,7 @@ func Attach(ctx context.Context, in io.Reader, out io.Writer, opts AttachOptions
 	}()
 	w := newLockedWriter(out)
 	guard := newLineGuard(in, w, opts.MaxMessageBytes, log)
-	err = server.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(guard), Writer: w, MaxLineLength: -1})
+	err = runSession(ctx, server, &sdk.IOTransport{Reader: io.NopCloser(guard), Writer: w, MaxLineLength: -1})
 	select {
 	case <-ended:
 		return ErrSessionEnded

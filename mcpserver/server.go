@@ -324,7 +324,27 @@ func (s *Server) Close() { s.bg.Close() }
 
 // Run serves one client over t until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
-	return s.mcp.Run(ctx, t)
+	return runSession(ctx, s.mcp, t)
+}
+
+// runSession is the SDK's Server.Run, which logs a server ended by its
+// context (a SIGTERM, the end of the editor session) as an error: here it
+// is the normal way to stop.
+func runSession(ctx context.Context, server *sdk.Server, t sdk.Transport) error {
+	ss, err := server.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-closed
+		return ctx.Err()
+	case err := <-closed:
+		return err
+	}
 }
 
 // Connect serves one client over t and returns its session at once (tests,
