@@ -14,7 +14,8 @@ import (
 // WriteFileAtomic writes data to path so that readers see either the old or
 // the new content, never a mix: a temporary file in the same folder, synced,
 // then renamed over the target. A symlink's target is written and the link
-// kept; an existing file's mode is kept; a new file gets 0644 and its parent
+// kept; an existing file's mode, owner and extended attributes are kept
+// (as far as this process may give them); a new file gets 0644 and its parent
 // folders are created; anything but a writable regular file is refused.
 //
 // It is for toolhost's own files (settings, notes). Changes of the user's
@@ -74,6 +75,7 @@ func writeAtomic(root *os.Root, name, shown string, data []byte) error {
 		fsys, base = root, root.Name()
 	}
 	mode := fs.FileMode(0o644)
+	var replaced fs.FileInfo
 	st, err := fsys.Lstat(name)
 	switch {
 	case err == nil && st.Mode()&fs.ModeSymlink != 0:
@@ -83,7 +85,7 @@ func writeAtomic(root *os.Root, name, shown string, data []byte) error {
 		if err := writableTarget(shown, st); err != nil {
 			return err
 		}
-		mode = st.Mode().Perm()
+		mode, replaced = st.Mode().Perm(), st
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("look at %s before writing it: %w", shown, err)
 	}
@@ -109,6 +111,10 @@ func writeAtomic(root *os.Root, name, shown string, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		return fmt.Errorf("write %s: %w", shown, err)
 	}
+	if replaced != nil {
+		keepOwnerAndAttrs(fsys, name, replaced, f)
+	}
+	// After the owner: a change of owner clears set-id bits.
 	if err := f.Chmod(mode); err != nil {
 		return fmt.Errorf("set the mode of %s: %w", shown, err)
 	}
