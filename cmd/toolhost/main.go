@@ -46,6 +46,8 @@ func main() {
 	// Grep's ripgrep runs jailed through this binary (internal/execjail):
 	// started as that helper, it does nothing else.
 	execjail.MainIfAsked()
+	// Commands run below a reaper, the same binary (internal/lifetime).
+	lifetime.MainIfAsked()
 	if len(os.Args) == 2 && os.Args[1] == watchdogCommand {
 		lifetime.Watch(os.Stdin)
 		return

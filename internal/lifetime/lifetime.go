@@ -33,6 +33,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -80,6 +81,9 @@ func (s Scope) Env(env []string) []string {
 
 // ScopeOf returns the scope of a prepared command ("" for another).
 func ScopeOf(cmd *exec.Cmd) Scope {
+	if len(cmd.Args) > 2 && cmd.Args[1] == ReapCommand {
+		return Scope(cmd.Args[2])
+	}
 	for i := len(cmd.Env) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(cmd.Env[i], Var+"="); ok {
 			return Scope(v)
@@ -116,6 +120,21 @@ func Prepare(cmd *exec.Cmd, env []string) Scope {
 func Command(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
 	Prepare(cmd, env)
+	return cmd
+}
+
+// Reaped is Command for a command that runs whatever a user or a model
+// wrote (a shell command): it runs below a reaper (see reaperMain), which
+// also ends the descendants that cleared their environment and so left the
+// scope. The caller does not set ExtraFiles or SysProcAttr. Without a
+// reaper to run (a program that never called MainIfAsked, a system other
+// than Linux) it is Command.
+func Reaped(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	ensureWatchdog()
+	if !reap(ctx, cmd, env, NewScope()) {
+		Prepare(cmd, env)
+	}
 	return cmd
 }
 
@@ -186,33 +205,60 @@ const (
 // started just as the server was killed), so it is judged again.
 func killMatching(labels [][]byte, prefix bool) int {
 	self := os.Getpid()
+	others := func() []int {
+		return slices.DeleteFunc(pids(), func(pid int) bool { return pid == self })
+	}
+	return killRounds(others, func(pid int) labelState { return labelOf(pid, labels, prefix) }, labelled, false)
+}
+
+// killRounds kills, in rounds, the processes of list() that judge finds in
+// the state want, until a round kills none. A process judged unreadable
+// (maybe mid-exec) is judged again after a pause, up to maxSettles times;
+// then it is killed if killUnreadable is set, else left.
+func killRounds(list func() []int, judge func(pid int) labelState, want labelState, killUnreadable bool) int {
 	// killed holds the processes signalled already: one that is dying
 	// still reads its label for a moment, and is neither signalled nor
 	// counted again.
 	killed := map[int]bool{}
+	kill := func(pid int) bool {
+		if syscall.Kill(pid, syscall.SIGKILL) != nil {
+			return false
+		}
+		killed[pid] = true
+		return true
+	}
 	settles := 0
 	for round := 0; round < maxRounds; round++ {
-		n, unsure := 0, 0
-		for _, pid := range pids() {
-			if pid == self || killed[pid] {
+		n := 0
+		var unsure []int
+		for _, pid := range list() {
+			if killed[pid] {
 				continue
 			}
-			switch labelOf(pid, labels, prefix) {
-			case labelled:
-				if syscall.Kill(pid, syscall.SIGKILL) == nil {
-					killed[pid] = true
+			switch judge(pid) {
+			case want:
+				if kill(pid) {
 					n++
 				}
 			case unreadable:
-				unsure++
+				unsure = append(unsure, pid)
 			}
 		}
-		if n == 0 {
-			if unsure == 0 || settles == maxSettles {
-				break
-			}
+		switch {
+		case n > 0:
+		case len(unsure) == 0:
+			return len(killed)
+		case settles < maxSettles:
 			settles++
 			time.Sleep(settlePause)
+		case !killUnreadable:
+			return len(killed)
+		default:
+			// Empty for good: started with no environment at all.
+			for _, pid := range unsure {
+				kill(pid)
+			}
+			settles = 0
 		}
 	}
 	return len(killed)

@@ -102,3 +102,37 @@ func EscapedPIDs(t testing.TB, dir string) map[string]int {
 	}
 	return pids
 }
+
+// envClearedNames name the pid files EnvClearingScript writes.
+var envClearedNames = []string{"env-setsid", "env-orphan"}
+
+// EnvClearingScript is a shell script whose processes leave both the
+// command's process group and its environment (env -i): one in a new
+// session, one a background child of a shell that exits at once (an orphan).
+// Each writes its pid to dir; the script returns once both have.
+func EnvClearingScript(dir string) string {
+	setsid := filepath.Join(dir, "env-setsid.pid")
+	orphan := filepath.Join(dir, "env-orphan.pid")
+	return strings.Join([]string{
+		"env -i setsid sh -c 'echo $$ > " + setsid + "; exec sleep 1000' >/dev/null 2>&1 &",
+		"env -i sh -c 'sh -c \"echo \\$\\$ > " + orphan + "; exec sleep 1000\" &' >/dev/null 2>&1",
+		"while [ ! -s " + setsid + " ] || [ ! -s " + orphan + " ]; do sleep 0.01; done",
+	}, "\n")
+}
+
+// EnvClearedPIDs waits for the pids EnvClearingScript writes and returns
+// them by how the process left.
+func EnvClearedPIDs(t testing.TB, dir string) map[string]int {
+	t.Helper()
+	pids := map[string]int{}
+	for _, name := range envClearedNames {
+		pids[name] = ReadPID(t, filepath.Join(dir, name+".pid"))
+	}
+	return pids
+}
+
+// EnvOf reads a process's environment (empty when it cannot be read).
+func EnvOf(pid int) string {
+	env, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	return string(env)
+}

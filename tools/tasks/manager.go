@@ -450,6 +450,23 @@ func (m *Manager) Close() error {
 	var errs []error
 	for _, t := range ts {
 		t.stop()
+	}
+	// A stopped task's reaper ends what is below it, those that cleared
+	// their environment included; killing its group first would kill the
+	// reaper before it had. So the tasks end first, then what they left.
+	deadline := time.NewTimer(closeWait)
+	defer deadline.Stop()
+	for _, t := range ts {
+		select {
+		case <-t.done:
+		case <-deadline.C:
+			errs = append(errs, fmt.Errorf("task %s did not end after it was killed", t.id))
+		}
+		if len(errs) > 0 {
+			break
+		}
+	}
+	for _, t := range ts {
 		// Processes a finished task left behind share its group.
 		if t.cmd != nil && t.cmd.Process != nil {
 			errs = append(errs, KillGroup(t.cmd.Process.Pid))
@@ -465,15 +482,6 @@ func (m *Manager) Close() error {
 		}
 	}
 	lifetime.KillScopes(scopes)
-	deadline := time.NewTimer(closeWait)
-	defer deadline.Stop()
-	for _, t := range ts {
-		select {
-		case <-t.done:
-		case <-deadline.C:
-			return errors.Join(append(errs, fmt.Errorf("task %s did not end after it was killed", t.id))...)
-		}
-	}
 	return errors.Join(errs...)
 }
 

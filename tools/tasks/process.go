@@ -18,11 +18,12 @@ const PipeGrace = 250 * time.Millisecond
 // when nil) that runs in its own process group and process scope
 // (internal/lifetime), both killed when ctx ends: a timeout or a cancel
 // also ends the grandchildren a shell started, those that left the group
-// (setsid, daemons) included. After the command itself exits, its output is
+// (setsid, daemons) included, and those that cleared their environment
+// (env -i) through the command's reaper. After the command itself exits, its output is
 // read for at most PipeGrace more: background children holding the pipe
 // open cannot hang the caller.
 func Command(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
-	cmd := lifetime.Command(ctx, env, name, args...)
+	cmd := lifetime.Reaped(ctx, env, name, args...)
 	cmd.WaitDelay = PipeGrace
 	return cmd
 }

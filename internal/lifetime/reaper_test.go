@@ -1,0 +1,124 @@
+//go:build linux
+
+package lifetime
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/toolhost/toolhost/internal/testproc"
+)
+
+// A reaped command's descendants that cleared their environment (env -i)
+// end when the command ends and when it is cancelled; those that kept the
+// scope are left to its owner when the command ends by itself.
+func TestReaperEndsEnvClearedDescendants(t *testing.T) {
+	for _, cancelled := range []bool{false, true} {
+		name := map[bool]string{false: "the command ends", true: "the command is cancelled"}[cancelled]
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			script := testproc.EnvClearingScript(dir) + "\nsleep 1000 & echo $! > " + dir + "/labelled.pid"
+			if cancelled {
+				script += "\nwait"
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			cmd := Reaped(ctx, nil, "bash", "-c", script)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pids := testproc.EnvClearedPIDs(t, dir)
+			labelled := testproc.ReadPID(t, dir+"/labelled.pid")
+			for name, pid := range pids {
+				if env := testproc.EnvOf(pid); strings.Contains(env, Var) {
+					t.Fatalf("the %s process kept the label: %q", name, env)
+				}
+			}
+			if cancelled {
+				cancel()
+			}
+			err := cmd.Wait()
+			for name, pid := range pids {
+				if !testproc.EventuallyGone(pid) {
+					t.Errorf("the %s process %d outlived its command", name, pid)
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			if cancelled {
+				if !testproc.EventuallyGone(labelled) {
+					t.Errorf("the labelled process %d outlived its command's cancel", labelled)
+				}
+				return
+			}
+			if err != nil {
+				t.Errorf("the command failed: %v", err)
+			}
+			if testproc.Gone(labelled) {
+				t.Errorf("the labelled process ended with its command; its owner ends it")
+			}
+			ScopeOf(cmd).Kill()
+			if !testproc.EventuallyGone(labelled) {
+				t.Errorf("the labelled process %d outlived a kill of its scope", labelled)
+			}
+		})
+	}
+}
+
+// The reaper ends as its command did: the same exit status, or the same
+// signal.
+func TestReaperKeepsTheExitStatus(t *testing.T) {
+	tests := []struct {
+		script string
+		code   int
+		signal syscall.Signal
+	}{
+		{"exit 0", 0, 0},
+		{"exit 3", 3, 0},
+		{"kill -TERM $$", -1, syscall.SIGTERM},
+		{"kill -SEGV $$", -1, syscall.SIGSEGV},
+		{"kill -KILL $$", -1, syscall.SIGKILL},
+	}
+	for _, tc := range tests {
+		t.Run(tc.script, func(t *testing.T) {
+			cmd := Reaped(context.Background(), nil, "sh", "-c", tc.script)
+			err := cmd.Run()
+			var exit *exec.ExitError
+			if err != nil && !errors.As(err, &exit) {
+				t.Fatal(err)
+			}
+			if got := cmd.ProcessState.ExitCode(); got != tc.code {
+				t.Errorf("exit code %d, want %d", got, tc.code)
+			}
+			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if tc.signal != 0 && (!ws.Signaled() || ws.Signal() != tc.signal) {
+				t.Errorf("status %v, want killed by %v", ws, tc.signal)
+			}
+		})
+	}
+}
+
+// A reaped command's output and working folder are its own, and a
+// command that cannot be found fails to start, as without a reaper.
+func TestReapedCommandIsTheCommand(t *testing.T) {
+	dir := t.TempDir()
+	cmd := Reaped(context.Background(), []string{"GREETING=hello"}, "sh", "-c", `echo "$GREETING from $(pwd)"; echo "scope=$`+Var+`" >&2`)
+	cmd.Dir = dir
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "hello from " + dir + "\n"; stdout.String() != want {
+		t.Errorf("stdout %q, want %q", stdout.String(), want)
+	}
+	if want := "scope=" + string(ScopeOf(cmd)) + "\n"; stderr.String() != want || ScopeOf(cmd) == "" {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	if err := Reaped(context.Background(), nil, "no-such-program-here").Start(); !errors.Is(err, exec.ErrNotFound) {
+		t.Errorf("got %v, want exec.ErrNotFound", err)
+	}
+}
