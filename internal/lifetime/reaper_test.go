@@ -122,3 +122,25 @@ func TestReapedCommandIsTheCommand(t *testing.T) {
 		t.Errorf("got %v, want exec.ErrNotFound", err)
 	}
 }
+
+// A kill of the scope (what the server does as it ends) does not kill the
+// reaper, which carries no label: it sees its command end and ends what
+// cleared its environment.
+func TestScopeKillLeavesTheReaperItsWork(t *testing.T) {
+	dir := t.TempDir()
+	cmd := Reaped(context.Background(), nil, "bash", "-c", testproc.EnvClearingScript(dir)+"\nsleep 1000")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := testproc.EnvClearedPIDs(t, dir)
+	if n := ScopeOf(cmd).Kill(); n == 0 {
+		t.Errorf("the scope kill found no process")
+	}
+	_ = cmd.Wait()
+	for name, pid := range pids {
+		if !testproc.EventuallyGone(pid) {
+			t.Errorf("the %s process %d outlived its command's scope kill", name, pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
