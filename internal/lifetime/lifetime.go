@@ -20,9 +20,9 @@
 //
 // A label cannot follow a process that replaces its environment (env -i,
 // a daemon clearing it) before it leaves. So commands that run what a user
-// or a model wrote (Reaped: Bash, background tasks, Monitor) run below a
-// reaper, a hidden mode of the same binary (MainIfAsked, ReapCommand) that
-// is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan below it is
+// or a model wrote (Reaped: Bash, background tasks, Monitor, hooks) run
+// below a reaper, a hidden mode of the same binary (MainIfAsked,
+// ReapCommand) that is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan below it is
 // re-parented to it, label or none, so it finds them all as its
 // descendants in /proc. When its command ends it kills the descendants
 // without the command's scope, and leaves the labelled ones to the scope's

@@ -2,8 +2,15 @@
 
 package hooks
 
-import "os/exec"
+import (
+	"context"
+	"os/exec"
+)
 
-// inOwnGroup leaves the default cancellation (kill the process) where there
+// command leaves the default cancellation (kill the process) where there
 // are no process groups.
-func inOwnGroup(*exec.Cmd) {}
+func command(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = env
+	return cmd
+}

@@ -3,15 +3,17 @@
 package hooks
 
 import (
+	"context"
 	"os/exec"
 
 	"github.com/toolhost/toolhost/internal/lifetime"
 )
 
-// inOwnGroup starts the hook in a process group and scope of its own
-// (internal/lifetime) and makes cancellation kill both, so a hook's
-// children (a sleep, a pipeline, a daemon) die with it instead of holding
-// its output open or outliving it.
-func inOwnGroup(cmd *exec.Cmd) {
-	lifetime.Prepare(cmd, cmd.Env)
+// command returns the hook's command with env as its environment, in a
+// process group and scope of its own and below a reaper (internal/lifetime):
+// the end of ctx kills all it started, and what it started that cleared its
+// environment (env -i) ends with it, instead of holding its output open or
+// outliving it.
+func command(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
+	return lifetime.Reaped(ctx, env, name, args...)
 }

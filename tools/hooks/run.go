@@ -42,14 +42,12 @@ func run(ctx context.Context, h settings.HookCommand, stdin []byte, dir string, 
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	cmd := exec.CommandContext(hctx, shell(), "-c", h.Command)
+	cmd := command(hctx, environ(env, dir), shell(), "-c", h.Command)
 	cmd.Dir = dir
-	cmd.Env = environ(env, dir)
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout := &cappedBuffer{max: maxOutput}
 	stderr := &cappedBuffer{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	inOwnGroup(cmd)
 	cmd.WaitDelay = waitDelay
 
 	err := cmd.Run()
