@@ -18,21 +18,21 @@
 // watchdog then ends the server's processes. Direct children also get a
 // parent-death signal (SIGKILL).
 //
-// A label cannot follow a process that replaces its environment (env -i,
-// a daemon clearing it) before it leaves. So commands that run what a user
-// or a model wrote (Reaped: Bash, background tasks, Monitor, hooks) run
-// below a reaper, a hidden mode of the same binary (MainIfAsked,
-// ReapCommand) that is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan below it is
-// re-parented to it, label or none, so it finds them all as its
-// descendants in /proc. When its command ends it kills the descendants
-// without the command's scope, and leaves the labelled ones to the scope's
-// owner (a session ends what a finished command left running); when it is
-// stopped — its stop pipe closes, on a cancel, a timeout, or the server's
-// end however it ends — it kills everything below it. It then ends as its
-// command did (the same exit status or signal). The reaper carries no
-// label and leads the command's process group: a kill by scope or by the
-// watchdog never ends it before it has done its work, and a kill of the
-// group (what a finished command left) still ends the group.
+// A label cannot follow a process that replaces its environment (env -i, a
+// daemon clearing it) before it leaves. So commands that run what a user or
+// a model wrote (Reaped: Bash, background tasks, Monitor, hooks) run below a
+// reaper, a hidden mode of the same binary (MainIfAsked, ReapCommand) that
+// is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan below it is
+// re-parented to it, label or none, so it finds them all as its descendants
+// in /proc. When its command ends it kills the descendants without the
+// command's scope, and leaves the labelled ones to the scope's owner (a
+// session ends what a finished command left running); when it is stopped —
+// its stop pipe closes, on a cancel, a timeout, or the server's end however
+// it ends — it kills everything below it. It then ends as its command did
+// (the same exit status or signal). The reaper carries no label and leads
+// the command's process group: a kill by scope or by the watchdog never ends
+// it before it has done its work, and a kill of the group (what a finished
+// command left) still ends the group.
 //
 // Why not cgroups: they need a delegated, writable hierarchy (cgroup v2 with
 // cgroup.kill), which containers and desktop sessions often lack; the label
