@@ -3,12 +3,8 @@
 package mcpserver
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
 	"io"
 	"os/exec"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -38,35 +34,8 @@ func TestEnvClearedProcessesEndWithTheServer(t *testing.T) {
 			name := e.name + map[bool]string{false: ", during a call", true: ", a background task"}[background]
 			t.Run(name, func(t *testing.T) {
 				dir := t.TempDir()
-				cmd := exec.Command(bin, "mcp")
-				cmd.Dir, cmd.Env = dir, isolatedEnv(t)
-				stdin, err := cmd.StdinPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				stdout, err := cmd.StdoutPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
+				cmd, stdin, stdout := startBash(t, bin, dir, testproc.EnvClearingScript(dir)+"\nsleep 1000", background)
 				defer cmd.Wait()
-				args, _ := json.Marshal(map[string]any{"command": testproc.EnvClearingScript(dir) + "\nsleep 1000", "run_in_background": background})
-				fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
-				fmt.Fprintln(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-				fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Bash","arguments":%s}}`+"\n", args)
-				if background {
-					sc := bufio.NewScanner(stdout)
-					for sc.Scan() {
-						if strings.Contains(sc.Text(), `"id":2`) {
-							if !strings.Contains(sc.Text(), "background") {
-								t.Fatalf("the Bash call did not start a background task: %s", sc.Text())
-							}
-							break
-						}
-					}
-				}
 				go io.Copy(io.Discard, stdout)
 				pids := testproc.EnvClearedPIDs(t, dir)
 				if err := e.end(cmd, stdin); err != nil {

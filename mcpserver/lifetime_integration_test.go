@@ -1,14 +1,11 @@
 package mcpserver
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -70,33 +67,8 @@ func TestBackgroundTasksEndWithAKilledServer(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
-			cmd := exec.Command(bin, "mcp")
-			cmd.Dir, cmd.Env = dir, isolatedEnv(t)
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			cmd, _, stdout := startBash(t, bin, dir, testproc.EscapingScript(dir), true)
 			defer cmd.Wait()
-			args, _ := json.Marshal(map[string]any{"command": testproc.EscapingScript(dir), "run_in_background": true})
-			fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
-			fmt.Fprintln(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-			fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Bash","arguments":%s}}`+"\n", args)
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				if strings.Contains(sc.Text(), `"id":2`) {
-					if !strings.Contains(sc.Text(), "background") {
-						t.Fatalf("the Bash call did not start a background task: %s", sc.Text())
-					}
-					break
-				}
-			}
 			pids := testproc.EscapedPIDs(t, dir)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
