@@ -149,6 +149,13 @@ type Server struct {
 	// onRoots, when set, receives the client's roots as paths.
 	onRoots atomic.Pointer[func([]string)]
 
+	// calls ends when the context of Run ends (a SIGTERM, the end of the
+	// editor session): the calls in flight are cancelled then, their
+	// processes with them, instead of holding the stop up for the grace
+	// period. A server is not run again after that.
+	calls       context.Context
+	cancelCalls context.CancelFunc
+
 	mu sync.Mutex
 	// served maps each MCP tool name to the registry name it serves.
 	served map[string]string
@@ -175,6 +182,7 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
 		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves}
 	s.bg = background.New(s.log)
+	s.calls, s.cancelCalls = context.WithCancel(context.Background())
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
 		Logger:       s.log,
 		Instructions: cfg.Instructions,
@@ -322,8 +330,10 @@ const rootsTimeout = 10 * time.Second
 // it. Safe to call more than once.
 func (s *Server) Close() { s.bg.Close() }
 
-// Run serves one client over t until it disconnects or ctx ends.
+// Run serves one client over t until it disconnects or ctx ends; when ctx
+// ends, the calls in flight are cancelled.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	defer context.AfterFunc(ctx, s.cancelCalls)()
 	return runSession(ctx, s.mcp, t)
 }
 
@@ -455,6 +465,9 @@ func annotations(a tools.ToolAnnotations) *sdk.ToolAnnotations {
 // handler runs calls of one registry tool through the pipeline.
 func (s *Server) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.calls, cancel)()
 		var host tools.Host = newHost(req.Session, req.Params.GetProgressToken(), s.log)
 		if s.callHost != nil {
 			host = s.callHost(req, host)
