@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/internal/lifetime"
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -56,7 +57,7 @@ func main() {
 	workspace.CleanStaleTemps()
 	// Every process a call starts ends with the server, however it ends:
 	// a signal or the end of input here, a kill -9 through the watchdog.
-	if exe, err := os.Executable(); err == nil {
+	if exe := pathutil.SelfExe(); exe != "" {
 		lifetime.Init(exe, watchdogCommand)
 	} else {
 		lifetime.Init()

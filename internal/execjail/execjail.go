@@ -41,6 +41,7 @@ import (
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Command is the hidden subcommand that runs the helper:
@@ -86,13 +87,9 @@ func MainIfAsked() {
 	if len(os.Args) >= 2 && os.Args[1] == Command {
 		os.Exit(helperMain(os.Args[2:]))
 	}
-	// /proc/self/exe runs this very binary even once the file was replaced
-	// (an upgrade while the server runs) or removed.
-	exe := "/proc/self/exe"
-	if _, err := os.Stat(exe); err != nil {
-		if exe, err = os.Executable(); err != nil {
-			return
-		}
+	exe := pathutil.SelfExe()
+	if exe == "" {
+		return
 	}
 	helper.mu.Lock()
 	helper.argv = []string{exe, Command}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // ReapCommand is the hidden subcommand of the toolhost binary that runs a
@@ -37,14 +39,9 @@ func MainIfAsked() {
 	if !reaperSupported {
 		return
 	}
-	// /proc/self/exe runs this very binary even once the file was replaced
-	// (an upgrade while the server runs) or removed.
-	exe := "/proc/self/exe"
-	if _, err := os.Stat(exe); err != nil {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return
-		}
+	exe := pathutil.SelfExe()
+	if exe == "" {
+		return
 	}
 	reaper.mu.Lock()
 	reaper.argv = []string{exe, ReapCommand}

@@ -208,3 +208,18 @@ func ReadFileIn(dir, rel string, limit int64) ([]byte, error) {
 	}
 	return readLimited(f, filepath.Join(dir, rel), limit)
 }
+
+// SelfExe is the path that starts this very program again (for its hidden
+// helper modes: the jail, the reaper, the watchdog): /proc/self/exe, which
+// still runs it once the file was replaced (an upgrade while the server
+// runs) or removed, else os.Executable. "" when neither is known.
+func SelfExe() string {
+	const self = "/proc/self/exe"
+	if _, err := os.Stat(self); err == nil {
+		return self
+	}
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return ""
+}
