@@ -7,7 +7,9 @@
 //
 // The order of the decision:
 //
-//  1. a deny rule that matches any part of the call denies it;
+//  1. a deny rule that matches any part of the call denies it, and so
+//     does a bash.blockedCommands pattern (each on the simple commands
+//     bash would run, see command.go);
 //  2. a write outside the workspace is refused (unless
 //     permissions.allowWritesOutsideWorkspace, then it is asked even in
 //     bypassPermissions mode, unless an allow rule names the path); a

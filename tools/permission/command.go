@@ -3,6 +3,7 @@ package permission
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -464,6 +465,11 @@ func (w *walker) word(word *syntax.Word, i int) (vals []string, glob, ok bool) {
 	if simple {
 		return []string{word.Parts[0].(*syntax.Lit).Value}, glob, true
 	}
+	split := &syntax.Word{Parts: slices.Clone(word.Parts)}
+	if syntax.SplitBraces(split) && braceWords(split) > maxBraceWords {
+		// {1..99999999} or {a,b}{a,b}…: too many words to look at.
+		return nil, false, false
+	}
 	fields, err := expand.Fields(&expand.Config{}, word)
 	if err != nil {
 		return nil, false, false
@@ -473,6 +479,43 @@ func (w *walker) word(word *syntax.Word, i int) (vals []string, glob, ok bool) {
 		fields = []string{""}
 	}
 	return fields, glob, true
+}
+
+// maxBraceWords bounds the words a brace expansion may make for the
+// decision to read them; a larger one counts as computed.
+const maxBraceWords = 64
+
+// braceWords counts the words a word's brace expansions make, up to a
+// little past maxBraceWords.
+func braceWords(word *syntax.Word) int {
+	n := 1
+	for _, part := range word.Parts {
+		be, ok := part.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		k := 0
+		if be.Sequence {
+			k = maxBraceWords + 1
+			if len(be.Elems) >= 2 {
+				from, to := be.Elems[0].Lit(), be.Elems[1].Lit()
+				a, errA := strconv.Atoi(from)
+				b, errB := strconv.Atoi(to)
+				switch {
+				case errA == nil && errB == nil:
+					k = min(max(a-b, b-a)+1, maxBraceWords+1)
+				case len(from) == 1 && len(to) == 1:
+					k = max(int(from[0])-int(to[0]), int(to[0])-int(from[0])) + 1
+				}
+			}
+		} else {
+			for _, e := range be.Elems {
+				k += braceWords(e)
+			}
+		}
+		n = min(n*k, maxBraceWords+1)
+	}
+	return n
 }
 
 // hasGlob reports unquoted pattern characters in a literal: *, ?, or a
