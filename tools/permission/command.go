@@ -63,8 +63,8 @@ type simpleCommand struct {
 	// globs are the words that are patterns bash matches against the files
 	// there: the decision looks at what they match (see protectedCommand).
 	globs []string
-	// dirs are the folders it may run in, relative to where the command
-	// started: "" for there, unknownDir after a cd the parser cannot
+	// dirs are the folders it may run in: "" for the first root, a path
+	// relative to it or absolute, unknownDir after a cd the parser cannot
 	// follow. A cd that may fail keeps the folder before it in the list.
 	dirs []string
 	// gitConfigWrite is set for a `git config` that sets something.
@@ -86,12 +86,13 @@ const maxDirs = 8
 // use but cost allocations to make.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
-// parseCommand reads a Bash command as bash would. A command bash cannot
-// parse gets no parts and says why in unparsed.
-func parseCommand(cmd string) shellCommand {
+// parseCommand reads a Bash command as bash would, starting in the
+// absolute folder dir ("" for the first root). A command bash cannot parse
+// gets no parts and says why in unparsed.
+func parseCommand(cmd, dir string) shellCommand {
 	sc := shellCommand{whole: strings.TrimSpace(collapseSpaces(cmd))}
 	w := walker{}
-	if err := w.script(cmd, []string{""}, 0); err != nil {
+	if err := w.script(cmd, []string{dir}, 0); err != nil {
 		sc.unparsed = err.Error()
 		return sc
 	}
@@ -907,7 +908,7 @@ func shellText(argv []string) string {
 // command: its words after quote removal. A specifier that is not one
 // literal simple command is split at spaces.
 func commandWords(spec string) []string {
-	sc := parseCommand(spec)
+	sc := parseCommand(spec, "")
 	if sc.unparsed == "" && len(sc.parts) == 1 && sc.parts[0].static && sc.parts[0].full == nil {
 		return sc.parts[0].argv
 	}
