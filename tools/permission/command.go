@@ -563,6 +563,9 @@ func (sc *simpleCommand) nested(w *walker, redirs []*syntax.Redirect, depth int)
 				body, ok := feedsShell(w, redirs)
 				return sc.runScript(w, body, ok && len(argv) == 1, depth)
 			}
+			if argv[0] == "find" {
+				w.findExec(sc)
+			}
 			return false
 		case wrapArgs:
 			argv = rest
@@ -581,6 +584,28 @@ func (sc *simpleCommand) nested(w *walker, redirs []*syntax.Redirect, depth int)
 		sc.full, sc.argv = sc.argv, nil
 	}
 	return false
+}
+
+// findExec adds the commands find runs for -exec, -execdir, -ok and
+// -okdir: find puts file names in place of {}, so, as with xargs, only a
+// prefix or wildcard rule covers them.
+func (w *walker) findExec(sc *simpleCommand) {
+	args := sc.argv
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		end := i + 1
+		for end < len(args) && args[end] != ";" && args[end] != "+" {
+			end++
+		}
+		if end > i+1 {
+			w.parts = append(w.parts, simpleCommand{argv: args[i+1 : end], static: sc.static, opaque: sc.opaque, appended: true, dirs: sc.dirs})
+		}
+		i = end
+	}
 }
 
 // runScript walks a shell string in sc's place; known is false when the
@@ -737,6 +762,22 @@ func unwrap(argv []string) (rest []string, script string, kind wrapKind) {
 	case "eval":
 		// eval joins its arguments with spaces and runs the result.
 		return args, strings.Join(args, " "), wrapScript
+	case "trap":
+		// trap's first argument runs later, at the signal.
+		if len(args) > 1 && !strings.HasPrefix(args[0], "-") {
+			return args, args[0], wrapScript
+		}
+		return nil, "", wrapNone
+	case "alias":
+		// An alias's text runs wherever its name is used (with shopt -s
+		// expand_aliases): it is judged as commands here.
+		var bodies []string
+		for _, a := range args {
+			if _, body, ok := strings.Cut(a, "="); ok {
+				bodies = append(bodies, body)
+			}
+		}
+		return args, strings.Join(bodies, "\n"), wrapScript
 	}
 	if shells[path.Base(name)] {
 		return unwrapShell(args)
