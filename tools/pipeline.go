@@ -227,6 +227,9 @@ func (p *Pipeline) prepare(c *callState) *Result {
 	c.tool = entry.Tool
 	c.input = normalInput(c.req.Input)
 	if res := p.validate(c.tool, c.input, ""); res != nil {
+		if refusal := actingFieldRefusal(c.tool.Name(), c.tool.InputSchema(), c.input); refusal != nil {
+			return refusal
+		}
 		strict, _ := c.tool.(StrictInput)
 		fixed, notes, ok := repairInput(c.tool.InputSchema(), c.input, strict != nil && strict.StrictInput())
 		if !ok || p.validate(c.tool, fixed, "") != nil {
