@@ -3,7 +3,9 @@ package pathutil
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // StateDir is the folder toolhost keeps its own files in, outside every
@@ -42,4 +44,25 @@ func NeutralDir() string {
 		return home
 	}
 	return string(filepath.Separator)
+}
+
+// LookPathAbs finds an executable named name in the absolute folders of
+// PATH, as exec.LookPath would, but passes over relative entries (".",
+// "bin") instead of stopping at them: such an entry names a folder of
+// whatever the working folder is (a cloned repository's bin/), where
+// exec.LookPath finds a program and refuses it with exec.ErrDot, so a
+// program installed further down PATH was reported as missing.
+func LookPathAbs(name string) (string, error) {
+	if strings.ContainsRune(name, filepath.Separator) {
+		return exec.LookPath(name)
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if p, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 }

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -186,7 +186,7 @@ func (g *Grep) current() *settings.Settings {
 
 // FindRipgrep returns the path of rg on PATH, or "" when there is none.
 func FindRipgrep() string {
-	p, err := exec.LookPath("rg")
+	p, err := pathutil.LookPathAbs("rg")
 	if err != nil {
 		return ""
 	}
