@@ -164,6 +164,17 @@ func changeResult(err error) (*tools.Result, error) {
 	return nil, err
 }
 
+// diskAheadNote is what a change result says when the file was open in the
+// editor with an out-of-date buffer: the disk had changed under it (a
+// command, a formatter, git), the change was made to the disk's content, and
+// the editor's buffer was brought up to it. "" otherwise.
+func diskAheadNote(done workspace.Modified) string {
+	if !done.DiskAhead {
+		return ""
+	}
+	return " Note: the file had changed on disk since the editor loaded it (its buffer had no unsaved changes); the change was made to the disk's content, which was kept, and the editor's buffer was brought up to date."
+}
+
 // currentSettings returns the live settings, or the defaults without a source.
 func currentSettings(get func() *settings.Settings) *settings.Settings {
 	if get != nil {
