@@ -118,11 +118,10 @@ func Refused(err error) bool {
 		readOnly *ReadOnlyError
 		encoding *EncodingError
 		isDir    *IsDirError
-		conflict *ConflictError
 		tooLarge *TooLargeError
 	)
 	return errors.As(err, &outside) || errors.As(err, &special) || errors.As(err, &readOnly) ||
-		errors.As(err, &encoding) || errors.As(err, &isDir) || errors.As(err, &conflict) || errors.As(err, &tooLarge)
+		errors.As(err, &encoding) || errors.As(err, &isDir) || errors.As(err, &tooLarge)
 }
 
 // annotationID is the id of the one change annotation of a change.

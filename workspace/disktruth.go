@@ -244,7 +244,7 @@ func (e *ConflictError) Error() string {
 	if e.Deleted {
 		disk = "the file was deleted on disk"
 	}
-	return fmt.Sprintf("%s has unsaved changes in the editor, and %s since the editor opened or saved it, so nothing was changed: either would be lost. Ask the user to save the file in the editor (keeping the editor's text) or revert it (keeping the disk's), then Read it again and make the change", e.Path, disk)
+	return fmt.Sprintf("%s has unsaved changes in the editor, and %s since the editor opened or saved it, so nothing was changed: either would be lost. Ask the user to save the file in the editor (keeping the editor's text) or revert it (keeping the disk's), then Read it again and make the change.", e.Path, disk)
 }
 
 // Current is a file's content as the tools see it (ReadCurrent).

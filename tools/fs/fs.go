@@ -149,11 +149,14 @@ func changeResult(err error) (*tools.Result, error) {
 	var stale *workspace.StaleError
 	var plan *workspace.PlanError
 	var rejected *workspace.RejectedError
+	var conflict *workspace.ConflictError
 	switch {
 	case errors.As(err, &whole):
 		return whole.res, nil
 	case errors.As(err, &stale):
 		return tools.ErrorResult("%v", stale), nil
+	case errors.As(err, &conflict):
+		return tools.ErrorResult("%v", conflict), nil
 	case errors.As(err, &plan):
 		return tools.ErrorResult("%v", plan), nil
 	case errors.As(err, &rejected):
