@@ -89,12 +89,16 @@ func TestBashRewriteUnderOpenDocument(t *testing.T) {
 	}{
 		{
 			name: "Edit through the editor", applyEdit: true, tool: "Edit",
-			input:    func(p string) map[string]any { return map[string]any{"file_path": p, "old_string": "three", "new_string": "3"} },
+			input: func(p string) map[string]any {
+				return map[string]any{"file_path": p, "old_string": "three", "new_string": "3"}
+			},
 			wantDisk: "one\nTWO (formatted)\n3\n",
 		},
 		{
 			name: "Edit written by the server", tool: "Edit",
-			input:    func(p string) map[string]any { return map[string]any{"file_path": p, "old_string": "three", "new_string": "3"} },
+			input: func(p string) map[string]any {
+				return map[string]any{"file_path": p, "old_string": "three", "new_string": "3"}
+			},
 			wantDisk: "one\nTWO (formatted)\n3\n",
 		},
 		{
@@ -104,7 +108,9 @@ func TestBashRewriteUnderOpenDocument(t *testing.T) {
 		},
 		{
 			name: "Edit over unsaved typing", applyEdit: true, dirty: true, tool: "Edit",
-			input:    func(p string) map[string]any { return map[string]any{"file_path": p, "old_string": "three", "new_string": "3"} },
+			input: func(p string) map[string]any {
+				return map[string]any{"file_path": p, "old_string": "three", "new_string": "3"}
+			},
 			wantDisk: byBash,
 		},
 		{
