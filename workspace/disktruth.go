@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -69,7 +70,9 @@ func digest(r io.Reader) (raw, text uint64, err error) {
 	var h, ht maphash.Hash
 	h.SetSeed(contentSeed)
 	ht.SetSeed(contentSeed)
-	buf := make([]byte, 64<<10)
+	bufp := digestBuffers.Get().(*[]byte)
+	defer digestBuffers.Put(bufp)
+	buf := *bufp
 	first, bom := true, false
 	for {
 		n, err := r.Read(buf)
@@ -97,6 +100,10 @@ func digest(r io.Reader) (raw, text uint64, err error) {
 		}
 	}
 }
+
+// digestBuffers hold the buffers digest reads through: a file is stamped
+// at every open, save and change the server makes.
+var digestBuffers = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 // bomUTF8 is the UTF-8 byte-order mark.
 var bomUTF8 = []byte{0xEF, 0xBB, 0xBF}
