@@ -307,7 +307,16 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	if diskErr != nil {
 		diskBefore = nil
 	}
-	if err := w.ensureOnDisk(ed, m.Path, next, diskBefore); err != nil {
+	// What the disk held when the change was planned: the server writes
+	// over nothing else.
+	var pre diskExpect
+	switch {
+	case t.kind == fromBuffer:
+		pre = diskExpect{hash: t.diskHash, known: t.diskHashed}
+	case old != nil:
+		pre = diskExpect{hash: contentHash(old), known: true}
+	}
+	if err := w.ensureOnDisk(ed, m.Path, next, diskBefore, pre); err != nil {
 		return nil, err
 	}
 	// The buffer and the disk hold the change: the disk as it is now is
@@ -369,7 +378,12 @@ func (w *Workspace) editParams(m Modification, old, next []byte, t docTruth) (*A
 // content than the buffer's: the disk's own content plus the change, when
 // the buffer held unsaved typing the user has not saved. A file the client
 // wrote is left as it wrote it; one it left untouched gets the new content.
-func (w *Workspace) ensureOnDisk(ed Editor, path string, content, diskBefore []byte) error {
+//
+// The server writes only over what the change was planned against (pre,
+// when known): a disk changed meanwhile (a command run beside the call) is
+// left as it is, and the change stays in the editor's buffer, unsaved, with
+// a *ConflictError saying so.
+func (w *Workspace) ensureOnDisk(ed Editor, path string, content, diskBefore []byte, pre diskExpect) error {
 	if ed.SavesAppliedEdits() {
 		if same, err := w.fileEquals(path, content); err == nil && same {
 			return nil
@@ -383,7 +397,18 @@ func (w *Workspace) ensureOnDisk(ed Editor, path string, content, diskBefore []b
 			}
 		}
 	}
+	if pre.known {
+		if sum, err := w.hashFile(path); err == nil && sum != pre.hash {
+			return &ConflictError{Path: path, During: true}
+		}
+	}
 	return w.WriteFile(path, content)
+}
+
+// diskExpect is the hash of a file's content a write may replace, when known.
+type diskExpect struct {
+	hash  uint64
+	known bool
 }
 
 // mkdirParents creates dir and its missing parents and returns the folders

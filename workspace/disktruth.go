@@ -137,6 +137,11 @@ type docTruth struct {
 	// deleted is set when the disk no longer has the file (diskAhead,
 	// conflict).
 	deleted bool
+	// diskHash is the hash of what the disk holds under a buffer that is
+	// the truth (fromBuffer), when known (diskHashed): the disk a change
+	// planned on the buffer may replace.
+	diskHash   uint64
+	diskHashed bool
 }
 
 // docState decides whether the buffer or the disk holds the truth of
@@ -175,6 +180,7 @@ func (w *Workspace) docState(path string) docTruth {
 		}
 		return t
 	}
+	t.diskHash, t.diskHashed = base.hash, base.hashed
 	if !base.racy && sameStamp(base.info, st) {
 		return t
 	}
@@ -188,6 +194,7 @@ func (w *Workspace) docState(path string) docTruth {
 	case now.textHash == textHash, base.hashed && now.hash == base.hash:
 		// In step with the buffer, or the same content as before.
 		w.renewBase(path, t.version, now)
+		t.diskHash, t.diskHashed = now.hash, true
 		return t
 	case base.hashed && textHash == base.textHash:
 		t.kind = diskAhead
@@ -244,9 +251,15 @@ type ConflictError struct {
 	Path string
 	// Deleted is set when the disk no longer has the file.
 	Deleted bool
+	// During is set when the disk changed while the change was being
+	// made: the editor's buffer holds the change, unsaved.
+	During bool
 }
 
 func (e *ConflictError) Error() string {
+	if e.During {
+		return fmt.Sprintf("%s was changed on disk while the change was being made, so the disk was left as it is: the editor's buffer holds the change, unsaved. Ask the user to compare the buffer with the file and save or revert it, then Read it again.", e.Path)
+	}
 	disk := "the file on disk was changed too (by a command, a formatter, git)"
 	if e.Deleted {
 		disk = "the file was deleted on disk"

@@ -252,3 +252,46 @@ func TestOpenDocumentTruth(t *testing.T) {
 		})
 	}
 }
+
+// racingEditor applies edits with a FakeEditor, and before it answers a
+// command rewrites the file on disk.
+type racingEditor struct {
+	*workspacetest.FakeEditor
+	path, byBash string
+}
+
+func (r racingEditor) ApplyEdit(ctx context.Context, p *workspace.ApplyWorkspaceEditParams) (*workspace.ApplyWorkspaceEditResult, error) {
+	res, err := r.FakeEditor.ApplyEdit(ctx, p)
+	if werr := os.WriteFile(r.path, []byte(r.byBash), 0o644); werr != nil {
+		return nil, werr
+	}
+	return res, err
+}
+
+// TestServerWriteKeepsDiskChangedDuringChange: the editor applied the
+// change (and did not save it); a command rewrote the file meanwhile. The
+// server must not write the change over the command's bytes.
+func TestServerWriteKeepsDiskChangedDuringChange(t *testing.T) {
+	for _, open := range []bool{false, true} {
+		t.Run(map[bool]string{false: "not open", true: "open"}[open], func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "f.txt")
+			must(t, os.WriteFile(path, []byte("a\n"), 0o644))
+			ws := workspace.New(dir)
+			fake := workspacetest.NewFakeEditor(ws)
+			if open {
+				must(t, fake.Open(path, "a\n"))
+			}
+			readLikeRead(t, ws, path)
+			ed := racingEditor{FakeEditor: fake, path: path, byBash: "from bash\n"}
+			_, err := ws.Modify(context.Background(), ed, workspace.Modification{Path: path, Plan: appendLine("b\n")})
+			var ce *workspace.ConflictError
+			if !errors.As(err, &ce) {
+				t.Errorf("Modify = %v, want a *ConflictError", err)
+			}
+			if disk, _ := os.ReadFile(path); string(disk) != "from bash\n" {
+				t.Errorf("disk = %q, want the command's bytes kept", disk)
+			}
+		})
+	}
+}
