@@ -10,5 +10,8 @@ import (
 // TestMain lets this test binary serve the reaper of commands.
 func TestMain(m *testing.M) {
 	lifetime.MainIfAsked()
-	os.Exit(m.Run())
+	code := m.Run()
+	// The cgroups the tests' commands ran in go with them.
+	lifetime.KillAll()
+	os.Exit(code)
 }
