@@ -209,3 +209,33 @@ func TestLeftRunningProcessIsWatched(t *testing.T) {
 		return errors.Is(err, os.ErrNotExist)
 	})
 }
+
+// BenchmarkShellStart is what a command's containment adds to a
+// `bash -c 'echo hi'`: none, a cgroup of its own, or the reaper (a second
+// start of this binary).
+func BenchmarkShellStart(b *testing.B) {
+	ways := []struct {
+		name string
+		make func(ctx context.Context, cmd *exec.Cmd) bool
+	}{
+		{"bare", func(context.Context, *exec.Cmd) bool { return true }},
+		{"cgroup", func(ctx context.Context, cmd *exec.Cmd) bool { return contain(ctx, cmd, nil, NewScope()) }},
+		{"reaper", func(ctx context.Context, cmd *exec.Cmd) bool { return reap(ctx, cmd, nil, NewScope()) }},
+	}
+	for _, w := range ways {
+		b.Run(w.name, func(b *testing.B) {
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				cmd := exec.CommandContext(ctx, "bash", "-c", "echo hi")
+				if !w.make(ctx, cmd) {
+					cancel()
+					b.Skip("not available here")
+				}
+				if out, err := cmd.Output(); err != nil || string(out) != "hi\n" {
+					b.Fatalf("%q, %v", out, err)
+				}
+				cancel()
+			}
+		})
+	}
+}
