@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -71,7 +72,8 @@ func (*Edit) Docs() tools.Docs {
 			"old_string occurs there exactly once, and the result says so. Line endings (an LF old_string matches in a CRLF " +
 			"file, and the file stays CRLF), a UTF-8 byte-order mark and the file mode are kept; files that " +
 			"are not valid UTF-8 are refused rather than corrupted. Straight quotes in old_string match curly ones " +
-			"when nothing matches exactly, and new_string then takes the file's quote style. Notebooks are " +
+			"when nothing matches exactly, and new_string then takes the file's quote style. A binary file (one Read refuses) is " +
+			"refused at once, saying so, even before it was read. Notebooks are " +
 			"refused in favour of NotebookEdit. The edit.fuzzy setting (off by default) " +
 			"lets whole lines match despite trailing-whitespace or indentation differences, re-indenting " +
 			"new_string to the file. An empty old_string creates a file that does not exist. The result's " +
@@ -133,6 +135,11 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 		old = nil // an empty old_string creates the file
 	case err != nil:
 		return &editCall{abs: abs, linkedOut: leadsOutside(err)}, tools.ErrorResult("cannot read %s: %v.", abs, err)
+	}
+	if old != nil && (binaryExtensions[strings.ToLower(filepath.Ext(abs))] || looksBinary(old)) {
+		// Before the read check: Read refused this file, so asking for a
+		// Read first would send the model round in a loop.
+		return nil, binaryEditRefusal(abs)
 	}
 	fuzzy := currentSettings(e.settings).Edit.Fuzzy
 	// stale is set when the file changed since the Read: the edit is then
@@ -228,6 +235,12 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		},
 	})
 	if err != nil {
+		var stale *workspace.StaleError
+		if errors.As(err, &stale) && stale.Kind == workspace.ErrNotRead && e.binary(ctx, abs) {
+			// Read refused it: asking for a Read would send the model round
+			// in a loop.
+			return binaryEditRefusal(abs), nil
+		}
 		return changeResult(err)
 	}
 	old := done.Old
@@ -272,6 +285,36 @@ func notebookRefusal(abs string) *tools.Result {
 	return tools.ErrorResult("%s is a Jupyter notebook; Edit does not change notebooks, because text replaced in its JSON must be escaped exactly or the notebook stops opening. Use NotebookEdit with notebook_path, the cell_id Read shows and the whole new_source of the cell.", abs)
 }
 
+// binary reports whether the file at abs is one Read refuses as binary, by
+// its type or its first bytes.
+func (e *Edit) binary(ctx context.Context, abs string) bool {
+	if binaryExtensions[strings.ToLower(filepath.Ext(abs))] {
+		return true
+	}
+	if _, _, open := e.ws.Document(abs); open {
+		return false // an editor buffer is text
+	}
+	f, _, err := e.ws.OpenRegularContext(ctx, abs)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, binarySniffBytes)
+	n, _ := io.ReadFull(f, head)
+	return looksBinary(head[:n])
+}
+
+// binaryEditRefusal is the error of an Edit of a file that holds NUL bytes
+// and other binary content: Read does not show it, and no text replacement
+// can be made safely in it.
+func binaryEditRefusal(abs string) *tools.Result {
+	what := "holds NUL bytes: it is a binary file"
+	if binaryExtensions[strings.ToLower(filepath.Ext(abs))] {
+		what = "is a binary file by its type"
+	}
+	return tools.ErrorResult("%s %s, and Edit changes text files only (Read does not show it either). Change it with a tool made for its format through Bash, or replace it whole with Write if it should become a text file.", abs, what)
+}
+
 // editPlan is the outcome of an edit computed in memory.
 type editPlan struct {
 	content []byte
@@ -288,6 +331,9 @@ type editPlan struct {
 func planEdit(path string, old []byte, p editParams, fuzzy, build bool) (*editPlan, error) {
 	if old == nil {
 		return &editPlan{content: []byte(p.NewString), count: 1}, nil
+	}
+	if looksBinary(old) {
+		return nil, resultError{binaryEditRefusal(path)}
 	}
 	if bytes.HasPrefix(old, bomUTF16LE) || bytes.HasPrefix(old, bomUTF16BE) {
 		return nil, fmt.Errorf("%s is UTF-16 text; Edit changes UTF-8 files only and will not risk corrupting it. Use Write with the whole new content, or Bash with an encoding-aware tool (iconv)", path)

@@ -75,7 +75,7 @@ var readSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
     "file_path": {"type": "string", "description": "Absolute path of the file to read (relative paths resolve against the workspace root)."},
-    "offset": {"type": "integer", "minimum": 0, "description": "1-based line number to start at. Give it only for files too long to read at once."},
+    "offset": {"type": "integer", "description": "1-based line number to start at (0 or less reads from line 1). Give it only for files too long to read at once."},
     "limit": {"type": "integer", "minimum": 1, "description": "How many lines to read. Give it only for files too long to read at once."},
     "pages": {"type": "string", "description": "Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. Ignored for other files."},
     "allow_large": {"type": "boolean", "description": "Lift the usual size cap for a text file or line range you really need whole."}
@@ -113,7 +113,8 @@ func (*Read) Docs() tools.Docs {
 			"(at most 20 image outputs, 14 MB in all, attached per Read; the others are named with how to extract them), " +
 			"PNG/JPEG/GIF/WebP images as image content, PDFs as text (pdftotext) and page images (pdftoppm, " +
 			"100 dpi JPEG; poppler-utils), without pages only for documents of up to 10 pages. " +
-			"Binary files are refused; a missing path lists similar names. Every Read is recorded so that " +
+			"Binary files (by type, or NUL bytes with other non-text bytes) are refused, while a text file with a stray NUL byte is shown " +
+			"as Claude Code shows it; an offset of 0 or less reads from line 1; a missing path lists similar names. Every Read is recorded so that " +
 			"Edit and Write can check the file has not changed since.",
 		Examples: []tools.Example{
 			{Title: "Read a whole file", Input: json.RawMessage(`{"file_path":"/src/app/main.go"}`)},
