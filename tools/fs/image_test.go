@@ -92,7 +92,7 @@ func TestReadImageLimits(t *testing.T) {
 		{name: "text named .png is refused", file: "notes.png", data: func(*testing.T) []byte { return []byte("just text\n") },
 			wantErr: "does not hold a PNG, JPEG, GIF or WebP image"},
 		{name: "a cut-short PNG is refused", file: "cut.png",
-			data: func(t *testing.T) []byte { return encodePNG(t, noise(40, 40))[:30] },
+			data:    func(t *testing.T) []byte { return encodePNG(t, noise(40, 40))[:30] },
 			wantErr: "cannot be decoded"},
 	}
 	for _, tt := range tests {
