@@ -1,7 +1,6 @@
 package fs
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolhost/toolhost/settings"
@@ -70,8 +68,10 @@ func (*Edit) Docs() tools.Docs {
 			"are errors that say which (with line numbers). The file must have been Read in this session; if " +
 			"it changed since (in the editor or on disk), the edit applies to the current content only when " +
 			"old_string occurs there exactly once, and the result says so. Line endings (an LF old_string matches in a CRLF " +
-			"file, and the file stays CRLF), a UTF-8 byte-order mark and the file mode are kept; files that " +
-			"are not valid UTF-8 are refused rather than corrupted. Straight quotes in old_string match curly ones " +
+			"file, and the file stays CRLF), the file's encoding (UTF-8, UTF-8 with a BOM, UTF-16LE/BE with a BOM, " +
+			"as in Claude Code; the result says when one other than plain UTF-8 was kept) and the file mode are kept; a file " +
+			"in an encoding that cannot be kept exactly (Latin-1, invalid UTF-8) is refused rather than rewritten, with how to " +
+			"convert it; a change through the editor takes UTF-8 files only. Straight quotes in old_string match curly ones " +
 			"when nothing matches exactly, and new_string then takes the file's quote style. A binary file (one Read refuses) is " +
 			"refused at once, saying so, even before it was read. Notebooks are " +
 			"refused in favour of NotebookEdit. The edit.fuzzy setting (off by default) " +
@@ -264,6 +264,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if plan.fuzzy {
 		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
 	}
+	summary += plan.encoding.keptNote()
+	done = decodedChange(done)
+	old = done.Old
 	diff, hunks, truncated := changeDiff(e.ws, abs, done)
 	res := tools.TextResult(summary + "\n\n" + diff)
 	res.Structured = patchResult(map[string]any{
@@ -322,6 +325,8 @@ type editPlan struct {
 	fuzzy   bool
 	// quotes: old_string matched with curly quotes typed straight.
 	quotes bool
+	// encoding is the file's, kept; plainUTF8 for most files.
+	encoding textEncoding
 }
 
 // planEdit computes the new content of an edit of the file at path. Errors
@@ -335,17 +340,30 @@ func planEdit(path string, old []byte, p editParams, fuzzy, build bool) (*editPl
 	if looksBinary(old) {
 		return nil, resultError{binaryEditRefusal(path)}
 	}
-	if bytes.HasPrefix(old, bomUTF16LE) || bytes.HasPrefix(old, bomUTF16BE) {
-		return nil, fmt.Errorf("%s is UTF-16 text; Edit changes UTF-8 files only and will not risk corrupting it. Use Write with the whole new content, or Bash with an encoding-aware tool (iconv)", path)
+	enc, body, err := fileEncoding(path, old)
+	if err != nil {
+		return nil, err
 	}
-	bom := bytes.HasPrefix(old, bomUTF8)
-	body := old
-	if bom {
-		body = old[len(bomUTF8):]
+	if enc.utf16 != nil {
+		// Planned on the decoded text, encoded back (as Claude Code edits
+		// UTF-16 files, keeping their encoding).
+		plan, err := planText(path, body, false, p, fuzzy, true)
+		if err != nil {
+			return nil, err
+		}
+		plan.content, plan.encoding = enc.encode(string(plan.content)), enc
+		return plan, nil
 	}
-	if !utf8.Valid(body) {
-		return nil, fmt.Errorf("%s is not valid UTF-8 (another encoding, or binary); Edit refuses it rather than corrupt it. Use Bash with an encoding-aware tool (iconv, sed on the bytes), or Write the whole new content", path)
+	plan, err := planText(path, body, len(enc.bom) > 0, p, fuzzy, build)
+	if plan != nil {
+		plan.encoding = enc
 	}
+	return plan, err
+}
+
+// planText is planEdit on UTF-8 text (body, which it does not change); bom
+// puts a UTF-8 byte-order mark before the new content.
+func planText(path string, body []byte, bom bool, p editParams, fuzzy, build bool) (*editPlan, error) {
 	// A view of body, not a copy: a large file is held once (body is not
 	// changed while text is in use).
 	text := unsafe.String(unsafe.SliceData(body), len(body))

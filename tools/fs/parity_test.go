@@ -103,3 +103,49 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 	}
 	return raw
 }
+
+// TestWriteKeepsEncoding states Claude Code's Write over an existing file:
+// its encoding and byte-order mark are kept, and a file whose encoding
+// cannot be kept (Latin-1) is refused, before any prompt, and left alone.
+func TestWriteKeepsEncoding(t *testing.T) {
+	tests := []struct {
+		name, initial, content string
+		isError                bool
+		want                   []string
+		// disk is the file afterwards; "" means unchanged.
+		disk string
+	}{
+		{name: "plain UTF-8", initial: "old\n", content: "n\u00e9w\n", disk: "n\u00e9w\n"},
+		{name: "UTF-8 BOM kept", initial: "\uFEFFold\n", content: "new\n",
+			want: []string{"encoding (UTF-8 with BOM) was kept"}, disk: "\uFEFFnew\n"},
+		{name: "a BOM in the content is not doubled", initial: "\uFEFFold\n", content: "\uFEFFnew\n", disk: "\uFEFFnew\n"},
+		{name: "UTF-16LE kept", initial: "\xff\xfeo\x00l\x00d\x00", content: "n\u00e9w",
+			want: []string{"UTF-16LE with BOM", "-old", "+n\u00e9w"}, disk: "\xff\xfen\x00\xe9\x00w\x00"},
+		{name: "UTF-16BE kept", initial: "\xfe\xff\x00o\x00l\x00d", content: "new",
+			want: []string{"UTF-16BE with BOM"}, disk: "\xfe\xff\x00n\x00e\x00w"},
+		{name: "Latin-1 refused", initial: "caf\xe9\n", content: "caf\u00e9\n", isError: true,
+			want: []string{"not valid UTF-8", "Latin-1", "iconv"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			p := e.write("f.txt", tt.initial, 0o644)
+			e.readFile(p)
+			w := NewWrite(e.ws)
+			input := map[string]any{"file_path": p, "content": tt.content}
+			pre := w.Precheck(context.Background(), tools.NoHost{}, mustJSON(t, input))
+			if (pre != nil) != tt.isError {
+				t.Fatalf("Precheck = %v, want an error: %v", pre, tt.isError)
+			}
+			res := call(t, context.Background(), w, nil, input)
+			wantResult(t, res, tt.isError, tt.want...)
+			want := tt.disk
+			if want == "" {
+				want = tt.initial
+			}
+			if got := e.read("f.txt"); got != want {
+				t.Errorf("disk = %q, want %q", got, want)
+			}
+		})
+	}
+}

@@ -30,7 +30,7 @@ func decodeForDisplay(data []byte) decodedText {
 	case bytes.HasPrefix(data, bomUTF8):
 		data = data[len(bomUTF8):]
 	case bytes.HasPrefix(data, bomUTF16LE), bytes.HasPrefix(data, bomUTF16BE):
-		return decodedText{text: decodeUTF16(data), note: "The file is UTF-16 text, shown decoded; Edit refuses it (it only edits UTF-8)."}
+		return decodedText{text: decodeUTF16(data), note: "The file is UTF-16 text, shown decoded; Edit and Write keep its encoding."}
 	}
 	if utf8.Valid(data) && len(data) > 0 {
 		// The text shares data's bytes instead of copying them (a 400 KB file
@@ -40,7 +40,7 @@ func decodeForDisplay(data []byte) decodedText {
 	}
 	return decodedText{
 		text: strings.ToValidUTF8(string(data), "\uFFFD"),
-		note: "The file is not valid UTF-8; undecodable bytes are shown as \uFFFD. Edit refuses it so as not to corrupt it.",
+		note: "The file is not valid UTF-8; undecodable bytes are shown as \uFFFD. Edit and Write refuse to change it rather than rewrite it in another encoding: convert it to UTF-8 first (iconv) to change it.",
 	}
 }
 
