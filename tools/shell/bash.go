@@ -268,8 +268,13 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
 	}
 	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput && savedPath == "")
-	if note := b.keepCwd(cwdFile); note != "" {
-		r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
+	// As in Claude Code, only a command that succeeded moves the next one:
+	// after a failed `cd build && make`, a relative command must not run in
+	// a folder the model did not expect it to.
+	if !r.IsError {
+		if note := b.keepCwd(cwdFile); note != "" {
+			r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
+		}
 	}
 	return r, nil
 }

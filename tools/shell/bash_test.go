@@ -384,7 +384,13 @@ func TestBashCwdCarriesOver(t *testing.T) {
 		{"pwd", filepath.Join(dir, "sub") + "\n"},
 		{"cd deeper && echo moved", "moved\n"},
 		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		// A command that failed leaves the folder where it was, as in
+		// Claude Code: the next call runs where this one started.
 		{"cd .. ; false", "(no output)\n\n[Exit code 1]"},
+		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		{"cd .. && false", "(no output)\n\n[Exit code 1]"},
+		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		{"cd ..", "(no output)"},
 		{"pwd", filepath.Join(dir, "sub") + "\n"},
 		{"cd " + outside, "(no output)\n[The command ended in " + outside + ", outside the workspace, so the next command starts in " + dir + " again.]"},
 		{"pwd", dir + "\n"},
