@@ -663,16 +663,24 @@ func feedsShell(w *walker, redirs []*syntax.Redirect) (string, bool) {
 			return "", true
 		}
 		if r.Op != syntax.WordHdoc {
-			// A here-document's body is not subject to quote removal.
-			var b strings.Builder
+			// A here-document's body is not subject to quote removal; an
+			// unquoted one's backslashes escape $, ` and \ (bash hands
+			// `\$(cmd)` to the shell as `$(cmd)`).
 			for _, p := range word.Parts {
-				lit, ok := p.(*syntax.Lit)
-				if !ok {
+				if _, ok := p.(*syntax.Lit); !ok {
 					return "", false
 				}
-				b.WriteString(lit.Value)
 			}
-			return b.String(), true
+			if r.Word.Lit() == "" || strings.Contains(r.Word.Lit(), `\`) {
+				// A quoted delimiter ('EOF', "EOF", \EOF): the body as written.
+				var b strings.Builder
+				for _, p := range word.Parts {
+					b.WriteString(p.(*syntax.Lit).Value)
+				}
+				return b.String(), true
+			}
+			body, err := expand.Document(&expand.Config{}, word)
+			return body, err == nil
 		}
 		vals, _, ok := w.word(word, 1)
 		if !ok || len(vals) != 1 {
