@@ -60,6 +60,9 @@ type simpleCommand struct {
 	names []string
 	// targets are the literal files its redirections open.
 	targets []string
+	// redirs are its redirections other than here-documents, each as
+	// operator and target ("2>", "log"): an exact rule names them too.
+	redirs []string
 	// globs are the words that are patterns bash matches against the files
 	// there: the decision looks at what they match (see protectedCommand).
 	globs []string
@@ -379,6 +382,13 @@ func (w *walker) redirect(sc *simpleCommand, r *syntax.Redirect, depth int) {
 		return
 	}
 	vals, glob, ok := w.word(r.Word, 1)
+	if ok && len(vals) == 1 {
+		op := r.Op.String()
+		if r.N != nil {
+			op = r.N.Value + op
+		}
+		sc.redirs = append(sc.redirs, op, vals[0])
+	}
 	switch {
 	case !ok:
 		sc.static = false
@@ -940,15 +950,23 @@ func (sc *simpleCommand) text() string {
 }
 
 // shellText writes argv back as a command bash reads as the same words,
-// for the rules a prompt suggests.
-func shellText(argv []string) string {
-	quoted := make([]string, len(argv))
+// followed by redirs (operator, target, ...), for the rules a prompt
+// suggests.
+func shellText(argv []string, redirs ...string) string {
+	quoted := make([]string, len(argv), len(argv)+len(redirs))
 	for i, a := range argv {
 		q, err := syntax.Quote(a, syntax.LangBash)
 		if err != nil {
 			q = a
 		}
 		quoted[i] = q
+	}
+	for i := 0; i+1 < len(redirs); i += 2 {
+		q, err := syntax.Quote(redirs[i+1], syntax.LangBash)
+		if err != nil {
+			q = redirs[i+1]
+		}
+		quoted = append(quoted, redirs[i]+" "+q)
 	}
 	return strings.Join(quoted, " ")
 }
@@ -959,7 +977,7 @@ func shellText(argv []string) string {
 func commandWords(spec string) []string {
 	sc := parseCommand(spec, "")
 	if sc.unparsed == "" && len(sc.parts) == 1 && sc.parts[0].static && sc.parts[0].full == nil {
-		return sc.parts[0].argv
+		return slices.Concat(sc.parts[0].argv, sc.parts[0].redirs)
 	}
 	return strings.Fields(spec)
 }
