@@ -298,7 +298,7 @@ func (d *decision) subject() {
 	a := d.call.Access
 	d.sub = subject{tool: d.name, domain: a.Domain}
 	if a.Command != "" {
-		sc := parseCommand(a.Command)
+		sc := parseCommand(a.Command, a.Dir)
 		d.sub.command = &sc
 	}
 	extra := d.additionalDirectories()

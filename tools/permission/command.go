@@ -63,8 +63,8 @@ type simpleCommand struct {
 	// globs are the words that are patterns bash matches against the files
 	// there: the decision looks at what they match (see protectedCommand).
 	globs []string
-	// dirs are the folders it may run in, relative to where the command
-	// started: "" for there, unknownDir after a cd the parser cannot
+	// dirs are the folders it may run in: "" for the first root, a path
+	// relative to it or absolute, unknownDir after a cd the parser cannot
 	// follow. A cd that may fail keeps the folder before it in the list.
 	dirs []string
 	// gitConfigWrite is set for a `git config` that sets something.
@@ -86,12 +86,13 @@ const maxDirs = 8
 // use but cost allocations to make.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
-// parseCommand reads a Bash command as bash would. A command bash cannot
-// parse gets no parts and says why in unparsed.
-func parseCommand(cmd string) shellCommand {
+// parseCommand reads a Bash command as bash would, starting in the
+// absolute folder dir ("" for the first root). A command bash cannot parse
+// gets no parts and says why in unparsed.
+func parseCommand(cmd, dir string) shellCommand {
 	sc := shellCommand{whole: strings.TrimSpace(collapseSpaces(cmd))}
 	w := walker{}
-	if err := w.script(cmd, []string{""}, 0); err != nil {
+	if err := w.script(cmd, []string{dir}, 0); err != nil {
 		sc.unparsed = err.Error()
 		return sc
 	}
@@ -562,6 +563,9 @@ func (sc *simpleCommand) nested(w *walker, redirs []*syntax.Redirect, depth int)
 				body, ok := feedsShell(w, redirs)
 				return sc.runScript(w, body, ok && len(argv) == 1, depth)
 			}
+			if argv[0] == "find" {
+				w.findExec(sc)
+			}
 			return false
 		case wrapArgs:
 			argv = rest
@@ -580,6 +584,28 @@ func (sc *simpleCommand) nested(w *walker, redirs []*syntax.Redirect, depth int)
 		sc.full, sc.argv = sc.argv, nil
 	}
 	return false
+}
+
+// findExec adds the commands find runs for -exec, -execdir, -ok and
+// -okdir: find puts file names in place of {}, so, as with xargs, only a
+// prefix or wildcard rule covers them.
+func (w *walker) findExec(sc *simpleCommand) {
+	args := sc.argv
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		end := i + 1
+		for end < len(args) && args[end] != ";" && args[end] != "+" {
+			end++
+		}
+		if end > i+1 {
+			w.parts = append(w.parts, simpleCommand{argv: args[i+1 : end], static: sc.static, opaque: sc.opaque, appended: true, dirs: sc.dirs})
+		}
+		i = end
+	}
 }
 
 // runScript walks a shell string in sc's place; known is false when the
@@ -736,6 +762,22 @@ func unwrap(argv []string) (rest []string, script string, kind wrapKind) {
 	case "eval":
 		// eval joins its arguments with spaces and runs the result.
 		return args, strings.Join(args, " "), wrapScript
+	case "trap":
+		// trap's first argument runs later, at the signal.
+		if len(args) > 1 && !strings.HasPrefix(args[0], "-") {
+			return args, args[0], wrapScript
+		}
+		return nil, "", wrapNone
+	case "alias":
+		// An alias's text runs wherever its name is used (with shopt -s
+		// expand_aliases): it is judged as commands here.
+		var bodies []string
+		for _, a := range args {
+			if _, body, ok := strings.Cut(a, "="); ok {
+				bodies = append(bodies, body)
+			}
+		}
+		return args, strings.Join(bodies, "\n"), wrapScript
 	}
 	if shells[path.Base(name)] {
 		return unwrapShell(args)
@@ -907,7 +949,7 @@ func shellText(argv []string) string {
 // command: its words after quote removal. A specifier that is not one
 // literal simple command is split at spaces.
 func commandWords(spec string) []string {
-	sc := parseCommand(spec)
+	sc := parseCommand(spec, "")
 	if sc.unparsed == "" && len(sc.parts) == 1 && sc.parts[0].static && sc.parts[0].full == nil {
 		return sc.parts[0].argv
 	}

@@ -56,7 +56,7 @@ func TestParseCommand(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.cmd, func(t *testing.T) {
-			got := parseCommand(tc.cmd)
+			got := parseCommand(tc.cmd, "")
 			if (got.unparsed != "") != tc.unparsed {
 				t.Fatalf("unparsed = %q, want %v", got.unparsed, tc.unparsed)
 			}

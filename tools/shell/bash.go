@@ -133,12 +133,21 @@ func (*Bash) Docs() tools.Docs {
 	}
 }
 
-// Access: the command for Bash(...) rules; shell calls of a batch run one
-// at a time.
-func (*Bash) Access(in json.RawMessage) tools.Access {
+// Access: the command for Bash(...) rules and the folder it starts in;
+// shell calls of a batch run one at a time.
+func (b *Bash) Access(in json.RawMessage) tools.Access {
 	var p BashInput
 	_ = json.Unmarshal(in, &p)
-	return tools.Access{Command: p.Command, Exclusive: []string{"shell"}}
+	return tools.Access{Command: p.Command, Dir: b.startDir(), Exclusive: []string{"shell"}}
+}
+
+// startDir is the folder the next command starts in when a cd in an
+// earlier one moved it away from the root; "" at the root.
+func (b *Bash) startDir() string {
+	if dir := b.workDir(); dir != b.ws.Root() {
+		return dir
+	}
+	return ""
 }
 
 // Preview shows the command in a permission prompt.

@@ -329,7 +329,7 @@ func TestBashAccessRiskPreview(t *testing.T) {
 		}
 	}
 	a := b.Access(json.RawMessage(`{"command":"npm test"}`))
-	if a.Command != "npm test" || len(a.Exclusive) != 1 || a.Exclusive[0] != "shell" {
+	if a.Command != "npm test" || a.Dir != "" || len(a.Exclusive) != 1 || a.Exclusive[0] != "shell" {
 		t.Errorf("access %+v", a)
 	}
 	if p := b.Preview(context.Background(), json.RawMessage(`{"command":"npm test"}`)); p == nil || p.Kind != "command" || p.Text != "npm test" {
@@ -425,6 +425,10 @@ func TestBashCwdCarriesOver(t *testing.T) {
 	}
 	if got := b.workDir(); got != filepath.Join(dir, "sub") {
 		t.Errorf("workDir = %s", got)
+	}
+	// The permission check judges the next command where it starts.
+	if got := b.Access(json.RawMessage(`{"command":"ls"}`)).Dir; got != filepath.Join(dir, "sub") {
+		t.Errorf("Access().Dir = %q after cd sub", got)
 	}
 	// A new first root (EnterWorktree) is where the next command starts,
 	// even though the old folder is still inside the workspace.
