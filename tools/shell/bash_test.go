@@ -250,38 +250,6 @@ func TestBashSecretMasking(t *testing.T) {
 	}
 }
 
-func TestBashBlockedCommands(t *testing.T) {
-	b, _, dir := newBash(t, with(func(s *settings.Settings) {
-		s.Bash.BlockedCommands = []string{"([", `\brm\s+-rf\b`, `^curl\b`}
-	}))
-	marker := filepath.Join(dir, "kept")
-	os.WriteFile(marker, nil, 0o644)
-	tests := []struct {
-		command string
-		blocked bool
-	}{
-		{"rm -rf " + marker, true},
-		{"curl http://example.invalid", true},
-		{"echo curl", false},
-		{"ls " + marker, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.command, func(t *testing.T) {
-			res, err := execTool(context.Background(), b, map[string]any{"command": tc.command}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			blocked := res.IsError && strings.Contains(res.Text(), "blocked by the bash.blockedCommands setting")
-			if blocked != tc.blocked {
-				t.Errorf("blocked %v: %q", blocked, res.Text())
-			}
-		})
-	}
-	if _, err := os.Stat(marker); err != nil {
-		t.Errorf("a blocked command ran: %v", err)
-	}
-}
-
 func TestBashRunInBackground(t *testing.T) {
 	b, m, dir := newBash(t, settings.Defaults)
 	res, err := execTool(context.Background(), b, map[string]any{"command": "echo from-task; touch " + filepath.Join(dir, "ran"), "run_in_background": true}, nil)
@@ -416,7 +384,13 @@ func TestBashCwdCarriesOver(t *testing.T) {
 		{"pwd", filepath.Join(dir, "sub") + "\n"},
 		{"cd deeper && echo moved", "moved\n"},
 		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		// A command that failed leaves the folder where it was, as in
+		// Claude Code: the next call runs where this one started.
 		{"cd .. ; false", "(no output)\n\n[Exit code 1]"},
+		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		{"cd .. && false", "(no output)\n\n[Exit code 1]"},
+		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		{"cd ..", "(no output)"},
 		{"pwd", filepath.Join(dir, "sub") + "\n"},
 		{"cd " + outside, "(no output)\n[The command ended in " + outside + ", outside the workspace, so the next command starts in " + dir + " again.]"},
 		{"pwd", dir + "\n"},

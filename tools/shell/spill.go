@@ -169,10 +169,17 @@ func (s *spill) render(path string) string {
 		head[:n], total, n, path)
 }
 
-// createSpillFile makes a new file for an output, in the workspace's
-// output folder or else the temporary folder, and removes old ones.
+// createSpillFile makes a new file for a command's output.
 func createSpillFile(root string) (*os.File, string, error) {
-	stamp := "bash-" + time.Now().Format("20060102-150405") + "-"
+	return CreateOutputFile(root, "bash")
+}
+
+// CreateOutputFile makes a new file for an output too long for the model
+// (kind names what made it: bash, mcp), in the workspace's output folder
+// or else the temporary folder, and removes old ones. Other tools that
+// save outputs use it, so they all land in one place.
+func CreateOutputFile(root, kind string) (*os.File, string, error) {
+	stamp := kind + "-" + time.Now().Format("20060102-150405") + "-"
 	if out, err := openOutputDir(root); err == nil {
 		defer out.Close()
 		removeOld(out)
@@ -251,7 +258,7 @@ func removeOld(out *os.Root) {
 		return
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "bash-") || !e.Type().IsRegular() {
+		if !strings.HasSuffix(e.Name(), ".log") || !e.Type().IsRegular() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > spillMaxAge {
