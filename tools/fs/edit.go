@@ -130,6 +130,11 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 	// read: the read of a file of gigabytes would cost its size in memory.
 	if checkFresh {
 		if err := e.ws.CheckRead(abs); err != nil {
+			if e.binary(context.Background(), abs) {
+				// Read refused it: asking for a Read would send the model
+				// round in a loop. The sniff reads a few KiB, not the file.
+				return nil, binaryEditRefusal(abs)
+			}
 			return nil, tools.ErrorResult("%v", err)
 		}
 	}

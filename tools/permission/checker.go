@@ -242,6 +242,15 @@ func (c *Checker) Check(ctx context.Context, host tools.Host, call tools.Permiss
 	return tools.PermissionOutcome{Message: v.Reason}, nil
 }
 
+// savedOutput reports whether a read is of an output toolhost saved for this
+// workspace (a command's output too long for its result), which lives in
+// the workspace's state folder: the result told the model to Read it, as
+// Claude Code's tool-results files are read without asking.
+func (d *decision) savedOutput(p resolvedPath) bool {
+	state, err := workspace.StateDir(d.c.ws.Root())
+	return err == nil && pathutil.Within(pathutil.RealPath(filepath.Join(state, "output")), p.real)
+}
+
 // approvedReads are the approvals of the call's reads outside the
 // workspace, by their real paths, for a call allowed (a link inside the
 // workspace pointing outside is read only under one).
@@ -415,7 +424,7 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 		return allowBecause("an allow rule matches it")
 	}
 	for _, p := range d.sub.reads {
-		if !p.inside {
+		if !p.inside && !d.savedOutput(p) {
 			return askBecause("it reads " + p.where() + ", outside the workspace")
 		}
 	}

@@ -56,6 +56,10 @@ type BashOutput struct {
 	ExitCode         int    `json:"exitCode"`
 	BackgroundTaskID string `json:"backgroundTaskId,omitempty"`
 	TimedOutAfterMs  int64  `json:"timedOutAfterMs,omitempty"`
+	// PersistedOutputPath and PersistedOutputSize (bytes) name the file
+	// holding the whole of an output too long for the result.
+	PersistedOutputPath string `json:"persistedOutputPath,omitempty"`
+	PersistedOutputSize int64  `json:"persistedOutputSize,omitempty"`
 }
 
 const bashSchema = `{
@@ -216,17 +220,26 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
 	// The sandbox has a /tmp of its own: the folder report then goes
-	// through the workspace's output folder, which it can write.
+	// through a folder of this call's own in the workspace's state folder,
+	// which the sandbox lets it write.
 	cwdDir := ""
+	var writable []string
 	if s.Bash.Sandbox {
-		cwdDir = outputDir(b.ws.Root())
+		if out, err := spillDir(b.ws.Root()); err == nil {
+			if cwdDir, err = os.MkdirTemp(out, "cwd-"); err != nil {
+				cwdDir = ""
+			} else {
+				defer os.RemoveAll(cwdDir)
+				writable = append(writable, cwdDir)
+			}
+		}
 	}
 	cwdFile, err := newCwdFile(cwdDir)
 	if err != nil {
 		return nil, fmt.Errorf("preparing bash: %w", err)
 	}
 	defer os.Remove(cwdFile)
-	name, args, err := sandboxArgs(s, b.ws.RealFolders(), dir, withCwdReport(in.Command, cwdFile))
+	name, args, err := sandboxArgs(s, b.ws.RealFolders(), dir, withCwdReport(in.Command, cwdFile), writable...)
 	if err != nil {
 		return tools.ErrorResult("%v.", err), nil
 	}
@@ -268,6 +281,11 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
 	}
 	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput && savedPath == "")
+	if savedPath != "" {
+		out := r.Structured.(BashOutput)
+		out.PersistedOutputPath, out.PersistedOutputSize = savedPath, saved.size()
+		r.Structured = out
+	}
 	// As in Claude Code, only a command that succeeded moves the next one:
 	// after a failed `cd build && make`, a relative command must not run in
 	// a folder the model did not expect it to.
@@ -314,7 +332,7 @@ func movedToBackground(res runResult, timeout time.Duration) *tools.Result {
 	text += fmt.Sprintf("\n\n[The command was still running after %d ms, so it was moved to the background as task %s and keeps running (for at most %s). Read its output with TaskOutput (task_id %q), stop it with TaskStop; you are not told when it ends.]",
 		timeout.Milliseconds(), res.backgroundTask, DefaultBackgroundTimeout, res.backgroundTask)
 	r := tools.TextResult(text)
-	r.Structured = BashOutput{Stdout: res.output, BackgroundTaskID: res.backgroundTask}
+	r.Structured = BashOutput{Stdout: res.output, BackgroundTaskID: res.backgroundTask, TimedOutAfterMs: timeout.Milliseconds()}
 	return r
 }
 

@@ -145,15 +145,12 @@ func TestBashOutputOverLimitIsSaved(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no saved file named: %q", text[len(text)-300:])
 	}
-	if filepath.Dir(m[1]) != filepath.Join(dir, ".toolhost", "output") {
-		t.Errorf("saved in %s, want the workspace's .toolhost/output", m[1])
+	if strings.HasPrefix(m[1], dir) {
+		t.Errorf("saved in %s, inside the workspace", m[1])
 	}
 	want, _ := exec.Command("seq", "1", "100000").Output()
 	if got, err := os.ReadFile(m[1]); err != nil || !bytes.Equal(got, want) {
 		t.Errorf("the saved file does not hold the whole output (%d bytes, err %v)", len(got), err)
-	}
-	if ig, err := os.ReadFile(filepath.Join(dir, ".toolhost", "output", ".gitignore")); err != nil || !strings.Contains(string(ig), "*") {
-		t.Errorf("the output folder does not ignore itself: %q %v", ig, err)
 	}
 	// Output within the limit is not saved.
 	res, _ = execTool(context.Background(), b, map[string]any{"command": "seq 1 10"}, nil)
