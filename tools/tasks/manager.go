@@ -14,7 +14,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +24,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/lifetime"
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Status is the state of a task.
@@ -91,6 +94,10 @@ type Manager struct {
 	// what is left of them, wherever it went.
 	scopes []lifetime.Scope
 	closed bool
+
+	// parkOnce makes parked, the folder of finished tasks' outputs.
+	parkOnce sync.Once
+	parked   string
 }
 
 // NewManager returns an empty manager.
@@ -333,8 +340,32 @@ func (m *Manager) finish(t *Task) {
 	changed := TaskChanged{TaskID: t.id, Status: t.status, Command: t.command, ExitCode: t.exitCode}
 	t.mu.Unlock()
 	t.cancel()
+	if dir := m.parkDir(); dir != "" {
+		if err := t.out.Park(dir); err != nil {
+			m.log.Warn("the output of a finished task stays in memory", "task", t.id, "err", err)
+		}
+	}
 	close(t.done)
 	m.send(t, changed)
+}
+
+// parkDir is the private folder the outputs of finished tasks are moved
+// to (Output.Park), made on first use under the state folder and removed
+// by Close; "" when it cannot be made (outputs then stay in memory).
+func (m *Manager) parkDir() string {
+	m.parkOnce.Do(func() {
+		state, err := pathutil.StateDir()
+		if err == nil {
+			err = os.MkdirAll(filepath.Join(state, "task-output"), 0o700)
+		}
+		if err == nil {
+			m.parked, err = os.MkdirTemp(filepath.Join(state, "task-output"), "session-*")
+		}
+		if err != nil {
+			m.log.Warn("the outputs of finished tasks stay in memory", "err", err)
+		}
+	})
+	return m.parked
 }
 
 // send notifies the client about a task, through the session-wide notifier
@@ -482,6 +513,12 @@ func (m *Manager) Close() error {
 		}
 	}
 	lifetime.KillScopes(scopes)
+	// An empty Do waits for a parkDir in progress and keeps any later one
+	// from making a folder: after it, parked is final.
+	m.parkOnce.Do(func() {})
+	if m.parked != "" {
+		_ = os.RemoveAll(m.parked)
+	}
 	return errors.Join(errs...)
 }
 

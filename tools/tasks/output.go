@@ -2,6 +2,8 @@ package tasks
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"sync"
 	"unicode/utf8"
 )
@@ -22,6 +24,78 @@ type Output struct {
 	tail []byte
 	// total counts every byte written.
 	total int64
+	// parked is the file head and tail were moved to once the task ended
+	// (Park), "" while they are in memory; headLen and tailLen say how
+	// much of each it holds.
+	parked           string
+	headLen, tailLen int
+}
+
+// Park moves the kept output of an ended task from memory to a new file
+// in dir, so that a session that ran hundreds of tasks does not hold all
+// their outputs: Render and Tail read it back. Writes after Park are
+// counted but not kept. On failure the output stays in memory, trimmed to
+// what it keeps.
+func (o *Output) Park(dir string) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.parked != "" {
+		return nil
+	}
+	head, tail := o.head, o.tail
+	if len(tail) > o.tailCap {
+		tail = tail[len(tail)-o.tailCap:]
+	}
+	f, err := os.CreateTemp(dir, "task-*.out")
+	if err == nil {
+		_, err = f.Write(head)
+		if err == nil {
+			_, err = f.Write(tail)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(f.Name())
+		}
+	}
+	if err != nil {
+		// Appends left spare capacity behind; keep exactly the bytes.
+		o.head, o.tail = append([]byte(nil), head...), append([]byte(nil), tail...)
+		return err
+	}
+	o.parked, o.headLen, o.tailLen = f.Name(), len(head), len(tail)
+	o.head, o.tail = nil, nil
+	return nil
+}
+
+// retained is the output's bytes held in memory.
+func (o *Output) retained() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return cap(o.head) + cap(o.tail)
+}
+
+// kept returns head and tail (trimmed to tailCap), from memory or read
+// back from the parked file. Called with mu held.
+func (o *Output) kept() (head, tail []byte) {
+	if o.parked == "" {
+		tail = o.tail
+		if len(tail) > o.tailCap {
+			tail = tail[len(tail)-o.tailCap:]
+		}
+		return o.head, tail
+	}
+	f, err := os.Open(o.parked)
+	if err != nil {
+		return []byte(fmt.Sprintf("[the output of this task was saved in %s and can no longer be read: %v]", o.parked, err)), nil
+	}
+	defer f.Close()
+	buf := make([]byte, o.headLen+o.tailLen)
+	n, _ := io.ReadFull(f, buf)
+	buf = buf[:n]
+	h := min(o.headLen, len(buf))
+	return buf[:h], buf[h:]
 }
 
 // NewOutput returns an Output keeping at most capBytes bytes.
@@ -36,6 +110,9 @@ func (o *Output) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.total += int64(n)
+	if o.parked != "" {
+		return n, nil
+	}
 	if room := o.headCap - len(o.head); room > 0 {
 		take := min(room, len(p))
 		o.head = append(o.head, p[:take]...)
@@ -67,9 +144,10 @@ func (o *Output) Total() int64 {
 func (o *Output) Tail(n int) string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	all := o.head
-	if len(o.tail) > 0 {
-		all = o.tail
+	head, tail := o.kept()
+	all := head
+	if len(tail) > 0 {
+		all = tail
 	}
 	if len(all) > n {
 		all = all[len(all)-n:]
@@ -86,23 +164,20 @@ func (o *Output) Tail(n int) string {
 func (o *Output) Render(maxBytes int) string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	tail := o.tail
-	if len(tail) > o.tailCap {
-		tail = tail[len(tail)-o.tailCap:]
-	}
-	kept := int64(len(o.head) + len(tail))
-	if kept == o.total && len(o.head)+len(tail) <= maxBytes {
-		return string(o.head) + string(tail)
+	head, tail := o.kept()
+	kept := int64(len(head) + len(tail))
+	if kept == o.total && len(head)+len(tail) <= maxBytes {
+		return string(head) + string(tail)
 	}
 	// Join head and tail, then keep maxBytes/2 of each end.
 	half := max(maxBytes/2, 1)
-	first := o.head
+	first := head
 	if len(first) > half {
 		first = cutEnd(first, half)
 	}
 	last := tail
-	if len(last) == 0 && len(o.head) > len(first) {
-		last = o.head[len(first):]
+	if len(last) == 0 && len(head) > len(first) {
+		last = head[len(first):]
 	}
 	if len(last) > half {
 		last = cutStart(last, half)
