@@ -131,7 +131,7 @@ func New(opts Options) (*Session, error) {
 		Log:         log,
 		Settings:    store,
 		Permissions: checker,
-		Tasks:       tasks.NewManager(tasks.Options{Log: log}),
+		Tasks:       tasks.NewManager(tasks.Options{Log: log, SpillDir: taskSpillDir(ws.Root())}),
 		Todos:       state.NewTodoStore(),
 		Teams:       team.NewHub(),
 		bg:          background.New(log),
@@ -368,4 +368,15 @@ func newSessionID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// taskSpillDir is where finished background tasks' output goes: the
+// workspace's state folder, outside the workspace ("" for the temporary
+// folder when there is none).
+func taskSpillDir(root string) string {
+	state, err := workspace.StateDir(root)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(state, "tasks")
 }

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // TestLargeMCPResultIsCutAndSaved: a 3 MB answer of an MCP tool does not
@@ -19,6 +20,7 @@ import (
 // tokens of 4 characters, or MAX_MCP_OUTPUT_TOKENS), and names a file in
 // the workspace that holds the whole text; a small answer passes as it is.
 func TestLargeMCPResultIsCutAndSaved(t *testing.T) {
+	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
 	line := strings.Repeat("x", 99) + "\n"
 	big := "BEGIN\n" + strings.Repeat(line, 30_000) + "END\n" // 3 MB
 	srv := sdk.NewServer(&sdk.Implementation{Name: "big", Version: "1"}, nil)
@@ -65,8 +67,11 @@ func TestLargeMCPResultIsCutAndSaved(t *testing.T) {
 			if path == nil {
 				t.Fatalf("the result names no saved file: %.300s", text[len(text)-400:])
 			}
-			if !strings.HasPrefix(path[1], root) {
-				t.Errorf("saved in %s, want inside the workspace %s, where Read needs no prompt", path[1], root)
+			// Saved outputs live in the workspace's state folder, outside
+			// the workspace, where the permission checker lets Read in
+			// without a prompt (permission's savedOutput).
+			if state, _ := workspace.StateDir(root); !strings.HasPrefix(path[1], state) {
+				t.Errorf("saved in %s, want the workspace's state folder %s", path[1], state)
 			}
 			saved, err := os.ReadFile(path[1])
 			if err != nil || string(saved) != big {

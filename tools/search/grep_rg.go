@@ -33,7 +33,7 @@ import (
 // (and the ignore files above it): rg walks by path, and
 // only the kernel can keep a folder swapped for a link to elsewhere during
 // the walk from showing what lies outside. Where the jail cannot be had
-// (no Landlock, or the helper cannot run), folders are searched by the Go
+// (no Landlock), folders are searched by the Go
 // backend, which walks through the workspace's jail; rg never searches a
 // folder unjailed. A single file is handed to rg already opened through the
 // workspace's jail, so rg runs as is for it.
@@ -62,10 +62,6 @@ func (r *ripgrep) jailed(ctx context.Context) bool {
 		case r.log == nil:
 		case st.Err == nil:
 			r.log.Info("Grep searches folders with ripgrep jailed by Landlock to the folder it searches", "rg", r.path, "landlock_abi", st.ABI)
-		case errors.Is(st.Err, execjail.ErrNoHelper):
-			// A program built without the helper (a test binary): nothing
-			// the user can change.
-			r.log.Info("Grep searches folders in Go: this program cannot jail ripgrep", "reason", st.Err.Error())
 		default:
 			r.log.Warn("Grep searches folders in Go, through the workspace's os.Root jail, not with ripgrep: ripgrep cannot be jailed here. Use Linux 5.13 or later with Landlock enabled for ripgrep's speed.", "reason", st.Err.Error())
 		}
@@ -153,17 +149,19 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	return found, err
 }
 
-// jailError: the jail helper failed (execjail.ExitFailed) and rg never ran.
+// jailError: the jail could not be set up (execjail.Error) or the loader
+// could not run rg in it, and rg never ran.
 type jailError struct{ msg string }
 
 func (e *jailError) Error() string { return "jailing ripgrep: " + e.msg }
 
 // command returns the command that runs rg for q: for a folder, jailed to
 // the folder as opened through the workspace's jail (q.dir, handed to the
-// helper open, so the rule is that very folder); for a single file, as is,
-// with the file handed over open as its descriptor 3. done releases what
-// the command was given once it has started.
-func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, done func(), err error) {
+// jail open, so the rule is that very folder); for a single file, as is,
+// with the file handed over open as its descriptor 3. start starts it
+// (jailed, for a folder); done releases what the command was given once it
+// has started.
+func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, start, done func() error, err error) {
 	if q.file != nil {
 		cmd := exec.CommandContext(ctx, r.path, r.args(q)...)
 		cmd.ExtraFiles = []*os.File{q.file}
@@ -171,28 +169,32 @@ func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, don
 		// with the server, however the server ends (internal/lifetime):
 		// a search of a huge file reads on for minutes otherwise.
 		lifetime.Prepare(cmd, nil)
-		return cmd, func() {}, nil
+		return cmd, cmd.Start, func() error { return nil }, nil
 	}
 	dir, err := q.dir.Open(".")
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening %s: %w", q.root, err)
+		return nil, nil, nil, fmt.Errorf("opening %s: %w", q.root, err)
 	}
 	// rg honours the ignore files above the folder too.
 	readable := execjail.Readable{Dirs: []*os.File{dir}, Files: ignore.FilesAbove(q.root)}
-	cmd, err = execjail.CommandContext(ctx, readable, r.path, r.args(q)...)
-	if err != nil {
-		dir.Close()
-		return nil, nil, &jailError{msg: err.Error()}
+	jailed := execjail.CommandContext(ctx, readable, r.path, r.args(q)...)
+	lifetime.Prepare(jailed.Cmd, nil)
+	start = func() error {
+		err := jailed.Start()
+		var failed *execjail.Error
+		if errors.As(err, &failed) {
+			return &jailError{msg: failed.Reason}
+		}
+		return err
 	}
-	lifetime.Prepare(cmd, nil)
-	return cmd, sync.OnceFunc(func() { dir.Close() }), nil
+	return jailed.Cmd, start, sync.OnceValue(dir.Close), nil
 }
 
 func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	// rgCtx also ends rg when the output grows past maxCollectedBytes.
 	rgCtx, stopRg := context.WithCancel(ctx)
 	defer stopRg()
-	cmd, release, err := r.command(rgCtx, q)
+	cmd, start, release, err := r.command(rgCtx, q)
 	if err != nil {
 		return searchResult{}, err
 	}
@@ -211,8 +213,12 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	if err != nil {
 		return searchResult{}, err
 	}
-	err = cmd.Start()
-	release()
+	err = start()
+	_ = release()
+	var jailErr *jailError
+	if errors.As(err, &jailErr) {
+		return searchResult{}, err
+	}
 	if err != nil {
 		return searchResult{}, fmt.Errorf("starting ripgrep: %w", err)
 	}
@@ -251,10 +257,10 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 		return searchResult{}, fmt.Errorf("reading ripgrep's output: %w", parseErr)
 	}
 	var exit *exec.ExitError
-	// The helper's own failure, or the loader's (127: a library rg needs
-	// lies outside what the jail lets it read).
-	if errors.As(waitErr, &exit) && (exit.ExitCode() == execjail.ExitFailed || exit.ExitCode() == 127) && q.file == nil && len(hits) == 0 {
-		return searchResult{}, &jailError{msg: strings.TrimSpace(strings.TrimPrefix(stderr.String(), "toolhost jail:"))}
+	// The loader's failure (127: a library rg needs lies outside what the
+	// jail lets it read).
+	if errors.As(waitErr, &exit) && exit.ExitCode() == 127 && q.file == nil && len(hits) == 0 {
+		return searchResult{}, &jailError{msg: strings.TrimSpace(stderr.String())}
 	}
 	var unsearched []string
 	if errors.As(waitErr, &exit) {

@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +23,6 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/lifetime"
-	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Status is the state of a task.
@@ -71,6 +69,10 @@ type Options struct {
 	MaxOutputBytes int
 	// Log receives failures to notify; nil discards them.
 	Log *slog.Logger
+	// SpillDir is where an ended task's output moves out of memory (the
+	// workspace's state folder, workspace.StateDir); "" means the system's
+	// temporary folder. Close removes the files.
+	SpillDir string
 }
 
 // Manager owns a session's background tasks. Create one per session with
@@ -78,6 +80,7 @@ type Options struct {
 type Manager struct {
 	maxOutput int
 	log       *slog.Logger
+	spillDir  string
 
 	mu sync.Mutex
 	// notify is the session-wide notifier (may be nil).
@@ -94,10 +97,6 @@ type Manager struct {
 	// what is left of them, wherever it went.
 	scopes []lifetime.Scope
 	closed bool
-
-	// parkOnce makes parked, the folder of finished tasks' outputs.
-	parkOnce sync.Once
-	parked   string
 }
 
 // NewManager returns an empty manager.
@@ -108,7 +107,10 @@ func NewManager(opts Options) *Manager {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{maxOutput: opts.MaxOutputBytes, log: opts.Log, notify: opts.Notify, tasks: map[string]*Task{}}
+	if opts.SpillDir == "" {
+		opts.SpillDir = os.TempDir()
+	}
+	return &Manager{maxOutput: opts.MaxOutputBytes, log: opts.Log, spillDir: opts.SpillDir, notify: opts.Notify, tasks: map[string]*Task{}}
 }
 
 // SetNotifier sets the session-wide notifier (e.g. the editor's Notify once
@@ -340,32 +342,12 @@ func (m *Manager) finish(t *Task) {
 	changed := TaskChanged{TaskID: t.id, Status: t.status, Command: t.command, ExitCode: t.exitCode}
 	t.mu.Unlock()
 	t.cancel()
-	if dir := m.parkDir(); dir != "" {
-		if err := t.out.Park(dir); err != nil {
-			m.log.Warn("the output of a finished task stays in memory", "task", t.id, "err", err)
-		}
+	// Its output is final: on disk it bounds the memory of a long session.
+	if err := t.out.Spill(m.spillDir); err != nil {
+		m.log.Warn("a finished task's output stays in memory", "task", t.id, "err", err)
 	}
 	close(t.done)
 	m.send(t, changed)
-}
-
-// parkDir is the private folder the outputs of finished tasks are moved
-// to (Output.Park), made on first use under the state folder and removed
-// by Close; "" when it cannot be made (outputs then stay in memory).
-func (m *Manager) parkDir() string {
-	m.parkOnce.Do(func() {
-		state, err := pathutil.StateDir()
-		if err == nil {
-			err = os.MkdirAll(filepath.Join(state, "task-output"), 0o700)
-		}
-		if err == nil {
-			m.parked, err = os.MkdirTemp(filepath.Join(state, "task-output"), "session-*")
-		}
-		if err != nil {
-			m.log.Warn("the outputs of finished tasks stay in memory", "err", err)
-		}
-	})
-	return m.parked
 }
 
 // send notifies the client about a task, through the session-wide notifier
@@ -482,6 +464,11 @@ func (m *Manager) Close() error {
 	for _, t := range ts {
 		t.stop()
 	}
+	defer func() {
+		for _, t := range ts {
+			t.out.Discard()
+		}
+	}()
 	// A stopped task's reaper ends what is below it, those that cleared
 	// their environment included; killing its group first would kill the
 	// reaper before it had. So the tasks end first, then what they left.
@@ -513,12 +500,6 @@ func (m *Manager) Close() error {
 		}
 	}
 	lifetime.KillScopes(scopes)
-	// An empty Do waits for a parkDir in progress and keeps any later one
-	// from making a folder: after it, parked is final.
-	m.parkOnce.Do(func() {})
-	if m.parked != "" {
-		_ = os.RemoveAll(m.parked)
-	}
 	return errors.Join(errs...)
 }
 

@@ -24,78 +24,84 @@ type Output struct {
 	tail []byte
 	// total counts every byte written.
 	total int64
-	// parked is the file head and tail were moved to once the task ended
-	// (Park), "" while they are in memory; headLen and tailLen say how
-	// much of each it holds.
-	parked           string
+	// spilled names the file head and tail were moved to once the task
+	// ended (Spill); headLen and tailLen say how the file splits. A
+	// finished task's output then takes no memory: a session that ran
+	// hundreds of chatty tasks holds none of their output.
+	spilled          string
 	headLen, tailLen int
+	// discarded: the session ended; nothing more is kept or spilled.
+	discarded bool
 }
 
-// Park moves the kept output of an ended task from memory to a new file
-// in dir, so that a session that ran hundreds of tasks does not hold all
-// their outputs: Render and Tail read it back. Writes after Park are
-// counted but not kept. On failure the output stays in memory, trimmed to
-// what it keeps.
-func (o *Output) Park(dir string) error {
+// spillMinBytes is the least output Spill moves to a file: smaller output
+// costs less in memory than a file does.
+const spillMinBytes = 64 << 10
+
+// Spill moves the kept output of an ended task to a new file in dir, when
+// there is enough of it to be worth a file; the output reads as before,
+// from the file. Output written later (a process the task left behind) is
+// counted, not kept.
+func (o *Output) Spill(dir string) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.parked != "" {
-		return nil
-	}
-	head, tail := o.head, o.tail
+	tail := o.tail
 	if len(tail) > o.tailCap {
 		tail = tail[len(tail)-o.tailCap:]
 	}
-	f, err := os.CreateTemp(dir, "task-*.out")
-	if err == nil {
-		_, err = f.Write(head)
-		if err == nil {
-			_, err = f.Write(tail)
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			_ = os.Remove(f.Name())
-		}
+	if o.spilled != "" || o.discarded || len(o.head)+len(tail) < spillMinBytes {
+		return nil
 	}
-	if err != nil {
-		// Appends left spare capacity behind; keep exactly the bytes.
-		o.head, o.tail = append([]byte(nil), head...), append([]byte(nil), tail...)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	o.parked, o.headLen, o.tailLen = f.Name(), len(head), len(tail)
+	f, err := os.CreateTemp(dir, "task-*.out")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(o.head)
+	if err == nil {
+		_, err = f.Write(tail)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	o.spilled, o.headLen, o.tailLen = f.Name(), len(o.head), len(tail)
 	o.head, o.tail = nil, nil
 	return nil
 }
 
-// retained is the output's bytes held in memory.
-func (o *Output) retained() int {
+// Discard removes the file Spill made, if any; the output is empty then.
+func (o *Output) Discard() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return cap(o.head) + cap(o.tail)
+	o.discarded = true
+	if o.spilled != "" {
+		_ = os.Remove(o.spilled)
+		o.spilled, o.headLen, o.tailLen = "", 0, 0
+	}
 }
 
-// kept returns head and tail (trimmed to tailCap), from memory or read
-// back from the parked file. Called with mu held.
+// kept returns head and tail, read back from the file when spilled (for
+// the time of one read; a file gone returns nothing). o.mu is held.
 func (o *Output) kept() (head, tail []byte) {
-	if o.parked == "" {
-		tail = o.tail
-		if len(tail) > o.tailCap {
-			tail = tail[len(tail)-o.tailCap:]
-		}
-		return o.head, tail
+	if o.spilled == "" {
+		return o.head, o.tail
 	}
-	f, err := os.Open(o.parked)
+	f, err := os.Open(o.spilled)
 	if err != nil {
-		return []byte(fmt.Sprintf("[the output of this task was saved in %s and can no longer be read: %v]", o.parked, err)), nil
+		return nil, nil
 	}
 	defer f.Close()
 	buf := make([]byte, o.headLen+o.tailLen)
 	n, _ := io.ReadFull(f, buf)
 	buf = buf[:n]
-	h := min(o.headLen, len(buf))
-	return buf[:h], buf[h:]
+	split := min(o.headLen, len(buf))
+	return buf[:split], buf[split:]
 }
 
 // NewOutput returns an Output keeping at most capBytes bytes.
@@ -110,7 +116,7 @@ func (o *Output) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.total += int64(n)
-	if o.parked != "" {
+	if o.spilled != "" {
 		return n, nil
 	}
 	if room := o.headCap - len(o.head); room > 0 {
@@ -165,6 +171,9 @@ func (o *Output) Render(maxBytes int) string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	head, tail := o.kept()
+	if len(tail) > o.tailCap {
+		tail = tail[len(tail)-o.tailCap:]
+	}
 	kept := int64(len(head) + len(tail))
 	if kept == o.total && len(head)+len(tail) <= maxBytes {
 		return string(head) + string(tail)
