@@ -194,7 +194,7 @@ func (s Scope) Kill() int { return KillScopes([]Scope{s}) }
 // KillScopes kills every process of the scopes: the cgroups of those that
 // have one, then by label, in one pass over /proc per round.
 func KillScopes(scopes []Scope) int {
-	killGroups(scopes)
+	inGroups := killGroups(scopes)
 	var labels [][]byte
 	for _, s := range scopes {
 		if s != "" {
@@ -202,9 +202,11 @@ func KillScopes(scopes []Scope) int {
 		}
 	}
 	if len(labels) == 0 {
-		return 0
+		return inGroups
 	}
-	return killMatching(labels, false)
+	// A process of a killed group may still be on its way out when the
+	// label is looked for: counted once, with its group.
+	return max(inGroups, killMatching(labels, false))
 }
 
 // KillAll kills every process of every scope of this server. The server
