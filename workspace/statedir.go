@@ -3,24 +3,11 @@ package workspace
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"strings"
-)
 
-// stateBase is the folder of toolhost's own state on this machine:
-// $TOOLHOST_STATE_DIR when set (for tests), else toolhost in the user's
-// cache folder.
-func stateBase() (string, error) {
-	if d := os.Getenv("TOOLHOST_STATE_DIR"); d != "" {
-		return d, nil
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(cache, "toolhost"), nil
-}
+	"github.com/toolhost/toolhost/internal/pathutil"
+)
 
 // StateDir is where toolhost keeps its state about the workspace rooted at
 // root — saved command output, finished tasks' output — outside the
@@ -28,7 +15,7 @@ func stateBase() (string, error) {
 // lists ignored files) or in a commit: one folder per workspace, named by
 // the root's base name and a hash of its path. It is not created here.
 func StateDir(root string) (string, error) {
-	base, err := stateBase()
+	base, err := pathutil.StateDir()
 	if err != nil {
 		return "", err
 	}

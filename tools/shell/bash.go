@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -138,12 +137,21 @@ func (*Bash) Docs() tools.Docs {
 	}
 }
 
-// Access: the command for Bash(...) rules; shell calls of a batch run one
-// at a time.
-func (*Bash) Access(in json.RawMessage) tools.Access {
+// Access: the command for Bash(...) rules and the folder it starts in;
+// shell calls of a batch run one at a time.
+func (b *Bash) Access(in json.RawMessage) tools.Access {
 	var p BashInput
 	_ = json.Unmarshal(in, &p)
-	return tools.Access{Command: p.Command, Exclusive: []string{"shell"}}
+	return tools.Access{Command: p.Command, Dir: b.startDir(), Exclusive: []string{"shell"}}
+}
+
+// startDir is the folder the next command starts in when a cd in an
+// earlier one moved it away from the root; "" at the root.
+func (b *Bash) startDir() string {
+	if dir := b.workDir(); dir != b.ws.Root() {
+		return dir
+	}
+	return ""
 }
 
 // Preview shows the command in a permission prompt.
@@ -193,9 +201,6 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("command is empty. Give the shell command to run."), nil
 	}
 	s := b.settings()
-	if res := b.checkBlocked(in.Command, s); res != nil {
-		return res, nil
-	}
 	if fi, err := os.Stat(b.ws.Root()); err != nil || !fi.IsDir() {
 		return tools.ErrorResult("the workspace root %s is not an existing folder, so commands cannot run in it. Ask the user to open an existing folder.", b.ws.Root()), nil
 	}
@@ -425,22 +430,6 @@ func bashResult(command string, res runResult, timeout time.Duration, longer str
 	r.IsError = isError
 	r.Structured = out
 	return r
-}
-
-// checkBlocked refuses a command matching a bash.blockedCommands pattern.
-// A pattern that is not a valid regular expression is logged and skipped.
-func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result {
-	for _, p := range s.Bash.BlockedCommands {
-		re, err := regexp.Compile(p)
-		if err != nil {
-			b.log.Warn("bash.blockedCommands: invalid pattern skipped", "pattern", p, "err", err)
-			continue
-		}
-		if re.MatchString(command) {
-			return tools.ErrorResult("this command is blocked by the bash.blockedCommands setting (pattern %q). Do the task another way, or ask the user to run it or to change the setting.", p)
-		}
-	}
-	return nil
 }
 
 // startBackground starts the command as a task and returns its id.

@@ -18,6 +18,8 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("TOOLHOST_STATE_DIR", state)
 	code := m.Run()
+	// The cgroups the tests' commands ran in go with them.
+	lifetime.KillAll()
 	os.RemoveAll(state)
 	os.Exit(code)
 }

@@ -176,10 +176,17 @@ func (s *spill) render(path string) string {
 		head[:n], total, n, path)
 }
 
-// createSpillFile makes a new file for an output, in the workspace's
-// output folder or else the temporary folder, and removes old ones.
+// createSpillFile makes a new file for a command's output.
 func createSpillFile(root string) (*os.File, string, error) {
-	stamp := "bash-" + time.Now().Format("20060102-150405") + "-"
+	return CreateOutputFile(root, "bash")
+}
+
+// CreateOutputFile makes a new file for an output too long for the model
+// (kind names what made it: bash, mcp), in the workspace's output folder
+// outside the workspace or else the temporary folder, and removes old ones.
+// Other tools that save outputs use it, so they all land in one place.
+func CreateOutputFile(root, kind string) (*os.File, string, error) {
+	stamp := kind + "-" + time.Now().Format("20060102-150405") + "-"
 	if dir, err := spillDir(root); err == nil {
 		removeOld(dir)
 		for range 10 {
@@ -221,7 +228,7 @@ func removeOld(dir string) {
 		return
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "bash-") || !e.Type().IsRegular() {
+		if !strings.HasSuffix(e.Name(), ".log") || !e.Type().IsRegular() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > spillMaxAge {
