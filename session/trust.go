@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	toolmcp "github.com/toolhost/toolhost/tools/mcp"
+	"github.com/toolhost/toolhost/tools/skills"
 )
 
 // trustPollInterval is how often a session looks at the trust file, so that
@@ -62,6 +63,11 @@ func (s *Session) UntrustedItems(root string) []settings.Ignored {
 		return nil
 	}
 	items := st.Trust.IgnoredIn(root)
+	// A project skill is instructions from the repository, offered to the
+	// model only once the folder is trusted.
+	for _, sk := range skills.ProjectSkills(root) {
+		items = append(items, settings.Ignored{File: sk.Path, Key: "skills", What: "skill " + sk.Name + ": " + sk.Description, Why: "gives the agent instructions"})
+	}
 	if root == s.Workspace.Root() {
 		servers, err := toolmcp.LoadProjectConfig(root)
 		if err == nil {

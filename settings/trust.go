@@ -93,6 +93,7 @@ var trustTable = map[string]keyTrust{
 	"providers":                               {nil, "no", whyNetwork},
 	"tools.optIn":                             {nil, "no", whyTurnsOn},
 	"tools.teams":                             {nil, "no", whyTurnsOn},
+	"tools.deferred":                          {always, "yes", ""},
 	"bash.backgroundStdin":                    {always, "yes", ""},
 	"grep.priority":                           {always, "yes", ""},
 	"grep.priorityTable":                      {always, "yes", ""},
