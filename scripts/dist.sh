@@ -49,7 +49,7 @@ say "building $VERSION for ${TARGETS[*]}"
 for t in "${TARGETS[@]}"; do
   os=${t%/*} arch=${t#*/}
   out=$stage/bin/${os}_$arch/toolhost
-  CGO_ENABLED=0 GOOS=$os GOARCH=$arch $GO build \
+  CGO_ENABLED=0 GOOS=$os GOARCH=$arch $GO build -trimpath \
     -ldflags "-s -w -X github.com/toolhost/toolhost/internal/version.stamped=$VERSION" \
     -o "$out" ./cmd/toolhost
   # The format check catches a build that silently produced the host's binary.
