@@ -15,8 +15,13 @@ import { Workbench } from "./workbench.mjs";
 export const e2eDir = path.dirname(fileURLToPath(import.meta.url));
 export const extDir = path.dirname(e2eDir);
 export const artifacts = path.join(e2eDir, "artifacts");
-/** The extension under test, packaged by e2e/run.sh. */
-export const toolhostVsix = path.join(extDir, "toolhost.vsix");
+/**
+ * The extension under test: $TOOLHOST_VSIX (a platform VSIX of `make dist`,
+ * its binary inside), else the one e2e/run.sh packages without a binary.
+ */
+export const toolhostVsix = process.env.TOOLHOST_VSIX || path.join(extDir, "toolhost.vsix");
+/** Whether the extension under test carries its own binary. */
+export const bundledBinary = Boolean(process.env.TOOLHOST_VSIX);
 
 /** The value of the variable `name` that e2e/run.sh sets; throws when it is missing. */
 export function env(name) {

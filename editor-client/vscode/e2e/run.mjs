@@ -4,11 +4,12 @@
 // server's dialogs in the UI: an edit reviewed in the refactor preview, a
 // Bash permission prompt, and an AskUserQuestion quick pick; it checks the
 // disk after each and saves screenshots to e2e/artifacts/.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { writeUserSettings } from "./codeServer.mjs";
 import {
-  artifacts, e2eDir as here, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed, reportPassed,
+  artifacts, bundledBinary, e2eDir as here, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed, reportPassed,
   startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
 } from "./harness.mjs";
 
@@ -113,7 +114,8 @@ async function main() {
   step("install the .vsix");
   const userSettings = {
     ...quietSettings,
-    "toolhost.path": toolhostBin,
+    // A platform VSIX finds its own binary: no toolhost.path at all.
+    ...(bundledBinary ? {} : { "toolhost.path": toolhostBin }),
     "toolhost.permissionMode": "default",
     "security.workspace.trust.enabled": false,
     "editor.minimap.enabled": false,
@@ -141,9 +143,19 @@ async function main() {
   const { page, wb } = session;
   try {
     step("open the workspace and wait for the extension");
-    await page.goto(session.url);
+    // A busy machine can take long to serve the first page.
+    await page.goto(session.url, { timeout: 90000 });
     await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 90000 });
     await wb.screenshot("01-activated");
+    if (bundledBinary) {
+      step("the VSIX's own binary runs, with no toolhost.path");
+      const bundled = execFileSync("ps", ["-eo", "args="], { encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l.startsWith(extensionsDir) && l.endsWith("/bin/toolhost serve"));
+      if (bundled.length !== 1) {
+        throw new Error(`expected one server started from the installed extension's bin/, found: ${JSON.stringify(bundled)}`);
+      }
+    }
 
     step("answer AskUserQuestion in a quick pick");
     await runTool(wb, "AskUserQuestion", {
@@ -249,6 +261,42 @@ async function main() {
     await wb.pickRow("acceptEdits");
     await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
     await wb.screenshot("08-mode");
+
+    if (bundledBinary) {
+      step("a wrong toolhost.path is reported once, naming the setting");
+      // The machine's settings, which VS Code watches; toolhost.path is a
+      // machine setting, so code-server reads it from there.
+      const machineSettings = path.join(userDataDir, "Machine", "settings.json");
+      const setPath = (bin) => {
+        const settings = JSON.parse(fs.readFileSync(machineSettings, "utf8"));
+        fs.writeFileSync(machineSettings, JSON.stringify({ ...settings, "toolhost.path": bin }, null, 2));
+      };
+      const toasts = page.locator(".notifications-toasts .notification-toast");
+      const wrong = [
+        // The README's old example: a path a cloned folder could satisfy.
+        { value: "bin/toolhost", says: "a relative path" },
+        { value: path.join(tmp, "no-such-toolhost"), says: "is not an executable file" },
+      ];
+      for (const w of wrong) {
+        await wb.runCommand("Notifications: Clear All Notifications");
+        setPath(w.value);
+        await wb.statusItem("toolhost: not found").waitFor({ state: "visible", timeout: 30000 });
+        const ours = toasts.filter({ hasText: w.says });
+        await ours.waitFor({ state: "visible", timeout: 15000 });
+        const text = await ours.innerText();
+        if (!text.includes("toolhost.path") || !text.includes("Open Settings")) {
+          throw new Error(`the message does not name the setting or offer to open it: ${text}`);
+        }
+        if ((await toasts.count()) !== 1) {
+          throw new Error(`more than one message: ${JSON.stringify(await toasts.allInnerTexts())}`);
+        }
+      }
+      await wb.screenshot("10-wrong-path");
+      await wb.runCommand("Notifications: Clear All Notifications");
+      // The flows below find the server by the binary's path: name it.
+      setPath(toolhostBin);
+      await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
+    }
 
     // Flows of their own, one file each, run in name order on this same
     // workbench: e2e/flows/*.mjs export run(t).

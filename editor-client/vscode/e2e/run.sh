@@ -20,7 +20,11 @@ if [ -z "${TOOLHOST_BIN:-}" ]; then
 fi
 export TOOLHOST_BIN
 cd "$ext"
-if [ ! -f toolhost.vsix ] || [ -n "$(find src package.json -newer toolhost.vsix -print -quit)" ]; then
+# $TOOLHOST_VSIX (a platform VSIX of make dist) is tested as it is;
+# otherwise a VSIX without a binary is packaged, using $TOOLHOST_BIN.
+if [ -n "${TOOLHOST_VSIX:-}" ]; then
+  [ -f "$TOOLHOST_VSIX" ] || { echo "e2e: TOOLHOST_VSIX=$TOOLHOST_VSIX does not exist (make dist makes it)" >&2; exit 1; }
+elif [ ! -f toolhost.vsix ] || [ -n "$(find src package.json -newer toolhost.vsix -print -quit)" ]; then
   npm run build --silent && npm run package --silent >/dev/null
 fi
 node "$here/run.mjs"
