@@ -39,7 +39,7 @@ test-go:
 FUZZTIME ?= 10s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./lspserver
-	$(GO) test -run '^$$' -fuzz '^FuzzLineGuard$$' -fuzztime $(FUZZTIME) ./mcpserver
+	$(GO) test -run '^$$' -fuzz '^FuzzStdio$$' -fuzztime $(FUZZTIME) ./mcpserver
 
 test-node: build
 	@if [ -f test/node/package.json ]; then cd test/node && TOOLHOST_BIN=$(CURDIR)/$(BIN) npm test; fi
