@@ -99,7 +99,7 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", requireToken(e.token, e.mcp.Handler()))
 	mux.Handle("/mcp/servers", requireToken(e.editorToken, e.servers.Handler()))
-	e.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	e.http, ln = guardedServer(ln, mux)
 	go func() {
 		defer close(e.served)
 		if err := e.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -122,7 +122,7 @@ func requireToken(token string, next http.Handler) http.Handler {
 		got := []byte(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost"`)
-			http.Error(w, "toolhost: a wrong or missing bearer token. Connect with `toolhost mcp --attach`, or read the token from the session file named in toolhost/status (agentEndpoint.sessionFile).", http.StatusUnauthorized)
+			refuse(w, "toolhost: a wrong or missing bearer token. Connect with `toolhost mcp --attach`, or read the token from the session file named in toolhost/status (agentEndpoint.sessionFile).", http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -153,7 +153,11 @@ func (e *endpoint) status() map[string]any {
 	e.agentsMu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return map[string]any{"url": e.url, "token": e.token, "sessionFile": e.file, "pid": e.info.PID,
+	// The agents' token is not here: status is shown to people (a
+	// document, a screen share); agents read it from the private session
+	// file. editorToken stays: the editor itself connects with it, and its
+	// client keeps it out of what it shows.
+	return map[string]any{"url": e.url, "sessionFile": e.file, "pid": e.info.PID,
 		"serversUrl": e.serversURL, "editorToken": e.editorToken, "agents": agents}
 }
 

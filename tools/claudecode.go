@@ -17,14 +17,16 @@ var claudeCodeComparison = map[string]string{
 		"(the model gets content and the way on, rather than a retry); PDFs come back as extracted text plus page images " +
 		"(Claude Code sends a PDF document block, which tool results here cannot carry); an open document is read from " +
 		"the editor's unsaved buffer; a repeated Read of an unchanged file is answered in full (no \"file unchanged\" stub).",
-	"Write": "Same. A file changed since the Read is not overwritten, as in Claude Code; the write goes through the editor " +
-		"(workspace/applyEdit) so the user can undo it.",
+	"Write": "Same. A file changed since the Read is not overwritten, as in Claude Code; an existing file keeps its encoding " +
+		"and BOM (UTF-8, UTF-8 with BOM, UTF-16LE/BE with BOM) and one whose encoding cannot be kept exactly (Latin-1) is " +
+		"refused, as in Claude Code. Differences: the write goes through the editor (workspace/applyEdit) so the user can " +
+		"undo it, and through the editor only UTF-8 files can be changed; the result says when an encoding was kept.",
 	"Edit": "Same matching: exact, or with curly quotes typed straight (new_string then takes the file's quote style); " +
 		"unique unless replace_all; a file changed since the Read takes the edit when old_string still matches exactly " +
 		"once there, with a note; notebooks refused in favour of NotebookEdit. Differences: edit.fuzzy (off by default) " +
-		"allows whitespace-insensitive whole-line matches; UTF-16 and non-UTF-8 files are refused rather than risk " +
-		"corrupting them.",
-	"Bash": "Same: cd carries over while inside the workspace; a command still running at its timeout moves to the " +
+		"allows whitespace-insensitive whole-line matches. Encodings as Write: UTF-16 files are edited and stay UTF-16, " +
+		"a Latin-1 file is refused; a binary file is refused at once, even before a Read.",
+	"Bash": "Same: cd carries over while inside the workspace, and only from a command that succeeded; a command still running at its timeout moves to the " +
 		"background (one that only sleeps is killed); output over 30,000 characters keeps its start and the whole of it is " +
 		"saved to a file to Read. Differences: stdout and stderr come combined in the order written (the structured stderr " +
 		"is empty); nobody tells the model when a background command ends, since toolhost has no channel to the model " +
@@ -53,11 +55,17 @@ var claudeCodeComparison = map[string]string{
 	"TeamCreate":   "Claude Code's agent teams, off unless tools.teams is set.",
 	"TeamDelete":   "Claude Code's agent teams, off unless tools.teams is set.",
 	"NotebookEdit": "Same input and output fields; the change goes through the editor.",
-	"TodoWrite":    "Same. Claude Code 2.1 uses TaskCreate, TaskGet, TaskUpdate and TaskList instead; toolhost has both.",
-	"TaskCreate":   "Same input and output; the client gets the whole list (toolhost/taskList).",
-	"TaskGet":      "Same, except that an unknown id is an error listing the ids there are (Claude Code answers task: null, which models tend to misread).",
-	"TaskUpdate":   "Same input and output; dependencies are kept on both sides, and a dependency on an unknown task is an error that changes nothing.",
-	"TaskList":     "Same; blockedBy lists only unfinished blockers.",
+	"ToolSearch": "Same input (query with select: or keywords, max_results) and the same idea: deferred tools are listed by " +
+		"name when the client asks (toolhost/listTools deferred: true). Differences: which tools defer is the " +
+		"tools.deferred setting; the keyword search ranks by name and description words.",
+	"Skill": "Same input (skill, args) and the same SKILL.md folders (~/.claude/skills, a project's .claude/skills). " +
+		"Differences: a project's skills are offered only once its folder is trusted (the trust question lists them), " +
+		"and toolhost's own user config folder holds skills too.",
+	"TodoWrite":  "Same. Claude Code 2.1 uses TaskCreate, TaskGet, TaskUpdate and TaskList instead; toolhost has both.",
+	"TaskCreate": "Same input and output; the client gets the whole list (toolhost/taskList).",
+	"TaskGet":    "Same, except that an unknown id is an error listing the ids there are (Claude Code answers task: null, which models tend to misread).",
+	"TaskUpdate": "Same input and output; dependencies are kept on both sides, and a dependency on an unknown task is an error that changes nothing.",
+	"TaskList":   "Same; blockedBy lists only unfinished blockers.",
 	"Config": "Reads and writes toolhost's settings (Claude Code's Config changes Claude Code's). permissions.defaultMode is " +
 		"the saved default; reading it also gives the session's mode, so the two are never confused.",
 	"ExitPlanMode":    "Same; the plan is the plan property or .toolhost/plan.md (the one file plan mode may write).",

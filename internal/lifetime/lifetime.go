@@ -20,27 +20,33 @@
 //
 // A label cannot follow a process that replaces its environment (env -i, a
 // daemon clearing it) before it leaves. So commands that run what a user or
-// a model wrote (Reaped: Bash, background tasks, Monitor, hooks) run below a
-// reaper, a hidden mode of the same binary (MainIfAsked, ReapCommand) that
-// is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan below it is
-// re-parented to it, label or none, so it finds them all as its descendants
-// in /proc. When its command ends it kills the descendants without the
-// command's scope, and leaves the labelled ones to the scope's owner (a
-// session ends what a finished command left running); when it is stopped —
-// its stop pipe closes, on a cancel, a timeout, or the server's end however
-// it ends — it kills everything below it. It then ends as its command did
-// (the same exit status or signal). The reaper carries no label and leads
-// the command's process group: a kill by scope or by the watchdog never ends
-// it before it has done its work, and a kill of the group (what a finished
-// command left) still ends the group.
+// a model wrote (Reaped: Bash, background tasks, Monitor, hooks) and MCP
+// servers (Label) start, where this process may manage cgroup v2, in a
+// cgroup of their own, which no process can leave; there is no process
+// between the server and the command (cgroup_linux.go).
 //
-// Why not cgroups: they need a delegated, writable hierarchy (cgroup v2 with
-// cgroup.kill), which containers and desktop sessions often lack; the label
-// and the subreaper work for any user on any Linux. What is left: a process
-// that clears its environment after its command ended, started by a
-// labelled one that command left running (its reaper is gone by then); the
-// reaper itself killed with SIGKILL before its work is done (its command
-// dies with it, by a parent-death signal).
+// Elsewhere Reaped commands run below a reaper, a hidden mode of the same
+// binary (MainIfAsked, ReapCommand) that is a child subreaper
+// (PR_SET_CHILD_SUBREAPER): every orphan below it is re-parented to it,
+// label or none, so it finds them all as its descendants in /proc. When its
+// command ends it kills the descendants without the command's scope, and
+// leaves the labelled ones to the scope's owner (a session ends what a
+// finished command left running); when it is stopped — its stop pipe
+// closes, on a cancel, a timeout, or the server's end however it ends — it
+// kills everything below it. It then ends as its command did (the same exit
+// status or signal). The reaper carries no label and leads the command's
+// process group: a kill by scope or by the watchdog never ends it before it
+// has done its work, and a kill of the group (what a finished command left)
+// still ends the group.
+//
+// The reaper is the fallback because cgroups need a delegated, writable
+// hierarchy (cgroup v2 with cgroup.kill), which containers often lack; the
+// label and the subreaper work for any user on any Linux, at the cost of a
+// second start of the binary per command. What the reaper leaves, and a
+// cgroup does not: a process that clears its environment a moment after
+// its command ended (it judges once), or later, started by a labelled one
+// that command left running; the reaper itself killed with SIGKILL before
+// its work is done (its command dies with it, by a parent-death signal).
 package lifetime
 
 import (
@@ -61,6 +67,10 @@ import (
 
 // Var is the environment variable that carries a process's scope.
 const Var = "TOOLHOST_PROCESS_SCOPE"
+
+// CgroupOffVar turns the cgroups off (TOOLHOST_CGROUPS=off): commands
+// then run below the reaper, as where cgroups cannot be had.
+const CgroupOffVar = "TOOLHOST_CGROUPS"
 
 // server labels this process's scopes; scopes counts them.
 var (
@@ -114,7 +124,17 @@ func ScopeOf(cmd *exec.Cmd) Scope {
 // as its environment (os.Environ() when nil); its direct process dies with
 // the server (a parent-death signal), and the watchdog is started if it is
 // not running yet. For commands without a context; see Prepare.
+// The command starts in a cgroup of its own where there are cgroups
+// (cgroup_linux.go), which a kill of its scope ends whole, those that
+// cleared their environment included: what an MCP server is started with.
 func Label(cmd *exec.Cmd, env []string) Scope {
+	s := label(cmd, env)
+	containLabelled(cmd, s)
+	return s
+}
+
+// label is Label without a cgroup.
+func label(cmd *exec.Cmd, env []string) Scope {
 	ensureWatchdog()
 	s := NewScope()
 	cmd.Env = s.Env(env)
@@ -122,10 +142,11 @@ func Label(cmd *exec.Cmd, env []string) Scope {
 	return s
 }
 
-// Prepare is Label for a command made with exec.CommandContext: the end of
-// its context kills its group and its scope.
+// Prepare is Label for a command made with exec.CommandContext that runs a
+// program toolhost chose (ripgrep, git, a PDF converter), without a cgroup:
+// the end of its context kills its process group and its scope.
 func Prepare(cmd *exec.Cmd, env []string) Scope {
-	s := Label(cmd, env)
+	s := label(cmd, env)
 	cmd.Cancel = func() error {
 		err := KillGroup(cmd.Process.Pid)
 		s.Kill()
@@ -142,15 +163,19 @@ func Command(ctx context.Context, env []string, name string, args ...string) *ex
 }
 
 // Reaped is Command for a command that runs whatever a user or a model
-// wrote (a shell command): it runs below a reaper (see reaperMain), which
-// also ends the descendants that cleared their environment and so left the
-// scope. The caller does not set ExtraFiles or SysProcAttr. Without a
-// reaper to run (a program that never called MainIfAsked, a system other
-// than Linux) it is Command.
+// wrote (a shell command), which also ends the descendants that cleared
+// their environment and so left the scope: where there are cgroups, it
+// starts in a group of its own (see contain), with no process between the
+// server and the command; elsewhere it runs below a reaper (see
+// reaperMain), a second start of this binary. The end of ctx marks the
+// command's end: the caller cancels it once Wait has returned. The caller
+// does not set ExtraFiles or SysProcAttr. Without either (a program that
+// never called MainIfAsked, a system other than Linux) it is Command.
 func Reaped(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
 	ensureWatchdog()
-	if !reap(ctx, cmd, env, NewScope()) {
+	s := NewScope()
+	if !contain(ctx, cmd, env, s) && !reap(ctx, cmd, env, s) {
 		Prepare(cmd, env)
 	}
 	return cmd
@@ -172,9 +197,10 @@ func KillGroup(pgid int) error {
 // new session, a daemon reparented to init), and returns how many it killed.
 func (s Scope) Kill() int { return KillScopes([]Scope{s}) }
 
-// KillScopes kills every process of the scopes, in one pass over /proc per
-// round.
+// KillScopes kills every process of the scopes: the cgroups of those that
+// have one, then by label, in one pass over /proc per round.
 func KillScopes(scopes []Scope) int {
+	inGroups := killGroups(scopes)
 	var labels [][]byte
 	for _, s := range scopes {
 		if s != "" {
@@ -182,14 +208,17 @@ func KillScopes(scopes []Scope) int {
 		}
 	}
 	if len(labels) == 0 {
-		return 0
+		return inGroups
 	}
-	return killMatching(labels, false)
+	// A process of a killed group may still be on its way out when the
+	// label is looked for: counted once, with its group.
+	return max(inGroups, killMatching(labels, false))
 }
 
 // KillAll kills every process of every scope of this server. The server
 // calls it as it ends.
 func KillAll() int {
+	killAllGroups()
 	return KillServer(server)
 }
 
