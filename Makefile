@@ -51,7 +51,7 @@ test-go:
 FUZZTIME ?= 10s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./lspserver
-	$(GO) test -run '^$$' -fuzz '^FuzzLineGuard$$' -fuzztime $(FUZZTIME) ./mcpserver
+	$(GO) test -run '^$$' -fuzz '^FuzzStdio$$' -fuzztime $(FUZZTIME) ./mcpserver
 	$(GO) test -run '^$$' -fuzz '^FuzzCoveredCommandsRunOnlyWhatTheRulesName$$' -fuzztime $(FUZZTIME) ./tools/permission
 
 test-node: build

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"go.lsp.dev/protocol"
 
+	"github.com/toolhost/toolhost/internal/rpcfault"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -120,8 +121,8 @@ func (h *editorHost) showMessageRequest(ctx context.Context, kind protocol.Messa
 	}
 	var res *protocol.MessageActionItem
 	if err := h.srv.callClient(ctx, "window/showMessageRequest", params, &res); err != nil {
-		var rpcErr *jsonrpc2.Error
-		if errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc2.MethodNotFound {
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) && rpcErr.Code == rpcfault.CodeMethodNotFound {
 			return "", tools.ErrCannotAsk
 		}
 		return "", err
@@ -142,7 +143,7 @@ func (h *editorHost) AskUserQuestion(ctx context.Context, questions []tools.Ques
 			Answers map[string]string `json:"answers"`
 		}
 		err := h.srv.callClient(ctx, "toolhost/askUserQuestion", map[string]any{"questions": questions}, &res)
-		var rpcErr *jsonrpc2.Error
+		var rpcErr *jsonrpc.Error
 		switch {
 		case errors.As(err, &rpcErr):
 			// The client's way of saying the dialog was closed.

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	segjson "github.com/segmentio/encoding/json"
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/toolhost/toolhost/internal/rpcfault"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -167,7 +168,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 		ApproveMCPServer: s.approveMCPServer,
 	})
 	if err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "initialize: "+err.Error())
+		return nil, rpcfault.Errorf(rpcfault.CodeInternalError, "initialize: %v", err)
 	}
 	enc := sess.Workspace.ChoosePositionEncoding(p.Capabilities.General.PositionEncodings)
 	if s.opts.OnSession != nil {
@@ -290,7 +291,7 @@ func decodeParams(raw json.RawMessage, v any) error {
 	if raw[0] != '{' {
 		return invalidParams("params must be a JSON object")
 	}
-	// segmentio/encoding (as jsonrpc2 uses) decodes in one pass, where
+	// segmentio/encoding decodes in one pass, where
 	// encoding/json validates the whole input first: params can carry a
 	// file's content. Params it refuses are decoded again by encoding/json,
 	// whose errors name the field. Raw values (a tool's input) are not
@@ -329,8 +330,8 @@ func jsonTypeName(kind string) string {
 }
 
 // invalidParams is a -32602 error.
-func invalidParams(format string, args ...any) *jsonrpc2.Error {
-	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: "+format, args...)
+func invalidParams(format string, args ...any) *jsonrpc.Error {
+	return rpcfault.Errorf(rpcfault.CodeInvalidParams, "invalid params: "+format, args...)
 }
 
 // approveMCPServer asks the user whether a server of the project's .mcp.json

@@ -3,19 +3,19 @@ package lspserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/toolhost/toolhost/internal/rpcfault"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 )
 
 // handleCall runs one request after initialize, in its own goroutine.
-func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, params json.RawMessage, fl *inflightCall) (any, error) {
-	sess := s.session()
-	switch call.Method() {
+func (s *server) handleCall(ctx context.Context, call *jsonrpc.Request, fl *inflightCall) (any, error) {
+	sess, params := s.session(), call.Params
+	switch call.Method {
 	case "toolhost/listTools":
 		return listTools(sess, s.callHost(nil), params)
 	case "toolhost/callTool":
@@ -31,8 +31,8 @@ func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, params jso
 	case "toolhost/status":
 		return s.status(ctx, sess, params)
 	}
-	return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf(
-		"method not found: %s (toolhost handles the LSP lifecycle and %s)", call.Method(), strings.Join(Methods, ", ")))
+	return nil, rpcfault.Errorf(rpcfault.CodeMethodNotFound,
+		"method not found: %s (toolhost handles the LSP lifecycle and %s)", call.Method, strings.Join(Methods, ", "))
 }
 
 // listToolsParams are toolhost/listTools' params.

@@ -4,10 +4,12 @@
 // toolhost/* methods, and the Host adapter through which tools reach the
 // editor (workspace/applyEdit, permission prompts, questions, progress).
 //
-// It uses go.lsp.dev/jsonrpc2 for its message types and connection, with its
-// own Stream (which survives bad input) and its own dispatcher: notifications
-// are handled in arrival order in the read loop, each request runs in its own
-// goroutine so a long Bash does not hold up a Read sent after it.
+// The connection is its own: a Stream (LSP framing that survives bad input;
+// the messages, their faults and the backpressure are internal/rpcfault's,
+// shared with toolhost mcp), a read loop that handles notifications in
+// arrival order and runs each request in its own goroutine (so a long Bash
+// does not hold up a Read sent after it), and calls to the client matched
+// to their answers by id.
 package lspserver
 
 import (
@@ -21,9 +23,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"go.lsp.dev/jsonrpc2"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/toolhost/toolhost/internal/background"
+	"github.com/toolhost/toolhost/internal/rpcfault"
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/session"
 )
@@ -69,28 +72,26 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if opts.NewSession == nil {
 		opts.NewSession = session.New
 	}
-	flow := newFlow(out)
-	stream := NewStream(in, flow, opts.MaxMessageBytes, opts.Log)
-	conn := jsonrpc2.NewConn(stream)
+	stream := NewStream(in, out, opts.MaxMessageBytes, opts.Log)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &server{
-		opts:   opts,
-		stream: stream,
-		flow:   flow,
-		conn:   conn,
-		ctx:    ctx,
-		exited: make(chan struct{}),
-		ready:  make(chan struct{}),
+		opts:     opts,
+		stream:   stream,
+		ctx:      ctx,
+		exited:   make(chan struct{}),
+		ready:    make(chan struct{}),
+		readDone: make(chan struct{}),
 
 		endpointReady: make(chan struct{}),
-		inflight:      map[jsonrpc2.ID]*inflightCall{},
+		inflight:      map[jsonrpc.ID]*inflightCall{},
+		calls:         map[jsonrpc.ID]chan *jsonrpc.Response{},
 		progress:      map[string]func(){},
 		bg:            background.New(opts.Log),
 	}
 	s.trace.Store(traceOff)
-	conn.Go(ctx, s.handle)
+	go s.readLoop()
 
 	var err error
 	select {
@@ -98,19 +99,28 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		if !s.shutdown.Load() {
 			err = ErrExitWithoutShutdown
 		}
-	case <-conn.Done():
+	case <-s.readDone:
 		if !s.shutdown.Load() {
 			err = ErrExitWithoutShutdown
-			if cerr := conn.Err(); cerr != nil && !errors.Is(cerr, io.EOF) {
-				err = fmt.Errorf("%w: %v", ErrExitWithoutShutdown, cerr)
+			if s.readErr != nil && !errors.Is(s.readErr, io.EOF) {
+				err = fmt.Errorf("%w: %v", ErrExitWithoutShutdown, s.readErr)
 			}
 		}
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
 	// Stop writing first: nothing may reach a client that said exit.
-	_ = conn.Close()
+	_ = stream.Close()
 	cancel()
+	if stream.closer != nil {
+		// Closing the input ended the read loop's read. An input that
+		// cannot be closed (a terminal) may hold it until its next
+		// message; it starts nothing then (stopping is set below).
+		<-s.readDone
+	}
+	s.inflightMu.Lock()
+	s.stopping = true
+	s.inflightMu.Unlock()
 	s.cancelAll()
 	s.requests.Wait()
 	// The endpoint's start runs in bg: once bg is done, it is there or
@@ -129,11 +139,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 type server struct {
 	opts   Options
 	stream *Stream
-	conn   jsonrpc2.Conn
-	// flow holds the read loop while the client reads nothing (backpressure.go).
-	flow *flow
 	// ctx ends when Serve returns; request contexts derive from it.
 	ctx context.Context
+
+	// readDone is closed when the read loop ends; readErr, set before, is
+	// why.
+	readDone chan struct{}
+	readErr  error
 
 	// exited is closed by the exit notification.
 	exited   chan struct{}
@@ -149,7 +161,8 @@ type server struct {
 	ready     chan struct{}
 	readyOnce sync.Once
 
-	// requests counts running request goroutines.
+	// requests counts running request goroutines; Add only under
+	// inflightMu, while stopping is not set.
 	requests sync.WaitGroup
 	// bg owns the other work the server starts aside (compiling schemas);
 	// Serve ends it and waits for it before closing the session.
@@ -163,7 +176,15 @@ type server struct {
 
 	inflightMu sync.Mutex
 	// inflight are the running requests by id, for $/cancelRequest.
-	inflight map[jsonrpc2.ID]*inflightCall
+	inflight map[jsonrpc.ID]*inflightCall
+	// stopping is set once Serve stops: no request starts after it.
+	stopping bool
+
+	callsMu sync.Mutex
+	// calls are the calls to the client awaiting their answers, by id;
+	// lastCall numbers them.
+	calls    map[jsonrpc.ID]chan *jsonrpc.Response
+	lastCall int
 
 	progressMu sync.Mutex
 	// progress maps a work-done token to the cancel of its call, for
@@ -202,71 +223,86 @@ func (s *server) capabilities() clientCapabilities {
 	return clientCapabilities{}
 }
 
-// handle is the jsonrpc2 handler; it runs in the read loop, so it never
-// blocks on the client.
-func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	select {
-	case <-s.exited:
-		// An input that cannot be closed may still deliver messages after
-		// exit; the session is over.
-		return nil
-	default:
-	}
-	params := s.stream.Params(req)
-	switch r := req.(type) {
-	case *jsonrpc2.Notification:
-		defer func() {
-			if p := recover(); p != nil {
-				s.opts.Log.Error("a notification panicked", "method", r.Method(), "panic", p, "stack", string(debug.Stack()))
+// readLoop reads the client's messages until the input ends: answers go
+// to the calls awaiting them, notifications are handled in order, requests
+// are dispatched. It never blocks on the client.
+func (s *server) readLoop() {
+	defer close(s.readDone)
+	for {
+		msg, _, err := s.stream.Read(s.ctx)
+		if err != nil {
+			s.readErr = err
+			return
+		}
+		select {
+		case <-s.exited:
+			// An input that cannot be closed may still deliver messages
+			// after exit; the session is over.
+			continue
+		default:
+		}
+		switch m := msg.(type) {
+		case *jsonrpc.Response:
+			s.answered(m)
+		case *jsonrpc.Request:
+			if m.IsCall() {
+				s.dispatchCall(m)
+				continue
 			}
-		}()
-		s.handleNotification(ctx, r.Method(), params)
-	case *jsonrpc2.Call:
-		s.dispatchCall(reply, r, params)
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						s.opts.Log.Error("a notification panicked", "method", m.Method, "panic", p, "stack", string(debug.Stack()))
+					}
+				}()
+				s.handleNotification(s.ctx, m.Method, m.Params)
+			}()
+		}
 	}
-	return nil
 }
 
 // dispatchCall answers lifecycle faults and the lifecycle requests at once,
 // in order, and starts every other request in its own goroutine.
-func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call, params json.RawMessage) {
-	method := call.Method()
+func (s *server) dispatchCall(call *jsonrpc.Request) {
+	method, params, id := call.Method, call.Params, call.ID
 	initialized := s.session() != nil
 	switch {
 	case s.shutdown.Load():
-		s.reply(reply, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest,
-			fmt.Sprintf("%s: the server is shutting down (shutdown was received); only exit is accepted", method)))
+		s.reply(id, nil, rpcfault.Errorf(rpcfault.CodeInvalidRequest,
+			"%s: the server is shutting down (shutdown was received); only exit is accepted", method))
 		return
 	case method == "initialize":
 		if initialized {
-			s.reply(reply, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is already initialized"))
+			s.reply(id, nil, rpcfault.Errorf(rpcfault.CodeInvalidRequest, "initialize: the server is already initialized"))
 			return
 		}
 		res, err := s.initialize(params)
-		s.reply(reply, res, err)
+		s.reply(id, res, err)
 		return
 	case !initialized:
-		s.reply(reply, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized,
-			fmt.Sprintf("%s: the server is not initialized; send initialize first", method)))
+		s.reply(id, nil, rpcfault.Errorf(rpcfault.CodeServerNotInitialized,
+			"%s: the server is not initialized; send initialize first", method))
 		return
 	case method == "shutdown":
 		s.shutdown.Store(true)
 		s.cancelAll()
-		s.reply(reply, nil, nil)
+		s.reply(id, nil, nil)
 		return
 	}
 
-	s.flow.start(s.ctx)
 	ctx, cancel := context.WithCancel(s.ctx)
 	fl := &inflightCall{cancel: cancel}
-	id := call.ID()
 	s.inflightMu.Lock()
+	if s.stopping {
+		s.inflightMu.Unlock()
+		cancel()
+		return
+	}
 	s.inflight[id] = fl
-	s.inflightMu.Unlock()
 	s.requests.Add(1)
+	s.inflightMu.Unlock()
 	go func() {
 		defer s.requests.Done()
-		defer s.flow.done() // once the answer is written
 		defer func() {
 			s.inflightMu.Lock()
 			if s.inflight[id] == fl {
@@ -275,48 +311,40 @@ func (s *server) dispatchCall(reply jsonrpc2.Replier, call *jsonrpc2.Call, param
 			s.inflightMu.Unlock()
 			cancel()
 		}()
-		res, err := s.handleCallSafely(ctx, call, params, fl)
+		res, err := s.handleCallSafely(ctx, call, fl)
 		if fl.cancelled.Load() || (err != nil && ctx.Err() != nil) {
-			res, err = nil, jsonrpc2.NewError(RequestCancelled, fmt.Sprintf("%s: the request was cancelled", method))
+			res, err = nil, rpcfault.Errorf(rpcfault.CodeRequestCancelled, "%s: the request was cancelled", method)
 		}
-		s.reply(reply, res, err)
+		s.reply(id, res, err)
 	}()
 }
 
 // handleCallSafely runs handleCall and turns a panic into an internal
 // error: one broken request must not take the editor's server down.
-func (s *server) handleCallSafely(ctx context.Context, call *jsonrpc2.Call, params json.RawMessage, fl *inflightCall) (res any, err error) {
+func (s *server) handleCallSafely(ctx context.Context, call *jsonrpc.Request, fl *inflightCall) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.opts.Log.Error("a request panicked", "method", call.Method(), "panic", p, "stack", string(debug.Stack()))
-			res, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("%s failed inside the server: %v", call.Method(), p))
+			s.opts.Log.Error("a request panicked", "method", call.Method, "panic", p, "stack", string(debug.Stack()))
+			res, err = nil, rpcfault.Errorf(rpcfault.CodeInternalError, "%s failed inside the server: %v", call.Method, p)
 		}
 	}()
-	return s.handleCall(ctx, call, params, fl)
+	return s.handleCall(ctx, call, fl)
 }
 
-// RequestCancelled is LSP's error code for a request the client cancelled.
-const RequestCancelled jsonrpc2.Code = -32800
-
-// reply sends a result or error. It uses a context that is never cancelled:
-// jsonrpc2 silently drops a reply written with a cancelled context.
-func (s *server) reply(reply jsonrpc2.Replier, result any, err error) {
-	if err != nil {
-		var rpcErr *jsonrpc2.Error
-		if !errors.As(err, &rpcErr) {
-			// A plain Go error would go out with code 0.
-			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
-		}
-		result = nil
-	} else if result != nil {
-		raw, merr := encodeJSON(result)
-		if merr != nil {
-			result, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, "encoding the result: "+merr.Error())
-		} else {
-			result = raw
+// reply sends a result or error; an error without a JSON-RPC code is an
+// internal error.
+func (s *server) reply(id jsonrpc.ID, result any, err error) {
+	resp := &jsonrpc.Response{ID: id}
+	if err == nil && result != nil {
+		resp.Result, err = encodeJSON(result)
+		if err != nil {
+			err = fmt.Errorf("encoding the result: %w", err)
 		}
 	}
-	if werr := reply(context.WithoutCancel(s.ctx), result, err); werr != nil {
+	if err != nil {
+		resp.Result, resp.Error = nil, rpcfault.WireError(err, rpcfault.CodeInternalError)
+	}
+	if werr := s.stream.Write(resp); werr != nil {
 		s.opts.Log.Debug("could not send a reply", "err", werr)
 	}
 }
@@ -333,14 +361,16 @@ func (s *server) cancelAll() {
 // cancelRequest handles $/cancelRequest for a numeric or string id.
 func (s *server) cancelRequest(params json.RawMessage) {
 	var p struct {
-		ID *jsonrpc2.ID `json:"id"`
+		ID json.RawMessage `json:"id"`
 	}
-	if err := json.Unmarshal(params, &p); err != nil || p.ID == nil {
+	_ = json.Unmarshal(params, &p)
+	id, err := rpcfault.ParseID(p.ID)
+	if err != nil || !id.IsValid() {
 		s.opts.Log.Warn("ignored $/cancelRequest without a valid id", "params", string(params))
 		return
 	}
 	s.inflightMu.Lock()
-	fl := s.inflight[*p.ID]
+	fl := s.inflight[id]
 	s.inflightMu.Unlock()
 	if fl == nil {
 		return // already answered
@@ -358,43 +388,55 @@ func (s *server) exit() {
 // wait ends with ctx or when the connection goes away; an abandoned request
 // is cancelled at the client.
 func (s *server) callClient(ctx context.Context, method string, params, result any) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		select {
-		case <-s.conn.Done():
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	raw, err := encodeJSON(params)
 	if err != nil {
 		return fmt.Errorf("%s: encoding params: %w", method, err)
 	}
-	// The call is made with a token the stream replaces by raw as it
-	// writes: jsonrpc2 would parse and compact raw once more.
-	token, release := s.stream.Stage(raw)
-	defer release()
-	var answer json.RawMessage
-	id, err := s.conn.Call(ctx, method, token, &answer)
-	if err != nil && ctx.Err() != nil {
-		select {
-		case <-s.conn.Done():
-			return fmt.Errorf("%s: the client went away: %w", method, ctx.Err())
-		default:
-		}
-		_ = s.conn.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": &id})
-		return fmt.Errorf("%s: %w", method, ctx.Err())
-	}
-	if err != nil {
+	answer := make(chan *jsonrpc.Response, 1)
+	s.callsMu.Lock()
+	s.lastCall++
+	id, _ := jsonrpc.MakeID(float64(s.lastCall))
+	s.calls[id] = answer
+	s.callsMu.Unlock()
+	defer func() {
+		s.callsMu.Lock()
+		delete(s.calls, id)
+		s.callsMu.Unlock()
+	}()
+	if err := s.stream.Write(&jsonrpc.Request{ID: id, Method: method, Params: raw}); err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
-	if result != nil && len(answer) > 0 {
-		if err := json.Unmarshal(answer, result); err != nil {
+	var resp *jsonrpc.Response
+	select {
+	case resp = <-answer:
+	case <-s.readDone:
+		return fmt.Errorf("%s: the client went away: %w", method, context.Canceled)
+	case <-ctx.Done():
+		_ = s.notify("$/cancelRequest", map[string]any{"id": id.Raw()})
+		return fmt.Errorf("%s: %w", method, ctx.Err())
+	}
+	if resp.Error != nil {
+		return fmt.Errorf("%s: %w", method, resp.Error)
+	}
+	if result != nil && len(resp.Result) > 0 {
+		if err := json.Unmarshal(resp.Result, result); err != nil {
 			return fmt.Errorf("%s: the client's answer does not fit: %w", method, err)
 		}
 	}
 	return nil
+}
+
+// answered hands the client's answer to the call awaiting it.
+func (s *server) answered(resp *jsonrpc.Response) {
+	s.callsMu.Lock()
+	answer := s.calls[resp.ID]
+	delete(s.calls, resp.ID)
+	s.callsMu.Unlock()
+	if answer == nil {
+		s.opts.Log.Debug("an answer to no call awaiting one", "id", resp.ID.Raw())
+		return
+	}
+	answer <- resp
 }
 
 // notify sends a notification; it fails quietly once the connection is gone.
@@ -403,13 +445,13 @@ func (s *server) notify(method string, params any) error {
 	if err != nil {
 		return fmt.Errorf("%s: encoding params: %w", method, err)
 	}
-	return s.conn.Notify(context.WithoutCancel(s.ctx), method, raw)
+	return s.stream.Write(&jsonrpc.Request{Method: method, Params: raw})
 }
 
-// encodeJSON encodes with encoding/json. jsonrpc2 encodes with
-// segmentio/encoding, which drops fields promoted through an embedded
-// pointer (the "structured" of a tools.Response) and escapes differently;
-// handing it a json.RawMessage makes the wire form the standard one.
+// encodeJSON encodes with encoding/json; the wire form is the standard
+// one (segmentio/encoding would drop fields promoted through an embedded
+// pointer, the "structured" of a tools.Response). A value encoded already
+// is taken as it is.
 func encodeJSON(v any) (json.RawMessage, error) {
 	if raw, ok := v.(json.RawMessage); ok {
 		return raw, nil

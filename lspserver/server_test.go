@@ -24,7 +24,7 @@ func TestFramingFaultsAreAnsweredAndReadingGoesOn(t *testing.T) {
 		// wantText is part of the first error's message.
 		wantText string
 	}{
-		{name: "lower-case header", input: "content-length: 2\r\n\r\n{}", wantCodes: []int{-32600}, wantText: "method"},
+		{name: "lower-case header", input: "content-length: 2\r\n\r\n{}", wantCodes: []int{-32600}, wantText: `"jsonrpc"`},
 		{name: "mixed-case header and content type", input: "CONTENT-LENGTH: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}", wantCodes: []int{-32600}},
 		{name: "body not JSON", input: frame(`{"jsonrpc":"2.0","id":3,"method":`), wantCodes: []int{-32700}, wantText: "not valid JSON"},
 		{name: "JSON but not a message", input: frame(`[1,2]`), wantCodes: []int{-32600}, wantText: "batches"},

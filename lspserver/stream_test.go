@@ -3,13 +3,14 @@ package lspserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
 
-	"go.lsp.dev/jsonrpc2"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // TestStreamDoesNotAllocateOversizedBodies reads past an oversized message
@@ -41,8 +42,8 @@ func TestStreamDoesNotAllocateOversizedBodies(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Read: %v", err)
 			}
-			call, ok := msg.(*jsonrpc2.Call)
-			if !ok || call.Method() != "toolhost/status" {
+			call, ok := msg.(*jsonrpc.Request)
+			if !ok || call.Method != "toolhost/status" {
 				t.Fatalf("read %#v, want the status call after the oversized message", msg)
 			}
 			if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
@@ -58,8 +59,8 @@ func TestStreamDoesNotAllocateOversizedBodies(t *testing.T) {
 func TestStreamWritesWholeMessages(t *testing.T) {
 	var out bytes.Buffer
 	s := NewStream(strings.NewReader(""), &out, 0, nil)
-	n, _ := jsonrpc2.NewNotification("a/b", map[string]int{"x": 1})
-	if _, err := s.Write(context.Background(), n); err != nil {
+	n := &jsonrpc.Request{Method: "a/b", Params: json.RawMessage(`{"x":1}`)}
+	if err := s.Write(n); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"jsonrpc":"2.0","method":"a/b","params":{"x":1}}`
@@ -67,7 +68,7 @@ func TestStreamWritesWholeMessages(t *testing.T) {
 		t.Fatalf("wrote %q", got)
 	}
 	_ = s.Close()
-	if _, err := s.Write(context.Background(), n); err == nil {
+	if err := s.Write(n); err == nil {
 		t.Fatal("a write after Close succeeded")
 	}
 }
@@ -138,7 +139,7 @@ func TestStreamResyncIsIterative(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
-	if call, ok := msg.(*jsonrpc2.Call); !ok || call.Method() != "toolhost/status" {
+	if call, ok := msg.(*jsonrpc.Request); !ok || call.Method != "toolhost/status" {
 		t.Fatalf("read %#v, want the status call after the oversized headers", msg)
 	}
 	if out.n < headers*100 {

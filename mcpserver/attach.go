@@ -101,9 +101,9 @@ func Attach(ctx context.Context, in io.Reader, out io.Writer, opts AttachOptions
 		_ = upstream.Wait()
 		cancel()
 	}()
-	w := newLockedWriter(out)
-	guard := newLineGuard(in, w, opts.MaxMessageBytes, log)
-	err = runSession(ctx, server, &sdk.IOTransport{Reader: io.NopCloser(guard), Writer: w, MaxLineLength: -1})
+	t := newStdio(in, out, opts.MaxMessageBytes, log)
+	defer t.stop()
+	err = runSession(ctx, server, t)
 	select {
 	case <-ended:
 		return ErrSessionEnded

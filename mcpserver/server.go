@@ -110,8 +110,6 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if limit <= 0 {
 		limit = int(sess.Settings.Current().Server.MaxMessageBytes)
 	}
-	w := newLockedWriter(out)
-	guard := newLineGuard(in, w, limit, srv.log)
 	// The client is served once the tools are in place: tools added after
 	// its session exists would be announced with a tools/list_changed that
 	// changes nothing for a client that has not listed them yet (and makes
@@ -121,9 +119,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	// The guard enforces the size cap (and answers a line over it), so the
-	// SDK's own cap, which would end the session, is off.
-	return srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(guard), Writer: w, MaxLineLength: -1})
+	t := newStdio(in, out, limit, srv.log)
+	defer t.stop()
+	return srv.Run(ctx, t)
 }
 
 // Server is a tool registry served over MCP.

@@ -3,329 +3,286 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/jsonsyntax"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/internal/rpcfault"
 	"github.com/toolhost/toolhost/settings"
 )
 
-// JSON-RPC error codes of faults in the input.
-const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-)
-
-// lineGuard stands between the client's input and the SDK's stdio
-// transport. The SDK ends the whole session on the first line it cannot
-// decode (not JSON, not a JSON-RPC message, or longer than its cap), and a
-// client's single bad line would take every later call with it. The guard
-// answers such a line with a JSON-RPC error, as JSON-RPC asks (id null
-// when the line has no usable id), and passes only lines the SDK decodes.
-// Batches are passed whole when the protocol version allows them
-// (2025-03-26 and before) and each element decodes, so the SDK answers
-// them as batches; from 2025-06-18 on the SDK would end the session on
-// one, so the guard refuses it.
+// stdio is toolhost mcp's side of MCP's stdio transport (newline-delimited
+// JSON-RPC), as the SDK's Transport and Connection. The SDK's own stdio
+// transport ends the whole session on the first line it cannot decode, and
+// a client's single bad line would take every later call with it; here such
+// a line is answered with a JSON-RPC error (rpcfault decides which) and
+// skipped, and a line over the cap is read past without being kept.
+// Batches are taken under the protocol versions that have them (2025-03-26
+// and before) and answered as batches.
 //
-// The guard also notes the requests it passes (the writer crosses off
-// their answers), so that the end of the input, which ends the SDK's
-// session at once, is passed on only once they are answered.
-type lineGuard struct {
-	in  *bufio.Reader
-	out *lockedWriter
-	max int
-	log *slog.Logger
-	// pending is what is left to hand the SDK of the current good line.
-	pending []byte
-	// version is the protocol version the initialize request negotiates,
-	// by the SDK's rule; empty until one passed.
-	version string
-	// asked holds the requests passed to the SDK and not answered yet.
-	asked *unanswered
-	// drain is how long the end of the input waits for their answers.
+// It also holds a client that does not read its answers (rpcfault.Flow),
+// and at the end of the input it waits for the answers to the requests
+// already read: a client that closes its input after its last request
+// (echo '{...}' | toolhost mcp) still gets the answer.
+type stdio struct {
+	max   int
+	log   *slog.Logger
+	flow  *rpcfault.Flow
 	drain time.Duration
-	// inFlight caps the unanswered requests while the client does not read
-	// (see waitForRoom); full, when set, is called when the cap is hit.
-	inFlight int
-	full     func()
+	// closer closes the input, when it can be closed, to end a blocked read.
+	closer io.Closer
+
+	// in is read by the reader goroutine, which Connect starts and which
+	// sends what it reads on items; ctx ends with Close.
+	in        *bufio.Reader
+	reader    sync.WaitGroup
+	items     chan item
+	ctx       context.Context
+	cancel    context.CancelFunc
+	closeOnce sync.Once
+
+	// version is the protocol version the initialize request negotiates,
+	// by the SDK's rule (empty before); it belongs to the reader goroutine.
+	version string
+	// ended is the error that ended the input; it belongs to Read, which
+	// the SDK calls from one goroutine.
+	ended error
 }
 
-// maxInFlight is how many requests may wait for their answers to be
-// written while the client does not read them: past it, the guard reads no
-// further input until one is written, so that a client sending requests
-// without ever reading answers meets backpressure (its own writes block)
-// instead of filling the server's memory with results. A client that reads
-// its answers is never held, however many calls it has running.
-const maxInFlight = 64
-
-// newLineGuard guards in; maxBytes caps a line (0: the default of the
-// server.maxMessageBytes setting).
-func newLineGuard(in io.Reader, out *lockedWriter, maxBytes int, log *slog.Logger) *lineGuard {
-	if maxBytes <= 0 {
-		maxBytes = int(settings.Defaults().Server.MaxMessageBytes)
-	}
-	return &lineGuard{in: bufio.NewReaderSize(in, 64<<10), out: out, max: maxBytes, log: log, asked: out.asked, drain: drainTimeout, inFlight: maxInFlight}
+// item is a message for the SDK, or the error that ended the input.
+type item struct {
+	msg jsonrpc.Message
+	err error
 }
 
-// Read gives the SDK the input's good lines, newline-terminated.
-func (g *lineGuard) Read(p []byte) (int, error) {
-	for len(g.pending) == 0 {
-		g.asked.waitForRoom(g.inFlight, g.full)
-		line, tooLong, err := g.nextLine()
-		switch {
-		case tooLong:
-			g.reject(nil, codeInvalidRequest, fmt.Sprintf("the message is longer than %d bytes and was skipped; send smaller messages (for large files, write them in parts), or start toolhost mcp with a larger -max-message-bytes (or server.maxMessageBytes)", g.max))
-		case len(bytes.TrimSpace(line)) > 0:
-			if id, code, msg := g.check(line); code != 0 {
-				g.reject(id, code, msg)
-			} else {
-				if line[len(line)-1] != '\n' {
-					line = append(line, '\n')
-				}
-				g.pending = line
-			}
-		}
-		if err != nil && len(g.pending) == 0 {
-			if errors.Is(err, io.EOF) && !g.asked.wait(g.drain) {
-				g.log.Warn("the input ended and some requests were still unanswered after the wait; ending anyway", "wait", g.drain)
-			}
-			return 0, err
-		}
-	}
-	n := copy(p, g.pending)
-	g.pending = g.pending[n:]
-	return n, nil
-}
-
-// nextLine reads up to and including the next newline (or to the end of
-// the input). A line longer than max is read past without being kept and
-// reported as tooLong. A long line is gathered in pieces of the reader's
-// size and joined once at its end, rather than in one slice grown by
-// doubling, which allocates up to twice the cap for a line the cap then
-// refuses; a line found too long drops its pieces at once.
-func (g *lineGuard) nextLine() (line []byte, tooLong bool, err error) {
-	var pieces [][]byte
-	size := 0
-	for {
-		chunk, err := g.in.ReadSlice('\n')
-		if !tooLong {
-			size += len(chunk)
-			switch {
-			case size > g.max:
-				tooLong, pieces = true, nil
-			case pieces == nil && !errors.Is(err, bufio.ErrBufferFull):
-				// The common case: the whole line is in the reader's buffer.
-				return append([]byte(nil), chunk...), false, err
-			default:
-				pieces = append(pieces, append([]byte(nil), chunk...))
-			}
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if tooLong {
-			return nil, true, err
-		}
-		line = make([]byte, 0, size)
-		for _, p := range pieces {
-			line = append(line, p...)
-		}
-		return line, false, err
-	}
-}
-
-// fault is the error answer to a bad line.
-type fault struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Error   faultError      `json:"error"`
-}
-
-type faultError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-// reject answers a bad line; id nil is sent as null.
-func (g *lineGuard) reject(id json.RawMessage, code int, message string) {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	g.log.Warn("bad message from the MCP client", "code", code, "err", message)
-	data, err := json.Marshal(fault{JSONRPC: "2.0", ID: id, Error: faultError{Code: code, Message: message}})
-	if err != nil {
-		return
-	}
-	if _, err := g.out.Write(append(data, '\n')); err != nil {
-		g.log.Debug("could not answer a bad message", "err", err)
-	}
-}
-
-// check reports what is wrong with a line the SDK could not take: a code
-// (0 when the line is fine), the message, and the request's id when one
-// can be read from it. It notes the protocol version an initialize request
-// negotiates.
-func (g *lineGuard) check(line []byte) (id json.RawMessage, code int, message string) {
-	line = bytes.TrimSpace(line)
-	// Unmarshal checks the whole line's syntax before decoding anything, so
-	// a syntax error means the line is not JSON at all.
-	notJSON := func() (json.RawMessage, int, string) {
-		return nil, codeParseError, "the message is not valid JSON: " + jsonsyntax.Detail(line) + "; send one JSON-RPC 2.0 message per line"
-	}
-	if line[0] == '[' {
-		var batch []json.RawMessage
-		if err := json.Unmarshal(line, &batch); err != nil {
-			return notJSON()
-		}
-		if tooDeep(line) {
-			return nil, codeInvalidRequest, errTooDeep.Error() + "; the batch was skipped"
-		}
-		if g.version >= firstVersionWithoutBatches {
-			return nil, codeInvalidRequest, fmt.Sprintf("JSON-RPC batches are not part of MCP %s; send one message per line", g.version)
-		}
-		if len(batch) == 0 {
-			return nil, codeInvalidRequest, "an empty batch; send one JSON-RPC 2.0 message per line"
-		}
-		fieldsOf := make([]map[string]json.RawMessage, len(batch))
-		methods := make([]string, len(batch))
-		for i, m := range batch {
-			f, method, err := decodable(m)
-			if err != nil {
-				return nil, codeInvalidRequest, fmt.Sprintf("message %d of the batch is not a JSON-RPC 2.0 message (%v); the batch was skipped", i+1, err)
-			}
-			fieldsOf[i], methods[i] = f, method
-		}
-		for i := range batch {
-			g.track(fieldsOf[i], methods[i])
-		}
-		return nil, 0, ""
-	}
-	fields, method, err := decodable(line)
-	if errors.Is(err, errNotJSON) {
-		return notJSON()
-	}
-	if err != nil {
-		if validID(fields["id"]) {
-			id = fields["id"]
-		}
-		if errors.Is(err, errTooDeep) {
-			return id, codeInvalidRequest, "the message was skipped: its " + err.Error()
-		}
-		return id, codeInvalidRequest, fmt.Sprintf("not a JSON-RPC 2.0 message (%v); a message needs \"jsonrpc\": \"2.0\" and a \"method\" (with an \"id\" for a request) or a \"result\"/\"error\" with the \"id\" it answers", err)
-	}
-	g.track(fields, method)
-	if method == "initialize" {
-		var p struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		}
-		_ = json.Unmarshal(fields["params"], &p)
-		g.version = negotiatedVersion(p.ProtocolVersion)
-	}
-	return nil, 0, ""
-}
-
-// errNotJSON is decodable's error for text that is not JSON.
-var errNotJSON = errors.New("not JSON")
-
-// maxDepth is how deep the SDK's decoder lets arrays and objects nest: it
-// refuses a deeper message, and the session ends with it.
-const maxDepth = 1000
-
-var errTooDeep = fmt.Errorf("arrays and objects nest more than %d levels deep, more than the MCP SDK reads; send a flatter message", maxDepth)
-
-// tooDeep reports whether arrays and objects nest in msg (a JSON value)
-// more than maxDepth levels, brackets inside strings aside.
-func tooDeep(msg []byte) bool {
-	depth, inString, escaped := 0, false, false
-	for _, c := range msg {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			if depth++; depth > maxDepth {
-				return true
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return false
-}
-
-// decodable reports whether the SDK's jsonrpc.DecodeMessage accepts msg (a
-// JSON value), by its rules, and returns msg's fields and method. It
-// stands in for DecodeMessage, which costs 20 µs and 64 KB per message
-// (TestDecodableAgreesWithTheSDK holds the two together):
-//   - "jsonrpc" is exactly "2.0" (keys match case-sensitively);
-//   - "id", when present, is a string, a number or null;
-//   - "method", when present, is a string or null;
-//   - "error", when present, is null or an object whose "code" is an
-//     integer and whose "message" is a string;
-//   - a message without "method" has a non-null "id";
-//   - arrays and objects nest at most maxDepth levels.
-func decodable(msg []byte) (fields map[string]json.RawMessage, method string, err error) {
-	if err := json.Unmarshal(msg, &fields); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) {
-			return nil, "", errNotJSON
-		}
-		return nil, "", errors.New("a message must be a JSON object")
-	}
-	if tooDeep(msg) {
-		return fields, "", errTooDeep
-	}
-	if v, ok := fields["jsonrpc"]; !ok || string(v) != `"2.0"` {
-		var tag string
-		if json.Unmarshal(v, &tag) != nil || tag != "2.0" {
-			return fields, "", errors.New(`"jsonrpc" must be "2.0"`)
-		}
-	}
-	rawID, hasID := fields["id"]
-	if hasID && !validID(rawID) && string(rawID) != "null" {
-		return fields, "", errors.New(`"id" must be a string or a number`)
-	}
-	if hasID && !exactID(rawID) {
-		// The SDK carries numeric ids as int64 and would answer 1.5 as 1.
-		return fields, "", errors.New(`"id" must be a string or an integer (at most 2^53 in size), so that the answer can repeat it exactly`)
-	}
-	if rawMethod, ok := fields["method"]; ok {
-		if string(rawMethod) != "null" && json.Unmarshal(rawMethod, &method) != nil {
-			return fields, "", errors.New(`"method" must be a string`)
-		}
-	} else if !hasID || string(rawID) == "null" {
-		return fields, "", errors.New(`a response needs the "id" of the request it answers`)
-	}
-	if rawErr, ok := fields["error"]; ok && string(rawErr) != "null" {
-		var e struct {
-			Code    *int64  `json:"code"`
-			Message *string `json:"message"`
-		}
-		if json.Unmarshal(rawErr, &e) != nil {
-			return fields, "", errors.New(`"error" must be an object with an integer "code" and a string "message"`)
-		}
-	}
-	return fields, method, nil
-}
+// drainTimeout bounds how long the end of the input waits for the answers
+// to requests already made: one that closes its input to stop the server
+// does not wait long for a slow call.
+const drainTimeout = 10 * time.Second
 
 // firstVersionWithoutBatches is the MCP version that dropped JSON-RPC
 // batches.
 const firstVersionWithoutBatches = "2025-06-18"
+
+// newStdio serves in and out; maxBytes caps a line (0: the default of the
+// server.maxMessageBytes setting). Tune flow and drain before Connect.
+func newStdio(in io.Reader, out io.Writer, maxBytes int, log *slog.Logger) *stdio {
+	if maxBytes <= 0 {
+		maxBytes = int(settings.Defaults().Server.MaxMessageBytes)
+	}
+	t := &stdio{max: maxBytes, log: log, flow: rpcfault.NewFlow(out, newline, log), drain: drainTimeout,
+		in: bufio.NewReaderSize(in, 64<<10), items: make(chan item)}
+	t.ctx, t.cancel = context.WithCancel(context.Background())
+	if c, ok := in.(io.Closer); ok {
+		t.closer = c
+	}
+	return t
+}
+
+// Connect implements sdk.Transport: a stdio serves one connection, which
+// starts reading its input.
+func (t *stdio) Connect(context.Context) (sdk.Connection, error) {
+	t.reader.Go(t.readLines)
+	return t, nil
+}
+
+// SessionID implements sdk.Connection; stdio has no sessions.
+func (t *stdio) SessionID() string { return "" }
+
+// readLines reads the input a line at a time, and decodes it, for Read,
+// which Close can then end even when the input cannot be closed. Before
+// each line it waits for room (rpcfault.Flow), and it notes the requests it
+// hands on before the next wait, so that the cap is exact. It returns when
+// the input ends or the transport closes.
+func (t *stdio) readLines() {
+	for {
+		if t.flow.Admit(t.ctx) != nil {
+			return
+		}
+		text, size, err := rpcfault.ReadLine(t.in, t.max)
+		var msgs []jsonrpc.Message
+		switch trimmed := bytes.TrimSpace(text); {
+		case size > t.max:
+			t.flow.Refuse(&rpcfault.Fault{Code: rpcfault.CodeInvalidRequest}, fmt.Sprintf("the message is longer than %d bytes and was skipped; send smaller messages (for large files, write them in parts), or start toolhost mcp with a larger -max-message-bytes (or server.maxMessageBytes)", t.max))
+		case len(trimmed) > 0:
+			msgs = t.take(trimmed)
+		}
+		items := make([]item, 0, len(msgs)+1)
+		for _, msg := range msgs {
+			items = append(items, item{msg: msg})
+		}
+		if err != nil {
+			items = append(items, item{err: err})
+		}
+		for _, it := range items {
+			select {
+			case t.items <- it:
+			case <-t.ctx.Done():
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Read implements sdk.Connection: the next message the SDK can take. At
+// the end of the input it waits for the answers to the requests read.
+func (t *stdio) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if t.ended == nil {
+		select {
+		case it := <-t.items:
+			if it.err == nil {
+				return it.msg, nil
+			}
+			t.ended = it.err
+		case <-t.ctx.Done():
+			return nil, io.EOF
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if errors.Is(t.ended, io.EOF) && !t.flow.Drain(t.ctx, t.drain) {
+		t.log.Warn("the input ended and some requests were still unanswered after the wait; ending anyway", "wait", t.drain)
+	}
+	return nil, t.ended
+}
+
+// take decodes a line: the messages to hand the SDK (several for a
+// batch), none when the line was answered as a fault.
+func (t *stdio) take(text []byte) []jsonrpc.Message {
+	if text[0] != '[' {
+		msg := t.flow.Receive(text, faultMessage)
+		if msg == nil {
+			return nil
+		}
+		t.note(msg)
+		return []jsonrpc.Message{msg}
+	}
+	var raw []json.RawMessage
+	if f := rpcfault.CheckDepth(text); f != nil {
+		t.flow.Refuse(f, faultMessage(f))
+		return nil
+	}
+	switch err := json.Unmarshal(text, &raw); {
+	case err != nil:
+		_, f := rpcfault.Decode(text)
+		t.flow.Refuse(f, faultMessage(f))
+		return nil
+	case t.version >= firstVersionWithoutBatches:
+		t.flow.Refuse(&rpcfault.Fault{Code: rpcfault.CodeInvalidRequest}, fmt.Sprintf("JSON-RPC batches are not part of MCP %s; send one message per line", t.version))
+		return nil
+	case len(raw) == 0:
+		t.flow.Refuse(&rpcfault.Fault{Code: rpcfault.CodeInvalidRequest}, "an empty batch; send one JSON-RPC 2.0 message per line")
+		return nil
+	}
+	msgs := make([]jsonrpc.Message, len(raw))
+	var ids []jsonrpc.ID
+	for i, m := range raw {
+		msg, f := rpcfault.Decode(m)
+		if f != nil {
+			t.flow.Refuse(&rpcfault.Fault{Code: rpcfault.CodeInvalidRequest}, fmt.Sprintf("message %d of the batch is not a JSON-RPC 2.0 message (%s); the batch was skipped", i+1, f.Reason))
+			return nil
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			if slices.Contains(ids, req.ID) {
+				t.flow.Refuse(&rpcfault.Fault{Code: rpcfault.CodeInvalidRequest}, fmt.Sprintf("message %d of the batch repeats the id of another; the batch was skipped", i+1))
+				return nil
+			}
+			ids = append(ids, req.ID)
+		}
+		msgs[i] = msg
+	}
+	t.flow.Batch(ids)
+	for _, msg := range msgs {
+		t.note(msg)
+	}
+	return msgs
+}
+
+// note follows a message handed to the SDK: a cancelled request will not
+// be answered (MCP answers no cancelled request); an initialize request
+// sets the protocol version.
+func (t *stdio) note(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	switch {
+	case !ok:
+	case req.Method == "initialize":
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		t.version = negotiatedVersion(p.ProtocolVersion)
+	case req.Method == "notifications/cancelled":
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil {
+			if id, err := rpcfault.ParseID(p.RequestID); err == nil && id.IsValid() {
+				t.flow.Forget(id)
+			}
+		}
+	}
+}
+
+// faultMessage words a fault for an MCP client.
+func faultMessage(f *rpcfault.Fault) string {
+	if f.Code == rpcfault.CodeParseError {
+		return "the message is " + f.Reason + "; send one JSON-RPC 2.0 message per line"
+	}
+	return "not a JSON-RPC 2.0 message (" + f.Reason + `); a message needs "jsonrpc": "2.0" and a "method" (with an "id" for a request) or a "result"/"error" with the "id" it answers`
+}
+
+// Write implements sdk.Connection: one message a line (a batch's answers
+// together, rpcfault.Flow.Batch).
+func (t *stdio) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if resp, ok := msg.(*jsonrpc.Response); ok && resp.Error != nil {
+		// The SDK refuses a request it cannot take (one before initialize,
+		// a second initialize, params it cannot read) with an error that
+		// has no JSON-RPC code: it is an invalid request.
+		resp.Error = rpcfault.WireError(resp.Error, rpcfault.CodeInvalidRequest)
+	}
+	return t.flow.Send(msg)
+}
+
+// newline frames a message on stdio.
+func newline(body []byte) []byte { return append(body, '\n') }
+
+// Close implements sdk.Connection: it ends a Read under way, and closes
+// the input when it can, so that the reader goroutine ends too.
+func (t *stdio) Close() error {
+	var err error
+	t.closeOnce.Do(func() {
+		t.cancel()
+		if t.closer != nil {
+			err = t.closer.Close()
+		}
+	})
+	return err
+}
+
+// stop closes the transport and waits for its reader goroutine. An input
+// that cannot be closed (a terminal) may hold that goroutine until its next
+// line: it is not waited for, and the process ends first.
+func (t *stdio) stop() {
+	_ = t.Close()
+	if t.closer != nil {
+		t.reader.Wait()
+	}
+}
 
 // negotiatedVersion is the version the server answers an initialize
 // request for requested with, by the SDK's rule: the requested one when
@@ -337,269 +294,3 @@ func negotiatedVersion(requested string) string {
 	}
 	return slices.Max(versions)
 }
-
-// validID reports whether raw is an id an error response can repeat: a
-// string, or a number the SDK can read (a float64).
-func validID(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return false
-	}
-	if raw[0] == '"' {
-		return true
-	}
-	var f float64
-	return (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') && json.Unmarshal(raw, &f) == nil
-}
-
-// exactID reports whether the SDK answers with id exactly as sent: a
-// string, null, or an integer written without fraction or exponent that a
-// float64 holds exactly.
-func exactID(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] == '"' || string(raw) == "null" {
-		return true
-	}
-	if bytes.ContainsAny(raw, ".eE") || string(raw) == "-0" {
-		return false
-	}
-	n, err := strconv.ParseInt(string(raw), 10, 64)
-	return err == nil && n <= 1<<53 && n >= -(1<<53)
-}
-
-// track notes a request the SDK will answer, and forgets one the client
-// cancelled (MCP answers no cancelled request).
-func (g *lineGuard) track(fields map[string]json.RawMessage, method string) {
-	switch {
-	case method == "notifications/cancelled":
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(fields["params"], &p) == nil {
-			if key, ok := idKey(p.RequestID); ok {
-				g.asked.remove(key)
-			}
-		}
-	case method != "":
-		if key, ok := idKey(fields["id"]); ok {
-			g.asked.add(key)
-		}
-	}
-}
-
-// drainTimeout bounds how long the end of the input waits for the answers
-// to requests already made: a client that closes its input after its last
-// request (echo '{...}' | toolhost mcp) still gets the answer, and one that
-// closes it to stop the server does not wait long for a slow call.
-const drainTimeout = 10 * time.Second
-
-// unanswered is the set of requests passed to the SDK that have no answer
-// yet, by idKey.
-type unanswered struct {
-	mu  sync.Mutex
-	ids map[string]struct{}
-	// writing counts the writes to the client under way: one that does not
-	// end means the client is not reading.
-	writing int
-	// changed is closed, and replaced, whenever an id leaves ids or a
-	// write ends.
-	changed chan struct{}
-}
-
-// signal wakes the waiters; called with mu held.
-func (u *unanswered) signal() {
-	close(u.changed)
-	u.changed = make(chan struct{})
-}
-
-// writeStarted and writeEnded bracket a write to the client; writeEnded
-// crosses off the requests it answered.
-func (u *unanswered) writeStarted() {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.writing++
-}
-
-func (u *unanswered) writeEnded(answered []string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.writing--
-	for _, key := range answered {
-		delete(u.ids, key)
-	}
-	u.signal()
-}
-
-// waitForRoom returns at once unless limit requests are unanswered while a
-// write to the client is stuck; then it waits until one of the two ends.
-// full, when set, is called once before waiting.
-func (u *unanswered) waitForRoom(limit int, full func()) {
-	for called := false; ; called = true {
-		u.mu.Lock()
-		wait, changed := limit > 0 && len(u.ids) >= limit && u.writing > 0, u.changed
-		u.mu.Unlock()
-		if !wait {
-			return
-		}
-		if !called && full != nil {
-			full()
-		}
-		<-changed
-	}
-}
-
-func newUnanswered() *unanswered {
-	return &unanswered{ids: map[string]struct{}{}, changed: make(chan struct{})}
-}
-
-func (u *unanswered) add(key string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.ids[key] = struct{}{}
-}
-
-func (u *unanswered) remove(key string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if _, ok := u.ids[key]; ok {
-		delete(u.ids, key)
-		u.signal()
-	}
-}
-
-// wait returns true once no request is unanswered, false if timeout
-// passed first.
-func (u *unanswered) wait(timeout time.Duration) bool {
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	for {
-		u.mu.Lock()
-		left, changed := len(u.ids), u.changed
-		u.mu.Unlock()
-		if left == 0 {
-			return true
-		}
-		select {
-		case <-changed:
-		case <-deadline.C:
-			return false
-		}
-	}
-}
-
-// idKey is a request id as the SDK answers it: a string, or a number,
-// which it carries as an int64. Null and other values have no key.
-func idKey(raw json.RawMessage) (string, bool) {
-	var v any
-	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
-		return "", false
-	}
-	switch v := v.(type) {
-	case string:
-		return "s:" + v, true
-	case float64:
-		return "n:" + strconv.FormatInt(int64(v), 10), true
-	}
-	return "", false
-}
-
-// answeredIDs are the ids of the responses in one line the SDK writes:
-// one for a response, several for a batch, none for a request or a
-// notification. The SDK writes "jsonrpc" and "id" before "result" or
-// "error", so a response's result is not decoded to find its id.
-func answeredIDs(line []byte) []string {
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
-		return nil
-	}
-	if line[0] == '[' {
-		var batch []struct {
-			ID     json.RawMessage `json:"id"`
-			Method *string         `json:"method"`
-		}
-		_ = json.Unmarshal(line, &batch)
-		var keys []string
-		for _, m := range batch {
-			if key, ok := idKey(m.ID); ok && m.Method == nil {
-				keys = append(keys, key)
-			}
-		}
-		return keys
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil
-	}
-	var id json.RawMessage
-	response := false
-	for dec.More() && (id == nil || !response) {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		if (tok == "result" || tok == "error") && id != nil {
-			// The id came first, as the SDK writes it: the result, which
-			// can be megabytes (a large file's content), is not decoded.
-			response = true
-			break
-		}
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return nil
-		}
-		switch tok {
-		case "method":
-			return nil
-		case "id":
-			id = value
-		case "result", "error":
-			response = true
-		}
-	}
-	if key, ok := idKey(id); ok && response {
-		return []string{key}
-	}
-	return nil
-}
-
-// lockedWriter makes each Write reach the output whole (the SDK writes one
-// message per call, and the guard's answers must not land inside one), and
-// crosses off the requests each write answers.
-type lockedWriter struct {
-	mu    sync.Mutex
-	w     io.Writer
-	asked *unanswered
-}
-
-func newLockedWriter(w io.Writer) *lockedWriter {
-	return &lockedWriter{w: w, asked: newUnanswered()}
-}
-
-// sdkCodeZero is how the SDK writes an error it has no JSON-RPC code for
-// (a request before initialize, for one); codeZeroFixed is the same with
-// the code JSON-RPC has for it.
-var (
-	sdkCodeZero   = []byte(`"error":{"code":0,`)
-	codeZeroFixed = []byte(`"error":{"code":-32600,`)
-)
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	if bytes.Contains(p, sdkCodeZero) {
-		// Only the envelope can hold these bytes unescaped: inside a JSON
-		// string the quotes would be escaped.
-		fixed := bytes.Replace(p, sdkCodeZero, codeZeroFixed, 1)
-		if _, err := l.Write(fixed); err != nil {
-			return 0, err
-		}
-		return len(p), nil
-	}
-	answered := answeredIDs(p)
-	l.asked.writeStarted()
-	l.mu.Lock()
-	n, err := l.w.Write(p)
-	l.mu.Unlock()
-	l.asked.writeEnded(answered)
-	return n, err
-}
-
-func (l *lockedWriter) Close() error { return nil }

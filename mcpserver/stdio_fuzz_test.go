@@ -3,18 +3,18 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/toolhost/toolhost/internal/rpcfault"
 )
 
-// FuzzLineGuard feeds the guard arbitrary input: it must never panic, pass
-// the SDK only lines it decodes (each element of a batch), none longer
-// than the cap, and answer everything else with one JSON-RPC error line
-// each, with a JSON-RPC code.
-func FuzzLineGuard(f *testing.F) {
+// FuzzStdio feeds the transport arbitrary input: it must never panic, hand
+// the SDK only messages that come from lines within the cap and that the
+// SDK's own decoder reads back the same, and answer everything else with
+// JSON-RPC error lines, each with a JSON-RPC code.
+func FuzzStdio(f *testing.F) {
 	for _, seed := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n",
 		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}` + "\n",
@@ -28,37 +28,45 @@ func FuzzLineGuard(f *testing.F) {
 	const max = 256
 	f.Fuzz(func(t *testing.T, input []byte) {
 		var answers bytes.Buffer
-		g := newLineGuard(bytes.NewReader(input), newLockedWriter(&answers), max, slog.New(slog.DiscardHandler))
-		g.drain = 0
-		passed, err := io.ReadAll(g)
+		s := newTestStdio(t, bytes.NewReader(input), &answers, max, nil)
+		msgs, err := readAll(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, line := range bytes.SplitAfter(passed, []byte("\n")) {
-			line = bytes.TrimSpace(line)
-			if len(line) == 0 {
-				continue
+		for _, msg := range msgs {
+			data, err := rpcfault.Encode(msg)
+			if err != nil {
+				t.Fatalf("cannot encode %#v: %v", msg, err)
 			}
-			if len(line) > max {
-				t.Fatalf("passed a line of %d bytes over the cap of %d", len(line), max)
+			back, err := jsonrpc.DecodeMessage(data)
+			if err != nil {
+				t.Fatalf("handed on a message the SDK refuses (%v): %s", err, data)
 			}
-			msgs := []json.RawMessage{line}
-			if line[0] == '[' {
-				if err := json.Unmarshal(line, &msgs); err != nil {
-					t.Fatalf("passed a batch that is not JSON: %q", line)
-				}
+			if again, _ := rpcfault.Encode(back); !bytes.Equal(again, data) {
+				t.Fatalf("the SDK reads %s as %s", data, again)
 			}
-			for _, m := range msgs {
-				if _, err := jsonrpc.DecodeMessage(m); err != nil {
-					t.Fatalf("passed a message the SDK refuses (%v): %q", err, m)
-				}
+			var size int
+			switch m := msg.(type) {
+			case *jsonrpc.Request:
+				size = len(m.Params)
+			case *jsonrpc.Response:
+				size = len(m.Result)
+			}
+			if size > max {
+				t.Fatalf("handed on a message from a line over the cap of %d: %s", max, data)
 			}
 		}
 		for _, line := range bytes.Split(bytes.TrimSpace(answers.Bytes()), []byte("\n")) {
 			if len(line) == 0 {
 				continue
 			}
-			var a fault
+			var a struct {
+				JSONRPC string
+				Error   struct {
+					Code    int64
+					Message string
+				}
+			}
 			if err := json.Unmarshal(line, &a); err != nil || a.JSONRPC != "2.0" || a.Error.Code > -32000 || a.Error.Code < -32768 || a.Error.Message == "" {
 				t.Fatalf("an answer is not a JSON-RPC error: %q", line)
 			}
