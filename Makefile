@@ -91,9 +91,12 @@ lint:
 	staticcheck ./... || $(GO) run honnef.co/go/tools/cmd/staticcheck@latest ./...
 
 # docs regenerates the tool reference; a test fails when it is stale.
+# The tools' descriptions list the user's skills: generate them with an empty
+# home, so that no developer's own skills end up in the committed files.
 docs: build
-	./$(BIN) tools docs -o docs/tools.md
-	./$(BIN) tools lm | node editor-client/vscode/scripts/lmTools.mjs
+	home=$$(mktemp -d) && HOME=$$home XDG_CONFIG_HOME= ./$(BIN) tools docs -o docs/tools.md && \
+	HOME=$$home XDG_CONFIG_HOME= ./$(BIN) tools lm | node editor-client/vscode/scripts/lmTools.mjs; \
+	rc=$$?; rm -rf "$$home"; exit $$rc
 
 # e2e runs both editors' end-to-end tests in the real editors.
 e2e: build
