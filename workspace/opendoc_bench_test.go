@@ -12,7 +12,10 @@ import (
 )
 
 // The per-call cost of an open document: Read takes the overlay's text and
-// Edit plans on it, each after asking what the disk holds under it.
+// Edit plans on it, each after asking what the disk holds under it (one
+// stat when nothing changed: 100 KB document, 2 shared cores, noisy —
+// Read 6-10 µs, 1 alloc before; 14-24 µs, 3 allocs (the stat) after;
+// Modify 7-13 ms either way, dominated by the server's fsync).
 
 func openDocBench(b *testing.B) (*workspace.Workspace, *workspacetest.FakeEditor, string, string) {
 	b.Helper()
