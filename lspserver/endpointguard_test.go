@@ -20,22 +20,12 @@ func guardedEndpoint(t *testing.T, token string) (addr string, peak func() int) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, guarded := guardedServer(ln, requireToken(token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// Connections are counted where the limiter takes them from: a
+	// connection's close is counted before the limiter frees its slot.
+	counted := &countingListener{Listener: ln}
+	srv, guarded := guardedServer(counted, requireToken(token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "served")
 	})))
-	var mu sync.Mutex
-	open, most := 0, 0
-	srv.ConnState = func(_ net.Conn, st http.ConnState) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch st {
-		case http.StateNew:
-			open++
-			most = max(most, open)
-		case http.StateClosed, http.StateHijacked:
-			open--
-		}
-	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -45,7 +35,48 @@ func guardedEndpoint(t *testing.T, token string) (addr string, peak func() int) 
 		_ = srv.Close()
 		<-done
 	})
-	return ln.Addr().String(), func() int { mu.Lock(); defer mu.Unlock(); return most }
+	return ln.Addr().String(), counted.peak
+}
+
+// countingListener counts the connections open at once.
+type countingListener struct {
+	net.Listener
+	mu         sync.Mutex
+	open, most int
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.open++
+	l.most = max(l.most, l.open)
+	l.mu.Unlock()
+	return &countedConn{Conn: c, l: l}, nil
+}
+
+func (l *countingListener) peak() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.most
+}
+
+type countedConn struct {
+	net.Conn
+	l    *countingListener
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		c.l.open--
+		c.l.mu.Unlock()
+	})
+	return err
 }
 
 // request sends one HTTP/1.1 request on conn and returns the status line.
