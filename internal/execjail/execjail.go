@@ -289,12 +289,12 @@ func helperMain(args []string) int {
 	// globs relative to where it runs), and does not need them open: the
 	// rules hold on the folders themselves.
 	if len(readFDs) > 0 {
-		if err := syscall.Fchdir(readFDs[0]); err != nil {
+		if err := enterFD(readFDs[0]); err != nil {
 			return fail("entering the folder to search: %v", err)
 		}
 	}
 	for _, fd := range readFDs {
-		syscall.Close(fd)
+		closeFD(fd)
 	}
 	err = syscall.Exec(exe, program, os.Environ())
 	return fail("running %s: %v", exe, err)

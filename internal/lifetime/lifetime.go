@@ -161,7 +161,7 @@ func KillGroup(pgid int) error {
 	if pgid <= 0 {
 		return nil
 	}
-	err := syscall.Kill(-pgid, syscall.SIGKILL)
+	err := killPid(-pgid)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil
 	}
@@ -190,7 +190,7 @@ func KillScopes(scopes []Scope) int {
 // KillAll kills every process of every scope of this server. The server
 // calls it as it ends.
 func KillAll() int {
-	return KillServer(server)
+	return KillServer(server) + killBelowSelf()
 }
 
 // KillServer kills every process of every scope of the server token (the
@@ -239,7 +239,7 @@ func killRounds(list func() []int, judge func(pid int) labelState, want labelSta
 	// counted again.
 	killed := map[int]bool{}
 	kill := func(pid int) bool {
-		if syscall.Kill(pid, syscall.SIGKILL) != nil {
+		if killPid(pid) != nil {
 			return false
 		}
 		killed[pid] = true
