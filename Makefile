@@ -43,13 +43,15 @@ test-go:
 test-windows:
 	bash scripts/wine/test.sh
 
-# fuzz runs the fuzz targets of the two input framings briefly (FUZZTIME
+# fuzz runs the fuzz targets of the two input framings and of Bash
+# permission rules against real bash briefly (FUZZTIME
 # each); `make fuzz FUZZTIME=10m` digs deeper. A failure is saved under the
 # package's testdata/fuzz and replayed by every later go test.
 FUZZTIME ?= 10s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./lspserver
 	$(GO) test -run '^$$' -fuzz '^FuzzLineGuard$$' -fuzztime $(FUZZTIME) ./mcpserver
+	$(GO) test -run '^$$' -fuzz '^FuzzCoveredCommandsRunOnlyWhatTheRulesName$$' -fuzztime $(FUZZTIME) ./tools/permission
 
 test-node: build
 	@if [ -f test/node/package.json ]; then cd test/node && TOOLHOST_BIN=$(CURDIR)/$(BIN) npm test; fi

@@ -99,7 +99,7 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", requireToken(e.token, e.mcp.Handler()))
 	mux.Handle("/mcp/servers", requireToken(e.editorToken, e.servers.Handler()))
-	e.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	e.http, ln = guardedServer(ln, mux)
 	go func() {
 		defer close(e.served)
 		if err := e.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -122,7 +122,7 @@ func requireToken(token string, next http.Handler) http.Handler {
 		got := []byte(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolhost"`)
-			http.Error(w, "toolhost: a wrong or missing bearer token. Connect with `toolhost mcp --attach`, or read the token from the session file named in toolhost/status (agentEndpoint.sessionFile).", http.StatusUnauthorized)
+			refuse(w, "toolhost: a wrong or missing bearer token. Connect with `toolhost mcp --attach`, or read the token from the session file named in toolhost/status (agentEndpoint.sessionFile).", http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -17,7 +17,7 @@ import (
 // session's settings, its permission mode at the start and the session's
 // additional directories, but without MCP servers, Config or the plan-mode
 // tools. done ends the background tasks the sub-agent left.
-func isolatedPipeline(store *settings.Store, mode func() string, log *slog.Logger) agent.IsolatedPipeline {
+func isolatedPipeline(store *settings.Store, mode func() string, trusted func() bool, log *slog.Logger) agent.IsolatedPipeline {
 	return func(root string) (*tools.Pipeline, func(), error) {
 		ws := workspace.New(root)
 		ws.SetAdditionalDirectories(store.Current().Permissions.AdditionalDirectories)
@@ -29,19 +29,20 @@ func isolatedPipeline(store *settings.Store, mode func() string, log *slog.Logge
 			Workspace: ws, Log: log, Settings: store.Current, Tasks: tm,
 			Pipeline: func() *tools.Pipeline { return p },
 		})
-		p = newPipeline(reg, ws, checker, store, log)
+		p = newPipeline(reg, ws, checker, store, trusted, log)
 		return p, func() { _ = tm.Close() }, nil
 	}
 }
 
 // newPipeline is the pipeline over reg of a session's workspace, permission
-// checker and settings.
-func newPipeline(reg *tools.Registry, ws *workspace.Workspace, checker *permission.Checker, store *settings.Store, log *slog.Logger) *tools.Pipeline {
+// checker and settings; trusted says whether the session's folder is.
+func newPipeline(reg *tools.Registry, ws *workspace.Workspace, checker *permission.Checker, store *settings.Store, trusted func() bool, log *slog.Logger) *tools.Pipeline {
 	return tools.NewPipeline(reg, log,
 		tools.WithPermissions(checker),
 		tools.WithModes(checker),
 		tools.WithSettings(store.Current),
 		tools.WithWorkDir(ws.Root),
+		tools.WithTrust(trusted),
 		tools.WithPathResolver(ws.Resolve),
 		tools.WithRootCheck(ws.CheckRoots),
 		tools.WithSessionID(newSessionID()),

@@ -131,13 +131,26 @@ func New(opts Options) (*Session, error) {
 		Log:         log,
 		Settings:    store,
 		Permissions: checker,
-		Tasks:       tasks.NewManager(tasks.Options{Log: log}),
+		Tasks:       tasks.NewManager(tasks.Options{Log: log, SpillDir: taskSpillDir(ws.Root())}),
 		Todos:       state.NewTodoStore(),
 		Teams:       team.NewHub(),
 		bg:          background.New(log),
 	}
 	s.applySettings(store.Current())
 	store.OnChange(s.applySettings)
+
+	// The project's MCP servers belong to the folder that was opened
+	// (workspace/pin.go): its .mcp.json, its trust, its approvals and its
+	// folder as their working folder, even after a root link is re-pointed
+	// and the settings reload.
+	mcpRoot := ws.Root()
+	if real := ws.RealRoots(); len(real) > 0 {
+		mcpRoot = real[0]
+	}
+	s.mcpRoot = mcpRoot
+	// Until that folder is trusted, what runs on the user's behalf (the
+	// user's hooks and MCP servers) starts outside it.
+	trusted := func() bool { return store.Current().Trust.Trusted(mcpRoot) }
 
 	builtin.Register(s.Registry, builtin.Deps{
 		Workspace:     ws,
@@ -150,19 +163,10 @@ func New(opts Options) (*Session, error) {
 		Teams:         s.Teams,
 		// The pipeline is built below, before any call can run.
 		Pipeline: func() *tools.Pipeline { return s.Pipeline },
-		Isolated: isolatedPipeline(store, checker.Mode, log),
+		Isolated: isolatedPipeline(store, checker.Mode, trusted, log),
 	})
-	s.Pipeline = newPipeline(s.Registry, ws, checker, store, log)
+	s.Pipeline = newPipeline(s.Registry, ws, checker, store, trusted, log)
 
-	// The project's MCP servers belong to the folder that was opened
-	// (workspace/pin.go): its .mcp.json, its trust, its approvals and its
-	// folder as their working folder, even after a root link is re-pointed
-	// and the settings reload.
-	mcpRoot := ws.Root()
-	if real := ws.RealRoots(); len(real) > 0 {
-		mcpRoot = real[0]
-	}
-	s.mcpRoot = mcpRoot
 	var approve func(context.Context, string) bool
 	if opts.ApproveMCPServer != nil {
 		approve = func(ctx context.Context, name string) bool {
@@ -178,7 +182,7 @@ func New(opts Options) (*Session, error) {
 	// The manager registers ListMcpResources and ReadMcpResource even when
 	// no server starts, so every session lists the same built-in tools.
 	s.MCP = toolmcp.New(s.Registry, toolmcp.Options{Root: mcpRoot, Settings: store.Current, Mode: checker.Mode, Log: log, Approve: approve,
-		ProjectTrusted: func() bool { return store.Current().Trust.Trusted(mcpRoot) }})
+		ProjectTrusted: trusted})
 	if !opts.NoMCP {
 		// Servers start in the background; a bad .mcp.json is logged by
 		// Start and skipped, never fatal.
@@ -364,4 +368,15 @@ func newSessionID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// taskSpillDir is where finished background tasks' output goes: the
+// workspace's state folder, outside the workspace ("" for the temporary
+// folder when there is none).
+func taskSpillDir(root string) string {
+	state, err := workspace.StateDir(root)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(state, "tasks")
 }

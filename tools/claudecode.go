@@ -17,14 +17,16 @@ var claudeCodeComparison = map[string]string{
 		"(the model gets content and the way on, rather than a retry); PDFs come back as extracted text plus page images " +
 		"(Claude Code sends a PDF document block, which tool results here cannot carry); an open document is read from " +
 		"the editor's unsaved buffer; a repeated Read of an unchanged file is answered in full (no \"file unchanged\" stub).",
-	"Write": "Same. A file changed since the Read is not overwritten, as in Claude Code; the write goes through the editor " +
-		"(workspace/applyEdit) so the user can undo it.",
+	"Write": "Same. A file changed since the Read is not overwritten, as in Claude Code; an existing file keeps its encoding " +
+		"and BOM (UTF-8, UTF-8 with BOM, UTF-16LE/BE with BOM) and one whose encoding cannot be kept exactly (Latin-1) is " +
+		"refused, as in Claude Code. Differences: the write goes through the editor (workspace/applyEdit) so the user can " +
+		"undo it, and through the editor only UTF-8 files can be changed; the result says when an encoding was kept.",
 	"Edit": "Same matching: exact, or with curly quotes typed straight (new_string then takes the file's quote style); " +
 		"unique unless replace_all; a file changed since the Read takes the edit when old_string still matches exactly " +
 		"once there, with a note; notebooks refused in favour of NotebookEdit. Differences: edit.fuzzy (off by default) " +
-		"allows whitespace-insensitive whole-line matches; UTF-16 and non-UTF-8 files are refused rather than risk " +
-		"corrupting them.",
-	"Bash": "Same: cd carries over while inside the workspace; a command still running at its timeout moves to the " +
+		"allows whitespace-insensitive whole-line matches. Encodings as Write: UTF-16 files are edited and stay UTF-16, " +
+		"a Latin-1 file is refused; a binary file is refused at once, even before a Read.",
+	"Bash": "Same: cd carries over while inside the workspace, and only from a command that succeeded; a command still running at its timeout moves to the " +
 		"background (one that only sleeps is killed); output over 30,000 characters keeps its start and the whole of it is " +
 		"saved to a file to Read. Differences: stdout and stderr come combined in the order written (the structured stderr " +
 		"is empty); nobody tells the model when a background command ends, since toolhost has no channel to the model " +

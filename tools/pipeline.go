@@ -57,6 +57,7 @@ type Pipeline struct {
 	hooks       *hooks.Runner
 	settings    func() *settings.Settings
 	workDir     func() string
+	trusted     func() bool
 	sessionID   string
 	resolve     func(string) (string, error)
 	checkRoots  func() error
@@ -85,6 +86,11 @@ func WithSettings(get func() *settings.Settings) Option {
 // WithWorkDir sets the folder hooks run in (the first workspace root).
 // Without it hooks run in the server's working directory.
 func WithWorkDir(dir func() string) Option { return func(p *Pipeline) { p.workDir = dir } }
+
+// WithTrust sets whether the workspace folder is trusted: until it is,
+// hooks run in a neutral folder (hooks.Options.Trusted). Without it the
+// folder counts as trusted.
+func WithTrust(trusted func() bool) Option { return func(p *Pipeline) { p.trusted = trusted } }
 
 // WithSessionID sets the session_id hooks receive.
 func WithSessionID(id string) Option { return func(p *Pipeline) { p.sessionID = id } }
@@ -127,7 +133,7 @@ func NewPipeline(reg *Registry, log *slog.Logger, opts ...Option) *Pipeline {
 	if p.workDir == nil {
 		p.workDir = func() string { wd, _ := os.Getwd(); return wd }
 	}
-	p.hooks = hooks.NewRunner(hooks.Options{Settings: p.settings, Dir: p.workDir, SessionID: p.sessionID, Log: log})
+	p.hooks = hooks.NewRunner(hooks.Options{Settings: p.settings, Dir: p.workDir, Trusted: p.trusted, SessionID: p.sessionID, Log: log})
 	return p
 }
 
@@ -221,6 +227,9 @@ func (p *Pipeline) prepare(c *callState) *Result {
 	c.tool = entry.Tool
 	c.input = normalInput(c.req.Input)
 	if res := p.validate(c.tool, c.input, ""); res != nil {
+		if refusal := actingFieldRefusal(c.tool.Name(), c.tool.InputSchema(), c.input); refusal != nil {
+			return refusal
+		}
 		strict, _ := c.tool.(StrictInput)
 		fixed, notes, ok := repairInput(c.tool.InputSchema(), c.input, strict != nil && strict.StrictInput())
 		if !ok || p.validate(c.tool, fixed, "") != nil {

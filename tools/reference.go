@@ -39,8 +39,11 @@ func writeComparison(b *strings.Builder, entries []Entry) {
 		"Inputs with the slips Claude Code repairs are repaired before validation, in the pipeline, for every tool: " +
 		"`old_str`/`new_str`, `target_string`/`replacement_string` and `path` for `old_string`/`new_string`/`file_path`, " +
 		"Read's `start_line`/`end_line` as `offset`/`limit`, numbers, booleans, arrays and objects sent as strings, a " +
-		"`limit` of 0, `bash_id`/`shell_id` for `task_id`; an unknown extra field is dropped and the result says so (SendMessage refuses it instead). " +
-		"A repaired input is used only when it then validates.\n\n")
+		"`limit` of 0, `bash_id`/`shell_id` for `task_id`, `cwd`/`workdir`/`dir`/`directory` for a search's `path`, `background` for `run_in_background`; " +
+		"an unknown extra field is dropped and the result says so (SendMessage refuses it instead). " +
+		"A field that would change where or how a call acts is never dropped: where the tool lacks it (Bash's `workdir`, `cwd`, `env`, `stdin`, `shell`; " +
+		"Write's `append`, `encoding`), the call is refused before anything runs, saying how to ask for the same in the tool's own input " +
+		"(`cd DIR && …`, `NAME=value command`). A repaired input is used only when it then validates.\n\n")
 	b.WriteString("| Tool | Compared with Claude Code 2.1 |\n| --- | --- |\n")
 	for _, e := range entries {
 		if text, ok := ClaudeCodeComparison(e.Tool.Name()); ok {

@@ -3,6 +3,8 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +35,97 @@ var fieldAliases = map[string]string{
 	// BashOutput's and KillShell's field, for their successors' calls.
 	"bash_id":  "task_id",
 	"shell_id": "task_id",
+	// Other agents' names for the folder a search or listing starts in
+	// (Glob, Grep, LS, Tree): honoured as path, which the workspace jail
+	// resolves like every path. Where a tool has no path (Bash), they are
+	// acting fields, below.
+	"directory": "path",
+	"dir":       "path",
+	"cwd":       "path",
+	"workdir":   "path",
+	// Other agents' names for Bash's run_in_background.
+	"background":    "run_in_background",
+	"is_background": "run_in_background",
+}
+
+// actingFields are names other agents give fields that change where or how
+// a call acts: Goa's Bash workdir and env, another agent's cwd, Write's
+// append. Dropped, the call would run anyway and act elsewhere or
+// otherwise (`rm -rf build` in the root instead of sub/); so a tool that
+// lacks such a field is refused before anything runs, with how to say the
+// same thing in its own input. Each maps to its kind, which picks the
+// advice.
+var actingFields = map[string]string{
+	"workdir": "folder", "cwd": "folder", "working_directory": "folder", "working_dir": "folder",
+	"dir": "folder", "directory": "folder",
+	"env": "env", "environment": "env", "env_vars": "env", "envs": "env",
+	"stdin":    "stdin",
+	"shell":    "shell",
+	"append":   "append",
+	"encoding": "encoding",
+}
+
+// actingFieldRefusal is why input cannot run as sent when it carries an
+// acting field its tool does not have and no alias repairs (nil
+// otherwise): the refusal names the field and how to say it in the tool's
+// own input.
+func actingFieldRefusal(tool string, schema, input json.RawMessage) *Result {
+	sh, good := parseShape(schema)
+	if !good {
+		return nil
+	}
+	var in map[string]json.RawMessage
+	if json.Unmarshal(input, &in) != nil {
+		return nil
+	}
+	var found []string
+	for name := range in {
+		if _, known := sh.props[name]; known {
+			continue
+		}
+		if canonical, ok := fieldAliases[name]; ok {
+			if _, want := sh.props[canonical]; want {
+				continue
+			}
+		}
+		if _, acting := actingFields[name]; acting {
+			found = append(found, name)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	sort.Strings(found)
+	_, command := sh.props["command"]
+	var advice []string
+	for _, name := range found {
+		var a string
+		switch kind := actingFields[name]; {
+		case kind == "folder" && command:
+			a = "to run in another folder, start the command with `cd DIR && ` (DIR inside the workspace)"
+		case kind == "folder":
+			a = "give paths relative to the workspace root, or absolute"
+		case kind == "env" && command:
+			a = "to set variables, write them in the command (`NAME=value command`, or `export NAME=value; …`)"
+		case kind == "stdin" && command:
+			a = "to feed input, pipe it in the command (`printf '%s' … | command`)"
+		case kind == "shell" && command:
+			a = "the command runs in bash; run another shell inside it (`zsh -c '…'`)"
+		case kind == "append":
+			a = "Write replaces the whole file: Read it and Write the whole new content, or use Edit"
+		case kind == "encoding":
+			a = "text is written as UTF-8 as given"
+		}
+		if a != "" && !slices.Contains(advice, a) {
+			advice = append(advice, a)
+		}
+	}
+	msg := fmt.Sprintf("%s has no input field %s, and ignoring it would change where or how the call acts, so nothing was run.", tool, strings.Join(found, ", "))
+	if len(advice) > 0 {
+		joined := strings.Join(advice, "; ")
+		msg += " " + strings.ToUpper(joined[:1]) + joined[1:] + "."
+	}
+	return ErrorResult("%s Its fields are %s.", msg, strings.Join(sh.properties, ", "))
 }
 
 // schemaShape is what repair needs of a tool's input schema: the top-level
@@ -181,7 +274,8 @@ func repairInput(schema, input json.RawMessage, keepUnknown bool) (out json.RawM
 // which field is wrong, rather than running with half its intent.
 func isSlip(name string) bool {
 	_, ok := fieldAliases[name]
-	return ok || name == "start_line" || name == "end_line"
+	_, acting := actingFields[name]
+	return ok || acting || name == "start_line" || name == "end_line"
 }
 
 // lineRange turns start_line/end_line (1-based, inclusive) into offset and

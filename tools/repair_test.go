@@ -28,6 +28,10 @@ func TestInputRepair(t *testing.T) {
 		"required":["file_path","old_string","new_string"],"additionalProperties":false}`
 	const globSchema = `{"type":"object","properties":{"pattern":{"type":"string"},"path":{"type":"string"}},
 		"required":["pattern"],"additionalProperties":false}`
+	const bashSchema = `{"type":"object","properties":{"command":{"type":"string"},"timeout":{"type":"number"},
+		"description":{"type":"string"},"run_in_background":{"type":"boolean"}},"required":["command"],"additionalProperties":false}`
+	const writeSchema = `{"type":"object","properties":{"file_path":{"type":"string"},"content":{"type":"string"}},
+		"required":["file_path","content"],"additionalProperties":false}`
 	tests := []struct {
 		name, schema, input string
 		// want is the input the tool receives; "" means the call is refused.
@@ -60,6 +64,19 @@ func TestInputRepair(t *testing.T) {
 		// BashOutput's field name, sent to TaskOutput under its old name.
 		{"bash_id for task_id", `{"type":"object","properties":{"task_id":{"type":"string"},"block":{"type":"boolean"}},"required":["task_id"],"additionalProperties":false}`,
 			`{"bash_id":"bash-1"}`, `{"task_id":"bash-1"}`, ""},
+		// Another agent's name for the folder a search starts in is path.
+		{"cwd for a search's path", globSchema, `{"pattern":"*.go","cwd":"src"}`, `{"path":"src","pattern":"*.go"}`, ""},
+		{"directory for a search's path", globSchema, `{"pattern":"*.go","directory":"src"}`, `{"path":"src","pattern":"*.go"}`, ""},
+		{"background for run_in_background", bashSchema, `{"command":"make","background":true}`, `{"command":"make","run_in_background":true}`, ""},
+		// A field that changes where or how a call acts is never dropped:
+		// the call is refused before it runs, saying how to ask for it.
+		{"Bash workdir", bashSchema, `{"command":"rm -rf build","workdir":"sub"}`, "", "cd DIR && "},
+		{"Bash cwd", bashSchema, `{"command":"rm -rf build","cwd":"sub"}`, "", "cd DIR && "},
+		{"Bash env", bashSchema, `{"command":"make","env":{"CC":"clang"}}`, "", "NAME=value command"},
+		{"Bash stdin", bashSchema, `{"command":"sh","stdin":"rm -rf x"}`, "", "pipe it in the command"},
+		{"Bash two acting fields", bashSchema, `{"command":"make","workdir":"sub","env":{"A":"1"},"verbose":true}`, "", "env, workdir"},
+		{"Write append", writeSchema, `{"file_path":"f","content":"x","append":true}`, "", "Write replaces the whole file"},
+		{"Edit cwd", editSchema, `{"file_path":"f","old_string":"a","new_string":"b","cwd":"sub"}`, "", "relative to the workspace root"},
 		// What no repair can make valid is refused as sent.
 		{"a word for a number", readSchema, `{"file_path":"f","limit":"five"}`, "", "limit: expected integer, got string"},
 		{"both names given", editSchema, `{"file_path":"f","old_string":"a","old_str":"b","new_string":"c"}`, "", "old_str: unknown field"},

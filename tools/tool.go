@@ -130,6 +130,10 @@ type Access struct {
 	WritePaths []string
 	// Command is the shell command of a Bash-like call, matched by Bash(...) rules.
 	Command string
+	// Dir is the absolute folder Command starts in when it is not the first
+	// root (Bash keeps the folder a cd led to between calls): the command's
+	// relative paths are judged there.
+	Dir string
 	// Domain is the host a network call reaches, matched by WebFetch(domain:...) rules.
 	Domain string
 	// Exclusive names categories of which only one call runs at a time in a

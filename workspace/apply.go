@@ -40,6 +40,10 @@ type Modification struct {
 	// now (Claude Code's behaviour). It runs like Plan, under the lock, on
 	// the current content; an error from it fails the change as stale.
 	Changed func(current []byte) ([]byte, error)
+	// Limit is the most bytes the current content may hold (ReadFileMax
+	// when 0); a larger file is refused as a *TooLargeError before it is
+	// read.
+	Limit int64
 }
 
 // Modified is what Modify did.
@@ -58,6 +62,10 @@ type Modified struct {
 	// ChangedSinceRead, when set, says how the file had changed since the
 	// agent's Read: the change was planned by Modification.Changed.
 	ChangedSinceRead *StaleError
+	// DiskAhead is set when the file was open in the editor but the disk
+	// had changed under the unmodified buffer: the change was planned on
+	// the disk's content, and the buffer brought up to it.
+	DiskAhead bool
 }
 
 // PlanError is a change that was not made for a reason the model can act
@@ -110,17 +118,21 @@ func Refused(err error) bool {
 		readOnly *ReadOnlyError
 		encoding *EncodingError
 		isDir    *IsDirError
+		tooLarge *TooLargeError
 	)
 	return errors.As(err, &outside) || errors.As(err, &special) || errors.As(err, &readOnly) ||
-		errors.As(err, &encoding) || errors.As(err, &isDir)
+		errors.As(err, &encoding) || errors.As(err, &isDir) || errors.As(err, &tooLarge)
 }
 
 // annotationID is the id of the one change annotation of a change.
 const annotationID = "toolhost"
 
 // Modify makes a change of one file, in one place for every tool: under
-// a per-path lock it reads the user's current view of the file (the
-// editor's buffer when open, else the disk), checks that the agent read it
+// a per-path lock it refuses a file never read before reading it, reads
+// the file's current content (ReadCurrent: the editor's buffer when open
+// and the disk has not changed under it, the disk when it has and the
+// buffer has no unsaved changes, a *ConflictError when it has both),
+// checks that the agent read it
 // in this session and that it has not changed since (CheckFresh: a
 // *StaleError otherwise), plans the new content from it (m.Plan), and
 // applies the change. Once it succeeds the new content counts as read, so
@@ -151,16 +163,35 @@ func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modi
 	}
 	defer unlock()
 
-	current, _, err := w.ReadFile(m.Path)
+	// A file never read is refused before it is read: it may be huge.
+	if err := w.CheckRead(m.Path); err != nil {
+		return Modified{}, err
+	}
+	t := w.docState(m.Path)
+	if t.kind == conflict {
+		return Modified{}, &ConflictError{Path: m.Path, Deleted: t.deleted}
+	}
+	var current []byte
+	if t.kind == fromBuffer {
+		current = []byte(t.text)
+	} else {
+		limit := m.Limit
+		if limit <= 0 {
+			limit = ReadFileMax
+		}
+		current, err = w.ReadRegular(ctx, m.Path, nil, limit)
+	}
 	plan := m.Plan
 	var stale *StaleError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		current = nil
+	case errors.As(err, new(*TooLargeError)):
+		return Modified{}, err
 	case err != nil:
 		return Modified{}, &PlanError{Err: fmt.Errorf("cannot read %s: %v", m.Path, err)}
 	default:
-		if err := w.CheckFresh(m.Path); err != nil {
+		if err := w.checkFresh(m.Path, t); err != nil {
 			if m.Changed == nil || !errors.As(err, &stale) || stale.Kind != ErrStale {
 				return Modified{}, err
 			}
@@ -182,15 +213,22 @@ func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modi
 	if !done.Changed {
 		return done, nil
 	}
-	if done.Changes, err = w.apply(ctx, ed, m, current, next); err != nil {
+	if done.Changes, err = w.apply(ctx, ed, m, current, next, t); err != nil {
 		return Modified{}, err
 	}
+	done.DiskAhead = t.kind == diskAhead
 	return done, nil
 }
 
 // apply sends or writes a planned change; the caller holds the path's lock.
 // It returns the line diff it computed for the editor's edits, if any.
-func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, next []byte) ([]udiff.Change, error) {
+//
+// t is the document's state the change was planned in. When the disk was
+// ahead of an unmodified buffer (diskAhead), old is the disk's content and
+// the editor's edit takes the buffer, at its version, from its own stale
+// text to next: one versioned edit brings the buffer up to the disk and
+// the change at once, refused like any other if the user typed meanwhile.
+func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, next []byte, t docTruth) ([]udiff.Change, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -201,6 +239,9 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 		if err := w.WriteFile(m.Path, next); err != nil {
 			return nil, err
 		}
+		// The editor, if it has the file open, was not told: its buffer
+		// is behind the disk now.
+		w.markBehind(m.Path, next)
 		w.MarkRead(m.Path, next, nil, written)
 		return nil, nil
 	}
@@ -221,7 +262,23 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 			return nil, err
 		}
 	}
-	params, changes := w.editParams(m, old, next)
+	editorOld, editorNext := old, next
+	if t.kind == diskAhead {
+		// Deleted on disk or not, the buffer is open: the edit replaces
+		// its text (a CreateFile would insert into it).
+		// The editor holds the buffer's text, which editors keep without
+		// a UTF-8 byte-order mark.
+		editorOld = []byte(t.text)
+		if !bytes.HasPrefix(editorOld, bomUTF8) {
+			editorNext = bytes.TrimPrefix(next, bomUTF8)
+		}
+	}
+	params, changes := w.editParams(m, editorOld, editorNext, t)
+	if t.kind == diskAhead {
+		// The editor's edits come from the buffer, not from what the
+		// change was planned on: the result's diff is made apart.
+		changes = nil
+	}
 	// The disk before the edit: a client that saves applied edits may write
 	// the disk's own content plus the change, keeping the user's unsaved
 	// typing out of the file (see ensureOnDisk).
@@ -246,13 +303,27 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 
 	// The editor changed its buffer (and may have sent didChange already);
 	// give the overlay a moment to catch up so the read record matches it.
-	w.waitDocument(ctx, m.Path, next, editorSyncTimeout)
+	w.waitDocument(ctx, m.Path, editorNext, editorSyncTimeout)
 	if diskErr != nil {
 		diskBefore = nil
 	}
-	if err := w.ensureOnDisk(ed, m.Path, next, diskBefore); err != nil {
+	// What the disk held when the change was planned: the server writes
+	// over nothing else.
+	var pre diskExpect
+	switch {
+	case t.kind == fromBuffer:
+		pre = diskExpect{hash: t.diskHash, known: t.diskHashed}
+	case old != nil:
+		pre = diskExpect{hash: contentHash(old), known: true}
+	}
+	if err := w.ensureOnDisk(ed, m.Path, next, diskBefore, pre); err != nil {
 		return nil, err
 	}
+	// The buffer and the disk hold the change: the disk as it is now is
+	// what the buffer is judged against (a save that did not come, or a
+	// client that saved the disk's own content plus the change beside
+	// unsaved typing, leave no didSave to say so).
+	w.rebase(m.Path)
 	var version *int32
 	if _, v, open := w.Document(m.Path); open {
 		version = &v
@@ -263,7 +334,7 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 
 // editParams builds the workspace/applyEdit params of a change, and returns
 // the line diff its edits came from (nil for a new file).
-func (w *Workspace) editParams(m Modification, old, next []byte) (*ApplyWorkspaceEditParams, []udiff.Change) {
+func (w *Workspace) editParams(m Modification, old, next []byte, t docTruth) (*ApplyWorkspaceEditParams, []udiff.Change) {
 	uri := PathToURI(m.Path)
 	// The label names the file, which may hold escapes or a bidirectional
 	// override: the editor shows it (a review title, a warning) written out.
@@ -286,7 +357,9 @@ func (w *Workspace) editParams(m Modification, old, next []byte) (*ApplyWorkspac
 		return &ApplyWorkspaceEditParams{Label: label, Edit: edit}, nil
 	}
 	ident := VersionedTextDocumentIdentifier{URI: uri}
-	if _, v, open := w.Document(m.Path); open {
+	if t.kind != notOpen {
+		// The version of the text the edits were computed on.
+		v := t.version
 		ident.Version = &v
 	}
 	// Views, not copies, of contents nobody changes while the edit is built.
@@ -305,7 +378,12 @@ func (w *Workspace) editParams(m Modification, old, next []byte) (*ApplyWorkspac
 // content than the buffer's: the disk's own content plus the change, when
 // the buffer held unsaved typing the user has not saved. A file the client
 // wrote is left as it wrote it; one it left untouched gets the new content.
-func (w *Workspace) ensureOnDisk(ed Editor, path string, content, diskBefore []byte) error {
+//
+// The server writes only over what the change was planned against (pre,
+// when known): a disk changed meanwhile (a command run beside the call) is
+// left as it is, and the change stays in the editor's buffer, unsaved, with
+// a *ConflictError saying so.
+func (w *Workspace) ensureOnDisk(ed Editor, path string, content, diskBefore []byte, pre diskExpect) error {
 	if ed.SavesAppliedEdits() {
 		if same, err := w.fileEquals(path, content); err == nil && same {
 			return nil
@@ -319,7 +397,18 @@ func (w *Workspace) ensureOnDisk(ed Editor, path string, content, diskBefore []b
 			}
 		}
 	}
+	if pre.known {
+		if sum, err := w.hashFile(path); err == nil && sum != pre.hash {
+			return &ConflictError{Path: path, During: true}
+		}
+	}
 	return w.WriteFile(path, content)
+}
+
+// diskExpect is the hash of a file's content a write may replace, when known.
+type diskExpect struct {
+	hash  uint64
+	known bool
 }
 
 // mkdirParents creates dir and its missing parents and returns the folders

@@ -23,6 +23,13 @@ type openDocument struct {
 	languageID string
 	version    int32
 	text       string
+	// base is the disk state the buffer was opened or last saved against
+	// (see disktruth.go).
+	base docBase
+	// behindAt is set, to the version the buffer had then, when the server
+	// wrote the file itself without the editor (no applyEdit): the disk
+	// is ahead of this buffer until the editor sends something new.
+	behindAt *int32
 }
 
 // documents is the overlay of documents open in the editor, by absolute path.
@@ -50,12 +57,15 @@ func (w *Workspace) Open(uri, languageID string, version int32, text string) err
 	if err != nil {
 		return err
 	}
+	// The disk is looked at before the lock is taken: nothing waits on
+	// the overlay while a file is read.
+	base := w.stampBase(path)
 	w.docs.mu.Lock()
 	defer w.docs.mu.Unlock()
 	if w.docs.byPath == nil {
 		w.docs.byPath = map[string]*openDocument{}
 	}
-	w.docs.byPath[path] = &openDocument{uri: uri, languageID: languageID, version: version, text: text}
+	w.docs.byPath[path] = &openDocument{uri: uri, languageID: languageID, version: version, text: text, base: base}
 	w.docs.notifyLocked()
 	return nil
 }
@@ -90,6 +100,7 @@ func (w *Workspace) Change(uri string, version int32, changes []ContentChange) e
 	}
 	doc.text = text
 	doc.version = version
+	doc.behindAt = nil
 	w.docs.notifyLocked()
 	return nil
 }
@@ -107,13 +118,16 @@ func (w *Workspace) Close(uri string) error {
 	return nil
 }
 
-// Save records textDocument/didSave. The buffer stays the truth while the
-// document is open, so there is nothing to update; waiters are woken so a
-// change waiting for the editor to save can look at the disk again.
+// Save records textDocument/didSave: the buffer was written, so the disk
+// as it is now becomes the state the buffer is judged against. Waiters are
+// woken so a change waiting for the editor to save can look at the disk
+// again.
 func (w *Workspace) Save(uri string) error {
-	if _, err := URIToPath(uri); err != nil {
+	path, err := URIToPath(uri)
+	if err != nil {
 		return err
 	}
+	w.rebase(path)
 	w.docs.mu.Lock()
 	defer w.docs.mu.Unlock()
 	w.docs.notifyLocked()

@@ -14,7 +14,7 @@ func TestEditLabelShowsInvisibleCharacters(t *testing.T) {
 	w := New(dir)
 	name := "notes\u202etxt.exe\x1b[8m"
 	for _, old := range [][]byte{nil, []byte("old\n")} {
-		params, _ := w.editParams(Modification{Path: filepath.Join(dir, name), Label: "Write " + name}, old, []byte("new\n"))
+		params, _ := w.editParams(Modification{Path: filepath.Join(dir, name), Label: "Write " + name}, old, []byte("new\n"), docTruth{})
 		shown := params.Label + params.Edit.ChangeAnnotations[annotationID].Label
 		if strings.ContainsAny(shown, "\u202e\x1b") || !strings.Contains(params.Label, `\u202e`) {
 			t.Errorf("label %q, annotation %q: want the invisible characters written out", params.Label, params.Edit.ChangeAnnotations[annotationID].Label)

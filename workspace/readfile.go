@@ -58,6 +58,11 @@ func readRegular(ctx context.Context, open func(string) (*os.File, fs.FileInfo, 
 		return nil, err
 	}
 	defer f.Close()
+	if st.Mode().IsRegular() && st.Size() > limit {
+		// Refused before reading: the size of a regular file is known
+		// (one that grows while read is caught below).
+		return nil, &TooLargeError{Path: abs, Limit: limit}
+	}
 	buf = buf[:0]
 	if want := min(st.Size(), limit) + 512; int64(cap(buf)) < want {
 		buf = make([]byte, 0, want)

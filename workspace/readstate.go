@@ -67,12 +67,11 @@ func (w *Workspace) ReadFileInto(abs string, buf []byte) (data []byte, version *
 
 // ReadFileLimit is ReadFileInto with a context that ends the read and a
 // limit on the bytes a file on disk may hold.
+// The editor's buffer is the content while the disk has not changed under
+// it (ReadCurrent says more).
 func (w *Workspace) ReadFileLimit(ctx context.Context, abs string, buf []byte, limit int64) (data []byte, version *int32, err error) {
-	if text, v, open := w.Document(abs); open {
-		return append(buf[:0], text...), &v, nil
-	}
-	data, err = w.ReadRegular(ctx, abs, buf, limit)
-	return data, nil, err
+	cur, err := w.ReadCurrent(ctx, abs, buf, limit)
+	return cur.Data, cur.Version, err
 }
 
 // racySlack is how far before a read a file's modification time must lie
@@ -97,7 +96,9 @@ func (w *Workspace) MarkRead(abs string, data []byte, version *int32, readStart 
 		v := *version
 		rec.version = &v
 	}
-	if st, err := os.Stat(abs); err == nil && st.ModTime().Before(readStart.Add(-racySlack)) {
+	// Only content that came from the disk is vouched for by the disk's
+	// time; a buffer's text is judged by its version and hash.
+	if st, err := os.Stat(abs); err == nil && version == nil && st.ModTime().Before(readStart.Add(-racySlack)) {
 		rec.modTime, rec.size = st.ModTime(), st.Size()
 	}
 	w.reads.mu.Lock()
@@ -157,7 +158,20 @@ func (e *StaleError) Unwrap() error { return e.Kind }
 // file as it is: the open buffer when the editor has it open, else the disk.
 // Otherwise a *StaleError: never read, or changed since (in the editor or on
 // disk, judged by content, so a save that changes nothing is not a change).
+//
+// A document open in the editor is judged by what docState makes its
+// truth: the buffer, or the disk when it changed under an unmodified
+// buffer; a buffer with unsaved changes over a changed disk is a
+// *ConflictError.
 func (w *Workspace) CheckFresh(abs string) error {
+	return w.checkFresh(abs, w.docState(abs))
+}
+
+// checkFresh is CheckFresh with the document's state already decided.
+func (w *Workspace) checkFresh(abs string, t docTruth) error {
+	if t.kind == conflict {
+		return &ConflictError{Path: abs, Deleted: t.deleted}
+	}
 	w.reads.mu.Lock()
 	rec, ok := w.reads.byPath[abs]
 	unreadAllowed := w.reads.unreadAllowed
@@ -168,11 +182,11 @@ func (w *Workspace) CheckFresh(abs string) error {
 		}
 		return &StaleError{Path: abs, Kind: ErrNotRead}
 	}
-	if text, version, open := w.Document(abs); open {
-		if rec.version != nil && *rec.version == version {
+	if t.kind == fromBuffer {
+		if rec.version != nil && *rec.version == t.version {
 			return nil
 		}
-		if contentHash([]byte(text)) != rec.hash {
+		if hashText(t.text) != rec.hash {
 			return &StaleError{Path: abs, Kind: ErrStale, Why: "was changed in the editor"}
 		}
 		return nil
@@ -195,6 +209,29 @@ func (w *Workspace) CheckFresh(abs string) error {
 		return &StaleError{Path: abs, Kind: ErrStale, Why: "was changed on disk"}
 	}
 	return nil
+}
+
+// CheckRead refuses, before anything of the file is read, a change of an
+// existing file the agent has not read in this session (a *StaleError of
+// kind ErrNotRead): the refusal costs a stat, not a read of what may be a
+// file of gigabytes. A file that does not exist needs no Read.
+func (w *Workspace) CheckRead(abs string) error {
+	w.reads.mu.Lock()
+	_, read := w.reads.byPath[abs]
+	unreadAllowed := w.reads.unreadAllowed
+	w.reads.mu.Unlock()
+	if read || unreadAllowed {
+		return nil
+	}
+	if _, _, open := w.Document(abs); open {
+		return &StaleError{Path: abs, Kind: ErrNotRead}
+	}
+	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
+		// Missing (a change may create it), unreadable, or not a file:
+		// the read that follows says which.
+		return nil
+	}
+	return &StaleError{Path: abs, Kind: ErrNotRead}
 }
 
 // hashFile is contentHash of a regular file's content, read in pieces.

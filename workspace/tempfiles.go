@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/toolhost/toolhost/internal/lifetime"
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Temporary files of writes cut short.
@@ -37,14 +38,11 @@ type tempList struct {
 // pendingDir is the folder of the lists: $TOOLHOST_STATE_DIR when set (for
 // tests), else toolhost/pending-writes in the user's cache folder.
 func pendingDir() (string, error) {
-	if d := os.Getenv("TOOLHOST_STATE_DIR"); d != "" {
-		return filepath.Join(d, "pending-writes"), nil
-	}
-	cache, err := os.UserCacheDir()
+	base, err := pathutil.StateDir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(cache, "toolhost", "pending-writes"), nil
+	return filepath.Join(base, "pending-writes"), nil
 }
 
 // record adds a temporary file's absolute path to the list before the file

@@ -102,6 +102,13 @@ func measureBigFiles(ctx context.Context, peers []peer, tmp string, rounds int) 
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if baseBin != "" {
+		bt := func(f func(bigResult) float64) float64 { return median("base", f) / median("toolhost", f) }
+		fmt.Printf("\nbase/toolhost (below 1 is a regression): Edit %.2f, Edit replace_all %.2f, Write %.2f; peak memory: Edit %.2f, Write %.2f\n",
+			bt(func(r bigResult) float64 { return r.editTime.Seconds() }), bt(func(r bigResult) float64 { return r.sparseTime.Seconds() }),
+			bt(func(r bigResult) float64 { return r.writeTime.Seconds() }),
+			bt(func(r bigResult) float64 { return float64(r.editPeak) }), bt(func(r bigResult) float64 { return float64(r.writePeak) }))
+	}
 	fmt.Println("\nThe Write through an editor (workspace/applyEdit) is measured in process: go test -bench WriteEveryLineChanged ./tools/fs")
 	return nil
 }

@@ -9,7 +9,13 @@
 //
 // Usage (from the repository root, after `npm install` in test/mcp):
 //
-//	go run ./bench/mcp [-starts 10] [-calls 200] [-toolhost BIN] [-claude BIN]
+//	go run ./bench/mcp [-starts 10] [-calls 200] [-toolhost BIN] [-claude BIN] [-base BIN]
+//
+// With -base, a previous build of toolhost runs alongside, interleaved, and
+// each row shows base/toolhost, so that a regression shows as a ratio
+// below 1 (make bench BASE=<commit>). Each row also shows its floor, run
+// interleaved from this program: a hello-world Go binary's start, a bare
+// `bash -c 'echo hi'`, and rg run directly over the same folder.
 package main
 
 import (
@@ -34,6 +40,7 @@ import (
 var (
 	bigRounds = 3
 	onlyBig   bool
+	baseBin   string
 )
 
 // userConfig writes the user's toolhost settings the benchmark runs with
@@ -69,6 +76,7 @@ func main() {
 	claudeBin := flag.String("claude", "test/mcp/node_modules/.bin/claude", "claude binary")
 	flag.IntVar(&bigRounds, "big-rounds", 3, "rounds of the big-file calls per server")
 	flag.BoolVar(&onlyBig, "only-big", false, "measure only the big-file calls")
+	flag.StringVar(&baseBin, "base", "", "a previous toolhost binary measured alongside (ratios base/toolhost)")
 	flag.Parse()
 	if err := run(*starts, *calls, *toolhostBin, *claudeBin); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpbench:", err)
@@ -125,6 +133,17 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 		{name: "toolhost", cmd: []string{toolhostBin, "mcp"}, dir: work, env: []string{"HOME=" + home, "XDG_CONFIG_HOME=" + conf}},
 		{name: "claude", cmd: []string{claudePath, "mcp", "serve"}, dir: work, env: claudeEnv},
 	}
+	if baseBin != "" {
+		peers = append(peers, peer{name: "base", cmd: []string{baseBin, "mcp"}, dir: work, env: []string{"HOME=" + home, "XDG_CONFIG_HOME=" + conf}})
+	}
+	small, err := makeSmallFolder(work)
+	if err != nil {
+		return err
+	}
+	hello, err := buildHello(tmp)
+	if err != nil {
+		return err
+	}
 
 	if onlyBig {
 		return measureBigFiles(ctx, peers, tmp, bigRounds)
@@ -132,6 +151,7 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	startTimes := map[string][]time.Duration{}
 	listedTimes := map[string][]time.Duration{}
 	for i := range starts {
+		startTimes[floor] = append(startTimes[floor], timeRun(exec.Command(hello)))
 		for _, p := range alternate(peers, i) {
 			initialized, listed, err := measureStart(ctx, p)
 			if err != nil {
@@ -153,15 +173,23 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	}
 	readArgs := map[string]any{"file_path": file, "offset": 2000, "limit": 50}
 	bashArgs := map[string]any{"command": "echo hi"}
+	grepArgs := map[string]any{"pattern": "needle", "path": small, "output_mode": "files_with_matches"}
+	globArgs := map[string]any{"pattern": "**/*.go", "path": small}
 	// One unmeasured round of each call warms caches on both sides and
-	// checks that the calls succeed.
+	// checks that the calls succeed. A tool a server does not have (Claude
+	// Code's server has no Grep or Glob) is left out of its column.
+	lacks := map[string]bool{}
 	for _, p := range peers {
 		for _, c := range []struct {
 			tool string
 			args map[string]any
 			want string
-		}{{"Read", readArgs, "line 2000"}, {"Bash", bashArgs, "hi"}} {
+		}{{"Read", readArgs, "line 2000"}, {"Bash", bashArgs, "hi"}, {"Grep", grepArgs, "f7.txt"}, {"Glob", globArgs, "f7.go"}} {
 			if _, err := callTool(ctx, sessions[p.name], c.tool, c.args, c.want); err != nil {
+				if p.name == "claude" && strings.Contains(err.Error(), "not found") {
+					lacks[p.name+" "+c.tool] = true
+					continue
+				}
 				return fmt.Errorf("%s %s: %w", p.name, c.tool, err)
 			}
 		}
@@ -169,7 +197,12 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	pingTimes := map[string][]time.Duration{}
 	readTimes := map[string][]time.Duration{}
 	bashTimes := map[string][]time.Duration{}
+	grepTimes := map[string][]time.Duration{}
+	globTimes := map[string][]time.Duration{}
 	for i := range calls {
+		bashTimes[floor] = append(bashTimes[floor], timeRun(exec.Command("bash", "-c", "echo hi")))
+		grepTimes[floor] = append(grepTimes[floor], timeRun(exec.Command("rg", "--files-with-matches", "needle", small)))
+		globTimes[floor] = append(globTimes[floor], timeRun(exec.Command("rg", "--files", "--glob", "**/*.go", small)))
 		for _, p := range alternate(peers, i) {
 			start := time.Now()
 			if err := sessions[p.name].Ping(ctx, nil); err != nil {
@@ -186,6 +219,21 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 				return fmt.Errorf("%s Bash: %w", p.name, err)
 			}
 			bashTimes[p.name] = append(bashTimes[p.name], d)
+			for _, c := range []struct {
+				tool  string
+				args  map[string]any
+				want  string
+				times map[string][]time.Duration
+			}{{"Grep", grepArgs, "f7.txt", grepTimes}, {"Glob", globArgs, "f7.go", globTimes}} {
+				if lacks[p.name+" "+c.tool] {
+					continue
+				}
+				d, err = callTool(ctx, sessions[p.name], c.tool, c.args, c.want)
+				if err != nil {
+					return fmt.Errorf("%s %s: %w", p.name, c.tool, err)
+				}
+				c.times[p.name] = append(c.times[p.name], d)
+			}
 		}
 	}
 
@@ -194,37 +242,54 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 		return err
 	}
 
-	fmt.Printf("MCP servers side by side: %d starts, %d calls of each tool per server, runs alternating\n\n", starts, calls)
+	fmt.Printf("MCP servers side by side: %d starts, %d calls of each tool per server, runs alternating\n", starts, calls)
+	fmt.Println("floor: what the row costs without a server, run interleaved (start: a hello-world Go binary to its exit; Bash: bash -c 'echo hi' from Go; Grep, Glob: rg over the same folder)")
+	if baseBin != "" {
+		fmt.Printf("base: %s; base/toolhost below 1 is a regression\n", baseBin)
+	}
+	fmt.Println()
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "measure\ttoolhost p50\ttoolhost p90\tclaude p50\tclaude p90\tclaude/toolhost p50\tp90\ttarget (p50)\t")
+	head := "measure\ttoolhost p50\tp90\tclaude p50\tclaude/toolhost\ttarget\t"
+	if baseBin != "" {
+		head += "base p50\tbase/toolhost\t"
+	}
+	fmt.Fprintln(tw, head+"floor p50\ttoolhost/floor\ttarget\t")
 	for _, row := range []struct {
 		name  string
 		times map[string][]time.Duration
-		// target is the ratio toolhost aims at; 0 for rows without one.
-		target float64
+		// target is the ratio claude/toolhost aims at, floorTarget the
+		// ratio toolhost/floor; 0 for none.
+		target, floorTarget float64
 	}{
-		{"start → initialized", startTimes, 20},
-		{"start → tools listed", listedTimes, 0},
-		{"ping (protocol floor)", pingTimes, 0},
-		{"Read 50 of 5,000 lines", readTimes, 20},
-		{"Bash echo hi", bashTimes, 3},
-		{"minimal client: ping", rawPing, 0},
-		{"minimal client: Read", rawRead, 0},
-		{"minimal client: Bash", rawBash, 0},
+		{"start → initialized", startTimes, 40, 2},
+		{"start → tools listed", listedTimes, 0, 0},
+		{"ping (protocol floor)", pingTimes, 0, 0},
+		{"Read 50 of 5,000 lines", readTimes, 20, 0},
+		{"Bash echo hi", bashTimes, 3, 1.5},
+		{"Grep, 50 files", grepTimes, 0, 1.3},
+		{"Glob, 50 files", globTimes, 0, 1.3},
+		{"minimal client: ping", rawPing, 0, 0},
+		{"minimal client: Read", rawRead, 0, 0},
+		{"minimal client: Bash", rawBash, 0, 0},
 	} {
 		t50, t90 := percentiles(row.times["toolhost"])
-		c50, c90 := percentiles(row.times["claude"])
+		c50, _ := percentiles(row.times["claude"])
 		ratio := float64(c50) / float64(t50)
-		verdict := ""
-		switch {
-		case row.target == 0:
-		case ratio >= row.target:
-			verdict = fmt.Sprintf("≥ %g× meets", row.target)
-		default:
-			verdict = fmt.Sprintf("≥ %g× MISSES", row.target)
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%.1f×\t%s\t", row.name, ms(t50), ms(t90), ms(c50), ratio, meets(ratio >= row.target, row.target, "≥ %g×"))
+		if c50 == 0 {
+			line = fmt.Sprintf("%s\t%s\t%s\t(no such tool)\t\t\t", row.name, ms(t50), ms(t90))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.1f×\t%.1f×\t%s\t\n", row.name, ms(t50), ms(t90), ms(c50), ms(c90),
-			ratio, float64(c90)/float64(t90), verdict)
+		if baseBin != "" {
+			b50, _ := percentiles(row.times["base"])
+			line += fmt.Sprintf("%s\t%.2f\t", ms(b50), float64(b50)/float64(t50))
+		}
+		if f50, _ := percentiles(row.times[floor]); f50 > 0 {
+			fr := float64(t50) / float64(f50)
+			line += fmt.Sprintf("%s\t%.2f\t%s\t", ms(f50), fr, meets(fr <= row.floorTarget, row.floorTarget, "≤ %g×"))
+		} else {
+			line += "\t\t\t"
+		}
+		fmt.Fprintln(tw, line)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -332,4 +397,73 @@ func percentiles(ds []time.Duration) (p50, p90 time.Duration) {
 
 func ms(d time.Duration) string {
 	return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
+}
+
+// floor names the times of a row's floor in its map.
+const floor = "floor"
+
+// meets says whether a target (format, e.g. "≥ %g×") is met; "" without
+// one.
+func meets(ok bool, target float64, format string) string {
+	if target == 0 {
+		return ""
+	}
+	if ok {
+		return fmt.Sprintf(format+" meets", target)
+	}
+	return fmt.Sprintf(format+" MISSES", target)
+}
+
+// timeRun runs cmd to its end, its output discarded, and returns the
+// time it took.
+func timeRun(cmd *exec.Cmd) time.Duration {
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "mcpbench: %v: %v\n", cmd.Args, err)
+		os.Exit(1)
+	}
+	return time.Since(start)
+}
+
+// buildHello builds a hello-world Go program, the start floor, and
+// returns its path.
+func buildHello(tmp string) (string, error) {
+	dir := filepath.Join(tmp, "hello")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	src := "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "hello")
+	build := exec.Command("go", "build", "-o", bin, "main.go")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GO111MODULE=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building hello-world: %v: %s", err, out)
+	}
+	return bin, nil
+}
+
+// makeSmallFolder writes the 50-file folder Grep and Glob search: 25 text
+// files and 25 Go files, the needle in f7.txt.
+func makeSmallFolder(work string) (string, error) {
+	dir := filepath.Join(work, "small")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for i := range 25 {
+		text := strings.Repeat("nothing to see here\n", 40)
+		if i == 7 {
+			text += "a needle\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", i)), []byte(text), 0o644); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.go", i)), []byte("package small\n"), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
 }

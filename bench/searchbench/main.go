@@ -56,8 +56,6 @@ type scenario struct {
 }
 
 func main() {
-	// Grep runs ripgrep jailed through this binary, as through toolhost.
-	execjail.MainIfAsked()
 	files := flag.Int("files", 20000, "files in the generated tree")
 	runs := flag.Int("runs", 21, "timed runs per measurement (after 2 warm-up runs)")
 	dir := flag.String("dir", "", "new or empty folder to generate the tree in (default: a temporary folder, removed afterwards)")
@@ -221,11 +219,13 @@ func measure(scenarios []scenario, runs int) (failed bool) {
 		for i := 0; i < runs+2; i++ {
 			// Alternate, so drift in the machine's load hits all alike.
 			tt := timeTool(s.tool, s.input)
-			dt, n := timeCommand(exec.Command(s.direct[0], s.direct[1:]...), s.direct)
+			direct := exec.Command(s.direct[0], s.direct[1:]...)
+			dt, n := timeCommand(direct, direct.Start, s.direct)
 			output = n
 			var jt time.Duration
 			if s.jailed != "" {
-				jt, _ = timeCommand(jailedCommand(s.jailed, s.direct), s.direct)
+				jailed := jailedCommand(s.jailed, s.direct)
+				jt, _ = timeCommand(jailed.Cmd, jailed.Start, s.direct)
 			}
 			if i >= 2 {
 				toolTimes, directTimes, jailedTimes = append(toolTimes, tt), append(directTimes, dt), append(jailedTimes, jt)
@@ -256,7 +256,7 @@ func measure(scenarios []scenario, runs int) (failed bool) {
 	}
 	fmt.Printf("\ndirect commands: ripgrep with the same ignore flags as the tool: %s\n", strings.Join(rgFlags, " "))
 	if jailNote {
-		fmt.Println("Grep rows with ripgrep: the direct command runs jailed as Grep runs it (Landlock, through the jail helper);\n" +
+		fmt.Println("Grep rows with ripgrep: the direct command runs jailed as Grep runs it (Landlock, set up on the thread that starts it);\n" +
 			"the ratio in parentheses is to a plain rg, which adds the jail's own cost.")
 	}
 	return failed
@@ -273,24 +273,20 @@ func timeTool(t tools.Tool, input string) time.Duration {
 }
 
 // jailedCommand is argv run jailed read-only to root, as Grep runs ripgrep.
-func jailedCommand(root string, argv []string) *exec.Cmd {
-	cmd, err := execjail.CommandContext(context.Background(), execjail.Readable{Paths: []string{root}}, argv[0], argv[1:]...)
-	if err != nil {
-		log.Fatalf("the jail helper: %v", err)
-	}
-	return cmd
+func jailedCommand(root string, argv []string) *execjail.Cmd {
+	return execjail.CommandContext(context.Background(), execjail.Readable{Paths: []string{root}}, argv[0], argv[1:]...)
 }
 
-// timeCommand runs cmd (argv, for messages), reads its output and returns
+// timeCommand runs cmd, started by startCmd (argv, for messages), reads its output and returns
 // the time and the number of bytes read. An exit status of 1 without
 // output is ripgrep's "no match", not a failure.
-func timeCommand(cmd *exec.Cmd, argv []string) (time.Duration, int64) {
+func timeCommand(cmd *exec.Cmd, startCmd func() error, argv []string) (time.Duration, int64) {
 	start := time.Now()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startCmd(); err != nil {
 		log.Fatal(err)
 	}
 	n, _ := io.Copy(io.Discard, out)

@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/internal/lifetime"
 	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/internal/version"
@@ -44,9 +43,6 @@ Run 'toolhost COMMAND -h' for a command's flags.
 const watchdogCommand = "__watchdog"
 
 func main() {
-	// Grep's ripgrep runs jailed through this binary (internal/execjail):
-	// started as that helper, it does nothing else.
-	execjail.MainIfAsked()
 	// Commands run below a reaper, the same binary (internal/lifetime).
 	lifetime.MainIfAsked()
 	if len(os.Args) == 2 && os.Args[1] == watchdogCommand {

@@ -3,6 +3,7 @@
 package ignore
 
 import (
+	"errors"
 	"os"
 	"time"
 
@@ -37,4 +38,10 @@ func modTimeAt(dir *os.File, name string) (time.Time, error) {
 		return time.Time{}, err
 	}
 	return time.Unix(st.Mtim.Unix()), nil
+}
+
+// goneOrLink reports an openAt error of an entry that is gone, is now a
+// link, or is no longer a folder: not entered, and not unreadable.
+func goneOrLink(err error) bool {
+	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR)
 }

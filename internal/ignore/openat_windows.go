@@ -11,6 +11,9 @@ import (
 // ELOOP is on Unix.
 var errLinkHere = errors.New("is a link or junction: not followed")
 
+// errWrongKind: a folder where a file was expected, or the other way.
+var errWrongKind = errors.New("not the kind of entry expected (a folder or a file)")
+
 // openAt opens name in the folder dir without following a link or a
 // junction, as a folder when wantDir is set. Windows has no openat: the
 // name is joined to the folder's path, checked with Lstat, opened, and the
@@ -26,7 +29,7 @@ func openAt(dir *os.File, name, _ string, wantDir bool) (*os.File, error) {
 		return nil, errLinkHere
 	}
 	if wantDir != before.IsDir() {
-		return nil, errors.New("not the kind of entry expected (a folder or a file)")
+		return nil, errWrongKind
 	}
 	f, err := os.Open(full)
 	if err != nil {
@@ -47,4 +50,10 @@ func modTimeAt(dir *os.File, name string) (time.Time, error) {
 		return time.Time{}, err
 	}
 	return info.ModTime(), nil
+}
+
+// goneOrLink reports an openAt error of an entry that is gone, is now a
+// link, or is no longer the kind it was: not entered, and not unreadable.
+func goneOrLink(err error) bool {
+	return errors.Is(err, os.ErrNotExist) || errors.Is(err, errLinkHere) || errors.Is(err, errWrongKind)
 }

@@ -37,6 +37,12 @@ type Options struct {
 	NoIgnore bool
 	// Workers is the number of goroutines; 0 means GOMAXPROCS.
 	Workers int
+	// Unreadable, when set, is told of each folder the walk could not
+	// open or list (permissions, an I/O error), with its path relative to
+	// the walk root and why; such a folder is skipped. A folder gone or
+	// turned into a link meanwhile is not reported: it is not there to
+	// search. Called concurrently.
+	Unreadable func(rel string, err error)
 }
 
 // File is a regular file found by Walk.
@@ -255,6 +261,13 @@ func (w *walker) push(jobs []dirJob) {
 	w.mu.Unlock()
 }
 
+// unreadable reports a folder the walk could not read.
+func (w *walker) unreadable(rel []string, err error) {
+	if w.opts.Unreadable != nil {
+		w.opts.Unreadable(strings.Join(rel, "/"), err)
+	}
+}
+
 func (w *walker) done() {
 	w.mu.Lock()
 	w.pending--
@@ -285,14 +298,22 @@ func (w *walker) read(job dirJob) error {
 		f, err = openAt(job.parent.f, job.name, job.path, true)
 		job.parent.release()
 		if err != nil {
-			return nil // gone, unreadable, or now a link: not entered
+			// Gone, unreadable, or now a link: not entered; only the
+			// unreadable is a folder the caller misses.
+			if !goneOrLink(err) {
+				w.unreadable(job.rel, err)
+			}
+			return nil
 		}
 	}
 	// The folder stays open while its sub-folders wait to be opened in it.
 	d := &openDir{f: f}
 	d.refs.Store(1)
 	defer d.release()
-	entries, _ := f.ReadDir(-1)
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		w.unreadable(job.rel, err)
+	}
 	rules := job.rules
 	// The root's own ignore files are already in the rules ForRoot built.
 	if rules != nil && len(job.rel) > 0 {

@@ -62,6 +62,10 @@ import (
 // Var is the environment variable that carries a process's scope.
 const Var = "TOOLHOST_PROCESS_SCOPE"
 
+// CgroupOffVar turns the cgroups off (TOOLHOST_CGROUPS=off): commands
+// then run below the reaper, as where cgroups cannot be had.
+const CgroupOffVar = "TOOLHOST_CGROUPS"
+
 // server labels this process's scopes; scopes counts them.
 var (
 	server = newToken()
@@ -114,7 +118,17 @@ func ScopeOf(cmd *exec.Cmd) Scope {
 // as its environment (os.Environ() when nil); its direct process dies with
 // the server (a parent-death signal), and the watchdog is started if it is
 // not running yet. For commands without a context; see Prepare.
+// The command starts in a cgroup of its own where there are cgroups
+// (cgroup_linux.go), which a kill of its scope ends whole, those that
+// cleared their environment included: what an MCP server is started with.
 func Label(cmd *exec.Cmd, env []string) Scope {
+	s := label(cmd, env)
+	containLabelled(cmd, s)
+	return s
+}
+
+// label is Label without a cgroup.
+func label(cmd *exec.Cmd, env []string) Scope {
 	ensureWatchdog()
 	s := NewScope()
 	cmd.Env = s.Env(env)
@@ -122,10 +136,11 @@ func Label(cmd *exec.Cmd, env []string) Scope {
 	return s
 }
 
-// Prepare is Label for a command made with exec.CommandContext: the end of
-// its context kills its group and its scope.
+// Prepare is Label for a command made with exec.CommandContext that runs a
+// program toolhost chose (ripgrep, git, a PDF converter), without a cgroup:
+// the end of its context kills its process group and its scope.
 func Prepare(cmd *exec.Cmd, env []string) Scope {
-	s := Label(cmd, env)
+	s := label(cmd, env)
 	cmd.Cancel = func() error {
 		err := KillGroup(cmd.Process.Pid)
 		s.Kill()
@@ -142,15 +157,19 @@ func Command(ctx context.Context, env []string, name string, args ...string) *ex
 }
 
 // Reaped is Command for a command that runs whatever a user or a model
-// wrote (a shell command): it runs below a reaper (see reaperMain), which
-// also ends the descendants that cleared their environment and so left the
-// scope. The caller does not set ExtraFiles or SysProcAttr. Without a
-// reaper to run (a program that never called MainIfAsked, a system other
-// than Linux) it is Command.
+// wrote (a shell command), which also ends the descendants that cleared
+// their environment and so left the scope: where there are cgroups, it
+// starts in a group of its own (see contain), with no process between the
+// server and the command; elsewhere it runs below a reaper (see
+// reaperMain), a second start of this binary. The end of ctx marks the
+// command's end: the caller cancels it once Wait has returned. The caller
+// does not set ExtraFiles or SysProcAttr. Without either (a program that
+// never called MainIfAsked, a system other than Linux) it is Command.
 func Reaped(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
 	ensureWatchdog()
-	if !reap(ctx, cmd, env, NewScope()) {
+	s := NewScope()
+	if !contain(ctx, cmd, env, s) && !reap(ctx, cmd, env, s) {
 		Prepare(cmd, env)
 	}
 	return cmd
@@ -172,9 +191,10 @@ func KillGroup(pgid int) error {
 // new session, a daemon reparented to init), and returns how many it killed.
 func (s Scope) Kill() int { return KillScopes([]Scope{s}) }
 
-// KillScopes kills every process of the scopes, in one pass over /proc per
-// round.
+// KillScopes kills every process of the scopes: the cgroups of those that
+// have one, then by label, in one pass over /proc per round.
 func KillScopes(scopes []Scope) int {
+	killGroups(scopes)
 	var labels [][]byte
 	for _, s := range scopes {
 		if s != "" {
@@ -190,6 +210,7 @@ func KillScopes(scopes []Scope) int {
 // KillAll kills every process of every scope of this server. The server
 // calls it as it ends.
 func KillAll() int {
+	killAllGroups()
 	return KillServer(server) + killBelowSelf()
 }
 

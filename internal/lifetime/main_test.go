@@ -9,5 +9,8 @@ import (
 // does, so that commands run here below one.
 func TestMain(m *testing.M) {
 	MainIfAsked()
-	os.Exit(m.Run())
+	code := m.Run()
+	// The cgroups the tests' commands ran in go with them.
+	KillAll()
+	os.Exit(code)
 }

@@ -5,6 +5,7 @@ package lifetime
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -42,6 +43,8 @@ func TestReaperEndsEnvClearedDescendants(t *testing.T) {
 				cancel()
 			}
 			err := cmd.Wait()
+			// Its end, as callers mark it.
+			cancel()
 			for name, pid := range pids {
 				if !testproc.EventuallyGone(pid) {
 					t.Errorf("the %s process %d outlived its command", name, pid)
@@ -142,5 +145,97 @@ func TestScopeKillLeavesTheReaperItsWork(t *testing.T) {
 			t.Errorf("the %s process %d outlived its command's scope kill", name, pid)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
+	}
+}
+
+// A process that clears its environment and leaves its session right as
+// its command ends (env -i setsid CMD &) ends with the command, every
+// time: it is still labelled when the command ends, and clears the label
+// a moment later, which the watch of the command's group catches.
+func TestDetachedEnvClearedProcessEndsWithItsCommand(t *testing.T) {
+	if err := CgroupStatus(); err != nil {
+		t.Skipf("no cgroups here (%v): the reaper judges such a process once, when its command ends", err)
+	}
+	for i := range 20 {
+		dir := t.TempDir()
+		ctx, cancel := context.WithCancel(context.Background())
+		cmd := Reaped(ctx, nil, "bash", "-c", "env -i setsid sleep 1000 & echo $! > "+dir+"/pid")
+		if err := cmd.Run(); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		pid := testproc.ReadPID(t, dir+"/pid")
+		if !testproc.EventuallyGone(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("try %d: the detached process %d outlived its command", i+1, pid)
+		}
+	}
+}
+
+// A labelled process a command left running (a server started with &)
+// outlives the command, is ended when it clears its environment later,
+// and its group is removed once it is gone.
+func TestLeftRunningProcessIsWatched(t *testing.T) {
+	if err := CgroupStatus(); err != nil {
+		t.Skipf("no cgroups here: %v", err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	// The child waits for a file, then replaces itself with an
+	// environment-less sleep.
+	script := "(while [ ! -e " + dir + "/go ]; do sleep 0.01; done; exec env -i sleep 1000) & echo $! > " + dir + "/pid"
+	cmd := Reaped(ctx, nil, "bash", "-c", script)
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	pid := testproc.ReadPID(t, dir+"/pid")
+	g := groupOf(ScopeOf(cmd))
+	if g == nil {
+		t.Fatal("the command has no group")
+	}
+	if testproc.Gone(pid) {
+		t.Fatal("the labelled process ended with its command; the session ends it")
+	}
+	if err := os.WriteFile(dir+"/go", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !testproc.EventuallyGone(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the process %d cleared its environment and outlived its command", pid)
+	}
+	testproc.WaitFor(t, "the group's removal", func() bool {
+		_, err := os.Stat(g.dir)
+		return errors.Is(err, os.ErrNotExist)
+	})
+}
+
+// BenchmarkShellStart is what a command's containment adds to a
+// `bash -c 'echo hi'`: none, a cgroup of its own, or the reaper (a second
+// start of this binary).
+func BenchmarkShellStart(b *testing.B) {
+	ways := []struct {
+		name string
+		make func(ctx context.Context, cmd *exec.Cmd) bool
+	}{
+		{"bare", func(context.Context, *exec.Cmd) bool { return true }},
+		{"cgroup", func(ctx context.Context, cmd *exec.Cmd) bool { return contain(ctx, cmd, nil, NewScope()) }},
+		{"reaper", func(ctx context.Context, cmd *exec.Cmd) bool { return reap(ctx, cmd, nil, NewScope()) }},
+	}
+	for _, w := range ways {
+		b.Run(w.name, func(b *testing.B) {
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				cmd := exec.CommandContext(ctx, "bash", "-c", "echo hi")
+				if !w.make(ctx, cmd) {
+					cancel()
+					b.Skip("not available here")
+				}
+				if out, err := cmd.Output(); err != nil || string(out) != "hi\n" {
+					b.Fatalf("%q, %v", out, err)
+				}
+				cancel()
+			}
+		})
 	}
 }

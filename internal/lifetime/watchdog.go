@@ -8,8 +8,12 @@ import (
 	"sync"
 )
 
-// WatchdogVar passes the server's token to its watchdog.
-const WatchdogVar = "TOOLHOST_WATCHDOG"
+// WatchdogVar passes the server's token to its watchdog, and
+// watchdogCgroupVar the folder of its cgroups, if any.
+const (
+	WatchdogVar       = "TOOLHOST_WATCHDOG"
+	watchdogCgroupVar = "TOOLHOST_WATCHDOG_CGROUP"
+)
 
 // watchdog is the configured watchdog command and, once started, the write
 // end of its pipe: held, never written, so the kernel closes it only when
@@ -62,6 +66,9 @@ func ensureWatchdog() {
 		}
 	}
 	cmd.Env = append(env, WatchdogVar+"="+server)
+	if dir := cgroupParent(); dir != "" {
+		cmd.Env = append(cmd.Env, watchdogCgroupVar+"="+dir)
+	}
 	// A group of its own: a terminal's Ctrl-C or hang-up reaches the
 	// server, which ends its processes itself, and not the watchdog.
 	cmd.SysProcAttr = groupAttr()
@@ -76,8 +83,12 @@ func ensureWatchdog() {
 }
 
 // Watch is the watchdog: it waits until stdin ends — the server is gone,
-// however it ended — and kills every process of the server's scopes.
+// however it ended — and kills every process of the server's cgroups and
+// scopes, and removes the cgroups.
 func Watch(stdin io.Reader) {
 	_, _ = io.Copy(io.Discard, stdin)
+	if dir := os.Getenv(watchdogCgroupVar); dir != "" && strings.Contains(dir, "toolhost-") {
+		removeCgroupTree(dir)
+	}
 	KillServer(os.Getenv(WatchdogVar))
 }

@@ -1,17 +1,16 @@
 package fs
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolhost/toolhost/settings"
@@ -69,9 +68,12 @@ func (*Edit) Docs() tools.Docs {
 			"are errors that say which (with line numbers). The file must have been Read in this session; if " +
 			"it changed since (in the editor or on disk), the edit applies to the current content only when " +
 			"old_string occurs there exactly once, and the result says so. Line endings (an LF old_string matches in a CRLF " +
-			"file, and the file stays CRLF), a UTF-8 byte-order mark and the file mode are kept; files that " +
-			"are not valid UTF-8 are refused rather than corrupted. Straight quotes in old_string match curly ones " +
-			"when nothing matches exactly, and new_string then takes the file's quote style. Notebooks are " +
+			"file, and the file stays CRLF), the file's encoding (UTF-8, UTF-8 with a BOM, UTF-16LE/BE with a BOM, " +
+			"as in Claude Code; the result says when one other than plain UTF-8 was kept) and the file mode are kept; a file " +
+			"in an encoding that cannot be kept exactly (Latin-1, invalid UTF-8) is refused rather than rewritten, with how to " +
+			"convert it; a change through the editor takes UTF-8 files only. Straight quotes in old_string match curly ones " +
+			"when nothing matches exactly, and new_string then takes the file's quote style. A binary file (one Read refuses) is " +
+			"refused at once, saying so, even before it was read. Notebooks are " +
 			"refused in favour of NotebookEdit. The edit.fuzzy setting (off by default) " +
 			"lets whole lines match despite trailing-whitespace or indentation differences, re-indenting " +
 			"new_string to the file. An empty old_string creates a file that does not exist. The result's " +
@@ -124,8 +126,23 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 	if p.OldString == p.NewString {
 		return nil, tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string.")
 	}
-	old, _, err := e.ws.ReadFile(abs)
+	// A file never read, or too large to Read, is refused before it is
+	// read: the read of a file of gigabytes would cost its size in memory.
+	if checkFresh {
+		if err := e.ws.CheckRead(abs); err != nil {
+			if e.binary(context.Background(), abs) {
+				// Read refused it: asking for a Read would send the model
+				// round in a loop. The sniff reads a few KiB, not the file.
+				return nil, binaryEditRefusal(abs)
+			}
+			return nil, tools.ErrorResult("%v", err)
+		}
+	}
+	old, _, err := e.ws.ReadFileLimit(context.Background(), abs, nil, maxReadBytes)
+	var tooLarge *workspace.TooLargeError
 	switch {
+	case errors.As(err, &tooLarge):
+		return nil, tooLargeToEdit(abs)
 	case errors.Is(err, fs.ErrNotExist):
 		if p.OldString != "" {
 			return nil, notFound(abs)
@@ -133,6 +150,11 @@ func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tool
 		old = nil // an empty old_string creates the file
 	case err != nil:
 		return &editCall{abs: abs, linkedOut: leadsOutside(err)}, tools.ErrorResult("cannot read %s: %v.", abs, err)
+	}
+	if old != nil && (binaryExtensions[strings.ToLower(filepath.Ext(abs))] || looksBinary(old)) {
+		// Before the read check: Read refused this file, so asking for a
+		// Read first would send the model round in a loop.
+		return nil, binaryEditRefusal(abs)
 	}
 	fuzzy := currentSettings(e.settings).Edit.Fuzzy
 	// stale is set when the file changed since the Read: the edit is then
@@ -215,7 +237,8 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	done, err := e.ws.Modify(ctx, call.Host, workspace.Modification{
 		Path: abs, Label: "Edit " + displayName(e.ws, abs), Review: call.ReviewEdits,
-		Plan: planWith(fuzzy),
+		Limit: maxReadBytes,
+		Plan:  planWith(fuzzy),
 		// As in Claude Code, a file changed since the Read takes the edit
 		// when old_string still picks out exactly one place in what is
 		// there now; never by a fuzzy match on text the model has not seen.
@@ -228,6 +251,12 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		},
 	})
 	if err != nil {
+		var stale *workspace.StaleError
+		if errors.As(err, &stale) && stale.Kind == workspace.ErrNotRead && e.binary(ctx, abs) {
+			// Read refused it: asking for a Read would send the model round
+			// in a loop.
+			return binaryEditRefusal(abs), nil
+		}
 		return changeResult(err)
 	}
 	old := done.Old
@@ -240,6 +269,7 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	default:
 		summary = fmt.Sprintf("Edited %s: replaced %d occurrences.", abs, plan.count)
 	}
+	summary += diskAheadNote(done)
 	if changed := done.ChangedSinceRead; changed != nil {
 		// The change was planned on the current content under the file's
 		// lock, so nobody's change was lost; the model's view is out of date.
@@ -251,6 +281,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	if plan.fuzzy {
 		summary += " (old_string matched with whitespace differences ignored, as edit.fuzzy allows.)"
 	}
+	summary += plan.encoding.keptNote()
+	done = decodedChange(done)
+	old = done.Old
 	diff, hunks, truncated := changeDiff(e.ws, abs, done)
 	res := tools.TextResult(summary + "\n\n" + diff)
 	res.Structured = patchResult(map[string]any{
@@ -259,6 +292,12 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}, hunks, truncated)
 	echoText(res.Structured.(map[string]any), "originalFile", old)
 	return res, nil
+}
+
+// tooLargeToEdit is the error result of an Edit of a file over the read
+// cap, which the model cannot have read whole.
+func tooLargeToEdit(abs string) *tools.Result {
+	return tools.ErrorResult("%s holds more than %d MB, more than Read shows, so Edit does not load it. Change it with Bash (sed -i, or a script that streams it).", abs, maxReadBytes>>20)
 }
 
 // isNotebook reports whether path is a Jupyter notebook, which Edit leaves
@@ -272,6 +311,36 @@ func notebookRefusal(abs string) *tools.Result {
 	return tools.ErrorResult("%s is a Jupyter notebook; Edit does not change notebooks, because text replaced in its JSON must be escaped exactly or the notebook stops opening. Use NotebookEdit with notebook_path, the cell_id Read shows and the whole new_source of the cell.", abs)
 }
 
+// binary reports whether the file at abs is one Read refuses as binary, by
+// its type or its first bytes.
+func (e *Edit) binary(ctx context.Context, abs string) bool {
+	if binaryExtensions[strings.ToLower(filepath.Ext(abs))] {
+		return true
+	}
+	if _, _, open := e.ws.Document(abs); open {
+		return false // an editor buffer is text
+	}
+	f, _, err := e.ws.OpenRegularContext(ctx, abs)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, binarySniffBytes)
+	n, _ := io.ReadFull(f, head)
+	return looksBinary(head[:n])
+}
+
+// binaryEditRefusal is the error of an Edit of a file that holds NUL bytes
+// and other binary content: Read does not show it, and no text replacement
+// can be made safely in it.
+func binaryEditRefusal(abs string) *tools.Result {
+	what := "holds NUL bytes: it is a binary file"
+	if binaryExtensions[strings.ToLower(filepath.Ext(abs))] {
+		what = "is a binary file by its type"
+	}
+	return tools.ErrorResult("%s %s, and Edit changes text files only (Read does not show it either). Change it with a tool made for its format through Bash, or replace it whole with Write if it should become a text file.", abs, what)
+}
+
 // editPlan is the outcome of an edit computed in memory.
 type editPlan struct {
 	content []byte
@@ -279,6 +348,8 @@ type editPlan struct {
 	fuzzy   bool
 	// quotes: old_string matched with curly quotes typed straight.
 	quotes bool
+	// encoding is the file's, kept; plainUTF8 for most files.
+	encoding textEncoding
 }
 
 // planEdit computes the new content of an edit of the file at path. Errors
@@ -289,17 +360,33 @@ func planEdit(path string, old []byte, p editParams, fuzzy, build bool) (*editPl
 	if old == nil {
 		return &editPlan{content: []byte(p.NewString), count: 1}, nil
 	}
-	if bytes.HasPrefix(old, bomUTF16LE) || bytes.HasPrefix(old, bomUTF16BE) {
-		return nil, fmt.Errorf("%s is UTF-16 text; Edit changes UTF-8 files only and will not risk corrupting it. Use Write with the whole new content, or Bash with an encoding-aware tool (iconv)", path)
+	if looksBinary(old) {
+		return nil, resultError{binaryEditRefusal(path)}
 	}
-	bom := bytes.HasPrefix(old, bomUTF8)
-	body := old
-	if bom {
-		body = old[len(bomUTF8):]
+	enc, body, err := fileEncoding(path, old)
+	if err != nil {
+		return nil, err
 	}
-	if !utf8.Valid(body) {
-		return nil, fmt.Errorf("%s is not valid UTF-8 (another encoding, or binary); Edit refuses it rather than corrupt it. Use Bash with an encoding-aware tool (iconv, sed on the bytes), or Write the whole new content", path)
+	if enc.utf16 != nil {
+		// Planned on the decoded text, encoded back (as Claude Code edits
+		// UTF-16 files, keeping their encoding).
+		plan, err := planText(path, body, false, p, fuzzy, true)
+		if err != nil {
+			return nil, err
+		}
+		plan.content, plan.encoding = enc.encode(string(plan.content)), enc
+		return plan, nil
 	}
+	plan, err := planText(path, body, len(enc.bom) > 0, p, fuzzy, build)
+	if plan != nil {
+		plan.encoding = enc
+	}
+	return plan, err
+}
+
+// planText is planEdit on UTF-8 text (body, which it does not change); bom
+// puts a UTF-8 byte-order mark before the new content.
+func planText(path string, body []byte, bom bool, p editParams, fuzzy, build bool) (*editPlan, error) {
 	// A view of body, not a copy: a large file is held once (body is not
 	// changed while text is in use).
 	text := unsafe.String(unsafe.SliceData(body), len(body))

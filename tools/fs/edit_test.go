@@ -134,6 +134,7 @@ func TestEdit(t *testing.T) {
 			name:    "BOM kept",
 			initial: "\uFEFFhello\n",
 			input:   map[string]any{"old_string": "hello", "new_string": "bye"},
+			want:    []string{"UTF-8 with BOM"},
 			disk:    "\uFEFFbye\n",
 		},
 		{
@@ -151,11 +152,26 @@ func TestEdit(t *testing.T) {
 			want:    []string{"not valid UTF-8"},
 		},
 		{
-			name:    "UTF-16 refused",
-			initial: "\xff\xfea\x00=\x001\x00",
+			// As in Claude Code: a UTF-16 file is edited and stays UTF-16.
+			name:    "UTF-16LE edited, encoding kept",
+			initial: "\xff\xfea\x00=\x001\x00\n\x00",
+			input:   map[string]any{"old_string": "a=1", "new_string": "é=2"},
+			want:    []string{"replaced 1 occurrence", "encoding (UTF-16LE with BOM) was kept", "-a=1\n+é=2\n"},
+			disk:    "\xff\xfe\xe9\x00=\x002\x00\n\x00",
+		},
+		{
+			name:    "UTF-16BE edited, encoding kept",
+			initial: "\xfe\xff\x00a\x00=\x001",
+			input:   map[string]any{"old_string": "a", "new_string": "b"},
+			want:    []string{"UTF-16BE with BOM"},
+			disk:    "\xfe\xff\x00b\x00=\x001",
+		},
+		{
+			name:    "UTF-16 that does not round-trip refused",
+			initial: "\xff\xfe\x00\xd8a\x00",
 			input:   map[string]any{"old_string": "a", "new_string": "b"},
 			isError: true,
-			want:    []string{"UTF-16"},
+			want:    []string{"UTF-16LE with BOM text that cannot be kept exactly", "iconv"},
 		},
 		{
 			name:    "Read's line-number prefix is called out",

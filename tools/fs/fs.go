@@ -149,11 +149,14 @@ func changeResult(err error) (*tools.Result, error) {
 	var stale *workspace.StaleError
 	var plan *workspace.PlanError
 	var rejected *workspace.RejectedError
+	var conflict *workspace.ConflictError
 	switch {
 	case errors.As(err, &whole):
 		return whole.res, nil
 	case errors.As(err, &stale):
 		return tools.ErrorResult("%v", stale), nil
+	case errors.As(err, &conflict):
+		return tools.ErrorResult("%v", conflict), nil
 	case errors.As(err, &plan):
 		return tools.ErrorResult("%v", plan), nil
 	case errors.As(err, &rejected):
@@ -162,6 +165,17 @@ func changeResult(err error) (*tools.Result, error) {
 		return tools.ErrorResult("%v.", err), nil
 	}
 	return nil, err
+}
+
+// diskAheadNote is what a change result says when the file was open in the
+// editor with an out-of-date buffer: the disk had changed under it (a
+// command, a formatter, git), the change was made to the disk's content, and
+// the editor's buffer was brought up to it. "" otherwise.
+func diskAheadNote(done workspace.Modified) string {
+	if !done.DiskAhead {
+		return ""
+	}
+	return " Note: the file had changed on disk since the editor loaded it (its buffer had no unsaved changes); the change was made to the disk's content, which was kept, and the editor's buffer was brought up to date."
 }
 
 // currentSettings returns the live settings, or the defaults without a source.

@@ -162,7 +162,7 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 	if err != nil {
 		return changeResult(err)
 	}
-	res := tools.TextResult(summary + " in " + abs + ".")
+	res := tools.TextResult(summary + " in " + abs + "." + diskAheadNote(modified))
 	// Claude Code's output fields: the cell's type as it now is (not only
 	// as given), the language, the old source and the file before and after.
 	structured := map[string]any{"notebook_path": abs, "cell_id": p.CellID, "new_source": p.NewSource,

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image"
 	_ "image/gif" // image.DecodeConfig of GIFs
 	_ "image/jpeg"
 	_ "image/png"
@@ -43,8 +42,8 @@ const (
 	maxLargeReadChars = 2_000_000
 	// maxReadBytes is the largest file Read loads.
 	maxReadBytes = 256 << 20
-	// maxImageBytes keeps an image within what model APIs accept (5 MB once
-	// base64-encoded).
+	// maxImageBytes keeps an image within what the Messages API accepts (5 MB
+	// once base64-encoded).
 	maxImageBytes = 3_750_000
 	// maxPDFPages is the most pages one Read extracts.
 	maxPDFPages = 20
@@ -57,11 +56,9 @@ const (
 	maxNotebookImageBytes = 4 * maxImageBytes
 )
 
-// imageTypes maps the image extensions Read shows to their MIME types.
-var imageTypes = map[string]string{
-	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
-	".gif": "image/gif", ".webp": "image/webp",
-}
+// imageTypes are the image extensions Read shows as images; the type sent
+// is taken from the bytes (sniffImage), not from the extension.
+var imageTypes = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true}
 
 type readParams struct {
 	FilePath   string `json:"file_path"`
@@ -75,7 +72,7 @@ var readSchema = json.RawMessage(`{
   "type": "object",
   "properties": {
     "file_path": {"type": "string", "description": "Absolute path of the file to read (relative paths resolve against the workspace root)."},
-    "offset": {"type": "integer", "minimum": 0, "description": "1-based line number to start at. Give it only for files too long to read at once."},
+    "offset": {"type": "integer", "description": "1-based line number to start at (0 or less reads from line 1). Give it only for files too long to read at once."},
     "limit": {"type": "integer", "minimum": 1, "description": "How many lines to read. Give it only for files too long to read at once."},
     "pages": {"type": "string", "description": "Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. Ignored for other files."},
     "allow_large": {"type": "boolean", "description": "Lift the usual size cap for a text file or line range you really need whole."}
@@ -111,9 +108,12 @@ func (*Read) Docs() tools.Docs {
 			"range over the cap is an error. A document open in the editor is read from " +
 			"its buffer, unsaved changes included. Notebooks are shown as cells with ids and outputs " +
 			"(at most 20 image outputs, 14 MB in all, attached per Read; the others are named with how to extract them), " +
-			"PNG/JPEG/GIF/WebP images as image content, PDFs as text (pdftotext) and page images (pdftoppm, " +
+			"PNG/JPEG/GIF/WebP images as image content of the type their bytes say (never the extension's), scaled as " +
+			"Claude Code scales them to at most 2000 pixels on the long side (aspect ratio kept) and re-encoded as JPEG when " +
+			"still over the Messages API's 5 MB of base64; an empty or undecodable image is an error, never an image the API refuses; PDFs as text (pdftotext) and page images (pdftoppm, " +
 			"100 dpi JPEG; poppler-utils), without pages only for documents of up to 10 pages. " +
-			"Binary files are refused; a missing path lists similar names. Every Read is recorded so that " +
+			"Binary files (by type, or NUL bytes with other non-text bytes) are refused, while a text file with a stray NUL byte is shown " +
+			"as Claude Code shows it; an offset of 0 or less reads from line 1; a missing path lists similar names. Every Read is recorded so that " +
 			"Edit and Write can check the file has not changed since.",
 		Examples: []tools.Example{
 			{Title: "Read a whole file", Input: json.RawMessage(`{"file_path":"/src/app/main.go"}`)},
@@ -186,8 +186,8 @@ func (r *Read) read(ctx context.Context, abs string, p readParams) (*tools.Resul
 	switch {
 	case ext == ".ipynb":
 		return r.readNotebook(ctx, abs, p.AllowLarge)
-	case imageTypes[ext] != "":
-		return r.readImage(ctx, abs, imageTypes[ext])
+	case imageTypes[ext]:
+		return r.readImage(ctx, abs)
 	case ext == ".pdf":
 		return r.readPDF(ctx, abs, p.Pages)
 	}
@@ -205,7 +205,8 @@ func (r *Read) readText(ctx context.Context, abs string, p readParams) (*tools.R
 	// large file again and again then costs no garbage.
 	bufp := readBuffers.Get().(*[]byte)
 	readStart := time.Now()
-	data, version, err := r.ws.ReadFileLimit(ctx, abs, *bufp, maxReadBytes)
+	cur, err := r.ws.ReadCurrent(ctx, abs, *bufp, maxReadBytes)
+	data, version := cur.Data, cur.Version
 	defer func() {
 		if cap(data) <= maxPooledReadBuffer {
 			*bufp = data[:0]
@@ -299,6 +300,12 @@ func (r *Read) readText(ctx context.Context, abs string, p readParams) (*tools.R
 	if decoded.note != "" {
 		notes = append(notes, decoded.note)
 	}
+	switch {
+	case cur.Conflict != nil:
+		notes = append(notes, "This is the editor's buffer, which has unsaved changes; the file on disk was changed too since the editor opened or saved it, so Edit and Write refuse it until the user saves or reverts it in the editor.")
+	case cur.DiskAhead:
+		notes = append(notes, "The file changed on disk since the editor loaded it; this is the disk's content (the editor's buffer had no unsaved changes and is out of date until it reloads or the file is changed).")
+	}
 	tokens := fmt.Sprintf("about %d tokens; the cap is %d", charCap/charsPerToken, charCap/charsPerToken)
 	switch {
 	case longLine > 0:
@@ -386,13 +393,14 @@ func lineList(lines []int, total int) string {
 // maxListedLines is how many line numbers lineList shows.
 const maxListedLines = 10
 
-// readImage returns an image as image content.
-func (r *Read) readImage(ctx context.Context, abs, mime string) (*tools.Result, error) {
+// readImage returns an image as image content, of the type its bytes say
+// and at a size the Messages API takes (prepareImage).
+func (r *Read) readImage(ctx context.Context, abs string) (*tools.Result, error) {
 	start := time.Now()
-	data, err := r.ws.ReadRegular(ctx, abs, nil, maxImageBytes)
+	data, err := r.ws.ReadRegular(ctx, abs, nil, maxImageFileBytes)
 	var tooLarge *workspace.TooLargeError
 	if errors.As(err, &tooLarge) {
-		return tools.ErrorResult("%s is over the %d bytes an image may have. Make a smaller copy (for example with ImageMagick: convert in.png -resize 50%% out.png) and Read that.", abs, maxImageBytes), nil
+		return tools.ErrorResult("%s is over the %d MB an image may have to be scaled here. Make a smaller copy (for example with ImageMagick: convert in.png -resize 2000x2000 out.png) and Read that.", abs, maxImageFileBytes>>20), nil
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -400,18 +408,29 @@ func (r *Read) readImage(ctx context.Context, abs, mime string) (*tools.Result, 
 		}
 		return tools.ErrorResult("cannot read %s: %v.", abs, err), nil
 	}
+	img, err := prepareImage(data)
+	if err != nil {
+		return tools.ErrorResult("cannot show %s: %v.", abs, err), nil
+	}
 	r.ws.MarkRead(abs, data, nil, start)
-	desc := fmt.Sprintf("Image %s (%s, %d bytes", abs, mime, len(data))
-	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
-		desc += fmt.Sprintf(", %dx%d pixels", cfg.Width, cfg.Height)
+	desc := fmt.Sprintf("Image %s (%s, %d bytes, %dx%d pixels", abs, img.mime, len(data), img.width, img.height)
+	if img.reencoded {
+		desc += fmt.Sprintf("; sent as %s at %dx%d, %d bytes, to fit the model's image limits", img.mime, img.shownWidth, img.shownHeight, len(img.data))
 	}
 	desc += ")"
+	encoded := base64.StdEncoding.EncodeToString(img.data)
 	return &tools.Result{
 		Content: []tools.Content{
 			{Type: "text", Text: desc},
-			{Type: "image", Data: base64.StdEncoding.EncodeToString(data), MimeType: mime},
+			{Type: "image", Data: encoded, MimeType: img.mime},
 		},
-		Structured: map[string]any{"type": "image", "file": map[string]any{"type": mime, "originalSize": len(data)}},
+		Structured: map[string]any{"type": "image", "file": map[string]any{
+			"base64": encoded, "type": img.mime, "originalSize": len(data),
+			"dimensions": map[string]any{
+				"originalWidth": img.width, "originalHeight": img.height,
+				"displayWidth": img.shownWidth, "displayHeight": img.shownHeight,
+			},
+		}},
 	}, nil
 }
 

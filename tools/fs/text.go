@@ -30,7 +30,7 @@ func decodeForDisplay(data []byte) decodedText {
 	case bytes.HasPrefix(data, bomUTF8):
 		data = data[len(bomUTF8):]
 	case bytes.HasPrefix(data, bomUTF16LE), bytes.HasPrefix(data, bomUTF16BE):
-		return decodedText{text: decodeUTF16(data), note: "The file is UTF-16 text, shown decoded; Edit refuses it (it only edits UTF-8)."}
+		return decodedText{text: decodeUTF16(data), note: "The file is UTF-16 text, shown decoded; Edit and Write keep its encoding."}
 	}
 	if utf8.Valid(data) && len(data) > 0 {
 		// The text shares data's bytes instead of copying them (a 400 KB file
@@ -40,7 +40,7 @@ func decodeForDisplay(data []byte) decodedText {
 	}
 	return decodedText{
 		text: strings.ToValidUTF8(string(data), "\uFFFD"),
-		note: "The file is not valid UTF-8; undecodable bytes are shown as \uFFFD. Edit refuses it so as not to corrupt it.",
+		note: "The file is not valid UTF-8; undecodable bytes are shown as \uFFFD. Edit and Write refuse to change it rather than rewrite it in another encoding: convert it to UTF-8 first (iconv) to change it.",
 	}
 }
 
@@ -59,15 +59,46 @@ func decodeUTF16(data []byte) string {
 	return string(utf16.Decode(units))
 }
 
-// looksBinary reports whether data is not text: a NUL byte in its first 8
-// KiB, as git and grep judge (UTF-16 with a BOM is text).
+// looksBinary reports whether data is not text, judged on its first 8 KiB.
+// A NUL byte alone does not make a file binary: a text file with a stray
+// NUL (a log, a fixture) is shown, as Claude Code shows it. It is binary
+// when, besides a NUL, the bytes are not UTF-8, hold other control bytes no
+// text has, or are NUL for more than a tenth of them (UTF-16 without a BOM,
+// zero-filled images). UTF-16 with a BOM is text.
 func looksBinary(data []byte) bool {
 	if bytes.HasPrefix(data, bomUTF16LE) || bytes.HasPrefix(data, bomUTF16BE) {
 		return false
 	}
-	head := data[:min(len(data), 8<<10)]
-	return bytes.IndexByte(head, 0) >= 0
+	head := data[:min(len(data), binarySniffBytes)]
+	nuls := bytes.Count(head, []byte{0})
+	if nuls == 0 {
+		return false
+	}
+	if nuls*10 > len(head) {
+		return true
+	}
+	// A rune cut at the end of the head is not a sign of binary content.
+	valid := head
+	for i := 0; i < utf8.UTFMax && len(valid) > 0 && !utf8.Valid(valid); i++ {
+		valid = valid[:len(valid)-1]
+	}
+	if !utf8.Valid(valid) {
+		return true
+	}
+	for _, c := range head {
+		if c < 0x20 && c != 0 && !textControl[c] {
+			return true
+		}
+	}
+	return false
 }
+
+// binarySniffBytes is how much of a file looksBinary looks at.
+const binarySniffBytes = 8 << 10
+
+// textControl holds the control bytes text uses: tab, line and page breaks,
+// backspace and escape (coloured logs).
+var textControl = [0x20]bool{'\t': true, '\n': true, '\r': true, '\f': true, '\v': true, '\b': true, 0x1b: true}
 
 // binaryExtensions are file types that are never text, refused by Read
 // without reading them.

@@ -56,7 +56,9 @@ func (*Write) Docs() tools.Docs {
 		Short: "Create a file or replace its whole content; overwriting needs a prior Read.",
 		Long: "Parent folders are created. An existing file must have been Read in this session and be " +
 			"unchanged since (in the editor or on disk), else the call fails and asks for a new Read. The " +
-			"content is written as given. With an editor the change goes out as workspace/applyEdit " +
+			"content is written as given, in the existing file's encoding: as in Claude Code, UTF-8, UTF-8 with a BOM and " +
+			"UTF-16LE/BE with a BOM are kept (the result says so), and a file in an encoding that cannot be kept exactly " +
+			"(Latin-1, invalid UTF-8) is refused with how to convert it; a change through the editor takes UTF-8 files only. With an editor the change goes out as workspace/applyEdit " +
 			"(CreateFile for a new file) and is on disk when the call returns; without one the file is " +
 			"written atomically, keeping an existing file's mode. The result says whether the file was " +
 			"created or updated and carries a unified diff of an update; its structuredPatch keeps at most " +
@@ -115,6 +117,12 @@ func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *to
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
 		return nil, tools.ErrorResult("%s is a directory; give the path of a file.", abs)
 	}
+	// A file never read is refused before it is read (it may be huge).
+	if checkFresh {
+		if err := w.ws.CheckRead(abs); err != nil {
+			return nil, tools.ErrorResult("%v", err)
+		}
+	}
 	old, _, err := w.ws.ReadFile(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -125,6 +133,14 @@ func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *to
 		if err := w.ws.CheckFresh(abs); err != nil {
 			return nil, tools.ErrorResult("%v", err)
 		}
+	}
+	if old != nil {
+		// The old text, for the preview's diff, in the encoding kept.
+		_, text, err := fileEncoding(abs, old)
+		if err != nil {
+			return nil, tools.ErrorResult("%v.", err)
+		}
+		old = text
 	}
 	return &writeCall{abs: abs, old: old}, nil
 }
@@ -170,13 +186,23 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
 		return tools.ErrorResult("%s is a directory; give the path of a file.", abs), nil
 	}
+	// As in Claude Code, an existing file keeps its encoding and byte-order
+	// mark; one that cannot be kept is refused.
+	var enc textEncoding
 	done, err := w.ws.Modify(ctx, call.Host, workspace.Modification{
 		Path: abs, Label: "Write " + displayName(w.ws, abs), Review: call.ReviewEdits,
-		Plan: func([]byte) ([]byte, error) { return []byte(p.Content), nil },
+		Plan: func(current []byte) ([]byte, error) {
+			var err error
+			if enc, _, err = fileEncoding(abs, current); err != nil {
+				return nil, resultError{tools.ErrorResult("%v.", err)}
+			}
+			return enc.encode(p.Content), nil
+		},
 	})
 	if err != nil {
 		return changeResult(err)
 	}
+	done = decodedChange(done)
 	if !done.Changed {
 		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
 	}
@@ -189,7 +215,7 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		return res, nil
 	}
 	diff, hunks, truncated := changeDiff(w.ws, abs, done)
-	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).\n\n%s", abs, lines, diff))
+	res := tools.TextResult(fmt.Sprintf("Updated %s (%d lines).%s%s\n\n%s", abs, lines, enc.keptNote(), diskAheadNote(done), diff))
 	res.Structured = patchResult(map[string]any{"type": "update", "filePath": abs}, hunks, truncated)
 	echoText(res.Structured.(map[string]any), "content", p.Content)
 	echoText(res.Structured.(map[string]any), "originalFile", old)

@@ -34,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 )
 
@@ -105,6 +106,12 @@ type Options struct {
 	// Dir returns the folder hooks run in (the first workspace root); it is
 	// also given to hooks as CLAUDE_PROJECT_DIR.
 	Dir func() string
+	// Trusted reports whether the workspace folder is trusted. Until it is,
+	// hook processes start in pathutil.NeutralDir(), so that a user's hook
+	// such as `npx -y prettier` does not run the folder's own
+	// node_modules; the event's cwd and CLAUDE_PROJECT_DIR still name the
+	// workspace. Nil means trusted.
+	Trusted func() bool
 	// SessionID is passed to hooks as session_id.
 	SessionID string
 	Log       *slog.Logger
@@ -150,6 +157,10 @@ func (r *Runner) Run(ctx context.Context, ev Event) Outcome {
 	if r.opts.Dir != nil {
 		dir = r.opts.Dir()
 	}
+	procDir := dir
+	if r.opts.Trusted != nil && !r.opts.Trusted() {
+		procDir = pathutil.NeutralDir()
+	}
 	stdin, err := json.Marshal(r.input(ev, dir))
 	if err != nil {
 		// Only a ToolResponse that cannot be encoded gets here; the hooks
@@ -169,7 +180,7 @@ func (r *Runner) Run(ctx context.Context, ev Event) Outcome {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			replies[i] = run(ctx, c, stdin, dir, env)
+			replies[i] = run(ctx, c, stdin, dir, procDir, env)
 		}()
 	}
 	wg.Wait()

@@ -11,5 +11,8 @@ import (
 // does, so that hooks run here below one.
 func TestMain(m *testing.M) {
 	lifetime.MainIfAsked()
-	os.Exit(m.Run())
+	code := m.Run()
+	// The cgroups the tests' commands ran in go with them.
+	lifetime.KillAll()
+	os.Exit(code)
 }

@@ -32,9 +32,10 @@ type reply struct {
 	interrupted bool
 }
 
-// run runs one hook command with stdin, in dir, with env added to the
-// server's environment, and waits for it within its timeout.
-func run(ctx context.Context, h settings.HookCommand, stdin []byte, dir string, env map[string]string) reply {
+// run runs one hook command with stdin, in procDir, with env added to the
+// server's environment and dir as CLAUDE_PROJECT_DIR, and waits for it
+// within its timeout.
+func run(ctx context.Context, h settings.HookCommand, stdin []byte, dir, procDir string, env map[string]string) reply {
 	timeout := DefaultTimeout
 	if h.Timeout > 0 {
 		timeout = time.Duration(h.Timeout * float64(time.Second))
@@ -43,7 +44,7 @@ func run(ctx context.Context, h settings.HookCommand, stdin []byte, dir string, 
 	defer cancel()
 
 	cmd := command(hctx, environ(env, dir), shell(), "-c", h.Command)
-	cmd.Dir = dir
+	cmd.Dir = procDir
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout := &cappedBuffer{max: maxOutput}
 	stderr := &cappedBuffer{max: maxOutput}

@@ -35,6 +35,11 @@ type ServerConfig struct {
 	Name   string
 	Source Source
 	settings.MCPServer
+	// Dir is the working folder of a stdio server: the workspace root once
+	// the folder is trusted, a neutral folder before (pathutil.NeutralDir).
+	// It is part of the configuration, so trusting the folder restarts the
+	// user's servers in the workspace.
+	Dir string `json:"dir,omitempty"`
 }
 
 // transportKind is "stdio", "http" (streamable HTTP; "streamable-http" is

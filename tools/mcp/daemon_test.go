@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/lifetime"
 	"github.com/toolhost/toolhost/internal/testnpm"
 	"github.com/toolhost/toolhost/internal/testproc"
 	"github.com/toolhost/toolhost/settings"
@@ -51,3 +52,32 @@ func TestAStoppedServerTakesItsDaemonsWithIt(t *testing.T) {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// A helper an MCP server starts detached with an empty environment (env -i
+// setsid), which no label can follow, ends with the session.
+func TestAServersEnvClearedHelperEndsWithTheSession(t *testing.T) {
+	if err := lifetime.CgroupStatus(); err != nil {
+		t.Skipf("no cgroups here (%v): such a helper is beyond the label", err)
+	}
+	dir := t.TempDir()
+	script := testproc.EnvClearingScript(dir) + "\nexec node " + shellQuote(testnpm.EverythingScript(t)) + " stdio"
+	m, _, log := startManager(t, t.TempDir(), map[string]settings.MCPServer{"helpers": {Command: "sh", Args: []string{"-c", script}}}, nil)
+	log.waitFor(t, 0, "helpers connected", connected("helpers"))
+	pids := testproc.EnvClearedPIDs(t, dir)
+	t.Cleanup(func() {
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	for how, pid := range pids {
+		if testproc.Gone(pid) {
+			t.Fatalf("the %s helper %d ended before the session", how, pid)
+		}
+	}
+	m.Close()
+	for how, pid := range pids {
+		if !testproc.EventuallyGone(pid) {
+			t.Errorf("the server's %s helper %d outlived the session", how, pid)
+		}
+	}
+}

@@ -23,6 +23,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/internal/background"
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
@@ -188,13 +189,24 @@ func (m *Manager) Reload() error {
 	var project map[string]settings.MCPServer
 	var perr error
 	var problems []settings.Problem
-	if m.opts.ProjectTrusted == nil || m.opts.ProjectTrusted() {
+	trusted := m.opts.ProjectTrusted == nil || m.opts.ProjectTrusted()
+	if trusted {
 		project, problems, perr = ReadProjectConfig(m.opts.Root)
 		if perr != nil {
 			m.log.Warn("ignoring the project's MCP servers", "err", perr)
 		}
 	}
 	configs := collectConfigs(m.opts.Settings(), project, m.opts.Getenv)
+	// The user's own servers run before the folder is trusted, but not in
+	// it: `npx -y pkg` or `python3 -m pkg` started there would run the
+	// folder's node_modules/pkg or pkg/ instead of the user's.
+	dir := m.opts.Root
+	if !trusted {
+		dir = pathutil.NeutralDir()
+	}
+	for i := range configs {
+		configs[i].Dir = dir
+	}
 
 	m.mu.Lock()
 	m.projectErr, m.projectProblems = perr, problems

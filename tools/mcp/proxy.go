@@ -162,7 +162,12 @@ func (t *proxyTool) Execute(ctx context.Context, call *tools.Call) (*tools.Resul
 	if err := json.Unmarshal(call.Input, &args); err != nil {
 		return tools.ErrorResult("the input of %s must be a JSON object: %v.", t.name, err), nil
 	}
-	return t.server.callTool(ctx, t.remote.Name, args, call.Progress)
+	res, err := t.server.callTool(ctx, t.remote.Name, args, call.Progress)
+	if err != nil || res == nil {
+		return res, err
+	}
+	m := t.server.m
+	return limitOutput(res, maxOutputChars(m.opts.Getenv), func(text string) (string, error) { return saveOutput(m.opts.Root, text) }), nil
 }
 
 // convertResult turns an MCP tool result into toolhost's result. Text and

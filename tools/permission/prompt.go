@@ -213,15 +213,31 @@ func (d *decision) suggestions() (narrow, broader []string) {
 	}
 	switch {
 	case d.sub.command != nil:
-		if d.sub.command.complex || len(d.sub.command.parts) == 0 {
-			add(&narrow, d.name+"("+d.sub.command.whole+")")
+		sc := d.sub.command
+		judged := sc.unparsed == ""
+		for i := range sc.parts {
+			judged = judged && sc.parts[i].static && !sc.parts[i].opaque && (len(sc.parts[i].argv) > 0 || len(sc.parts[i].targets) == 0)
+		}
+		if !judged {
+			// Only a rule naming the whole command can allow it.
+			add(&narrow, d.name+"("+sc.whole+")")
 			break
 		}
-		for _, part := range d.sub.command.parts {
-			add(&narrow, d.name+"("+strings.Join(strings.Fields(part), " ")+")")
-			if prefix := prefixPattern(part); strings.HasSuffix(prefix, ":*") {
+		for _, part := range sc.parts {
+			if len(part.argv) == 0 {
+				continue
+			}
+			exact := shellText(part.argv)
+			if part.appended {
+				exact += ":*"
+			}
+			add(&narrow, d.name+"("+exact+")")
+			if prefix := prefixPattern(part.argv); strings.HasSuffix(prefix, ":*") {
 				add(&broader, d.name+"("+prefix+")")
 			}
+		}
+		if len(narrow) == 0 {
+			add(&narrow, d.name+"("+sc.whole+")")
 		}
 	case len(d.sub.writes) > 0:
 		for _, p := range d.sub.writes {
@@ -264,14 +280,13 @@ var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@+:-]+$`)
 // variants: its leading plain words (up to three) with ":*", e.g. "npm run
 // test -- -u" → "npm run test:*". A command that starts with a path or
 // quoted text gets an exact pattern.
-func prefixPattern(part string) string {
-	words := strings.Fields(part)
+func prefixPattern(words []string) string {
 	n := 0
 	for n < len(words) && n < 3 && plainWord.MatchString(words[n]) && !strings.HasPrefix(words[n], "-") {
 		n++
 	}
 	if n == 0 {
-		return part
+		return shellText(words)
 	}
 	return strings.Join(words[:n], " ") + ":*"
 }

@@ -117,64 +117,141 @@ func gitFile(abs string) bool {
 	return err != nil || !st.IsDir()
 }
 
-// protectedCommand returns the protected files a Bash command names (as a
-// redirection target, an argument, or after "=" in an option), and
-// ".git/config" for a `git config` that sets rather than reads. It cannot
-// see every way a command writes a file (a cd first, a glob); it keeps an
-// allow rule from pre-approving the plain ones.
+// protectedCommand returns the protected files a Bash command names, as
+// bash reads its words: an argument (or the part after "=" in an option),
+// a redirection's target, in every folder a cd or pushd before it may have
+// led to; and ".git/config" for a `git config` that sets rather than reads.
+// It cannot see a file a command reaches less plainly (a variable, a
+// script, another program); it keeps an allow rule from pre-approving the
+// plain ones.
 func (d *decision) protectedCommand() []string {
 	if d.sub.command == nil {
 		return nil
 	}
 	var out []string
-	// dir is where a plain `cd DIR` earlier in the command moved, so that
-	// `cd src && echo x > ../.mcp.json` is judged at the file it writes.
-	dir := ""
-	for _, part := range d.sub.command.parts {
-		fields := strings.Fields(part)
-		if gitConfigWrite(fields) {
+	for i := range d.sub.command.parts {
+		part := &d.sub.command.parts[i]
+		if part.gitConfigWrite {
 			out = append(out, ".git/config (git config)")
 		}
-		for _, f := range fields {
-			f = strings.Trim(f, `'"`)
-			f = strings.TrimLeft(f, "0123456789&>")
-			if _, after, ok := strings.Cut(f, "="); ok {
-				f = after
-			}
-			// At the root, every protected name holds a dot; below, a
-			// plain word may name one (cd .git && ... config).
-			if f == "" || dir == "" && !strings.Contains(f, ".") {
-				continue
-			}
-			if dir != "" && !filepath.IsAbs(f) {
-				// Not filepath.Join: a clean would take ".." too early.
-				f = dir + "/" + f
-			}
-			abs, err := d.c.ws.Resolve(f)
-			if err != nil {
-				continue
-			}
-			real := pathutil.RealPath(abs)
-			if strings.Contains(f, "..") {
-				// The shell leaves ".." to the kernel, which takes it
-				// after following a link, not before as a clean does.
-				if base, err := d.c.ws.Resolve("."); err == nil {
-					real = kernelPath(f, base)
-				}
-			}
-			if d.isProtected(resolvedPath{given: f, abs: abs, real: real}) {
-				out = append(out, f)
+		for _, g := range part.globs {
+			if m, ok := d.globNamesProtected(g, part.dirs, d.sub.command.dotGlob); ok {
+				out = append(out, m+" (matched by "+g+")")
 			}
 		}
-		if len(fields) == 2 && fields[0] == "cd" {
-			if to := strings.Trim(fields[1], `'"`); filepath.IsAbs(to) {
-				dir = to
-			} else {
-				dir = filepath.Join(dir, to)
+		for j, f := range slices.Concat(part.targets, part.names) {
+			if _, after, ok := strings.Cut(f, "="); ok && j >= len(part.targets) {
+				f = after
+			}
+			// A redirection's target is always looked at; an argument at
+			// the root only when it could name a protected file (they all
+			// hold a dot), to keep the per-call cost down.
+			if f == "" || j >= len(part.targets) && !strings.ContainsAny(f, "./") && slices.Equal(part.dirs, []string{""}) {
+				continue
+			}
+			if d.namesProtected(f, part.dirs) {
+				out = append(out, f)
 			}
 		}
 	}
 	return out
+}
+
+// namesProtected reports whether f, a word of a command that runs in one
+// of dirs (see simpleCommand.dirs), names a protected file.
+func (d *decision) namesProtected(f string, dirs []string) bool {
+	for _, dir := range dirs {
+		var candidates []string
+		switch {
+		case filepath.IsAbs(f) || strings.HasPrefix(f, "~"):
+			candidates = []string{f}
+		case dir == unknownDir:
+			// A folder the command computes: f may be inside any of the
+			// folders protected files live in.
+			candidates = []string{f, ".git/" + f, ".toolhost/" + f, ".vscode/" + f}
+		case dir == "":
+			candidates = []string{f}
+		default:
+			// Not filepath.Join: a clean would take ".." too early.
+			candidates = []string{dir + "/" + f}
+		}
+		for _, c := range candidates {
+			if d.protectedWord(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// globNamesProtected reports a protected file among those the pattern g
+// matches now, in one of dirs: bash matches a glob against the files that
+// exist when the command runs, dot files only by a pattern starting with a
+// dot unless dotGlob. A pattern that cannot be read counts as matching; so
+// does a folder the command computes.
+func (d *decision) globNamesProtected(g string, dirs []string, dotGlob bool) (string, bool) {
+	// Bash's [!a] is Go's [^a].
+	g = strings.ReplaceAll(g, "[!", "[^")
+	if _, err := filepath.Match(g, ""); err != nil {
+		return g, true
+	}
+	for _, dir := range dirs {
+		if dir == unknownDir {
+			return g, true
+		}
+		p := g
+		if dir != "" && !filepath.IsAbs(g) && !strings.HasPrefix(g, "~") {
+			p = dir + "/" + g
+		}
+		abs, err := d.c.ws.Resolve(p)
+		if err != nil {
+			continue
+		}
+		matches, _ := filepath.Glob(abs)
+		for _, m := range matches {
+			if !dotGlob && hiddenByGlob(abs, m) {
+				continue
+			}
+			if d.protectedWord(m) {
+				return m, true
+			}
+		}
+	}
+	return "", false
+}
+
+// hiddenByGlob reports a match of pattern that bash would not make: a
+// name starting with a dot where the pattern's part does not.
+func hiddenByGlob(pattern, match string) bool {
+	ps := strings.Split(pattern, string(filepath.Separator))
+	ms := strings.Split(match, string(filepath.Separator))
+	if len(ps) != len(ms) {
+		return false
+	}
+	for i := range ps {
+		if strings.HasPrefix(ms[i], ".") && !strings.HasPrefix(ps[i], ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// protectedWord reports whether the path p (relative to the workspace
+// root) is protected.
+func (d *decision) protectedWord(p string) bool {
+	abs, err := d.c.ws.Resolve(p)
+	if err != nil {
+		return false
+	}
+	real := pathutil.RealPath(abs)
+	if strings.Contains(p, "..") {
+		// The shell leaves ".." to the kernel, which takes it after
+		// following a link, not before as a clean does.
+		if base, err := d.c.ws.Resolve("."); err == nil {
+			real = kernelPath(p, base)
+		}
+	}
+	return d.isProtected(resolvedPath{given: p, abs: abs, real: real})
 }
 
 // kernelPath resolves p (relative to base unless absolute) as the kernel

@@ -187,3 +187,36 @@ func expectAsked(t *testing.T, e *testEnv, cmd string, want bool) call {
 	}
 	return c
 }
+
+// TestBashJudgedInTheFolderItStartsIn: Bash keeps the folder a cd led to
+// between calls, so `cd .git` in one call and `echo >> config` in the next
+// writes .git/config; the check judges relative paths where the command
+// starts.
+func TestBashJudgedInTheFolderItStartsIn(t *testing.T) {
+	e := newEnv(t, `{"permissions": {"allow": ["Bash(*)"]}}`)
+	if err := os.MkdirAll(filepath.Join(e.root, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		dir, cmd string
+		want     verdict
+	}{
+		{"", "echo x >> config", allowed},
+		{".git", "echo x >> config", asked},
+		{".git", "cp x hooks/pre-commit", asked},
+		{".git", "cat ../README.md", allowed},
+		{"src", "echo x > ../.mcp.json", asked},
+		{"src", "echo x > config", allowed},
+	}
+	for _, tc := range tests {
+		t.Run(tc.dir+": "+tc.cmd, func(t *testing.T) {
+			cl := bash(tc.cmd)
+			if tc.dir != "" {
+				cl.access.Dir = filepath.Join(e.root, tc.dir)
+			}
+			if got, out, _ := run(t, e.checker(tools.ModeDefault), cl); got != tc.want {
+				t.Errorf("got %s (%s), want %s", got, out.Message, tc.want)
+			}
+		})
+	}
+}

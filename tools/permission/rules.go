@@ -1,7 +1,9 @@
 package permission
 
 import (
+	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/toolhost/toolhost/settings"
@@ -33,6 +35,11 @@ type rule struct {
 	spec string
 	// cmd matches commands for a specifier with '*' wildcards.
 	cmd *regexp.Regexp
+	// words are a command specifier's words as bash reads them: the
+	// command itself for an exact rule, its first words for a prefix rule
+	// ("npm run test:*").
+	words  []string
+	prefix bool
 	// path is the compiled specifier of a Read/Edit-style rule.
 	path *pathPattern
 }
@@ -48,11 +55,19 @@ func compileRules(texts []string) ruleList {
 		}
 		cr := rule{text: r.String(), tool: strings.ToLower(r.Tool), spec: r.Specifier}
 		switch {
+		case cr.spec == "*":
+			// Bash(*) is every command, as bare Bash is.
+			cr.spec = ""
 		case cr.spec == "" || strings.HasPrefix(cr.spec, "domain:"):
 		case settings.IsPathRuleTool(r.Tool):
 			cr.path = compilePathPattern(cr.spec)
-		case strings.Contains(cr.spec, "*") && !strings.HasSuffix(cr.spec, ":*"):
+		case strings.HasSuffix(cr.spec, ":*"):
+			cr.prefix = true
+			cr.words = commandWords(strings.TrimSuffix(cr.spec, ":*"))
+		case strings.Contains(cr.spec, "*"):
 			cr.cmd = wildcardRegexp(cr.spec)
+		default:
+			cr.words = commandWords(cr.spec)
 		}
 		out = append(out, cr)
 	}
@@ -99,18 +114,45 @@ func (r rule) matchesTool(name string) bool {
 	return false
 }
 
-// matchCommand reports whether a command rule's specifier matches one
-// simple command.
-func (r rule) matchCommand(cmd string) bool {
+// matchWords reports whether a command rule's specifier matches the words
+// of one simple command: word by word for exact and prefix rules (so
+// "npm run test:*" matches "npm run test -u", not "npm run testx"), on the
+// words joined by spaces for wildcard rules.
+func (r rule) matchWords(argv []string) bool {
 	switch {
 	case r.cmd != nil:
-		return r.cmd.MatchString(cmd)
-	case strings.HasSuffix(r.spec, ":*"):
-		prefix := strings.TrimSuffix(r.spec, ":*")
-		return cmd == prefix || strings.HasPrefix(cmd, prefix+" ")
+		return r.cmd.MatchString(strings.Join(argv, " "))
+	case r.prefix:
+		return len(r.words) > 0 && len(argv) >= len(r.words) && slices.Equal(argv[:len(r.words)], r.words)
 	default:
-		return cmd == collapseSpaces(r.spec)
+		return slices.Equal(argv, r.words)
 	}
+}
+
+// matchWhole reports a rule naming the whole command as written (runs of
+// spaces count as one).
+func (r rule) matchWhole(sc *shellCommand) bool {
+	return r.cmd == nil && !r.prefix && collapseSpaces(r.spec) == sc.whole
+}
+
+// isCommandRule reports a rule about some commands only (not a bare one).
+func (r rule) isCommandRule() bool {
+	return r.spec != "" && r.path == nil && !strings.HasPrefix(r.spec, "domain:")
+}
+
+// matchPart reports whether a deny or ask rule matches one simple command
+// in any of the forms it runs in: with its wrappers taken off, as written,
+// and named by its base name (/bin/rm as rm).
+func (r rule) matchPart(p *simpleCommand) bool {
+	if len(p.argv) > 0 && r.matchWords(p.argv) || p.full != nil && r.matchWords(p.full) {
+		return true
+	}
+	if len(p.argv) > 0 && strings.Contains(p.argv[0], "/") {
+		base := slices.Clone(p.argv)
+		base[0] = path.Base(base[0])
+		return r.matchWords(base)
+	}
+	return false
 }
 
 // matchDomain reports whether a "domain:" specifier matches host; a
@@ -156,11 +198,11 @@ func (r rule) matchAny(s *subject, pm *pathMatcher) bool {
 		}
 		return false
 	case s.command != nil:
-		if r.matchCommand(s.command.whole) {
+		if r.matchWhole(s.command) || r.cmd != nil && r.cmd.MatchString(s.command.whole) {
 			return true
 		}
-		for _, part := range s.command.parts {
-			if r.matchCommand(part) {
+		for i := range s.command.parts {
+			if r.matchPart(&s.command.parts[i]) {
 				return true
 			}
 		}
@@ -223,21 +265,42 @@ func (l ruleList) allows(s *subject, pm *pathMatcher) bool {
 	if s.command == nil || len(cmdRules) == 0 {
 		return false
 	}
-	if s.command.complex {
-		for _, r := range cmdRules {
-			if r.cmd == nil && !strings.HasSuffix(r.spec, ":*") && r.matchCommand(s.command.whole) {
-				return true
-			}
+	return covers(cmdRules, s.command)
+}
+
+// covers reports whether command rules allow a whole command: a rule
+// naming it exactly as written, or for each simple command bash would run
+// a rule matching its words, when they are all literal. A command that does
+// not parse, or one with a computed word, a glob that may name a protected
+// file, a risky assignment (PATH=...) or a redirection without a command,
+// is covered only by a rule naming it whole.
+func covers(rules []rule, sc *shellCommand) bool {
+	for _, r := range rules {
+		if r.matchWhole(sc) {
+			return true
 		}
+	}
+	if sc.unparsed != "" || len(sc.parts) == 0 {
 		return false
 	}
-	if len(s.command.parts) == 0 {
-		return false
-	}
-	for _, part := range s.command.parts {
+	// A command that runs nothing (only assignments) is no command a
+	// rule names.
+	ran := false
+	for i := range sc.parts {
+		p := &sc.parts[i]
+		if !p.static || p.opaque {
+			return false
+		}
+		if len(p.argv) == 0 {
+			if len(p.targets) > 0 {
+				return false
+			}
+			continue
+		}
 		matched := false
-		for _, r := range cmdRules {
-			if r.matchCommand(part) {
+		for _, r := range rules {
+			// xargs appends words: an exact rule cannot cover them.
+			if r.matchWords(p.argv) && (!p.appended || r.prefix || r.cmd != nil) {
 				matched = true
 				break
 			}
@@ -245,6 +308,43 @@ func (l ruleList) allows(s *subject, pm *pathMatcher) bool {
 		if !matched {
 			return false
 		}
+		ran = true
 	}
-	return true
+	return ran
+}
+
+// blind reports a command that rules cannot see all of: it does not
+// parse, or one of its commands is computed at run time.
+func (sc *shellCommand) blind() bool {
+	if sc.unparsed != "" {
+		return true
+	}
+	for i := range sc.parts {
+		if sc.parts[i].opaque {
+			return true
+		}
+	}
+	return false
+}
+
+// blindness says why a blind command cannot be seen into.
+func (sc *shellCommand) blindness() string {
+	if sc.unparsed != "" {
+		return "bash cannot parse it (" + sc.unparsed + ")"
+	}
+	return "it runs a command computed at run time (a variable or substitution as the command name, eval or a shell given a computed string or its input)"
+}
+
+// firstBlind returns the first command rule of the tool's that a blind
+// command cannot be checked against.
+func (l ruleList) firstBlind(s *subject) (string, bool) {
+	if s.command == nil || !s.command.blind() {
+		return "", false
+	}
+	for _, r := range l {
+		if r.matchesTool(s.tool) && r.isCommandRule() {
+			return r.text, true
+		}
+	}
+	return "", false
 }

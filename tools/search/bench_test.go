@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/internal/ignore"
 	"github.com/toolhost/toolhost/tools/search/searchtest"
 	"github.com/toolhost/toolhost/workspace"
@@ -44,9 +43,6 @@ func benchTree(b *testing.B) string {
 }
 
 func TestMain(m *testing.M) {
-	// Grep's ripgrep runs jailed through this test binary, as through
-	// toolhost.
-	execjail.MainIfAsked()
 	code := m.Run()
 	if benchRoot != "" {
 		os.RemoveAll(benchRoot)

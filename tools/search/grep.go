@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -124,6 +124,32 @@ type searchResult struct {
 	// stopped: the content collected reached maxCollectedBytes and the
 	// search ended early (the hits are then an arbitrary part of all).
 	stopped bool
+	// unsearched says what could not be searched (a folder or file that
+	// could not be opened or read, a path too long for the system), as
+	// the backend reported it; the search went on without it.
+	unsearched []string
+}
+
+// maxUnsearchedShown bounds the unreadable paths a result names.
+const maxUnsearchedShown = 10
+
+// unsearchedNote says what was not searched, so that "No files found"
+// or a short list is not taken for the whole truth.
+func unsearchedNote(unsearched []string) string {
+	if len(unsearched) == 0 {
+		return ""
+	}
+	shown := unsearched[:min(len(unsearched), maxUnsearchedShown)]
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n\n[Not searched: %s could not be read, so matches there are missing from these results:", plural(len(unsearched), "path", "paths"))
+	for _, u := range shown {
+		b.WriteString("\n  " + u)
+	}
+	if more := len(unsearched) - len(shown); more > 0 {
+		fmt.Fprintf(&b, "\n  … and %d more", more)
+	}
+	b.WriteString("\nSearch such a place with a shorter path (a path below it), or check its permissions.]")
+	return b.String()
 }
 
 // maxCollectedBytes bounds the matching and context text a content search
@@ -160,7 +186,7 @@ func (g *Grep) current() *settings.Settings {
 
 // FindRipgrep returns the path of rg on PATH, or "" when there is none.
 func FindRipgrep() string {
-	p, err := exec.LookPath("rg")
+	p, err := pathutil.LookPathAbs("rg")
 	if err != nil {
 		return ""
 	}
@@ -288,7 +314,7 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	lineNumbers := in.LineNumbers == nil || *in.LineNumbers
 	text, out := formatGrep(q, found.hits, lineNumbers, limit, max(in.Offset, 0))
-	text += note
+	text += note + unsearchedNote(found.unsearched)
 	if found.stopped {
 		text += fmt.Sprintf("\n\n[The search stopped early after collecting %d MiB of matching lines, so these results are incomplete and not in full order. Narrow the pattern, the path or the glob, or use files_with_matches or count mode.]", maxCollectedBytes>>20)
 	}

@@ -3,20 +3,25 @@ package search
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 	xunicode "golang.org/x/text/encoding/unicode"
 
 	"github.com/toolhost/toolhost/internal/ignore"
+	"github.com/toolhost/toolhost/internal/visible"
 )
 
 // nativeGrep searches in Go when ripgrep is not installed: a parallel
@@ -83,7 +88,18 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	var hits []*fileHits
 	var collected atomic.Int64
 	stopped := false
-	err = ignore.WalkRoot(ctx, dir, q.root, ignore.Options{Override: cq.override}, func(f ignore.File) error {
+	var unsearched []string
+	unreadable := func(rel string, err error) {
+		var errno syscall.Errno
+		why := err.Error()
+		if errors.As(err, &errno) {
+			why = errno.Error()
+		}
+		mu.Lock()
+		unsearched = append(unsearched, visible.Name(filepath.Join(q.root, filepath.FromSlash(rel)))+": "+why)
+		mu.Unlock()
+	}
+	err = ignore.WalkRoot(ctx, dir, q.root, ignore.Options{Override: cq.override, Unreadable: unreadable}, func(f ignore.File) error {
 		h := cq.searchEntry(f)
 		if h == nil {
 			return nil
@@ -107,7 +123,8 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	if err != nil {
 		return searchResult{}, err
 	}
-	return searchResult{hits: hits, stopped: stopped}, nil
+	slices.Sort(unsearched)
+	return searchResult{hits: hits, stopped: stopped, unsearched: unsearched}, nil
 }
 
 // mmapThreshold is the size from which files are mapped rather than read,

@@ -20,6 +20,7 @@ import (
 	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/internal/ignore"
 	"github.com/toolhost/toolhost/internal/lifetime"
+	"github.com/toolhost/toolhost/internal/visible"
 )
 
 // ripgrep runs the rg binary. Its ignore rules are pinned by flags so they
@@ -32,7 +33,7 @@ import (
 // (and the ignore files above it): rg walks by path, and
 // only the kernel can keep a folder swapped for a link to elsewhere during
 // the walk from showing what lies outside. Where the jail cannot be had
-// (no Landlock, or the helper cannot run), folders are searched by the Go
+// (no Landlock), folders are searched by the Go
 // backend, which walks through the workspace's jail; rg never searches a
 // folder unjailed. A single file is handed to rg already opened through the
 // workspace's jail, so rg runs as is for it.
@@ -61,10 +62,6 @@ func (r *ripgrep) jailed(ctx context.Context) bool {
 		case r.log == nil:
 		case st.Err == nil:
 			r.log.Info("Grep searches folders with ripgrep jailed by Landlock to the folder it searches", "rg", r.path, "landlock_abi", st.ABI)
-		case errors.Is(st.Err, execjail.ErrNoHelper):
-			// A program built without the helper (a test binary): nothing
-			// the user can change.
-			r.log.Info("Grep searches folders in Go: this program cannot jail ripgrep", "reason", st.Err.Error())
 		default:
 			r.log.Warn("Grep searches folders in Go, through the workspace's os.Root jail, not with ripgrep: ripgrep cannot be jailed here. Use Linux 5.13 or later with Landlock enabled for ripgrep's speed.", "reason", st.Err.Error())
 		}
@@ -90,7 +87,10 @@ const rgFileArg = "/dev/fd/3"
 
 // args builds rg's command line for a query.
 func (r *ripgrep) args(q *grepQuery) []string {
-	args := []string{"--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--no-messages"}
+	// Not --no-messages: its silence about paths rg could not read made a
+	// partial search look complete. Parse errors of ignore files stay
+	// quiet, as in the Go backend.
+	args := []string{"--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--no-ignore-messages"}
 	if q.ignoreCase {
 		args = append(args, "--ignore-case")
 	} else {
@@ -149,17 +149,19 @@ func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	return found, err
 }
 
-// jailError: the jail helper failed (execjail.ExitFailed) and rg never ran.
+// jailError: the jail could not be set up (execjail.Error) or the loader
+// could not run rg in it, and rg never ran.
 type jailError struct{ msg string }
 
 func (e *jailError) Error() string { return "jailing ripgrep: " + e.msg }
 
 // command returns the command that runs rg for q: for a folder, jailed to
 // the folder as opened through the workspace's jail (q.dir, handed to the
-// helper open, so the rule is that very folder); for a single file, as is,
-// with the file handed over open as its descriptor 3. done releases what
-// the command was given once it has started.
-func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, done func(), err error) {
+// jail open, so the rule is that very folder); for a single file, as is,
+// with the file handed over open as its descriptor 3. start starts it
+// (jailed, for a folder); done releases what the command was given once it
+// has started.
+func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, start, done func() error, err error) {
 	if q.file != nil {
 		cmd := exec.CommandContext(ctx, r.path, r.args(q)...)
 		cmd.ExtraFiles = []*os.File{q.file}
@@ -167,28 +169,32 @@ func (r *ripgrep) command(ctx context.Context, q *grepQuery) (cmd *exec.Cmd, don
 		// with the server, however the server ends (internal/lifetime):
 		// a search of a huge file reads on for minutes otherwise.
 		lifetime.Prepare(cmd, nil)
-		return cmd, func() {}, nil
+		return cmd, cmd.Start, func() error { return nil }, nil
 	}
 	dir, err := q.dir.Open(".")
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening %s: %w", q.root, err)
+		return nil, nil, nil, fmt.Errorf("opening %s: %w", q.root, err)
 	}
 	// rg honours the ignore files above the folder too.
 	readable := execjail.Readable{Dirs: []*os.File{dir}, Files: ignore.FilesAbove(q.root)}
-	cmd, err = execjail.CommandContext(ctx, readable, r.path, r.args(q)...)
-	if err != nil {
-		dir.Close()
-		return nil, nil, &jailError{msg: err.Error()}
+	jailed := execjail.CommandContext(ctx, readable, r.path, r.args(q)...)
+	lifetime.Prepare(jailed.Cmd, nil)
+	start = func() error {
+		err := jailed.Start()
+		var failed *execjail.Error
+		if errors.As(err, &failed) {
+			return &jailError{msg: failed.Reason}
+		}
+		return err
 	}
-	lifetime.Prepare(cmd, nil)
-	return cmd, sync.OnceFunc(func() { dir.Close() }), nil
+	return jailed.Cmd, start, sync.OnceValue(dir.Close), nil
 }
 
 func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	// rgCtx also ends rg when the output grows past maxCollectedBytes.
 	rgCtx, stopRg := context.WithCancel(ctx)
 	defer stopRg()
-	cmd, release, err := r.command(rgCtx, q)
+	cmd, start, release, err := r.command(rgCtx, q)
 	if err != nil {
 		return searchResult{}, err
 	}
@@ -199,14 +205,20 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	if q.file != nil {
 		named = func(h *fileHits) { h.path = q.root }
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	// ripgrep writes a line per path it cannot read; a tree of unreadable
+	// files must not fill memory with them.
+	stderr := &cappedWriter{max: 64 << 10}
+	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return searchResult{}, err
 	}
-	err = cmd.Start()
-	release()
+	err = start()
+	_ = release()
+	var jailErr *jailError
+	if errors.As(err, &jailErr) {
+		return searchResult{}, err
+	}
 	if err != nil {
 		return searchResult{}, fmt.Errorf("starting ripgrep: %w", err)
 	}
@@ -245,27 +257,78 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 		return searchResult{}, fmt.Errorf("reading ripgrep's output: %w", parseErr)
 	}
 	var exit *exec.ExitError
-	// The helper's own failure, or the loader's (127: a library rg needs
-	// lies outside what the jail lets it read).
-	if errors.As(waitErr, &exit) && (exit.ExitCode() == execjail.ExitFailed || exit.ExitCode() == 127) && q.file == nil && len(hits) == 0 {
-		return searchResult{}, &jailError{msg: strings.TrimSpace(strings.TrimPrefix(stderr.String(), "toolhost jail:"))}
+	// The loader's failure (127: a library rg needs lies outside what the
+	// jail lets it read).
+	if errors.As(waitErr, &exit) && exit.ExitCode() == 127 && q.file == nil && len(hits) == 0 {
+		return searchResult{}, &jailError{msg: strings.TrimSpace(stderr.String())}
 	}
+	var unsearched []string
 	if errors.As(waitErr, &exit) {
-		// 1: nothing matched. 2: an error; with results, an unreadable file
-		// somewhere, which does not spoil the rest.
-		if exit.ExitCode() == 2 && len(hits) == 0 && stderr.Len() > 0 {
-			return searchResult{}, errorf("%s", rgError(stderr.String()))
+		// 1: nothing matched. 2: an error: the pattern (nothing searched),
+		// or a path that could not be read (the rest was searched).
+		if exit.ExitCode() == 2 {
+			msg := stderr.String()
+			if len(hits) == 0 && isPatternError(msg) {
+				return searchResult{}, errorf("%s", rgError(msg))
+			}
+			unsearched = rgUnsearched(msg, stderr.truncated)
+			if len(unsearched) == 0 {
+				unsearched = []string{"(ripgrep reported an error without naming a path; it exited with status 2)"}
+			}
 		}
 	} else if waitErr != nil {
 		return searchResult{}, fmt.Errorf("running ripgrep: %w", waitErr)
 	}
-	return searchResult{hits: hits}, nil
+	return searchResult{hits: hits, unsearched: unsearched}, nil
 }
+
+// isPatternError reports whether ripgrep's message is about the pattern.
+func isPatternError(msg string) bool {
+	return strings.Contains(msg, "regex parse error") || strings.Contains(msg, "error parsing")
+}
+
+// rgUnsearched turns ripgrep's error lines ("PATH: reason (os error N)")
+// into the paths not searched, each with its reason; truncated says the
+// lines were cut, which the last entry then says.
+func rgUnsearched(msg string, truncated bool) []string {
+	var out []string
+	for line := range strings.Lines(msg) {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		out = append(out, visible.Name(line))
+	}
+	if truncated && len(out) > 0 {
+		out[len(out)-1] = "(more paths ripgrep could not read; their list was too long to keep)"
+	}
+	return out
+}
+
+// cappedWriter keeps the first max bytes written to it and counts the
+// rest as cut; writing never fails, so the writer is never blocked.
+type cappedWriter struct {
+	max       int
+	buf       bytes.Buffer
+	truncated bool
+}
+
+func (w *cappedWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := w.max - w.buf.Len(); n > room {
+		w.truncated = true
+		p = p[:max(room, 0)]
+	}
+	w.buf.Write(p)
+	return n, nil
+}
+
+func (w *cappedWriter) String() string { return w.buf.String() }
 
 // rgError turns ripgrep's message into one that says what to do.
 func rgError(msg string) string {
 	msg = strings.TrimSpace(msg)
-	if strings.Contains(msg, "regex parse error") || strings.Contains(msg, "error parsing") {
+	if isPatternError(msg) {
 		return "the pattern is not a valid regular expression:\n" + msg + "\nFix the pattern (escape special characters such as ( [ { with a backslash to match them literally)."
 	}
 	return "ripgrep failed: " + msg

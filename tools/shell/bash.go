@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -57,6 +56,10 @@ type BashOutput struct {
 	ExitCode         int    `json:"exitCode"`
 	BackgroundTaskID string `json:"backgroundTaskId,omitempty"`
 	TimedOutAfterMs  int64  `json:"timedOutAfterMs,omitempty"`
+	// PersistedOutputPath and PersistedOutputSize (bytes) name the file
+	// holding the whole of an output too long for the result.
+	PersistedOutputPath string `json:"persistedOutputPath,omitempty"`
+	PersistedOutputSize int64  `json:"persistedOutputSize,omitempty"`
 }
 
 const bashSchema = `{
@@ -134,12 +137,21 @@ func (*Bash) Docs() tools.Docs {
 	}
 }
 
-// Access: the command for Bash(...) rules; shell calls of a batch run one
-// at a time.
-func (*Bash) Access(in json.RawMessage) tools.Access {
+// Access: the command for Bash(...) rules and the folder it starts in;
+// shell calls of a batch run one at a time.
+func (b *Bash) Access(in json.RawMessage) tools.Access {
 	var p BashInput
 	_ = json.Unmarshal(in, &p)
-	return tools.Access{Command: p.Command, Exclusive: []string{"shell"}}
+	return tools.Access{Command: p.Command, Dir: b.startDir(), Exclusive: []string{"shell"}}
+}
+
+// startDir is the folder the next command starts in when a cd in an
+// earlier one moved it away from the root; "" at the root.
+func (b *Bash) startDir() string {
+	if dir := b.workDir(); dir != b.ws.Root() {
+		return dir
+	}
+	return ""
 }
 
 // Preview shows the command in a permission prompt.
@@ -189,9 +201,6 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		return tools.ErrorResult("command is empty. Give the shell command to run."), nil
 	}
 	s := b.settings()
-	if res := b.checkBlocked(in.Command, s); res != nil {
-		return res, nil
-	}
 	if fi, err := os.Stat(b.ws.Root()); err != nil || !fi.IsDir() {
 		return tools.ErrorResult("the workspace root %s is not an existing folder, so commands cannot run in it. Ask the user to open an existing folder.", b.ws.Root()), nil
 	}
@@ -211,17 +220,26 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
 	// The sandbox has a /tmp of its own: the folder report then goes
-	// through the workspace's output folder, which it can write.
+	// through a folder of this call's own in the workspace's state folder,
+	// which the sandbox lets it write.
 	cwdDir := ""
+	var writable []string
 	if s.Bash.Sandbox {
-		cwdDir = outputDir(b.ws.Root())
+		if out, err := spillDir(b.ws.Root()); err == nil {
+			if cwdDir, err = os.MkdirTemp(out, "cwd-"); err != nil {
+				cwdDir = ""
+			} else {
+				defer os.RemoveAll(cwdDir)
+				writable = append(writable, cwdDir)
+			}
+		}
 	}
 	cwdFile, err := newCwdFile(cwdDir)
 	if err != nil {
 		return nil, fmt.Errorf("preparing bash: %w", err)
 	}
 	defer os.Remove(cwdFile)
-	name, args, err := sandboxArgs(s, b.ws.RealFolders(), dir, withCwdReport(in.Command, cwdFile))
+	name, args, err := sandboxArgs(s, b.ws.RealFolders(), dir, withCwdReport(in.Command, cwdFile), writable...)
 	if err != nil {
 		return tools.ErrorResult("%v.", err), nil
 	}
@@ -263,8 +281,18 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
 	}
 	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput && savedPath == "")
-	if note := b.keepCwd(cwdFile); note != "" {
-		r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
+	if savedPath != "" {
+		out := r.Structured.(BashOutput)
+		out.PersistedOutputPath, out.PersistedOutputSize = savedPath, saved.size()
+		r.Structured = out
+	}
+	// As in Claude Code, only a command that succeeded moves the next one:
+	// after a failed `cd build && make`, a relative command must not run in
+	// a folder the model did not expect it to.
+	if !r.IsError {
+		if note := b.keepCwd(cwdFile); note != "" {
+			r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
+		}
 	}
 	return r, nil
 }
@@ -304,7 +332,7 @@ func movedToBackground(res runResult, timeout time.Duration) *tools.Result {
 	text += fmt.Sprintf("\n\n[The command was still running after %d ms, so it was moved to the background as task %s and keeps running (for at most %s). Read its output with TaskOutput (task_id %q), stop it with TaskStop; you are not told when it ends.]",
 		timeout.Milliseconds(), res.backgroundTask, DefaultBackgroundTimeout, res.backgroundTask)
 	r := tools.TextResult(text)
-	r.Structured = BashOutput{Stdout: res.output, BackgroundTaskID: res.backgroundTask}
+	r.Structured = BashOutput{Stdout: res.output, BackgroundTaskID: res.backgroundTask, TimedOutAfterMs: timeout.Milliseconds()}
 	return r
 }
 
@@ -402,22 +430,6 @@ func bashResult(command string, res runResult, timeout time.Duration, longer str
 	r.IsError = isError
 	r.Structured = out
 	return r
-}
-
-// checkBlocked refuses a command matching a bash.blockedCommands pattern.
-// A pattern that is not a valid regular expression is logged and skipped.
-func (b *Bash) checkBlocked(command string, s *settings.Settings) *tools.Result {
-	for _, p := range s.Bash.BlockedCommands {
-		re, err := regexp.Compile(p)
-		if err != nil {
-			b.log.Warn("bash.blockedCommands: invalid pattern skipped", "pattern", p, "err", err)
-			continue
-		}
-		if re.MatchString(command) {
-			return tools.ErrorResult("this command is blocked by the bash.blockedCommands setting (pattern %q). Do the task another way, or ask the user to run it or to change the setting.", p)
-		}
-	}
-	return nil
 }
 
 // startBackground starts the command as a task and returns its id.

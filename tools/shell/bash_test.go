@@ -145,15 +145,12 @@ func TestBashOutputOverLimitIsSaved(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no saved file named: %q", text[len(text)-300:])
 	}
-	if filepath.Dir(m[1]) != filepath.Join(dir, ".toolhost", "output") {
-		t.Errorf("saved in %s, want the workspace's .toolhost/output", m[1])
+	if strings.HasPrefix(m[1], dir) {
+		t.Errorf("saved in %s, inside the workspace", m[1])
 	}
 	want, _ := exec.Command("seq", "1", "100000").Output()
 	if got, err := os.ReadFile(m[1]); err != nil || !bytes.Equal(got, want) {
 		t.Errorf("the saved file does not hold the whole output (%d bytes, err %v)", len(got), err)
-	}
-	if ig, err := os.ReadFile(filepath.Join(dir, ".toolhost", "output", ".gitignore")); err != nil || !strings.Contains(string(ig), "*") {
-		t.Errorf("the output folder does not ignore itself: %q %v", ig, err)
 	}
 	// Output within the limit is not saved.
 	res, _ = execTool(context.Background(), b, map[string]any{"command": "seq 1 10"}, nil)
@@ -250,38 +247,6 @@ func TestBashSecretMasking(t *testing.T) {
 	}
 }
 
-func TestBashBlockedCommands(t *testing.T) {
-	b, _, dir := newBash(t, with(func(s *settings.Settings) {
-		s.Bash.BlockedCommands = []string{"([", `\brm\s+-rf\b`, `^curl\b`}
-	}))
-	marker := filepath.Join(dir, "kept")
-	os.WriteFile(marker, nil, 0o644)
-	tests := []struct {
-		command string
-		blocked bool
-	}{
-		{"rm -rf " + marker, true},
-		{"curl http://example.invalid", true},
-		{"echo curl", false},
-		{"ls " + marker, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.command, func(t *testing.T) {
-			res, err := execTool(context.Background(), b, map[string]any{"command": tc.command}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			blocked := res.IsError && strings.Contains(res.Text(), "blocked by the bash.blockedCommands setting")
-			if blocked != tc.blocked {
-				t.Errorf("blocked %v: %q", blocked, res.Text())
-			}
-		})
-	}
-	if _, err := os.Stat(marker); err != nil {
-		t.Errorf("a blocked command ran: %v", err)
-	}
-}
-
 func TestBashRunInBackground(t *testing.T) {
 	b, m, dir := newBash(t, settings.Defaults)
 	res, err := execTool(context.Background(), b, map[string]any{"command": "echo from-task; touch " + filepath.Join(dir, "ran"), "run_in_background": true}, nil)
@@ -361,7 +326,7 @@ func TestBashAccessRiskPreview(t *testing.T) {
 		}
 	}
 	a := b.Access(json.RawMessage(`{"command":"npm test"}`))
-	if a.Command != "npm test" || len(a.Exclusive) != 1 || a.Exclusive[0] != "shell" {
+	if a.Command != "npm test" || a.Dir != "" || len(a.Exclusive) != 1 || a.Exclusive[0] != "shell" {
 		t.Errorf("access %+v", a)
 	}
 	if p := b.Preview(context.Background(), json.RawMessage(`{"command":"npm test"}`)); p == nil || p.Kind != "command" || p.Text != "npm test" {
@@ -416,7 +381,13 @@ func TestBashCwdCarriesOver(t *testing.T) {
 		{"pwd", filepath.Join(dir, "sub") + "\n"},
 		{"cd deeper && echo moved", "moved\n"},
 		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		// A command that failed leaves the folder where it was, as in
+		// Claude Code: the next call runs where this one started.
 		{"cd .. ; false", "(no output)\n\n[Exit code 1]"},
+		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		{"cd .. && false", "(no output)\n\n[Exit code 1]"},
+		{"pwd", filepath.Join(dir, "sub", "deeper") + "\n"},
+		{"cd ..", "(no output)"},
 		{"pwd", filepath.Join(dir, "sub") + "\n"},
 		{"cd " + outside, "(no output)\n[The command ended in " + outside + ", outside the workspace, so the next command starts in " + dir + " again.]"},
 		{"pwd", dir + "\n"},
@@ -451,6 +422,10 @@ func TestBashCwdCarriesOver(t *testing.T) {
 	}
 	if got := b.workDir(); got != filepath.Join(dir, "sub") {
 		t.Errorf("workDir = %s", got)
+	}
+	// The permission check judges the next command where it starts.
+	if got := b.Access(json.RawMessage(`{"command":"ls"}`)).Dir; got != filepath.Join(dir, "sub") {
+		t.Errorf("Access().Dir = %q after cd sub", got)
 	}
 	// A new first root (EnterWorktree) is where the next command starts,
 	// even though the old folder is still inside the workspace.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // compressor shortens the output of one common command, keeping what a
@@ -19,16 +20,19 @@ type compressor struct {
 }
 
 // compressors are tried in order on a command with no pipes, lists or
-// redirections (its output is then the command's own).
-var compressors = []compressor{
-	{"git status", regexp.MustCompile(`^git\s+status(\s+[^-][^\s]*)*$`), compressGitStatus, false},
-	{"git log", regexp.MustCompile(`^git\s+log(\s+(-n\s*\d+|-\d+|--stat|[^-\s][^\s]*))*$`), compressGitLog, false},
-	{"git diff", regexp.MustCompile(`^git\s+diff(\s+\S+)*$`), compressGitDiff, false},
-	{"ls -la", regexp.MustCompile(`^ls\s+-(la|al|l|lA|Al|lah|alh|lha)(\s+\S+)*$`), compressLsLong, false},
-	{"go test", regexp.MustCompile(`^go\s+test(\s+\S+)*$`), compressGoTest, false},
-	{"grep", regexp.MustCompile(`^(rg|grep|egrep|fgrep)(\s+\S+)+$`), compressGrep, false},
-	{"cat", regexp.MustCompile(`^(cat|head(\s+-n\s*\d+|\s+-\d+)?)\s+[^-\s]\S*$`), numberLines, true},
-}
+// redirections (its output is then the command's own). Compiled on first
+// use: not on the path of the server's start.
+var compressors = sync.OnceValue(func() []compressor {
+	return []compressor{
+		{"git status", regexp.MustCompile(`^git\s+status(\s+[^-][^\s]*)*$`), compressGitStatus, false},
+		{"git log", regexp.MustCompile(`^git\s+log(\s+(-n\s*\d+|-\d+|--stat|[^-\s][^\s]*))*$`), compressGitLog, false},
+		{"git diff", regexp.MustCompile(`^git\s+diff(\s+\S+)*$`), compressGitDiff, false},
+		{"ls -la", regexp.MustCompile(`^ls\s+-(la|al|l|lA|Al|lah|alh|lha)(\s+\S+)*$`), compressLsLong, false},
+		{"go test", regexp.MustCompile(`^go\s+test(\s+\S+)*$`), compressGoTest, false},
+		{"grep", regexp.MustCompile(`^(rg|grep|egrep|fgrep)(\s+\S+)+$`), compressGrep, false},
+		{"cat", regexp.MustCompile(`^(cat|head(\s+-n\s*\d+|\s+-\d+)?)\s+[^-\s]\S*$`), numberLines, true},
+	}
+})
 
 // shellMeta are characters after which a command's output is not simply
 // the output of its first program.
@@ -40,7 +44,7 @@ func compressOutput(command, output string) (string, bool) {
 	if strings.ContainsAny(cmd, shellMeta) {
 		return output, false
 	}
-	for _, c := range compressors {
+	for _, c := range compressors() {
 		if !c.match.MatchString(cmd) {
 			continue
 		}

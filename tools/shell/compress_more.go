@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -12,7 +13,7 @@ const maxMatchLineChars = 200
 
 // grepLine is "file:line:text" (grep -n, rg with line numbers) or
 // "file:text" (grep -r, rg without).
-var grepLine = regexp.MustCompile(`^([^:\s][^:]*):(?:(\d+):)?(.*)$`)
+var grepLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^:\s][^:]*):(?:(\d+):)?(.*)$`) })
 
 // compressGrep groups matches by file, one header per file and the matches
 // under it (with their line numbers when the output has them), and cuts
@@ -27,7 +28,7 @@ func compressGrep(out string) (string, bool) {
 	current := ""
 	files := 0
 	for _, l := range lines {
-		m := grepLine.FindStringSubmatch(l)
+		m := grepLine().FindStringSubmatch(l)
 		if m == nil {
 			return out, false
 		}
@@ -73,14 +74,14 @@ func numberLines(out string) (string, bool) {
 }
 
 // goTestLine is a package's result line of go test.
-var goTestLine = regexp.MustCompile(`^(ok|FAIL|\?)\s+\S+`)
+var goTestLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(ok|FAIL|\?)\s+\S+`) })
 
 // goTestSummary counts the packages of a go test run: "go test: 3 packages
 // ok, 1 failed, 2 without tests". Empty when no package line was seen.
 func goTestSummary(out string) string {
 	var ok, failed, none int
 	for _, l := range strings.Split(out, "\n") {
-		m := goTestLine.FindStringSubmatch(strings.TrimSpace(l))
+		m := goTestLine().FindStringSubmatch(strings.TrimSpace(l))
 		if m == nil {
 			continue
 		}

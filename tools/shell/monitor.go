@@ -101,7 +101,7 @@ func (*Monitor) Docs() tools.Docs {
 }
 
 // Access: a command for Bash(...) rules, a WebSocket's host for domain rules.
-func (*Monitor) Access(in json.RawMessage) tools.Access {
+func (m *Monitor) Access(in json.RawMessage) tools.Access {
 	var p MonitorInput
 	_ = json.Unmarshal(in, &p)
 	if p.WS != nil {
@@ -110,7 +110,7 @@ func (*Monitor) Access(in json.RawMessage) tools.Access {
 		}
 		return tools.Access{}
 	}
-	return tools.Access{Command: p.Command}
+	return tools.Access{Command: p.Command, Dir: m.bash.startDir()}
 }
 
 // Preview shows what is watched.
@@ -161,9 +161,6 @@ func (m *Monitor) Execute(_ context.Context, call *tools.Call) (*tools.Result, e
 		t, err = b.tasks.StartFunc(spec, func(ctx context.Context, out io.Writer) error { return watchWebSocket(ctx, ws, out) })
 	} else {
 		s := b.settings()
-		if res := b.checkBlocked(command, s); res != nil {
-			return res, nil
-		}
 		// Confined as Bash's commands are: under bash.sandbox, bubblewrap.
 		dir := b.workDir()
 		name, args, serr := sandboxArgs(s, b.ws.RealFolders(), dir, command)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/toolhost/toolhost/settings"
@@ -31,7 +30,9 @@ var errNoSandbox = errors.New("bash.sandbox is on, but bubblewrap (bwrap) is not
 
 // sandboxArgs returns the command line that runs `bash -c command` in dir:
 // under bubblewrap when the settings ask for the sandbox, else bash itself.
-func sandboxArgs(s *settings.Settings, folders []string, dir, command string) (name string, args []string, err error) {
+// extra are folders of toolhost's own the command's shell writes besides
+// the workspace (the folder report of Bash).
+func sandboxArgs(s *settings.Settings, folders []string, dir, command string, extra ...string) (name string, args []string, err error) {
 	if !s.Bash.Sandbox {
 		bash, err := bashProgram()
 		if err != nil {
@@ -68,30 +69,15 @@ func sandboxArgs(s *settings.Settings, folders []string, dir, command string) (n
 		for _, p := range readOnly {
 			args = append(args, "--ro-bind", p, p)
 		}
-		// toolhost's own output folder (spilled output, the folder
-		// report) is written by the command's shell; not through a link
-		// out of the folder, which would make its target writable.
-		if out := outputDir(f); insideReal(f, out) {
-			writable = append(writable, out)
-		}
 		for _, p := range writable {
 			args = append(args, "--bind", p, p)
 		}
 	}
+	for _, p := range extra {
+		args = append(args, "--bind", p, p)
+	}
 	args = append(args, "--chdir", dir, "--", "bash", "-c", command)
 	return bwrap, args, nil
-}
-
-// insideReal reports whether dir is an existing folder whose real path
-// lies inside root's.
-func insideReal(root, dir string) bool {
-	realRoot, err1 := filepath.EvalSymlinks(root)
-	real, err2 := filepath.EvalSymlinks(dir)
-	if err1 != nil || err2 != nil || !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {
-		return false
-	}
-	st, err := os.Stat(real)
-	return err == nil && st.IsDir()
 }
 
 // sandboxFailure recognises bubblewrap's own failure to set the sandbox up

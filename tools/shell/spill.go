@@ -12,17 +12,17 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // Output over the limit, as Claude Code handles it: the result keeps the
 // start of the output and says where the whole of it is saved, in a file
-// the model can Read (with offset and limit) or Grep. The files live in
-// .toolhost/output/ under the workspace root, which ignores itself for git,
-// so Read needs no permission prompt; where that folder cannot be made, in
+// the model can Read (with offset and limit) or Grep. As in Claude Code the
+// files live outside the project, in the workspace's state folder
+// (workspace.StateDir), so that Glob, which lists ignored files, does not
+// show them among the user's files; where that folder cannot be made, in
 // the system's temporary folder.
-
-// spillDirName is the folder of saved outputs under the workspace root.
-const spillDirName = ".toolhost/output"
 
 // spillMaxAge is how long saved outputs are kept: older ones are removed
 // when a new one is saved.
@@ -148,6 +148,13 @@ func (s *spill) close() (saved string) {
 	return s.path
 }
 
+// size is how many bytes of output were written.
+func (s *spill) size() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total
+}
+
 // render is the output's start, up to the limit and cut at a line end when
 // one is near, with a note saying where the whole output is.
 func (s *spill) render(path string) string {
@@ -169,20 +176,26 @@ func (s *spill) render(path string) string {
 		head[:n], total, n, path)
 }
 
-// createSpillFile makes a new file for an output, in the workspace's
-// output folder or else the temporary folder, and removes old ones.
+// createSpillFile makes a new file for a command's output.
 func createSpillFile(root string) (*os.File, string, error) {
-	stamp := "bash-" + time.Now().Format("20060102-150405") + "-"
-	if out, err := openOutputDir(root); err == nil {
-		defer out.Close()
-		removeOld(out)
+	return CreateOutputFile(root, "bash")
+}
+
+// CreateOutputFile makes a new file for an output too long for the model
+// (kind names what made it: bash, mcp), in the workspace's output folder
+// outside the workspace or else the temporary folder, and removes old ones.
+// Other tools that save outputs use it, so they all land in one place.
+func CreateOutputFile(root, kind string) (*os.File, string, error) {
+	stamp := kind + "-" + time.Now().Format("20060102-150405") + "-"
+	if dir, err := spillDir(root); err == nil {
+		removeOld(dir)
 		for range 10 {
 			var rnd [4]byte
 			_, _ = rand.Read(rnd[:])
-			name := stamp + hex.EncodeToString(rnd[:]) + ".log"
-			f, err := out.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+			path := filepath.Join(dir, stamp+hex.EncodeToString(rnd[:])+".log")
+			f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 			if err == nil {
-				return f, filepath.Join(root, filepath.FromSlash(spillDirName), name), nil
+				return f, path, nil
 			}
 			if !errors.Is(err, fs.ErrExist) {
 				break
@@ -196,66 +209,30 @@ func createSpillFile(root string) (*os.File, string, error) {
 	return f, f.Name(), nil
 }
 
-// openOutputDir makes the workspace's output folder, which ignores itself
-// for git, and opens it. Every step goes through os.Root: a repository can
-// ship .toolhost or .toolhost/output as a link to a folder elsewhere (a
-// home folder, another repository), and toolhost must then neither write
-// its files and .gitignore there nor remove files there; the folder stays
-// the one opened even if the link changes while a command runs.
-func openOutputDir(root string) (*os.Root, error) {
-	r, err := os.OpenRoot(root)
+// spillDir makes the folder of saved outputs of the workspace at root, in
+// its state folder outside the workspace, and returns it. Only this user
+// may read it: outputs can hold what commands printed of secrets.
+func spillDir(root string) (string, error) {
+	state, err := workspace.StateDir(root)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	defer r.Close()
-	rel := filepath.FromSlash(spillDirName)
-	if err := r.MkdirAll(rel, 0o755); err != nil {
-		return nil, err
-	}
-	out, err := r.OpenRoot(rel)
-	if err != nil {
-		return nil, err
-	}
-	if f, err := out.OpenFile(".gitignore", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
-		_, _ = f.WriteString("# Saved command output (toolhost); not part of the project.\n*\n")
-		_ = f.Close()
-	}
-	return out, nil
+	dir := filepath.Join(state, "output")
+	return dir, os.MkdirAll(dir, 0o700)
 }
 
-// outputDir makes the workspace's output folder and returns its path; ""
-// when it cannot be made inside the workspace.
-func outputDir(root string) string {
-	out, err := openOutputDir(root)
-	if err != nil {
-		return ""
-	}
-	_ = out.Close()
-	dir := filepath.Join(root, filepath.FromSlash(spillDirName))
-	if !insideReal(root, dir) {
-		return ""
-	}
-	return dir
-}
-
-// removeOld removes saved outputs older than spillMaxAge from the output
-// folder.
-func removeOld(out *os.Root) {
-	d, err := out.Open(".")
-	if err != nil {
-		return
-	}
-	entries, err := d.ReadDir(-1)
-	_ = d.Close()
+// removeOld removes saved outputs older than spillMaxAge from dir.
+func removeOld(dir string) {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "bash-") || !e.Type().IsRegular() {
+		if !strings.HasSuffix(e.Name(), ".log") || !e.Type().IsRegular() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > spillMaxAge {
-			_ = out.Remove(e.Name())
+			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
 }

@@ -3,15 +3,16 @@ package shell
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // smallSpill bounds saved outputs to a size a test can fill quickly.
@@ -98,58 +99,52 @@ func mustOutput(t *testing.T, name string, args ...string) []byte {
 	return out
 }
 
-// A repository can ship .toolhost/output as a link to a folder elsewhere:
-// saving an output then writes nothing there (neither the output nor a
-// .gitignore) and removes nothing there; the output goes to the system's
-// temporary folder instead.
-func TestBashSavedOutputNeverFollowsALinkOut(t *testing.T) {
-	for _, link := range []string{".toolhost/output", ".toolhost"} {
-		t.Run(link, func(t *testing.T) {
-			b, _, dir := newBash(t, with(func(s *settings.Settings) { s.Bash.MaxOutputChars = 2000 }))
-			victim := t.TempDir()
-			old := filepath.Join(victim, "bash-notes.txt")
-			if err := os.WriteFile(old, []byte("keep me"), 0o644); err != nil {
-				t.Fatal(err)
+// The saved output lives outside the workspace, in its state folder, as
+// Claude Code keeps it outside the project: nothing appears among the
+// user's files, and a link the repository ships at .toolhost leads
+// nowhere.
+func TestBashSavedOutputOutsideTheWorkspace(t *testing.T) {
+	b, _, dir := newBash(t, with(func(s *settings.Settings) { s.Bash.MaxOutputChars = 2000 }))
+	victim := t.TempDir()
+	if err := os.Symlink(victim, filepath.Join(dir, ".toolhost")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := execTool(context.Background(), b, map[string]any{"command": "seq 1 100000"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`The whole output is saved in (\S+):`).FindStringSubmatch(res.Text())
+	if m == nil {
+		t.Fatalf("no saved file named: %q", res.Text()[max(0, len(res.Text())-300):])
+	}
+	state, err := workspace.StateDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(m[1]) != filepath.Join(state, "output") {
+		t.Errorf("saved in %s, want the workspace's state folder %s", m[1], state)
+	}
+	if got, _ := os.ReadFile(m[1]); !bytes.Equal(got, mustOutput(t, "seq", "1", "100000")) {
+		t.Errorf("the saved file %s does not hold the output", m[1])
+	}
+	out := res.Structured.(BashOutput)
+	if out.PersistedOutputPath != m[1] || out.PersistedOutputSize != int64(len(mustOutput(t, "seq", "1", "100000"))) {
+		t.Errorf("structured persistedOutputPath %q, persistedOutputSize %d", out.PersistedOutputPath, out.PersistedOutputSize)
+	}
+	for _, d := range []string{dir, victim} {
+		var found []string
+		_ = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && !e.IsDir() && p != filepath.Join(dir, ".toolhost") {
+				found = append(found, p)
 			}
-			longAgo := time.Now().Add(-72 * time.Hour)
-			if err := os.Chtimes(old, longAgo, longAgo); err != nil {
-				t.Fatal(err)
-			}
-			at := filepath.Join(dir, filepath.FromSlash(link))
-			if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			target := victim
-			if link == ".toolhost" {
-				target = filepath.Dir(victim) // .toolhost/output is then victim itself
-				if err := os.Rename(victim, filepath.Join(target, "output")); err != nil {
-					t.Fatal(err)
-				}
-				victim = filepath.Join(target, "output")
-			}
-			if err := os.Symlink(target, at); err != nil {
-				t.Fatal(err)
-			}
-			res, err := execTool(context.Background(), b, map[string]any{"command": "seq 1 100000"}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := regexp.MustCompile(`The whole output is saved in (\S+):`).FindStringSubmatch(res.Text())
-			if m == nil {
-				t.Fatalf("no saved file named: %q", res.Text()[max(0, len(res.Text())-300):])
-			}
-			t.Cleanup(func() { os.Remove(m[1]) })
-			if got, _ := os.ReadFile(m[1]); !bytes.Equal(got, mustOutput(t, "seq", "1", "100000")) {
-				t.Errorf("the saved file %s does not hold the output", m[1])
-			}
-			entries, _ := os.ReadDir(victim)
-			var names []string
-			for _, e := range entries {
-				names = append(names, e.Name())
-			}
-			if len(names) != 1 || names[0] != "bash-notes.txt" {
-				t.Errorf("the folder the link points to holds %v, want only bash-notes.txt as it was", names)
-			}
+			return nil
 		})
+		if len(found) > 0 {
+			t.Errorf("files appeared in %s: %v", d, found)
+		}
+	}
+	// Another workspace has a state folder of its own.
+	if other, _ := workspace.StateDir(t.TempDir()); other == state {
+		t.Errorf("two workspaces share the state folder %s", state)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -68,6 +69,10 @@ type Options struct {
 	MaxOutputBytes int
 	// Log receives failures to notify; nil discards them.
 	Log *slog.Logger
+	// SpillDir is where an ended task's output moves out of memory (the
+	// workspace's state folder, workspace.StateDir); "" means the system's
+	// temporary folder. Close removes the files.
+	SpillDir string
 }
 
 // Manager owns a session's background tasks. Create one per session with
@@ -75,6 +80,7 @@ type Options struct {
 type Manager struct {
 	maxOutput int
 	log       *slog.Logger
+	spillDir  string
 
 	mu sync.Mutex
 	// notify is the session-wide notifier (may be nil).
@@ -101,7 +107,10 @@ func NewManager(opts Options) *Manager {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{maxOutput: opts.MaxOutputBytes, log: opts.Log, notify: opts.Notify, tasks: map[string]*Task{}}
+	if opts.SpillDir == "" {
+		opts.SpillDir = os.TempDir()
+	}
+	return &Manager{maxOutput: opts.MaxOutputBytes, log: opts.Log, spillDir: opts.SpillDir, notify: opts.Notify, tasks: map[string]*Task{}}
 }
 
 // SetNotifier sets the session-wide notifier (e.g. the editor's Notify once
@@ -333,6 +342,10 @@ func (m *Manager) finish(t *Task) {
 	changed := TaskChanged{TaskID: t.id, Status: t.status, Command: t.command, ExitCode: t.exitCode}
 	t.mu.Unlock()
 	t.cancel()
+	// Its output is final: on disk it bounds the memory of a long session.
+	if err := t.out.Spill(m.spillDir); err != nil {
+		m.log.Warn("a finished task's output stays in memory", "task", t.id, "err", err)
+	}
 	close(t.done)
 	m.send(t, changed)
 }
@@ -451,6 +464,11 @@ func (m *Manager) Close() error {
 	for _, t := range ts {
 		t.stop()
 	}
+	defer func() {
+		for _, t := range ts {
+			t.out.Discard()
+		}
+	}()
 	// A stopped task's reaper ends what is below it, those that cleared
 	// their environment included; killing its group first would kill the
 	// reaper before it had. So the tasks end first, then what they left.

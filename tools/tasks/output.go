@@ -2,6 +2,8 @@ package tasks
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"sync"
 	"unicode/utf8"
 )
@@ -22,6 +24,84 @@ type Output struct {
 	tail []byte
 	// total counts every byte written.
 	total int64
+	// spilled names the file head and tail were moved to once the task
+	// ended (Spill); headLen and tailLen say how the file splits. A
+	// finished task's output then takes no memory: a session that ran
+	// hundreds of chatty tasks holds none of their output.
+	spilled          string
+	headLen, tailLen int
+	// discarded: the session ended; nothing more is kept or spilled.
+	discarded bool
+}
+
+// spillMinBytes is the least output Spill moves to a file: smaller output
+// costs less in memory than a file does.
+const spillMinBytes = 64 << 10
+
+// Spill moves the kept output of an ended task to a new file in dir, when
+// there is enough of it to be worth a file; the output reads as before,
+// from the file. Output written later (a process the task left behind) is
+// counted, not kept.
+func (o *Output) Spill(dir string) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	tail := o.tail
+	if len(tail) > o.tailCap {
+		tail = tail[len(tail)-o.tailCap:]
+	}
+	if o.spilled != "" || o.discarded || len(o.head)+len(tail) < spillMinBytes {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "task-*.out")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(o.head)
+	if err == nil {
+		_, err = f.Write(tail)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	o.spilled, o.headLen, o.tailLen = f.Name(), len(o.head), len(tail)
+	o.head, o.tail = nil, nil
+	return nil
+}
+
+// Discard removes the file Spill made, if any; the output is empty then.
+func (o *Output) Discard() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.discarded = true
+	if o.spilled != "" {
+		_ = os.Remove(o.spilled)
+		o.spilled, o.headLen, o.tailLen = "", 0, 0
+	}
+}
+
+// kept returns head and tail, read back from the file when spilled (for
+// the time of one read; a file gone returns nothing). o.mu is held.
+func (o *Output) kept() (head, tail []byte) {
+	if o.spilled == "" {
+		return o.head, o.tail
+	}
+	f, err := os.Open(o.spilled)
+	if err != nil {
+		return nil, nil
+	}
+	defer f.Close()
+	buf := make([]byte, o.headLen+o.tailLen)
+	n, _ := io.ReadFull(f, buf)
+	buf = buf[:n]
+	split := min(o.headLen, len(buf))
+	return buf[:split], buf[split:]
 }
 
 // NewOutput returns an Output keeping at most capBytes bytes.
@@ -36,6 +116,9 @@ func (o *Output) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.total += int64(n)
+	if o.spilled != "" {
+		return n, nil
+	}
 	if room := o.headCap - len(o.head); room > 0 {
 		take := min(room, len(p))
 		o.head = append(o.head, p[:take]...)
@@ -67,9 +150,10 @@ func (o *Output) Total() int64 {
 func (o *Output) Tail(n int) string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	all := o.head
-	if len(o.tail) > 0 {
-		all = o.tail
+	head, tail := o.kept()
+	all := head
+	if len(tail) > 0 {
+		all = tail
 	}
 	if len(all) > n {
 		all = all[len(all)-n:]
@@ -86,23 +170,23 @@ func (o *Output) Tail(n int) string {
 func (o *Output) Render(maxBytes int) string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	tail := o.tail
+	head, tail := o.kept()
 	if len(tail) > o.tailCap {
 		tail = tail[len(tail)-o.tailCap:]
 	}
-	kept := int64(len(o.head) + len(tail))
-	if kept == o.total && len(o.head)+len(tail) <= maxBytes {
-		return string(o.head) + string(tail)
+	kept := int64(len(head) + len(tail))
+	if kept == o.total && len(head)+len(tail) <= maxBytes {
+		return string(head) + string(tail)
 	}
 	// Join head and tail, then keep maxBytes/2 of each end.
 	half := max(maxBytes/2, 1)
-	first := o.head
+	first := head
 	if len(first) > half {
 		first = cutEnd(first, half)
 	}
 	last := tail
-	if len(last) == 0 && len(o.head) > len(first) {
-		last = o.head[len(first):]
+	if len(last) == 0 && len(head) > len(first) {
+		last = head[len(first):]
 	}
 	if len(last) > half {
 		last = cutStart(last, half)

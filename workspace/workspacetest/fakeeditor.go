@@ -189,6 +189,7 @@ func (f *FakeEditor) ApplyEdit(ctx context.Context, params *workspace.ApplyWorks
 		path    string
 		text    string
 		version int32
+		open    bool
 	}
 	var reports []report
 	var toSave []report
@@ -200,10 +201,10 @@ func (f *FakeEditor) ApplyEdit(ctx context.Context, params *workspace.ApplyWorks
 		}
 		f.buffers[path] = b
 		if b.open && changed {
-			reports = append(reports, report{path, b.text, b.version})
+			reports = append(reports, report{path: path, text: b.text, version: b.version})
 		}
 		if f.saves {
-			toSave = append(toSave, report{path: path, text: b.text})
+			toSave = append(toSave, report{path: path, text: b.text, open: b.open})
 		}
 	}
 	f.mu.Unlock()
@@ -219,6 +220,14 @@ func (f *FakeEditor) ApplyEdit(ctx context.Context, params *workspace.ApplyWorks
 		for _, r := range reports {
 			if err := f.ws.Change(workspace.PathToURI(r.path), r.version, []workspace.ContentChange{{Text: r.text}}); err != nil {
 				return nil, err
+			}
+		}
+		// An editor that saves a document it has open says so.
+		for _, s := range toSave {
+			if s.open {
+				if err := f.ws.Save(workspace.PathToURI(s.path)); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}

@@ -19,6 +19,9 @@ import { resolveServerPath } from "./logic/serverPath";
 /** What the status bar item says about the server. */
 export type ServerState = "starting" | "running" | "crashed" | "stopped" | "notConfigured";
 
+/** The extension's id (publisher.name), to find its own folder and bundled binary. */
+const EXTENSION_ID = "toolhost.toolhost";
+
 /** How long the server may take to answer initialize before it is stopped. */
 export const START_TIMEOUT_MS = 15000;
 
@@ -115,7 +118,11 @@ export class ServerManager implements vscode.Disposable {
     const gen = ++this.generation;
     const config = vscode.workspace.getConfiguration("toolhost");
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const resolved = resolveServerPath(config.get<string>("path"), { HOME: os.homedir(), PATH: process.env.PATH }, folder);
+    // Only the user's (or remote) value counts: a folder's own settings
+    // never choose the program that runs, whatever VS Code does with them.
+    const configured = config.inspect<string>("path")?.globalValue;
+    const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath;
+    const resolved = resolveServerPath(configured, { HOME: os.homedir(), PATH: process.env.PATH }, extensionPath);
     if ("error" in resolved) {
       this.output.appendLine(resolved.error);
       this.show("notConfigured", resolved.error);
@@ -148,11 +155,11 @@ export class ServerManager implements vscode.Disposable {
     });
     this.client = client;
     this.show("starting");
-    this.output.appendLine(`starting ${resolved.path} serve`);
+    this.output.appendLine(`starting ${resolved.path} serve (from ${resolved.source === "toolhost.path" ? "the setting toolhost.path" : resolved.source === "bundled" ? "the extension's own bin/" : "PATH"})`);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`${resolved.path} did not answer within ${START_TIMEOUT_MS / 1000} s, so it was stopped. Check that toolhost.path names the toolhost binary, then run "toolhost: Restart Server".`)),
+        () => reject(new Error(`${resolved.path} did not answer within ${START_TIMEOUT_MS / 1000} s, so it was stopped. Check that toolhost.path names the toolhost binary (or clear it to use the bundled one), then run "toolhost: Restart Server".`)),
         START_TIMEOUT_MS,
       );
     });
@@ -170,7 +177,8 @@ export class ServerManager implements vscode.Disposable {
       const message = err instanceof Error ? err.message : String(err);
       this.output.appendLine(`error: ${message}`);
       this.show("crashed", message);
-      void this.offerRestart(`toolhost could not start: ${message}`, true);
+      const where = resolved.source === "toolhost.path" ? ` (the binary the setting toolhost.path names: ${resolved.path})` : ` (${resolved.path})`;
+      void this.offerRestart(`toolhost could not start${where}: ${message}`, true);
       return;
     } finally {
       clearTimeout(timer);

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { expandPath, findOnPath, resolveServerPath } from "../src/logic/serverPath";
+import { bundledPath, expandPath, findOnPath, resolveServerPath } from "../src/logic/serverPath";
 
 function tempBin(): { dir: string; bin: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-path-"));
@@ -13,26 +13,78 @@ function tempBin(): { dir: string; bin: string } {
   return { dir, bin };
 }
 
-test("expandPath expands ~ and ${workspaceFolder}", () => {
-  assert.equal(expandPath("~/bin/toolhost", "/home/u", undefined), "/home/u/bin/toolhost");
-  assert.equal(expandPath("${workspaceFolder}/bin/toolhost", "/h", "/w"), "/w/bin/toolhost");
-  assert.equal(expandPath("bin/toolhost", "/h", "/w"), "/w/bin/toolhost");
-  assert.equal(expandPath("/opt/toolhost", "/h", "/w"), "/opt/toolhost");
+/** An extension folder as a platform VSIX unpacks it: bin/toolhost, mode `mode`. */
+function tempExtension(mode: number): string {
+  const ext = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-ext-"));
+  fs.mkdirSync(path.join(ext, "bin"));
+  fs.writeFileSync(path.join(ext, "bin", "toolhost"), "#!/bin/sh\n", { mode });
+  fs.chmodSync(path.join(ext, "bin", "toolhost"), mode);
+  return ext;
+}
+
+test("expandPath expands ~ and refuses what would be read against the opened folder", () => {
+  const cases: { in: string; want?: string; refused?: RegExp }[] = [
+    { in: "~/bin/toolhost", want: "/home/u/bin/toolhost" },
+    { in: "  /opt/toolhost  ", want: "/opt/toolhost" },
+    { in: "~", want: "/home/u" },
+    { in: "bin/toolhost", refused: /relative path.*not resolved against the opened folder.*absolute path/ },
+    { in: "./toolhost", refused: /relative path/ },
+    { in: "toolhost", refused: /relative path/ },
+    { in: "${workspaceFolder}/bin/toolhost", refused: /\$\{workspaceFolder\} are not expanded.*absolute path/ },
+    { in: "${userHome}/bin/toolhost", refused: /not expanded/ },
+  ];
+  for (const c of cases) {
+    const got = expandPath(c.in, "/home/u");
+    if (c.refused) {
+      assert.ok("error" in got, `${c.in}: expected a refusal, got ${JSON.stringify(got)}`);
+      assert.match(got.error, c.refused, c.in);
+      assert.match(got.error, /toolhost\.path/, `${c.in}: the message names the setting`);
+    } else {
+      assert.deepEqual(got, { path: c.want }, c.in);
+    }
+  }
 });
 
-test("findOnPath finds executables only", () => {
+test("findOnPath finds executables only, and never through a relative PATH entry", () => {
   const { dir, bin } = tempBin();
   assert.equal(findOnPath("toolhost", `/nonexistent${path.delimiter}${dir}`), bin);
   assert.equal(findOnPath("plain", dir), undefined);
   assert.equal(findOnPath("toolhost", ""), undefined);
+  const rel = path.relative(process.cwd(), dir);
+  assert.equal(findOnPath("toolhost", rel), undefined);
 });
 
-test("resolveServerPath uses the setting, else PATH, and explains failures", () => {
+test("resolveServerPath: the setting, else the bundled binary, else PATH; failures say what to do", () => {
   const { dir, bin } = tempBin();
-  assert.deepEqual(resolveServerPath(bin, {}, undefined), { path: bin });
-  assert.deepEqual(resolveServerPath("", { PATH: dir }, undefined), { path: bin });
-  const notExec = resolveServerPath(path.join(dir, "plain"), {}, undefined);
-  assert.match((notExec as { error: string }).error, /not an executable file/);
-  const missing = resolveServerPath(undefined, { PATH: "/nonexistent" }, undefined);
-  assert.match((missing as { error: string }).error, /not found on PATH/);
+  const ext = tempExtension(0o755);
+  const emptyExt = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-ext-"));
+  // A cloned folder that ships its own binary: never chosen.
+  const folder = tempExtension(0o755);
+  const cases: { name: string; configured?: string; env: { PATH?: string; HOME?: string }; ext?: string; want?: object; error?: RegExp }[] = [
+    { name: "setting wins over bundled", configured: bin, env: {}, ext, want: { path: bin, source: "toolhost.path" } },
+    { name: "bundled with no setting", env: { PATH: dir }, ext, want: { path: bundledPath(ext, "linux"), source: "bundled" } },
+    { name: "PATH when nothing is bundled", configured: "", env: { PATH: dir }, ext: emptyExt, want: { path: bin, source: "PATH" } },
+    { name: "~ in the setting", configured: "~/toolhost", env: { HOME: dir }, ext, want: { path: bin, source: "toolhost.path" } },
+    { name: "not executable", configured: path.join(dir, "plain"), env: {}, ext, error: /toolhost\.path is set to .* not an executable file/ },
+    { name: "missing file", configured: path.join(dir, "nope"), env: {}, ext, error: /toolhost\.path is set to .* not an executable file/ },
+    { name: "relative setting", configured: "bin/toolhost", env: { PATH: dir }, ext: folder, error: /toolhost\.path .*relative path/ },
+    { name: "workspaceFolder", configured: "${workspaceFolder}/bin/toolhost", env: {}, ext, error: /toolhost\.path .*workspaceFolder/ },
+    { name: "nothing anywhere", env: { PATH: "/nonexistent" }, ext: emptyExt, error: /not found.*toolhost\.path/ },
+  ];
+  for (const c of cases) {
+    const got = resolveServerPath(c.configured, c.env, c.ext, "linux");
+    if (c.error) {
+      assert.ok("error" in got, `${c.name}: expected an error, got ${JSON.stringify(got)}`);
+      assert.match(got.error, c.error, c.name);
+    } else {
+      assert.deepEqual(got, c.want, c.name);
+    }
+  }
+});
+
+test("resolveServerPath makes the bundled binary executable when the VSIX lost its mode", () => {
+  const ext = tempExtension(0o644);
+  const got = resolveServerPath(undefined, { PATH: "" }, ext, "linux");
+  assert.deepEqual(got, { path: bundledPath(ext, "linux"), source: "bundled" });
+  assert.ok((fs.statSync(bundledPath(ext, "linux")).mode & 0o111) !== 0);
 });

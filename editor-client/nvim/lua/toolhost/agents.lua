@@ -78,7 +78,8 @@ end
 --- Shows the configurations in a scratch split.
 function M.show()
   local th = require("toolhost")
-  local bin = th.options.cmd and th.options.cmd[1] or "toolhost"
+  local cmd = th.command()
+  local bin = cmd and cmd[1] or "toolhost"
   require("toolhost.commands").show("agents", M.config_lines(M.endpoint, vim.fn.exepath(bin) ~= "" and vim.fn.exepath(bin) or bin))
 end
 

@@ -21,17 +21,22 @@ function M.check()
   if vim.fn.has("nvim-0.7") ~= 1 then
     h.error("Neovim 0.7 or later is needed")
   end
-  local bin = th.options.cmd[1]
-  local path = vim.fn.exepath(bin)
-  if path == "" then
-    h.error(bin .. " was not found", { "Install toolhost, or pass cmd = { '/path/to/toolhost', 'serve' } to setup{}" })
+  local cmd, why = th.command()
+  local where = cmd and require("toolhost.binary").describe(cmd)
+  if not cmd then
+    h.error(why)
+  elseif not where then
+    h.error(cmd[1] .. " was not found", {
+      "Run the plugin's build step (see :help toolhost-install), or pass cmd = { '/path/to/toolhost', 'serve' } to setup{}",
+    })
   else
-    h.ok("binary: " .. path)
-    local out = vim.fn.system({ path, "version" })
+    h.ok("binary: " .. where.path)
+    h.ok("from: " .. where.source)
+    local out = vim.fn.system({ where.path, "version" })
     if vim.v.shell_error == 0 then
       h.ok("version: " .. vim.trim(out))
     else
-      h.warn("`toolhost version` failed: " .. vim.trim(out))
+      h.warn("`toolhost version` failed: " .. vim.trim(out), { "Run the plugin's build step again (see :help toolhost-install)" })
     end
   end
   if th.is_running() then

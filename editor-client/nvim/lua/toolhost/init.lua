@@ -2,7 +2,7 @@
 -- its questions, permission prompts and edits through vim.ui dialogs and
 -- diff views, and runs tools by hand with :Toolhost.
 --
---   require("toolhost").setup{ cmd = { "toolhost", "serve" }, permission_mode = "default" }
+--   require("toolhost").setup{}   -- or setup{ cmd = { "/path/to/toolhost", "serve" }, permission_mode = "default" }
 --
 -- Works on Neovim 0.7.2 and later.
 local client_mod = require("toolhost.client")
@@ -11,7 +11,9 @@ local M = {}
 
 --- Defaults of setup{}; see :help toolhost-setup.
 M.defaults = {
-  cmd = { "toolhost", "serve" },
+  -- nil: the binary the build step put in the plugin's bin/, else toolhost
+  -- on PATH (toolhost.binary).
+  cmd = nil,
   permission_mode = nil,
   root_dir = nil,
   settings = {},
@@ -67,6 +69,7 @@ function M.setup(opts)
   if type(M.options.cmd) == "string" then
     M.options.cmd = { M.options.cmd, "serve" }
   end
+
   -- A new configuration: the mode it names holds, not one chosen before.
   M.state.chosen_mode = nil
   if M.options.autostart then
@@ -86,6 +89,21 @@ function M.is_running()
   return c ~= nil and M.state.initialized and not require("toolhost.client").is_stopped(c)
 end
 
+--- The command that starts the server: setup{}'s cmd, else the binary the
+--- build step made or toolhost on PATH (toolhost.binary); nil and a message
+--- saying how to get one. Looked up at each start, so :Toolhost start works
+--- right after the build step.
+function M.command()
+  if M.options.cmd then
+    return M.options.cmd
+  end
+  local found, why = require("toolhost.binary").find()
+  if not found then
+    return nil, why
+  end
+  return { found.path, "serve" }
+end
+
 --- Starts the server if it is not running. Returns true, or false and a message.
 function M.start()
   if M.client() then
@@ -93,9 +111,15 @@ function M.start()
   end
   M.state.todos, M.state.tasks, M.state.progress, M.state.tools, M.state.trust = {}, {}, {}, nil, nil
   M.state.teams = {}
+  local cmd, why = M.command()
+  if not cmd then
+    vim.notify(why, vim.log.levels.ERROR)
+    return false, why
+  end
   -- Processes started from Neovim reach this session (agents.lua).
   local agents = require("toolhost.agents")
   local opts = vim.tbl_extend("force", M.options, {
+    cmd = cmd,
     on_init = function(c, result)
       agents.on_init(c)
       if M.options.on_init then
@@ -174,8 +198,10 @@ end
 --- What the client knows about the server beyond toolhost/status.
 function M.status_info()
   local info = M.state.server_info or {}
+  local cmd = M.command()
+  local binary = cmd and (vim.fn.exepath(cmd[1]) ~= "" and vim.fn.exepath(cmd[1]) or cmd[1]) or nil
   return {
-    binary = vim.fn.exepath(M.options.cmd[1]) ~= "" and vim.fn.exepath(M.options.cmd[1]) or M.options.cmd[1],
+    binary = binary,
     version = info.version,
     pid = M.state.pid,
     root = M.state.root,

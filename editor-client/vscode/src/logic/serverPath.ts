@@ -1,29 +1,60 @@
 /**
- * Finding the toolhost binary: the `toolhost.path` setting (with `~` and
- * `${workspaceFolder}` expanded), else `toolhost` on PATH.
+ * Finding the toolhost binary: the `toolhost.path` setting when set, else
+ * the binary the platform's VSIX carries in its `bin/`, else `toolhost` on
+ * PATH.
+ *
+ * `toolhost.path` is a machine setting, and it is never resolved against
+ * the opened folder: a relative path or `${workspaceFolder}` would let a
+ * cloned folder that ships its own `bin/toolhost` choose the program that
+ * runs when it opens, in Restricted Mode too. Such values are refused with
+ * a message; `~` (the user's home) is the only expansion.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-/** Expands `~` and `${workspaceFolder}` in a configured path. */
-export function expandPath(configured: string, home: string, workspaceFolder: string | undefined): string {
-  let p = configured.trim();
-  if (p === "~" || p.startsWith("~/")) {
-    p = path.join(home, p.slice(1));
-  }
-  if (workspaceFolder) {
-    p = p.split("${workspaceFolder}").join(workspaceFolder);
-  }
-  if (!path.isAbsolute(p) && workspaceFolder && p.includes(path.sep)) {
-    p = path.join(workspaceFolder, p);
-  }
-  return p;
+/** Where the binary that runs came from (shown in the output channel). */
+export type ServerSource = "toolhost.path" | "bundled" | "PATH";
+
+/** The binary to start, or why there is none and what to do. */
+export type ResolvedServer = { path: string; source: ServerSource } | { error: string };
+
+/** The binary's file name on this platform. */
+export function binaryName(platform: NodeJS.Platform = process.platform): string {
+  return platform === "win32" ? "toolhost.exe" : "toolhost";
 }
 
-/** Looks `name` up in a PATH string; undefined when absent. */
+/** Where a platform VSIX carries its binary, inside the extension's folder. */
+export function bundledPath(extensionPath: string, platform: NodeJS.Platform = process.platform): string {
+  return path.join(extensionPath, "bin", binaryName(platform));
+}
+
+/**
+ * Expands a leading `~` to the user's home and checks that what is left is
+ * an absolute path, never one read against the opened folder.
+ */
+export function expandPath(configured: string, home: string): { path: string } | { error: string } {
+  let p = configured.trim();
+  if (p.includes("${")) {
+    return {
+      error: `toolhost.path is "${configured}", but variables such as \${workspaceFolder} are not expanded: it is a machine setting, and the opened folder never chooses the program that runs. Set toolhost.path to the binary's absolute path, or clear it to use the binary bundled with the extension.`,
+    };
+  }
+  if (p === "~" || p.startsWith("~/") || p.startsWith("~\\")) {
+    p = path.join(home, p.slice(1));
+  }
+  if (!path.isAbsolute(p)) {
+    return {
+      error: `toolhost.path is "${configured}", a relative path; it is not resolved against the opened folder (that folder could ship its own binary). Set toolhost.path to the binary's absolute path (~/ for your home works), or clear it to use the binary bundled with the extension.`,
+    };
+  }
+  return { path: p };
+}
+
+/** Looks `name` up in a PATH string; undefined when absent. Relative PATH entries are skipped. */
 export function findOnPath(name: string, pathVar: string | undefined): string | undefined {
   for (const dir of (pathVar ?? "").split(path.delimiter)) {
-    if (!dir) {
+    // A relative entry would be read against the opened folder, the server's working folder.
+    if (!dir || !path.isAbsolute(dir)) {
       continue;
     }
     const candidate = path.join(dir, name);
@@ -34,24 +65,56 @@ export function findOnPath(name: string, pathVar: string | undefined): string | 
   return undefined;
 }
 
-/** Resolves the command to start, or explains why there is none. */
+/** Resolves the binary to start: the setting, else the bundled binary, else PATH. */
 export function resolveServerPath(
   configured: string | undefined,
   env: { HOME?: string; PATH?: string },
-  workspaceFolder: string | undefined,
-): { path: string } | { error: string } {
+  extensionPath: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): ResolvedServer {
   if (configured && configured.trim() !== "") {
-    const p = expandPath(configured, env.HOME ?? "", workspaceFolder);
-    if (!isExecutable(p)) {
-      return { error: `toolhost.path is set to "${configured}", but ${p} is not an executable file.` };
+    const expanded = expandPath(configured, env.HOME ?? "");
+    if ("error" in expanded) {
+      return expanded;
     }
-    return { path: p };
+    if (!isExecutable(expanded.path)) {
+      return {
+        error: `toolhost.path is set to "${configured}", but ${expanded.path} is not an executable file. Correct toolhost.path, or clear it to use the binary bundled with the extension.`,
+      };
+    }
+    return { path: expanded.path, source: "toolhost.path" };
   }
-  const found = findOnPath(process.platform === "win32" ? "toolhost.exe" : "toolhost", env.PATH);
+  if (extensionPath) {
+    const bundled = bundledPath(extensionPath, platform);
+    if (fs.existsSync(bundled)) {
+      makeExecutable(bundled);
+      if (isExecutable(bundled)) {
+        return { path: bundled, source: "bundled" };
+      }
+    }
+  }
+  const found = findOnPath(binaryName(platform), env.PATH);
   if (!found) {
-    return { error: "toolhost was not found on PATH. Install it or set toolhost.path." };
+    return {
+      error: `toolhost was not found: this installation of the extension carries no toolhost binary for ${platform}-${process.arch}, and there is none on PATH. Install the extension's VSIX for your platform, or set toolhost.path to the binary's absolute path.`,
+    };
   }
-  return { path: found };
+  return { path: found, source: "PATH" };
+}
+
+/**
+ * Sets the execute bits of the bundled binary when unpacking the VSIX lost
+ * them (a zip need not carry Unix modes). The file is the extension's own.
+ */
+function makeExecutable(p: string): void {
+  if (process.platform === "win32" || isExecutable(p)) {
+    return;
+  }
+  try {
+    fs.chmodSync(p, 0o755);
+  } catch {
+    // Reported by the caller: the file stays not executable.
+  }
 }
 
 function isExecutable(p: string): boolean {

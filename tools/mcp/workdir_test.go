@@ -1,0 +1,87 @@
+package mcp
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/toolhost/toolhost/settings"
+)
+
+// TestUserServerStartsOutsideUntrustedFolder: the user's own server,
+// started the usual way (python3 -m NAME), must not run a module of the
+// same name that an untrusted folder ships; once the folder is trusted it
+// runs in the workspace as before.
+func TestUserServerStartsOutsideUntrustedFolder(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	state := t.TempDir()
+	t.Setenv("TOOLHOST_STATE_DIR", state)
+	records := t.TempDir()
+
+	// The user's server: a module on the user's PYTHONPATH that records
+	// the folder it was started in, then exits: a server that never
+	// connected is left failed, so it starts once per configuration.
+	userLib := t.TempDir()
+	writeFile(t, filepath.Join(userLib, "toolhost_fake_server", "__main__.py"),
+		"import os\nopen(os.path.join(os.environ['RECORDS'], 'cwd'), 'a').write(os.getcwd() + '\\n')\n")
+	// The cloned folder ships a module of the same name; python3 -m looks
+	// in the working folder first.
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "toolhost_fake_server", "__main__.py"),
+		"import os\nopen(os.path.join(os.environ['RECORDS'], 'decoy'), 'w').write('ran')\n")
+
+	var trusted atomic.Bool
+	srv := settings.MCPServer{Command: python, Args: []string{"-m", "toolhost_fake_server"},
+		Env: map[string]string{"PYTHONPATH": userLib, "RECORDS": records, "PYTHONDONTWRITEBYTECODE": "1"}}
+	m, _, log := startManager(t, root, map[string]settings.MCPServer{"user": srv}, func(o *Options) {
+		o.ProjectTrusted = trusted.Load
+	})
+	_, seen := log.waitFor(t, 0, "the server ended", func(st ServerStatus) bool { return st.Name == "user" && st.LastError != "" })
+
+	if _, err := os.Stat(filepath.Join(records, "decoy")); err == nil {
+		t.Fatal("the untrusted folder's module ran in place of the user's server")
+	}
+	neutral := readLines(t, filepath.Join(records, "cwd"))
+	if len(neutral) != 1 || !strings.HasPrefix(neutral[0], state) {
+		t.Fatalf("before trust the server ran in %q, want a folder under the state folder %s", neutral, state)
+	}
+	if entries, err := os.ReadDir(neutral[0]); err != nil || len(entries) != 0 {
+		t.Fatalf("the neutral folder %s should be empty: %v %v", neutral[0], entries, err)
+	}
+
+	// Trusted: the same server restarts, now in the workspace (where the
+	// folder's module is what runs, as the user agreed).
+	trusted.Store(true)
+	if err := m.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	log.waitFor(t, seen+1, "the server ended after trust", func(st ServerStatus) bool { return st.Name == "user" && st.LastError != "" })
+	if _, err := os.Stat(filepath.Join(records, "decoy")); err != nil {
+		t.Fatalf("after trust the server should run in the workspace %s: %v (cwd records %q)", root, err, readLines(t, filepath.Join(records, "cwd")))
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the server left no record: %v", err)
+	}
+	return strings.Fields(string(data))
+}
