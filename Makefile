@@ -4,25 +4,36 @@ BIN     := bin/toolhost
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/toolhost/toolhost/internal/version.stamped=$(VERSION)
 
-.PHONY: all build deps fuzz test test-go test-windows test-node test-nvim test-vscode test-vscode-e2e demo bench lint docs e2e vscode clean
+.PHONY: all build deps dist fuzz test test-go test-windows test-node test-nvim test-vscode test-dist test-vscode-e2e demo bench lint docs e2e vscode clean
 
 all: build
 
 # build makes a static binary (no cgo): it runs on any Linux the editor
 # extensions are installed on, and starts without the dynamic loader.
+# -trimpath (as make dist and the Neovim build step) keeps the checkout's
+# path out of the binary and lets a checkout elsewhere reuse the build cache.
 build:
-	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/toolhost
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/toolhost
 
 # deps installs what a fresh machine lacks (Debian packages, npm packages, Go modules).
 deps:
 	bash scripts/deps.sh
 
+# dist builds every release artifact into dist/ (scripts/dist.sh): static
+# binaries for linux/darwin × amd64/arm64 in archives with checksums.txt,
+# a VSIX per platform carrying its binary, the npm launcher and per-platform
+# packages, and the changelog entry; it lists them with their sizes.
+dist:
+	VERSION=$(VERSION) GO=$(GO) bash scripts/dist.sh
+
 # test runs every test: Go (unit, scripted editor sessions, MCP against real
 # servers), the Node protocol test with vscode-jsonrpc, the Neovim plugin in
-# headless Neovim, the VS Code extension's unit tests, and the extension end
-# to end in a real VS Code (code-server + headless Chromium; its first run
-# installs them, about three minutes).
-test: deps build test-go test-windows test-node test-nvim test-vscode test-vscode-e2e
+# headless Neovim, the VS Code extension's unit tests, the release artifacts
+# installed as users install them, and the extension end to end in a real
+# VS Code (code-server + headless Chromium; its first run installs them,
+# about three minutes). Every run cross-builds every platform (make dist),
+# so a broken cross-build fails it.
+test: deps build test-go test-windows test-node test-nvim test-vscode test-dist test-vscode-e2e
 	@echo "all test suites passed"
 
 test-go:
@@ -63,8 +74,18 @@ test-nvim: build
 test-vscode:
 	@if [ -f editor-client/vscode/package.json ]; then cd editor-client/vscode && npm test; fi
 
-test-vscode-e2e: build
-	@if [ -f editor-client/vscode/package.json ]; then cd editor-client/vscode && TOOLHOST_BIN=$(CURDIR)/$(BIN) npm run e2e; fi
+# test-dist installs what make dist made as a user would: the npm tarballs
+# in an empty folder, driven by the MCP SDK's client through
+# `npx toolhost mcp` (and --attach); the Neovim plugin in a fresh Neovim,
+# its build step fetching the release archive (or building with Go).
+test-dist: dist
+	cd test/mcp && TOOLHOST_DIST=$(CURDIR)/dist node --test npm_package.dist.mjs
+	TOOLHOST_DIST=$(CURDIR)/dist VERSION=$(VERSION) editor-client/nvim/test/install.sh
+
+# The end-to-end test installs the linux-x64 VSIX of make dist, which finds
+# its bundled binary with no toolhost.path.
+test-vscode-e2e: build dist
+	@if [ -f editor-client/vscode/package.json ]; then cd editor-client/vscode && TOOLHOST_BIN=$(CURDIR)/$(BIN) TOOLHOST_VSIX=$$(ls $(CURDIR)/dist/toolhost-linux-x64-*.vsix) npm run e2e; fi
 
 # demo replays the sample editor session (testdata/sessions/demo.txtar)
 # against its sample workspace and prints the transcript.
@@ -92,4 +113,4 @@ vscode:
 	cd editor-client/vscode && npm ci && npm run build && npm run package
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -153,7 +153,11 @@ func (e *endpoint) status() map[string]any {
 	e.agentsMu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return map[string]any{"url": e.url, "token": e.token, "sessionFile": e.file, "pid": e.info.PID,
+	// The agents' token is not here: status is shown to people (a
+	// document, a screen share); agents read it from the private session
+	// file. editorToken stays: the editor itself connects with it, and its
+	// client keeps it out of what it shows.
+	return map[string]any{"url": e.url, "sessionFile": e.file, "pid": e.info.PID,
 		"serversUrl": e.serversURL, "editorToken": e.editorToken, "agents": agents}
 }
 

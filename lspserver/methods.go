@@ -39,6 +39,8 @@ func (s *server) handleCall(ctx context.Context, call *jsonrpc2.Call, params jso
 type listToolsParams struct {
 	Format          string `json:"format"`
 	IncludeDisabled bool   `json:"includeDisabled"`
+	// Deferred lists deferred tools by name only (tools.deferred).
+	Deferred bool `json:"deferred"`
 }
 
 // listTools renders every tool in the asked format with its registry state.
@@ -53,10 +55,16 @@ func listTools(sess *session.Session, host tools.Host, raw json.RawMessage) (any
 		return nil, invalidParams("field \"format\" is %q: use anthropic, openai or mcp", p.Format)
 	}
 	list := []map[string]any{}
+	patterns := sess.Settings.Current().Tools.Deferred
 	for _, e := range sess.Registry.Entries(p.IncludeDisabled) {
-		def, err := tools.Definition(e.Tool, p.Format)
+		def, err := tools.ListDefinition(e.Tool, p.Format, p.Deferred, patterns)
 		if err != nil {
 			return nil, invalidParams("%v", err)
+		}
+		if def["deferred"] == true {
+			def["category"], def["enabled"] = e.Category, e.Enabled
+			list = append(list, def)
+			continue
 		}
 		def["category"] = e.Category
 		def["sideEffect"] = e.Tool.SideEffect()

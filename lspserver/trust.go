@@ -75,7 +75,9 @@ func (s *server) requestTrust(ctx context.Context, root string, items []settings
 	if !caps.canShowMessageRequest() {
 		return false, false
 	}
-	choice, err := s.callHost(nil).showMessageRequest(ctx, protocol.MessageTypeWarning, msg, []string{actionTrust, actionDontTrust})
+	// Not trusting comes first: clients make the first action the default
+	// (Enter).
+	choice, err := s.callHost(nil).showMessageRequest(ctx, protocol.MessageTypeWarning, msg, []string{actionDontTrust, actionTrust})
 	if err != nil {
 		s.opts.Log.Warn("could not ask whether the folder is trusted; it stays untrusted", "folder", root, "err", err)
 		return false, false

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	toolmcp "github.com/toolhost/toolhost/tools/mcp"
+	"github.com/toolhost/toolhost/tools/skills"
 )
 
 // trustPollInterval is how often a session looks at the trust file, so that
@@ -62,6 +63,11 @@ func (s *Session) UntrustedItems(root string) []settings.Ignored {
 		return nil
 	}
 	items := st.Trust.IgnoredIn(root)
+	// A project skill is instructions from the repository, offered to the
+	// model only once the folder is trusted.
+	for _, sk := range skills.ProjectSkills(root) {
+		items = append(items, settings.Ignored{File: sk.Path, Key: "skills", What: "skill " + sk.Name + ": " + sk.Description, Why: "gives the agent instructions"})
+	}
 	if root == s.Workspace.Root() {
 		servers, err := toolmcp.LoadProjectConfig(root)
 		if err == nil {
@@ -242,14 +248,37 @@ func (s *Session) TrustNotice() string {
 // TrustQuestionText is the trust question in words: the folder and each
 // thing it would enable, for the editor's dialog or an MCP client's form.
 func TrustQuestionText(root string, items []settings.Ignored) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Do you trust the folder %s? Until you do, toolhost ignores what its settings ask for:\n", root)
+	// What would run the moment the folder is trusted (hooks, MCP servers,
+	// environment) comes first: it is what the user must read.
+	var runs, rest []settings.Ignored
 	for _, i := range items {
+		if i.Why == settings.WhyRunsCommand {
+			runs = append(runs, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	line := func(b *strings.Builder, i settings.Ignored) {
 		file := i.File
 		if rel, ok := strings.CutPrefix(file, root+"/"); ok {
 			file = rel
 		}
-		fmt.Fprintf(&b, "- %s (%s)\n", i.What, file)
+		fmt.Fprintf(b, "- %s (%s)\n", i.What, file)
+	}
+	var b strings.Builder
+	if len(runs) > 0 {
+		fmt.Fprintf(&b, "Do you trust the folder %s? Trusting it runs its commands at once; until you do, toolhost ignores them. Runs at once when trusted:\n", root)
+		for _, i := range runs {
+			line(&b, i)
+		}
+		if len(rest) > 0 {
+			b.WriteString("Also grants:\n")
+		}
+	} else {
+		fmt.Fprintf(&b, "Do you trust the folder %s? Until you do, toolhost ignores what its settings ask for:\n", root)
+	}
+	for _, i := range rest {
+		line(&b, i)
 	}
 	b.WriteString("Trust it only if you trust whoever wrote it: trusting runs these commands and grants these permissions. `toolhost trust --revoke` undoes it.")
 	return b.String()

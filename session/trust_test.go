@@ -104,3 +104,18 @@ func TestTrustFromAShellReloadsARunningSession(t *testing.T) {
 		t.Errorf("still ignored after trusting: %+v", ig)
 	}
 }
+
+// TestTrustQuestionPutsWhatRunsFirst: the question's text (the fallback
+// dialog's, and the clients' message) lists what would run at once before
+// the permissions, whatever order the settings gave.
+func TestTrustQuestionPutsWhatRunsFirst(t *testing.T) {
+	items := []settings.Ignored{
+		{File: "/w/.toolhost/settings.json", Key: "permissions.allow", What: "allow rule Bash(*)", Why: "grants a permission"},
+		{File: "/w/.toolhost/settings.json", Key: "hooks", What: "PreToolUse hook runs: curl x | sh", Why: settings.WhyRunsCommand},
+	}
+	text := TrustQuestionText("/w", items)
+	hook, rule := strings.Index(text, "curl x | sh"), strings.Index(text, "Bash(*)")
+	if hook < 0 || rule < 0 || hook > rule || !strings.Contains(text, "runs its commands at once") {
+		t.Errorf("the hook is not listed first as running at once:\n%s", text)
+	}
+}

@@ -95,6 +95,11 @@ type ToolsSettings struct {
 	// Teams turns on the team tools (TeamCreate, TeamDelete and SendMessage's
 	// team messages).
 	Teams bool `json:"teams,omitempty"`
+	// Deferred names the tools a listing that asks for it gives by name
+	// only, their definitions loaded with ToolSearch; a trailing "*"
+	// matches a prefix. Nil means tools.DefaultDeferred (MCP tools and
+	// rarely used built-ins, as in Claude Code); empty defers nothing.
+	Deferred []string `json:"deferred,omitempty"`
 }
 
 // Bash configures the Bash tool.

@@ -35,8 +35,13 @@ type keyTrust struct {
 }
 
 // Reasons a key is ignored in an untrusted project layer.
+// WhyRunsCommand is the Why of an ignored item that would run a command
+// the moment the folder is trusted (hooks, MCP servers, env): the trust
+// question lists those first.
+const WhyRunsCommand = "runs a command"
+
 const (
-	whyRuns    = "runs a command"
+	whyRuns    = WhyRunsCommand
 	whyNetwork = "reaches a network endpoint"
 	whySecret  = "reads a secret"
 	whyGrants  = "grants a permission"
@@ -88,6 +93,7 @@ var trustTable = map[string]keyTrust{
 	"providers":                               {nil, "no", whyNetwork},
 	"tools.optIn":                             {nil, "no", whyTurnsOn},
 	"tools.teams":                             {nil, "no", whyTurnsOn},
+	"tools.deferred":                          {always, "yes", ""},
 	"bash.backgroundStdin":                    {always, "yes", ""},
 	"grep.priority":                           {always, "yes", ""},
 	"grep.priorityTable":                      {always, "yes", ""},

@@ -55,11 +55,17 @@ var claudeCodeComparison = map[string]string{
 	"TeamCreate":   "Claude Code's agent teams, off unless tools.teams is set.",
 	"TeamDelete":   "Claude Code's agent teams, off unless tools.teams is set.",
 	"NotebookEdit": "Same input and output fields; the change goes through the editor.",
-	"TodoWrite":    "Same. Claude Code 2.1 uses TaskCreate, TaskGet, TaskUpdate and TaskList instead; toolhost has both.",
-	"TaskCreate":   "Same input and output; the client gets the whole list (toolhost/taskList).",
-	"TaskGet":      "Same, except that an unknown id is an error listing the ids there are (Claude Code answers task: null, which models tend to misread).",
-	"TaskUpdate":   "Same input and output; dependencies are kept on both sides, and a dependency on an unknown task is an error that changes nothing.",
-	"TaskList":     "Same; blockedBy lists only unfinished blockers.",
+	"ToolSearch": "Same input (query with select: or keywords, max_results) and the same idea: deferred tools are listed by " +
+		"name when the client asks (toolhost/listTools deferred: true). Differences: which tools defer is the " +
+		"tools.deferred setting; the keyword search ranks by name and description words.",
+	"Skill": "Same input (skill, args) and the same SKILL.md folders (~/.claude/skills, a project's .claude/skills). " +
+		"Differences: a project's skills are offered only once its folder is trusted (the trust question lists them), " +
+		"and toolhost's own user config folder holds skills too.",
+	"TodoWrite":  "Same. Claude Code 2.1 uses TaskCreate, TaskGet, TaskUpdate and TaskList instead; toolhost has both.",
+	"TaskCreate": "Same input and output; the client gets the whole list (toolhost/taskList).",
+	"TaskGet":    "Same, except that an unknown id is an error listing the ids there are (Claude Code answers task: null, which models tend to misread).",
+	"TaskUpdate": "Same input and output; dependencies are kept on both sides, and a dependency on an unknown task is an error that changes nothing.",
+	"TaskList":   "Same; blockedBy lists only unfinished blockers.",
 	"Config": "Reads and writes toolhost's settings (Claude Code's Config changes Claude Code's). permissions.defaultMode is " +
 		"the saved default; reading it also gives the session's mode, so the two are never confused.",
 	"ExitPlanMode":    "Same; the plan is the plan property or .toolhost/plan.md (the one file plan mode may write).",

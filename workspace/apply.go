@@ -3,6 +3,8 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -278,6 +280,10 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 		// The editor's edits come from the buffer, not from what the
 		// change was planned on: the result's diff is made apart.
 		changes = nil
+		if old != nil {
+			sum := sha256.Sum256(old)
+			params.Toolhost = &EditHints{Disk: map[string]string{PathToURI(m.Path): hex.EncodeToString(sum[:])}}
+		}
 	}
 	// The disk before the edit: a client that saves applied edits may write
 	// the disk's own content plus the change, keeping the user's unsaved

@@ -30,6 +30,20 @@ var ErrNoEditor = errors.New("no editor is connected")
 type ApplyWorkspaceEditParams struct {
 	Label string        `json:"label,omitempty"`
 	Edit  WorkspaceEdit `json:"edit"`
+	// Toolhost carries what a client that saves applied edits needs to
+	// save safely; clients that do not know it ignore it.
+	Toolhost *EditHints `json:"toolhost,omitempty"`
+}
+
+// EditHints is the toolhost extension of workspace/applyEdit's params.
+type EditHints struct {
+	// Disk holds, by URI, the SHA-256 (hex) of the disk content a change
+	// was planned on, for documents whose buffer was behind the disk (the
+	// disk changed under a buffer with no unsaved changes): the editor's
+	// check that the disk is what its buffer was loaded from fails for
+	// them, and saving the edited buffer is right exactly while the disk
+	// still holds this content.
+	Disk map[string]string `json:"disk,omitempty"`
 }
 
 // ApplyWorkspaceEditResult is the client's answer to workspace/applyEdit.

@@ -79,7 +79,7 @@ build() {
   stamp=$(git -C "$repo" describe --tags --always --dirty 2>/dev/null || echo dev)
   say "building toolhost $stamp with $(go version | cut -d' ' -f3)"
   mkdir -p "$bin"
-  (cd "$repo" && CGO_ENABLED=0 go build \
+  (cd "$repo" && CGO_ENABLED=0 go build -trimpath \
     -ldflags "-s -w -X github.com/toolhost/toolhost/internal/version.stamped=$stamp" \
     -o "$bin/toolhost.new" ./cmd/toolhost)
   printf 'built from %s with %s\n' "$stamp" "$(go version | cut -d' ' -f3)" >"$bin/toolhost.source.new"

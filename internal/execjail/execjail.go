@@ -233,7 +233,7 @@ func Probe(context.Context) Status {
 		f, err := os.Open("/")
 		if err == nil {
 			f.Close()
-			return errors.New("Landlock did not restrict the thread (it could still read /)")
+			return errors.New("the Landlock restriction did not hold (the thread could still read /)")
 		}
 		if !isAccessDenied(err) {
 			return fmt.Errorf("checking the restriction: %w", err)

@@ -291,13 +291,14 @@ func (g *cgroup) watch() {
 func (g *cgroup) remove() bool {
 	cgroups.mu.Lock()
 	defer cgroups.mu.Unlock()
+	if cgroups.byScope[g.scope] != g {
+		return true // removed already
+	}
 	if err := unix.Rmdir(g.dir); err != nil && !errors.Is(err, unix.ENOENT) {
 		return false
 	}
 	_ = unix.Close(g.fd)
-	if cgroups.byScope[g.scope] == g {
-		delete(cgroups.byScope, g.scope)
-	}
+	delete(cgroups.byScope, g.scope)
 	if len(cgroups.byScope) == 0 && cgroups.parentMade && unix.Rmdir(cgroups.parent) == nil {
 		cgroups.parentMade = false
 	}
@@ -357,13 +358,17 @@ func groupOf(s Scope) *cgroup {
 	return cgroups.byScope[s]
 }
 
-// killGroups kills the groups of the scopes that have one.
-func killGroups(scopes []Scope) {
+// killGroups kills the groups of the scopes that have one, and returns
+// how many processes they held.
+func killGroups(scopes []Scope) int {
+	n := 0
 	for _, s := range scopes {
 		if g := groupOf(s); g != nil {
+			n += len(g.procs())
 			g.kill()
 		}
 	}
+	return n
 }
 
 // killAllGroups kills every group of this server, waits for their watches

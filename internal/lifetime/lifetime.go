@@ -20,27 +20,33 @@
 //
 // A label cannot follow a process that replaces its environment (env -i, a
 // daemon clearing it) before it leaves. So commands that run what a user or
-// a model wrote (Reaped: Bash, background tasks, Monitor, hooks) run below a
-// reaper, a hidden mode of the same binary (MainIfAsked, ReapCommand) that
-// is a child subreaper (PR_SET_CHILD_SUBREAPER): every orphan below it is
-// re-parented to it, label or none, so it finds them all as its descendants
-// in /proc. When its command ends it kills the descendants without the
-// command's scope, and leaves the labelled ones to the scope's owner (a
-// session ends what a finished command left running); when it is stopped —
-// its stop pipe closes, on a cancel, a timeout, or the server's end however
-// it ends — it kills everything below it. It then ends as its command did
-// (the same exit status or signal). The reaper carries no label and leads
-// the command's process group: a kill by scope or by the watchdog never ends
-// it before it has done its work, and a kill of the group (what a finished
-// command left) still ends the group.
+// a model wrote (Reaped: Bash, background tasks, Monitor, hooks) and MCP
+// servers (Label) start, where this process may manage cgroup v2, in a
+// cgroup of their own, which no process can leave; there is no process
+// between the server and the command (cgroup_linux.go).
 //
-// Why not cgroups: they need a delegated, writable hierarchy (cgroup v2 with
-// cgroup.kill), which containers and desktop sessions often lack; the label
-// and the subreaper work for any user on any Linux. What is left: a process
-// that clears its environment after its command ended, started by a
-// labelled one that command left running (its reaper is gone by then); the
-// reaper itself killed with SIGKILL before its work is done (its command
-// dies with it, by a parent-death signal).
+// Elsewhere Reaped commands run below a reaper, a hidden mode of the same
+// binary (MainIfAsked, ReapCommand) that is a child subreaper
+// (PR_SET_CHILD_SUBREAPER): every orphan below it is re-parented to it,
+// label or none, so it finds them all as its descendants in /proc. When its
+// command ends it kills the descendants without the command's scope, and
+// leaves the labelled ones to the scope's owner (a session ends what a
+// finished command left running); when it is stopped — its stop pipe
+// closes, on a cancel, a timeout, or the server's end however it ends — it
+// kills everything below it. It then ends as its command did (the same exit
+// status or signal). The reaper carries no label and leads the command's
+// process group: a kill by scope or by the watchdog never ends it before it
+// has done its work, and a kill of the group (what a finished command left)
+// still ends the group.
+//
+// The reaper is the fallback because cgroups need a delegated, writable
+// hierarchy (cgroup v2 with cgroup.kill), which containers often lack; the
+// label and the subreaper work for any user on any Linux, at the cost of a
+// second start of the binary per command. What the reaper leaves, and a
+// cgroup does not: a process that clears its environment a moment after
+// its command ended (it judges once), or later, started by a labelled one
+// that command left running; the reaper itself killed with SIGKILL before
+// its work is done (its command dies with it, by a parent-death signal).
 package lifetime
 
 import (
@@ -194,7 +200,7 @@ func (s Scope) Kill() int { return KillScopes([]Scope{s}) }
 // KillScopes kills every process of the scopes: the cgroups of those that
 // have one, then by label, in one pass over /proc per round.
 func KillScopes(scopes []Scope) int {
-	killGroups(scopes)
+	inGroups := killGroups(scopes)
 	var labels [][]byte
 	for _, s := range scopes {
 		if s != "" {
@@ -202,9 +208,11 @@ func KillScopes(scopes []Scope) int {
 		}
 	}
 	if len(labels) == 0 {
-		return 0
+		return inGroups
 	}
-	return killMatching(labels, false)
+	// A process of a killed group may still be on its way out when the
+	// label is looked for: counted once, with its group.
+	return max(inGroups, killMatching(labels, false))
 }
 
 // KillAll kills every process of every scope of this server. The server

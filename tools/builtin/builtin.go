@@ -14,10 +14,12 @@ import (
 	"github.com/toolhost/toolhost/tools/providers"
 	"github.com/toolhost/toolhost/tools/search"
 	"github.com/toolhost/toolhost/tools/shell"
+	"github.com/toolhost/toolhost/tools/skills"
 	"github.com/toolhost/toolhost/tools/state"
 	"github.com/toolhost/toolhost/tools/sys"
 	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/tools/team"
+	"github.com/toolhost/toolhost/tools/toolsearch"
 	"github.com/toolhost/toolhost/tools/web"
 	"github.com/toolhost/toolhost/tools/worktree"
 	"github.com/toolhost/toolhost/workspace"
@@ -88,7 +90,7 @@ func Register(reg *tools.Registry, d Deps) {
 		reg.Register(tools.CategoryState, state.NewConfig(d.SettingsStore, d.Workspace.Root, d.Modes), state.NewExitPlanMode(d.Modes, d.Workspace.Root),
 			state.NewEnterPlanMode(d.Modes))
 	}
-	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
+	reg.Register(tools.CategoryState, state.NewAskUserQuestion(), skills.New(d.Workspace, d.Settings), toolsearch.New(reg, d.Settings))
 	reg.Register(tools.CategoryNetwork, web.NewWebFetch(d.Settings), web.NewWebSearch(d.Settings))
 	hub := d.Teams
 	if hub == nil {

@@ -60,6 +60,9 @@ type simpleCommand struct {
 	names []string
 	// targets are the literal files its redirections open.
 	targets []string
+	// redirs are its redirections other than here-documents, each as
+	// operator and target ("2>", "log"): an exact rule names them too.
+	redirs []string
 	// globs are the words that are patterns bash matches against the files
 	// there: the decision looks at what they match (see protectedCommand).
 	globs []string
@@ -379,6 +382,13 @@ func (w *walker) redirect(sc *simpleCommand, r *syntax.Redirect, depth int) {
 		return
 	}
 	vals, glob, ok := w.word(r.Word, 1)
+	if ok && len(vals) == 1 {
+		op := r.Op.String()
+		if r.N != nil {
+			op = r.N.Value + op
+		}
+		sc.redirs = append(sc.redirs, op, vals[0])
+	}
 	switch {
 	case !ok:
 		sc.static = false
@@ -663,16 +673,24 @@ func feedsShell(w *walker, redirs []*syntax.Redirect) (string, bool) {
 			return "", true
 		}
 		if r.Op != syntax.WordHdoc {
-			// A here-document's body is not subject to quote removal.
-			var b strings.Builder
+			// A here-document's body is not subject to quote removal; an
+			// unquoted one's backslashes escape $, ` and \ (bash hands
+			// `\$(cmd)` to the shell as `$(cmd)`).
 			for _, p := range word.Parts {
-				lit, ok := p.(*syntax.Lit)
-				if !ok {
+				if _, ok := p.(*syntax.Lit); !ok {
 					return "", false
 				}
-				b.WriteString(lit.Value)
 			}
-			return b.String(), true
+			if r.Word.Lit() == "" || strings.Contains(r.Word.Lit(), `\`) {
+				// A quoted delimiter ('EOF', "EOF", \EOF): the body as written.
+				var b strings.Builder
+				for _, p := range word.Parts {
+					b.WriteString(p.(*syntax.Lit).Value)
+				}
+				return b.String(), true
+			}
+			body, err := expand.Document(&expand.Config{}, word)
+			return body, err == nil
 		}
 		vals, _, ok := w.word(word, 1)
 		if !ok || len(vals) != 1 {
@@ -932,15 +950,23 @@ func (sc *simpleCommand) text() string {
 }
 
 // shellText writes argv back as a command bash reads as the same words,
-// for the rules a prompt suggests.
-func shellText(argv []string) string {
-	quoted := make([]string, len(argv))
+// followed by redirs (operator, target, ...), for the rules a prompt
+// suggests.
+func shellText(argv []string, redirs ...string) string {
+	quoted := make([]string, len(argv), len(argv)+len(redirs))
 	for i, a := range argv {
 		q, err := syntax.Quote(a, syntax.LangBash)
 		if err != nil {
 			q = a
 		}
 		quoted[i] = q
+	}
+	for i := 0; i+1 < len(redirs); i += 2 {
+		q, err := syntax.Quote(redirs[i+1], syntax.LangBash)
+		if err != nil {
+			q = redirs[i+1]
+		}
+		quoted = append(quoted, redirs[i]+" "+q)
 	}
 	return strings.Join(quoted, " ")
 }
@@ -951,7 +977,7 @@ func shellText(argv []string) string {
 func commandWords(spec string) []string {
 	sc := parseCommand(spec, "")
 	if sc.unparsed == "" && len(sc.parts) == 1 && sc.parts[0].static && sc.parts[0].full == nil {
-		return sc.parts[0].argv
+		return slices.Concat(sc.parts[0].argv, sc.parts[0].redirs)
 	}
 	return strings.Fields(spec)
 }

@@ -117,6 +117,11 @@ var shellCorpus = []corpusGroup{
 			{"bash <<'EOF'\ngit status\nEOF", allowed},
 			{"bash <<'EOF'\ntouch X\nEOF", asked},
 			{"bash <<< 'touch X'", asked},
+			{"bash <<EOF\ngit status \\$(touch X)\nEOF", asked},
+			{"bash <<EOF\ngit status \\$HOME\nEOF", asked},
+			{"bash <<'EOF'\ngit status \\$HOME\nEOF", allowed},
+			{"bash <<\"EOF\"\ngit status \\$HOME\nEOF", allowed},
+			{"bash <<\\EOF\ngit status \\$HOME\nEOF", allowed},
 			{"echo touch X | bash", asked},
 			{"git status | xargs touch", asked},
 			{"git status | xargs -0 sh -c 'touch X'", asked},
@@ -325,7 +330,7 @@ var shellCorpus = []corpusGroup{
 	},
 	{
 		name:     "exact rules",
-		settings: `{"permissions": {"allow": ["Bash(git status)", "Bash(git commit -m 'a b')", "Bash(echo $(date))"]}}`,
+		settings: `{"permissions": {"allow": ["Bash(git status)", "Bash(git commit -m 'a b')", "Bash(echo $(date))", "Bash(git diff > d.txt 2>&1)"]}}`,
 		cases: []corpusCase{
 			{"git status", allowed},
 			{"git   status", allowed},
@@ -337,6 +342,9 @@ var shellCorpus = []corpusGroup{
 			{"git commit -m a b", asked},
 			{"echo $(date)", allowed},
 			{"echo $(date); touch X", asked},
+			{"git status > out.txt", asked},
+			{"git diff >d.txt 2>&1", allowed},
+			{"git diff > e.txt 2>&1", asked},
 		},
 	},
 }

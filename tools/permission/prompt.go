@@ -227,7 +227,7 @@ func (d *decision) suggestions() (narrow, broader []string) {
 			if len(part.argv) == 0 {
 				continue
 			}
-			exact := shellText(part.argv)
+			exact := shellText(part.argv, part.redirs...)
 			if part.appended {
 				exact += ":*"
 			}

@@ -117,15 +117,16 @@ func (r rule) matchesTool(name string) bool {
 // matchWords reports whether a command rule's specifier matches the words
 // of one simple command: word by word for exact and prefix rules (so
 // "npm run test:*" matches "npm run test -u", not "npm run testx"), on the
-// words joined by spaces for wildcard rules.
-func (r rule) matchWords(argv []string) bool {
+// words joined by spaces for wildcard rules. An exact rule names the
+// command's redirections too (redirs, see simpleCommand).
+func (r rule) matchWords(argv []string, redirs ...string) bool {
 	switch {
 	case r.cmd != nil:
 		return r.cmd.MatchString(strings.Join(argv, " "))
 	case r.prefix:
 		return len(r.words) > 0 && len(argv) >= len(r.words) && slices.Equal(argv[:len(r.words)], r.words)
 	default:
-		return slices.Equal(argv, r.words)
+		return len(r.words) == len(argv)+len(redirs) && slices.Equal(argv, r.words[:len(argv)]) && slices.Equal(redirs, r.words[len(argv):])
 	}
 }
 
@@ -144,7 +145,7 @@ func (r rule) isCommandRule() bool {
 // in any of the forms it runs in: with its wrappers taken off, as written,
 // and named by its base name (/bin/rm as rm).
 func (r rule) matchPart(p *simpleCommand) bool {
-	if len(p.argv) > 0 && r.matchWords(p.argv) || p.full != nil && r.matchWords(p.full) {
+	if len(p.argv) > 0 && r.matchWords(p.argv, p.redirs...) || p.full != nil && r.matchWords(p.full, p.redirs...) {
 		return true
 	}
 	if len(p.argv) > 0 && strings.Contains(p.argv[0], "/") {
@@ -300,7 +301,7 @@ func covers(rules []rule, sc *shellCommand) bool {
 		matched := false
 		for _, r := range rules {
 			// xargs appends words: an exact rule cannot cover them.
-			if r.matchWords(p.argv) && (!p.appended || r.prefix || r.cmd != nil) {
+			if r.matchWords(p.argv, p.redirs...) && (!p.appended || r.prefix || r.cmd != nil) {
 				matched = true
 				break
 			}

@@ -27,6 +27,73 @@ type rgLine struct {
 	size int64
 	// lineNo is the line_number field of a long line (0 when not found).
 	lineNo int
+	// text measures the line itself within a long message: the message
+	// also lists every submatch, so for a pattern matching everywhere it is
+	// tens of times the line's size.
+	text lineText
+}
+
+// linesKey opens the matched line's text in a match message.
+var linesKey = []byte(`"lines":{"`)
+
+// lineText finds a match message's "lines" value as it streams past and
+// counts its bytes, without keeping them.
+type lineText struct {
+	// state: 0 looking for the field, 1 inside its string, 2 done.
+	state int
+	// base64 is set for a {"bytes": …} value (not UTF-8).
+	base64 bool
+	// escaped: the last byte seen inside the string was a backslash.
+	escaped bool
+	n       int64
+}
+
+// feed passes the next bytes of the message.
+func (t *lineText) feed(p []byte) {
+	if t.state == 0 {
+		i := bytes.Index(p, linesKey)
+		if i < 0 {
+			return
+		}
+		rest := p[i+len(linesKey):]
+		t.base64 = bytes.HasPrefix(rest, []byte(`bytes"`))
+		q := bytes.IndexByte(rest, ':')
+		if q < 0 || q+1 >= len(rest) || rest[q+1] != '"' {
+			return
+		}
+		t.state, p = 1, rest[q+2:]
+	}
+	for t.state == 1 && len(p) > 0 {
+		if t.escaped {
+			// An escape stands for one byte of the line (\u… for one
+			// character: close enough for a size).
+			t.escaped, p = false, p[1:]
+			continue
+		}
+		i := bytes.IndexAny(p, `"\`)
+		if i < 0 {
+			t.n += int64(len(p))
+			return
+		}
+		t.n += int64(i)
+		if p[i] == '"' {
+			t.state = 2
+			return
+		}
+		t.n++
+		t.escaped, p = true, p[i+1:]
+	}
+}
+
+// size is the line's size in bytes, 0 when the field was not found.
+func (t *lineText) size() int64 {
+	if t.state != 2 {
+		return 0
+	}
+	if t.base64 {
+		return t.n * 3 / 4
+	}
+	return t.n
 }
 
 var lineNumberKey = []byte(`"line_number":`)
@@ -50,6 +117,13 @@ func readRgLine(r *bufio.Reader, buf []byte) (rgLine, error) {
 				l.long = true
 				l.lineNo = findLineNumber(l.data)
 				tail = append(tail, l.data[max(0, len(l.data)-64):]...)
+				l.text.feed(l.data)
+			}
+			if l.text.state == 0 {
+				// The key straddling the end of data and this chunk.
+				l.text.feed(append(append([]byte(nil), tail...), chunk...))
+			} else {
+				l.text.feed(chunk)
 			}
 			if l.lineNo == 0 {
 				window := append(tail, chunk...)
@@ -101,7 +175,11 @@ func omittedMatch(l rgLine) (path string, text string, ok bool) {
 	if json.Unmarshal(m[1], &p) != nil {
 		return "", "", false
 	}
-	return p.String(), omittedLine(l.size), true
+	size := l.text.size()
+	if size == 0 {
+		size = l.size
+	}
+	return p.String(), omittedLine(size), true
 }
 
 // omittedLine is what Grep shows for a matching line of size bytes longer

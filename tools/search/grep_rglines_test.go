@@ -82,3 +82,49 @@ func TestGoGrepOmitsHugeLines(t *testing.T) {
 		t.Errorf("got %.300q, want the line shown as omitted", res.Text())
 	}
 }
+
+// TestOmittedLineSizeIsTheLines: ripgrep's message for a line that matches
+// everywhere lists every submatch, tens of times the line's size; the note
+// gives the line's own size.
+func TestOmittedLineSizeIsTheLines(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		line int64
+		want string
+	}{
+		{"2 MiB line, 40 MiB of submatches", 2 << 20, "about 2 MiB"},
+		{"9 MiB line, 40 MiB of submatches", 9 << 20, "about 9 MiB"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := `{"type":"match","data":{"path":{"text":"min.js"},"lines":{"text":"`
+			mid := `\n"},"line_number":7,"absolute_offset":0,"submatches":[`
+			sub := `{"match":{"text":"a"},"start":0,"end":1},`
+			foot := `{"match":{"text":"a"},"start":0,"end":1}]}}` + "\n"
+			r := io.MultiReader(strings.NewReader(head), io.LimitReader(repeatByte('a'), tt.line), strings.NewReader(mid),
+				io.LimitReader(&repeatString{s: sub}, 40<<20), strings.NewReader(foot))
+			hits, _, err := parseRgJSON(r, maxCollectedBytes)
+			if err != nil || len(hits) != 1 || len(hits[0].lines) != 1 {
+				t.Fatalf("parseRgJSON: %v %+v", err, hits)
+			}
+			if got := hits[0].lines[0].text; !strings.Contains(got, tt.want) || hits[0].lines[0].num != 7 {
+				t.Errorf("note %q on line %d, want %q on line 7", got, hits[0].lines[0].num, tt.want)
+			}
+		})
+	}
+}
+
+// repeatString reads s over and over.
+type repeatString struct {
+	s   string
+	off int
+}
+
+func (r *repeatString) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		c := copy(p[n:], r.s[r.off:])
+		n += c
+		r.off = (r.off + c) % len(r.s)
+	}
+	return n, nil
+}

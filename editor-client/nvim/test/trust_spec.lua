@@ -15,6 +15,29 @@ h.test("trust: the answer is trust only for Trust folder", function()
   h.match(prompt, "touch x")
 end)
 
+h.test("trust: what runs at once comes first, and the first choice does not trust", function()
+  local prompt = trust.prompt({ folder = "/w", items = {
+    { key = "permissions.allow", what = "allow rule Bash(*)", why = "grants a permission" },
+    { key = "mcpServers", what = "MCP server pwn runs: sh -c x", why = "runs a command" },
+    { key = "hooks", what = "PreToolUse hook runs: curl x | sh", why = "runs a command" },
+  } })
+  local hook, server, rule = prompt:find("curl x | sh", 1, true), prompt:find("sh -c x", 1, true), prompt:find("Bash(*)", 1, true)
+  h.eq(hook ~= nil and server ~= nil and rule ~= nil, true, "every item listed:\n" .. prompt)
+  h.eq(hook < rule and server < rule, true, "commands before the rule:\n" .. prompt)
+  h.match(prompt, "runs its commands at once")
+  -- The choices offered: the first (a select's default) is Don't trust.
+  local offered
+  local first = function(items, _, on_choice)
+    offered = items
+    on_choice(items[1], 1)
+  end
+  local co = coroutine.create(trust.request_trust)
+  local ok, answer = coroutine.resume(co, { folder = "/w", items = {} }, { ui = { select = first } })
+  h.eq(ok, true, "request_trust ran: " .. tostring(answer))
+  h.eq(offered and offered[1], trust.DONT_TRUST, "first choice")
+  h.eq(answer, { trust = false }, "the default answer")
+end)
+
 -- Opens a folder whose settings run a hook on every call, answers the
 -- trust question with `answer`, runs Read; returns the folder, whether the
 -- hook ran, and the dialogs shown.

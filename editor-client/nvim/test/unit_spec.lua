@@ -171,6 +171,45 @@ h.test("apply: a write that fails after the edit still answers applied", functio
   h.match(notices[1], "E212")
 end)
 
+h.test("apply: a buffer behind the disk is written only over the disk the change was planned on", function()
+  local function rewrite(path, text)
+    local f = assert(io.open(path, "wb"))
+    f:write(text)
+    f:close()
+  end
+  local notify = vim.notify
+  vim.notify = function() end
+  for _, c in ipairs({
+    -- A stale edit (planned on the buffer Neovim holds, not on the disk):
+    -- writing it would undo the command's change.
+    { name = "stale edit", edits = { replace("", 0, 0, 3, "ONE") }, hint = false, disk = "one\nTWO by bash\n" },
+    -- The server saw the disk: its edit takes the buffer to the disk plus
+    -- the change and says which disk that was.
+    { name = "planned on the disk", edits = { replace("", 0, 0, 3, "ONE"), replace("", 1, 0, 3, "TWO by bash") }, hint = true, disk = "ONE\nTWO by bash\n" },
+  }) do
+    local dir = h.workspace({ ["e.txt"] = "one\ntwo\n" })
+    local path = dir .. "/e.txt"
+    local uri = vim.uri_from_fname(path)
+    vim.cmd("edit " .. vim.fn.fnameescape(path))
+    local bufnr = vim.api.nvim_get_current_buf()
+    rewrite(path, "one\nTWO by bash\n") -- a command rewrites the file; Neovim does not reload
+    local edits_ = {}
+    for _, e in ipairs(c.edits) do
+      table.insert(edits_, e.edits[1])
+    end
+    local params = { edit = { documentChanges = { { textDocument = { uri = uri }, edits = edits_ } } } }
+    if c.hint then
+      params.toolhost = { disk = { [uri] = vim.fn.sha256("one\nTWO by bash\n") } }
+    end
+    local result = h.co(edits.apply, params, { offset_encoding = "utf-16" }, opts)
+    h.eq(result, { applied = true }, c.name)
+    h.eq(h.read(path), c.disk, c.name .. ": disk")
+    h.eq(vim.bo[bufnr].modified, not c.hint, c.name .. ": buffer left unsaved when not written")
+    vim.cmd("bwipeout!")
+  end
+  vim.notify = notify
+end)
+
 h.test("format: todos, results and tools", function()
   h.eq(format.todos({
     { content = "Write", status = "completed", activeForm = "Writing" },

@@ -53,3 +53,14 @@ test("formatStatus shows what the extension knows and settings problems as text"
   assert.match(text, /- \/w\/\.toolhost\/settings\.json \(x\): unknown key/);
   assert.match(text, /## mcpServers\n\nNone\./);
 });
+
+test("formatStatus never shows a token", () => {
+  const text = formatStatus({
+    agentEndpoint: { url: "http://127.0.0.1:1/mcp", token: "AGENT-SECRET", editorToken: "EDITOR-SECRET", serversUrl: "http://127.0.0.1:1/mcp/servers" },
+    mcpServers: [{ name: "gh", headers: { Authorization: "Bearer HEADER-SECRET" } }],
+  });
+  for (const secret of ["AGENT-SECRET", "EDITOR-SECRET", "HEADER-SECRET"]) {
+    assert.ok(!text.includes(secret), `${secret} shown:\n${text}`);
+  }
+  assert.ok(text.includes("http://127.0.0.1:1/mcp/servers"), "the rest of the endpoint is still shown");
+});

@@ -46,6 +46,12 @@ func Run(t *testing.T, folder string, opts script.Options, update bool, serve fu
 			o := opts
 			o.Dir, o.Update = t.TempDir(), update
 			t.Setenv("XDG_CONFIG_HOME", filepath.Join(o.Dir, "xdg"))
+			// Nor does anything of the developer's home (~/.claude/skills).
+			home := filepath.Join(o.Dir, "home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("HOME", home)
 			// The deadline only keeps a broken session from hanging the run.
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()

@@ -3,7 +3,8 @@
 -- and the user accepts or rejects it; accepted edits are applied with
 -- vim.lsp.util.apply_workspace_edit and the touched buffers are written, so
 -- the disk matches before the tool returns (the client declares
--- savesAppliedEdits).
+-- savesAppliedEdits) — but never over a disk that changed since Neovim
+-- read the buffer (M.disk_allows_write), which `:write!` would undo.
 local review = require("toolhost.review")
 local unsaved = require("toolhost.unsaved")
 
@@ -219,20 +220,112 @@ function M.stale_document(edit)
   return nil
 end
 
+--- The file's bytes, or nil when it cannot be read.
+local function file_bytes(fname)
+  local f = io.open(fname, "rb")
+  if not f then
+    return nil
+  end
+  local data = f:read("*a")
+  f:close()
+  return data
+end
+
+--- Whether the edited buffer of `fname` may be written over the disk:
+--- the disk still holds what the buffer held before the edit (`before`,
+--- its lines; nil for a buffer loaded from the disk for the edit), or the
+--- content the server planned the change on (`planned`, the SHA-256 the
+--- server sends for a buffer that was behind the disk). Anything else is
+--- a change on disk Neovim never loaded, which saving would undo. The
+--- second result is true when the disk changed since Neovim read it.
+function M.disk_allows_write(fname, before, planned)
+  if before == nil or vim.fn.filereadable(fname) == 0 then
+    return true
+  end
+  if vim.deep_equal(vim.fn.readfile(fname), before) then
+    return true
+  end
+  if planned then
+    local data = file_bytes(fname)
+    -- Allowed, and the buffer was behind the disk.
+    return data ~= nil and vim.fn.sha256(data) == planned, true
+  end
+  return false
+end
+
+--- The bytes Neovim would write for the buffer, or nil for a file format
+--- this does not reproduce (an encoding other than UTF-8, old Mac lines).
+local function buffer_bytes(bufnr)
+  local bo = vim.bo[bufnr]
+  if (bo.fileencoding ~= "" and bo.fileencoding ~= "utf-8") or bo.fileformat == "mac" then
+    return nil
+  end
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  if #lines == 1 and lines[1] == "" then
+    return ""
+  end
+  local nl = bo.fileformat == "dos" and "\r\n" or "\n"
+  local text = table.concat(lines, nl)
+  if bo.eol or bo.fixeol then
+    text = text .. nl
+  end
+  if bo.bomb then
+    text = "\239\187\191" .. text
+  end
+  return text
+end
+
+--- Saves a buffer whose file changed since Neovim read it, once the disk
+--- was found to hold what the server planned the change on: `:write`
+--- would stop at "The file has been changed since reading it" (a question
+--- even with `!`), so the bytes are written here and the buffer reloaded
+--- from them (the same text; the reload is one undo step).
+local function save_over_checked_disk(bufnr, fname)
+  local data = buffer_bytes(bufnr)
+  if not data then
+    return false, "its file format is not one this plugin writes"
+  end
+  local f, err = io.open(fname, "wb")
+  if not f then
+    return false, tostring(err)
+  end
+  f:write(data)
+  f:close()
+  vim.cmd("silent edit!")
+  return true
+end
+
 --- Writes each touched document to disk, loading it first when needed.
-function M.write_documents(uris)
+--- `before` holds, by URI, the lines of buffers that were loaded before
+--- the edit, and `planned` the server's hashes of the disk a change was
+--- planned on (M.disk_allows_write); a document whose disk changed
+--- otherwise is not written, and is named in the second result.
+function M.write_documents(uris, before, planned)
+  local skipped = {}
   for _, uri in ipairs(uris) do
     local fname = vim.uri_to_fname(uri)
-    local bufnr = vim.fn.bufadd(fname)
-    vim.fn.bufload(bufnr)
-    local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function()
-      vim.cmd("silent write!")
-    end)
-    if not ok then
-      return false, string.format("could not write %s: %s", fname, tostring(err))
+    local allowed, behind = M.disk_allows_write(fname, (before or {})[uri], (planned or {})[uri])
+    if allowed then
+      local bufnr = vim.fn.bufadd(fname)
+      vim.fn.bufload(bufnr)
+      local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function()
+        if behind then
+          local saved, why = save_over_checked_disk(bufnr, fname)
+          if not saved then
+            error(why)
+          end
+        else
+          vim.cmd("silent write!")
+        end
+      end)
+      if not ok then
+        return false, string.format("could not write %s: %s", fname, tostring(err))
+      end
+    else
+      table.insert(skipped, fname)
     end
   end
-  return true
+  return true, nil, skipped
 end
 
 --- Handles workspace/applyEdit for a client.
@@ -248,14 +341,15 @@ function M.apply(params, client, opts)
   end
   -- A buffer with unsaved typing keeps it unsaved: the disk gets its own
   -- content plus the agent's change (worked out before anything is shown).
-  local to_disk = {}
+  local to_disk, disk_at_plan = {}, {}
   local order, by = M.edits_by_uri(edit)
   for _, uri in ipairs(order) do
     local fname = vim.uri_to_fname(uri)
     local bufnr = vim.fn.bufnr(fname)
     if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified and vim.fn.filereadable(fname) == 1 then
+      disk_at_plan[uri] = vim.fn.readfile(fname)
       local lines, why = unsaved.disk_lines(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false),
-        M.proposed_lines(uri, by[uri], encoding), vim.fn.readfile(fname))
+        M.proposed_lines(uri, by[uri], encoding), disk_at_plan[uri])
       if not lines then
         return { applied = false, failureReason = string.format("%s: %s; save or undo them, then try again", fname, why) }
       end
@@ -266,9 +360,13 @@ function M.apply(params, client, opts)
     return { applied = false, failureReason = M.REJECTED_REASON }
   end
   local uris = M.touched_uris(edit)
-  local was_empty = {}
+  local was_empty, before = {}, {}
   for _, uri in ipairs(uris) do
     was_empty[uri] = is_empty(M.current_lines(uri))
+    local bufnr = vim.fn.bufnr(vim.uri_to_fname(uri))
+    if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) then
+      before[uri] = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+    end
   end
   local ok, err = pcall(vim.lsp.util.apply_workspace_edit, edit, encoding)
   if not ok then
@@ -286,7 +384,12 @@ function M.apply(params, client, opts)
   -- model the file is unchanged while the buffer changed.
   local plain = {}
   for _, uri in ipairs(uris) do
-    if to_disk[uri] then
+    if to_disk[uri] and not vim.deep_equal(vim.fn.readfile(vim.uri_to_fname(uri)), disk_at_plan[uri]) then
+      -- The disk changed while the edit was reviewed or applied: what was
+      -- worked out for it would undo that change.
+      vim.notify(string.format("toolhost: %s changed on disk meanwhile; the edit stays in the buffer, unsaved, and the file was not written over",
+        vim.uri_to_fname(uri)), vim.log.levels.WARN)
+    elseif to_disk[uri] then
       local ok_write, werr = unsaved.write_beside(vim.fn.bufnr(vim.uri_to_fname(uri)), to_disk[uri])
       if not ok_write then
         vim.notify(string.format("toolhost: the edit was applied, but %s could not be written (%s); the server writes the file",
@@ -296,9 +399,14 @@ function M.apply(params, client, opts)
       table.insert(plain, uri)
     end
   end
-  local written, werr = M.write_documents(plain)
+  local planned = (type(params.toolhost) == "table" and type(params.toolhost.disk) == "table") and params.toolhost.disk or {}
+  local written, werr, skipped = M.write_documents(plain, before, planned)
   if not written then
     vim.notify("toolhost: the edit was applied, but " .. werr .. "; the server writes the file", vim.log.levels.WARN)
+  end
+  for _, fname in ipairs(skipped or {}) do
+    vim.notify(string.format("toolhost: %s changed on disk since Neovim read it; the edited buffer was not written over it", fname),
+      vim.log.levels.WARN)
   end
   return { applied = true }
 end

@@ -9,12 +9,33 @@ local M = {}
 M.TRUST = "Trust folder"
 M.DONT_TRUST = "Don't trust"
 
---- The question: the folder, then one line per item the folder would enable.
+--- Keys whose items run something the moment the folder is trusted.
+local RUNS = { hooks = true, mcpServers = true, env = true, enableAllProjectMcpServers = true, enabledMcpjsonServers = true }
+
+--- Whether an item runs something as soon as the folder is trusted.
+function M.runs_at_once(item)
+  return RUNS[item.key] == true or (type(item.why) == "string" and item.why:lower():find("runs a command", 1, true) ~= nil)
+end
+
+--- The question: the folder, then what would run at once (hooks, MCP
+--- servers, environment), then the rest the folder would enable.
 function M.prompt(params)
-  local lines = { string.format("toolhost: do you trust %s? Until you do, its settings are ignored:", params.folder or "this folder") }
+  local runs, rest = {}, {}
   for _, item in ipairs(params.items or {}) do
-    table.insert(lines, "  - " .. tostring(item.what))
+    table.insert(M.runs_at_once(item) and runs or rest, "  - " .. tostring(item.what))
   end
+  local folder = params.folder or "this folder"
+  local lines
+  if #runs > 0 then
+    lines = { string.format("toolhost: trusting %s runs its commands at once. Until you trust it, its settings are ignored.", folder), "Runs at once when trusted:" }
+    vim.list_extend(lines, runs)
+    if #rest > 0 then
+      table.insert(lines, "Also grants:")
+    end
+  else
+    lines = { string.format("toolhost: do you trust %s? Until you do, its settings are ignored:", folder) }
+  end
+  vim.list_extend(lines, rest)
   table.insert(lines, "Trusting runs these commands and grants these permissions.")
   return table.concat(lines, "\n")
 end
@@ -24,7 +45,8 @@ function M.answer(choice)
   return { trust = choice == M.TRUST }
 end
 
---- Handles toolhost/requestTrust.
+--- Handles toolhost/requestTrust. "Don't trust" comes first, so the default
+--- choice (Enter, or the first entry) never trusts.
 function M.request_trust(params, opts)
   local choice = dialogs.select(opts, { M.DONT_TRUST, M.TRUST }, {
     prompt = M.prompt(params or {}),

@@ -1,7 +1,8 @@
 // End-to-end scenario: a folder whose toolhost settings ask to start an MCP
 // server (a command that leaves a marker file). Opened in VS Code, the
-// extension shows the trust question with the command; "Don't Trust" starts
-// nothing and the status bar says what was ignored; after a reload,
+// extension shows the trust question with the command; Enter (the default,
+// "Don't Trust") starts nothing and the status bar says what was ignored;
+// after a reload,
 // "Trust Folder" starts the server. Opened again in Restricted Mode, the
 // extension answers "don't trust" without asking and says why.
 import * as fs from "node:fs";
@@ -62,7 +63,7 @@ async function main() {
   const log = stepLog("trust: ");
   const { step } = log;
   try {
-    step("the question shows the folder's command; Don't Trust starts nothing");
+    step("the question shows the folder's command; Enter (the default, Don't Trust) starts nothing");
     current = await open({ tmp, folder, name: "trusted-vscode", workspaceTrust: false });
     let { wb } = current;
     const dialog = await wb.modal(90000);
@@ -71,7 +72,8 @@ async function main() {
       throw new Error(`the trust question does not show the command: ${text}`);
     }
     await wb.screenshot("trust-01-question");
-    await wb.clickModalButton("Don't Trust");
+    // The focused default button must not trust: Enter declines.
+    await wb.page.keyboard.press("Enter");
     await wb.statusItem("folder setting ignored").waitFor({ state: "visible", timeout: 30000 });
     await wb.screenshot("trust-02-declined");
     if (fs.existsSync(marker)) {

@@ -47,8 +47,29 @@ export interface StatusHeader {
   state?: string;
 }
 
-/** Renders `toolhost/status` as Markdown for a person; unknown fields as JSON. */
-export function formatStatus(status: Record<string, unknown>, header: StatusHeader = {}): string {
+/** Keys whose values are credentials: never shown in a document. */
+const SECRET_KEY = /token|secret|password|apikey|authorization/i;
+
+/**
+ * A copy of value with every credential (a key named like a token or
+ * secret, at any depth) replaced by "(hidden)": a status document can be
+ * read by any extension and seen on any screen share.
+ */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(withoutSecrets);
+  }
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) && v !== undefined && v !== "" ? "(hidden)" : withoutSecrets(v)]),
+    );
+  }
+  return value;
+}
+
+/** Renders `toolhost/status` as Markdown for a person; unknown fields as JSON; credentials hidden. */
+export function formatStatus(raw: Record<string, unknown>, header: StatusHeader = {}): string {
+  const status = withoutSecrets(raw) as Record<string, unknown>;
   const lines = ["# toolhost status", ""];
   if (typeof status.permissionMode === "string") {
     lines.push(`Permission mode: **${status.permissionMode}**`, "");

@@ -34,20 +34,51 @@ export interface TrustState {
 
 export const TRUST = "Trust Folder";
 export const DONT_TRUST = "Don't Trust";
-export const TRUST_ACTIONS = [TRUST, DONT_TRUST] as const;
+/**
+ * The modal's buttons, the focused default first: Enter (or a click on
+ * autopilot) must not trust a folder whose hooks may run `curl … | sh`.
+ */
+export const TRUST_ACTIONS = [DONT_TRUST, TRUST] as const;
+
+/** Whether an item runs something the moment the folder is trusted. */
+export function runsAtOnce(i: TrustItem): boolean {
+  return /runs a command/i.test(i.why ?? "") || ["hooks", "mcpServers", "env", "enableAllProjectMcpServers", "enabledMcpjsonServers"].includes(i.key);
+}
 
 /** Most items listed in the modal; the rest are counted. */
 export const MAX_ITEMS = 30;
 
-/** The modal's message and detail: the folder, then every item it asks for. */
+/**
+ * The modal's message and detail: what would run at once (hooks, MCP
+ * servers, environment) first, then the rest the folder asks for.
+ */
 export function trustPrompt(p: TrustParams): { message: string; detail: string } {
   const items = p.items ?? [];
-  const lines = items.slice(0, MAX_ITEMS).map((i) => `• ${i.what}  (${relative(p.folder, i.file)})`);
-  if (items.length > MAX_ITEMS) {
-    lines.push(`… and ${items.length - MAX_ITEMS} more (toolhost: Show Status lists them)`);
+  const runs = items.filter(runsAtOnce);
+  const rest = items.filter((i) => !runsAtOnce(i));
+  const line = (i: TrustItem) => `• ${i.what}  (${relative(p.folder, i.file)})`;
+  const lines: string[] = [];
+  let shown = 0;
+  for (const [title, group] of [
+    ["Runs at once when trusted:", runs],
+    [runs.length > 0 ? "Also grants:" : "Grants:", rest],
+  ] as const) {
+    const room = Math.max(0, MAX_ITEMS - shown);
+    if (group.length === 0 || room === 0) {
+      continue;
+    }
+    lines.push(title, ...group.slice(0, room).map(line));
+    shown += Math.min(room, group.length);
   }
+  if (items.length > shown) {
+    lines.push(`… and ${items.length - shown} more (toolhost: Show Status lists them)`);
+  }
+  const message =
+    runs.length > 0
+      ? `Trusting ${p.folder} runs its commands at once. Do you trust its authors?`
+      : `Do you trust the authors of ${p.folder}? Its toolhost settings ask to:`;
   return {
-    message: `Do you trust the authors of ${p.folder}? Its toolhost settings ask to:`,
+    message,
     detail:
       lines.join("\n") +
       "\n\nUntil you trust the folder, toolhost ignores all of this. Trusting runs these commands and grants these permissions" +

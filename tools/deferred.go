@@ -1,0 +1,53 @@
+package tools
+
+import "strings"
+
+// Deferred tools, as Claude Code defers them: a listing that asks for it
+// names these tools only, and the model fetches a definition with
+// ToolSearch when it needs the tool. With dozens of MCP tools, their
+// schemas are most of a request's tool list.
+
+// DefaultDeferred are the tools deferred unless the tools.deferred setting
+// says otherwise: every MCP tool and the built-ins a session rarely uses.
+var DefaultDeferred = []string{
+	"mcp__*",
+	"NotebookEdit", "EnterWorktree", "ExitWorktree", "Monitor",
+	"ListMcpResources", "ReadMcpResource", "ReadMcpResourceDir", "RefreshMcpTools",
+	"TeamCreate", "TeamDelete", "SendMessage", "SSHBash",
+}
+
+// ToolSearchName is the tool that loads deferred tools' definitions; it is
+// never deferred itself.
+const ToolSearchName = "ToolSearch"
+
+// IsDeferred reports whether the tool named name is deferred under
+// patterns (the tools.deferred setting; nil means DefaultDeferred). A
+// pattern is a tool name, or a prefix followed by "*".
+func IsDeferred(name string, patterns []string) bool {
+	if name == ToolSearchName {
+		return false
+	}
+	if patterns == nil {
+		patterns = DefaultDeferred
+	}
+	for _, p := range patterns {
+		if prefix, ok := strings.CutSuffix(p, "*"); ok {
+			if strings.HasPrefix(name, prefix) {
+				return true
+			}
+		} else if strings.EqualFold(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// ListDefinition is a tool's entry in a listing: its whole definition in
+// format, or, when the listing defers and patterns defer the tool, its name
+// alone (with deferred: true), to be loaded with ToolSearch.
+func ListDefinition(t Tool, format string, deferring bool, patterns []string) (map[string]any, error) {
+	if deferring && IsDeferred(t.Name(), patterns) {
+		return map[string]any{"name": t.Name(), "deferred": true}, nil
+	}
+	return Definition(t, format)
+}
