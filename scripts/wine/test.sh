@@ -23,7 +23,6 @@ packages=(
   ./internal/jsonsyntax
   ./internal/ignore
   ./discovery
-  ./tools/permission
   ./workspace
 )
 # Tests Wine cannot host, by name: they make symbolic links (Wine 8's are
@@ -32,8 +31,8 @@ packages=(
 links='TestRealPath|TestDanglingLinkIsOutside|TestWriteThroughLinkKeepsIt|TestOpenDirApproved|TestApprovedReads|TestApprovedReadsNameTheRealPath|TestARootIsTheFolderThatWasOpened|TestSetRootsKeepsThePinOfAKeptRoot|TestARootIsPinnedWhenItFirstExists|TestOpenDir|TestReadJail|TestWritesThroughALinkLeadingOutside|TestDenyBeatsAskBeatsAllow|TestModes|TestOutsideWorkspace|TestProtectedFilesAskWhateverTheRules|TestSandboxBinds|TestSandboxBindsLinks'
 unix='TestCleanStaleTemps|TestWalkAgreesWithGit|TestWalkClosesItsFolders|TestRules|TestBashNamingProtectedFilesIsNotPreApproved|TestBashNamingTheUsersConfigIsNotPreApproved'
 # Unix-only fixtures: /-rooted URIs, mode bits, a newline in a file name,
-# Unix error texts.
-fixtures='TestDocumentChanges|TestDocumentLifecycle|TestModify|TestResolveKeepsWhiteSpaceOfNamesThatExist|TestReadFileIntoReusesAndGrowsTheBuffer'
+# Unix error texts, an executable without .exe.
+fixtures='TestLookPathAbsPassesOverRelativeEntries|TestDocumentChanges|TestDocumentLifecycle|TestModify|TestResolveKeepsWhiteSpaceOfNamesThatExist|TestReadFileIntoReusesAndGrowsTheBuffer'
 # Access lists: Wine keeps its own (tested only by review).
 acl='TestWriteIsPrivate'
 WINE_SKIP=${WINE_SKIP:-"^($links|$unix|$fixtures|$acl)\$"}
