@@ -4,7 +4,7 @@ BIN     := bin/toolhost
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/toolhost/toolhost/internal/version.stamped=$(VERSION)
 
-.PHONY: all build deps dist fuzz test test-go test-node test-nvim test-vscode test-dist test-vscode-e2e demo bench lint docs e2e vscode clean
+.PHONY: all build deps dist fuzz test test-go test-windows test-node test-nvim test-vscode test-dist test-vscode-e2e demo bench lint docs e2e vscode clean
 
 all: build
 
@@ -33,16 +33,26 @@ dist:
 # VS Code (code-server + headless Chromium; its first run installs them,
 # about three minutes). Every run cross-builds every platform (make dist),
 # so a broken cross-build fails it.
-test: deps build test-go test-node test-nvim test-vscode test-dist test-vscode-e2e
+test: deps build test-go test-windows test-node test-nvim test-vscode test-dist test-vscode-e2e
 	@echo "all test suites passed"
 
 test-go:
 	@if git grep -nE '^(<<<<<<<|>>>>>>>)( |$$)' -- . ':!*.txtar' ':!third_party'; then echo 'merge conflict markers are committed in the files above: resolve them'; exit 1; fi
 	$(GO) vet ./...
-	@# Tested on Linux only; the build for macOS is kept compiling.
+	@# The build for macOS is kept compiling; Windows builds and vets for
+	@# both architectures and runs its tests under Wine (test-windows).
 	GOOS=darwin $(GO) build -o /dev/null ./cmd/toolhost
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
+	GOOS=windows GOARCH=arm64 $(GO) vet ./...
+	GOOS=windows GOARCH=arm64 $(GO) build -o /dev/null ./cmd/toolhost
 	CI=$${CI:-} $(GO) test -count=1 ./...
 	$(MAKE) fuzz
+
+# test-windows runs the Windows build under Wine: the unit tests of the
+# packages that need no real Windows shell, then toolhost.exe end to end
+# (scripts/wine/test.sh; docs/windows.md says what only real Windows shows).
+test-windows:
+	bash scripts/wine/test.sh
 
 # fuzz runs the fuzz targets of the two input framings and of Bash
 # permission rules against real bash briefly (FUZZTIME

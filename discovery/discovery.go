@@ -16,8 +16,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/lifetime"
 )
 
 // EnvVar names the discovery file of the session a process should attach
@@ -76,7 +77,7 @@ func Write(info Info) (string, error) {
 	}
 	// A folder made earlier with a wider mode is narrowed: the files hold
 	// tokens.
-	if err := os.Chmod(dir, 0o700); err != nil {
+	if err := makePrivate(dir, true); err != nil {
 		return "", fmt.Errorf("making %s private: %w", dir, err)
 	}
 	body, err := json.MarshalIndent(info, "", "  ")
@@ -91,7 +92,7 @@ func Write(info Info) (string, error) {
 		return "", fmt.Errorf("writing the session file: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
+	if err := makePrivate(tmp.Name(), false); err != nil {
 		tmp.Close()
 		return "", err
 	}
@@ -137,11 +138,8 @@ func Read(path string) (Info, error) {
 	if err != nil {
 		return info, err
 	}
-	if st.Mode().Perm()&0o077 != 0 {
-		return info, fmt.Errorf("%s can be read or written by other users (mode %v); remove it, toolhost writes its session files with mode 0600", path, st.Mode().Perm())
-	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
-		return info, fmt.Errorf("%s belongs to another user; remove it", path)
+	if err := userOnly(path, st); err != nil {
+		return info, err
 	}
 	body, err := os.ReadFile(path)
 	if err != nil {
@@ -158,11 +156,7 @@ func Read(path string) (Info, error) {
 
 // Alive reports whether the process pid exists.
 func Alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return lifetime.Alive(pid)
 }
 
 // Session is a discovery file found by Find.

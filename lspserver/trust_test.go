@@ -8,8 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testfifo"
 )
 
 // trustEditor drives the server as an editor whose user answers every
@@ -43,9 +44,7 @@ func startTrustEditor(t *testing.T, files map[string]string, trust bool, request
 			t.Fatal(err)
 		}
 		if text == "fifo" {
-			if err := syscall.Mkfifo(p, 0o644); err != nil {
-				t.Skipf("cannot make a named pipe here: %v", err)
-			}
+			testfifo.Make(t, p)
 			continue
 		}
 		if target, ok := strings.CutPrefix(text, "symlink:"); ok {

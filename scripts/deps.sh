@@ -2,7 +2,7 @@
 # Installs what a fresh machine lacks for building and testing toolhost:
 # Debian packages (ripgrep for Grep, neovim for the Neovim plugin's tests,
 # fd-find for the Glob benchmark, poppler-utils for reading PDFs, bubblewrap
-# for bash.sandbox), the npm
+# for bash.sandbox, Wine and MinGW for the Windows tests), the npm
 # packages of the Node tests and the VS Code extension, and the Go modules.
 # Safe to run again: it installs only what is missing.
 #
@@ -31,6 +31,12 @@ command -v fdfind >/dev/null 2>&1 || command -v fd >/dev/null 2>&1 || missing+=(
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v git >/dev/null 2>&1 || missing+=(git)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+# make test-windows runs the Windows build under Wine (wine64 is the 64-bit
+# loader, wine its wrapper) and builds a small DLL for it with MinGW.
+# Without their recommended packages (desktop fonts and libraries, ~1 GB).
+bare=()
+[ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null 2>&1 || bare+=(wine64 wine)
+command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || bare+=(gcc-mingw-w64-x86-64-win32)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
     say "missing Debian packages: ${missing[*]} — install them as root: apt-get install ${missing[*]}"
@@ -41,6 +47,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   say "installing Debian packages: ${missing[*]} (log: $log)"
   step "apt-get update" $sudo apt-get update
   step "apt-get install ${missing[*]}" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${missing[@]}"
+fi
+if [ ${#bare[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
+    say "missing Debian packages: ${bare[*]} — install them as root: apt-get install --no-install-recommends ${bare[*]}"
+    exit 1
+  fi
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  say "installing Debian packages: ${bare[*]} (log: $log)"
+  [ ${#missing[@]} -gt 0 ] || step "apt-get update" $sudo apt-get update
+  step "apt-get install ${bare[*]}" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${bare[@]}"
 fi
 
 # npm packages: each folder with a package-lock.json gets `npm ci` when its

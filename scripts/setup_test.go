@@ -67,7 +67,7 @@ func run(t *testing.T, dir, path string, env []string, script ...string) (stdout
 // present are fake commands the scripts look for before installing them.
 func present(extra map[string]string) map[string]string {
 	cmds := map[string]string{}
-	for _, c := range []string{"rg", "nvim", "fdfind", "pdftotext", "git", "chromium", "dpkg", "go"} {
+	for _, c := range []string{"rg", "nvim", "fdfind", "pdftotext", "git", "chromium", "dpkg", "go", "wine64", "x86_64-w64-mingw32-gcc"} {
 		cmds[c] = "exit 0"
 	}
 	for k, v := range extra {

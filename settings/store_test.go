@@ -9,9 +9,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolhost/toolhost/internal/testfifo"
 )
 
 // testTree is a user config file and one workspace root in a temp folder.
@@ -549,9 +550,7 @@ func TestSettingsFileThatIsAFIFO(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, ".toolhost"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(root, ".toolhost", "settings.json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfifo.Make(t, filepath.Join(root, ".toolhost", "settings.json"))
 	done := make(chan []Problem, 1)
 	go func() {
 		s := NewStore(LoadOptions{Roots: []string{root}, UserConfigPath: filepath.Join(t.TempDir(), "none.json")})

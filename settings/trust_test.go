@@ -6,8 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testfifo"
 )
 
 func TestTrustTableClassifiesEveryKey(t *testing.T) {
@@ -280,9 +281,7 @@ func TestTrustTableIsDocumented(t *testing.T) {
 // device in place of a settings file would block or flood the server.
 func TestHostileSettingsFilesAreRefusedNotRead(t *testing.T) {
 	tt := newUntrustedTree(t)
-	if err := syscall.Mkfifo(tt.project(), 0o644); err != nil {
-		t.Skipf("cannot make a named pipe here: %v", err)
-	}
+	testfifo.Make(t, tt.project())
 	if err := os.Symlink("/dev/zero", tt.local()); err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func openApproved(abs string, a ApprovedRead) (*os.File, error) {
 	if now := RealPath(abs); now != a.Real {
 		return nil, &ApprovalChangedError{Path: abs, Real: a.Real, Now: now}
 	}
-	f, err := os.OpenFile(a.Real, pathutil.OpenReadFlags|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(a.Real, pathutil.OpenReadFlags|pathutil.NoFollowFlag, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			// a.Real was swapped for a link since.

@@ -124,7 +124,7 @@ func writeAtomic(root *os.Root, name, shown string, data []byte) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", shown, err)
 	}
-	if err := fsys.Rename(tmp, name); err != nil {
+	if err := renameReplacing(fsys, tmp, name); err != nil {
 		return fmt.Errorf("put the new content of %s in place: %w", shown, err)
 	}
 	ok = true

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/testfifo"
 	"github.com/toolhost/toolhost/workspace"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
@@ -149,9 +149,7 @@ func TestWriteRefusesWhatIsNotAWritableFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(root, "pipe")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfifo.Make(t, fifo)
 	tests := []struct {
 		path, want string
 	}{

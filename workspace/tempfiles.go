@@ -2,14 +2,13 @@ package workspace
 
 import (
 	"bufio"
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
+	"github.com/toolhost/toolhost/internal/lifetime"
 	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
@@ -102,8 +101,7 @@ func CleanStaleTemps() int {
 // running reports whether a process with this id exists. The list of one
 // that ended and whose id was taken again waits for a later start.
 func running(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return lifetime.Alive(pid)
 }
 
 // removeListed removes the temporary files a list names that still exist.

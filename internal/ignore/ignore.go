@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-	"golang.org/x/sys/unix"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
 )
@@ -395,18 +394,14 @@ func readPatternAt(d *os.File, rel string) []string {
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	dir := d
 	for i, name := range parts {
-		flags := unix.O_RDONLY | unix.O_NONBLOCK
-		if i < len(parts)-1 {
-			flags = unix.O_RDONLY | unix.O_DIRECTORY
-		}
-		fd, err := openat(dir, name, flags)
+		next, err := openAt(dir, name, name, i < len(parts)-1)
 		if dir != d {
 			dir.Close()
 		}
 		if err != nil {
 			return nil
 		}
-		dir = os.NewFile(uintptr(fd), name)
+		dir = next
 	}
 	defer dir.Close()
 	if _, err := pathutil.Regular(dir, rel); err != nil {

@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
@@ -65,9 +63,8 @@ type File struct {
 // the whole path again (and cannot be led elsewhere by a path that changed).
 func (f File) ModTime() (time.Time, error) {
 	if f.dir != nil {
-		var st unix.Stat_t
-		if err := unix.Fstatat(int(f.dir.Fd()), f.Entry.Name(), &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
-			return time.Unix(st.Mtim.Unix()), nil
+		if t, err := modTimeAt(f.dir, f.Entry.Name()); err == nil {
+			return t, nil
 		}
 	}
 	info, err := f.Entry.Info()
@@ -86,26 +83,14 @@ func (f File) Open() (*os.File, error) {
 		file, _, err := pathutil.OpenRegular(f.Path)
 		return file, err
 	}
-	fd, err := openat(f.dir, f.Entry.Name(), unix.O_RDONLY|unix.O_NONBLOCK)
+	file, err := openAt(f.dir, f.Entry.Name(), f.Path, false)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: f.Path, Err: err}
 	}
-	file := os.NewFile(uintptr(fd), f.Path)
 	if _, err := pathutil.Regular(file, f.Path); err != nil {
 		return nil, err
 	}
 	return file, nil
-}
-
-// openat opens name in the folder dir without following a link (a link
-// there fails with ELOOP).
-func openat(dir *os.File, name string, flags int) (int, error) {
-	for {
-		fd, err := unix.Openat(int(dir.Fd()), name, flags|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if err != unix.EINTR {
-			return fd, err
-		}
-	}
 }
 
 // ErrStop, returned by a visit function, ends the walk early without error.
@@ -309,17 +294,17 @@ func (w *walker) work() {
 func (w *walker) read(job dirJob) error {
 	f := job.open
 	if f == nil {
-		fd, err := openat(job.parent.f, job.name, unix.O_RDONLY|unix.O_DIRECTORY)
+		var err error
+		f, err = openAt(job.parent.f, job.name, job.path, true)
 		job.parent.release()
 		if err != nil {
 			// Gone, unreadable, or now a link: not entered; only the
 			// unreadable is a folder the caller misses.
-			if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ELOOP) && !errors.Is(err, unix.ENOTDIR) {
+			if !goneOrLink(err) {
 				w.unreadable(job.rel, err)
 			}
 			return nil
 		}
-		f = os.NewFile(uintptr(fd), job.path)
 	}
 	// The folder stays open while its sub-folders wait to be opened in it.
 	d := &openDir{f: f}

@@ -186,7 +186,7 @@ func KillGroup(pgid int) error {
 	if pgid <= 0 {
 		return nil
 	}
-	err := syscall.Kill(-pgid, syscall.SIGKILL)
+	err := killPid(-pgid)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil
 	}
@@ -219,7 +219,7 @@ func KillScopes(scopes []Scope) int {
 // calls it as it ends.
 func KillAll() int {
 	killAllGroups()
-	return KillServer(server)
+	return KillServer(server) + killBelowSelf()
 }
 
 // KillServer kills every process of every scope of the server token (the
@@ -268,7 +268,7 @@ func killRounds(list func() []int, judge func(pid int) labelState, want labelSta
 	// counted again.
 	killed := map[int]bool{}
 	kill := func(pid int) bool {
-		if syscall.Kill(pid, syscall.SIGKILL) != nil {
+		if killPid(pid) != nil {
 			return false
 		}
 		killed[pid] = true

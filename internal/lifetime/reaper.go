@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
 )
@@ -83,7 +82,7 @@ func reap(ctx context.Context, cmd *exec.Cmd, env []string, s Scope) bool {
 	// parent-death signal: the stop pipe tells it, and a signal of the
 	// kernel's would come when the thread that started it ends, not the
 	// server.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 	var once sync.Once
 	stop := func() {
 		once.Do(func() {

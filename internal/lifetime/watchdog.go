@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // WatchdogVar passes the server's token to its watchdog, and
@@ -34,6 +33,10 @@ var watchdog struct {
 // watchdog command), started with the first labelled process.
 func Init(argv ...string) {
 	_ = os.Setenv(Var, server+"/0")
+	if joinServerJob() {
+		// The system ends the server's processes with it: no watchdog.
+		return
+	}
 	watchdog.mu.Lock()
 	watchdog.argv = argv
 	watchdog.mu.Unlock()
@@ -68,7 +71,7 @@ func ensureWatchdog() {
 	}
 	// A group of its own: a terminal's Ctrl-C or hang-up reaches the
 	// server, which ends its processes itself, and not the watchdog.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		return

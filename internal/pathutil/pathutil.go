@@ -29,8 +29,11 @@ func RealPath(p string) string {
 	if !filepath.IsAbs(p) {
 		return p
 	}
-	resolved := string(filepath.Separator)
-	rest := splitPath(p)
+	// On Windows the walk starts at the volume's root (C:\ or
+	// \\server\share\); elsewhere the volume is empty.
+	vol := filepath.VolumeName(p)
+	resolved := vol + string(filepath.Separator)
+	rest := splitPath(p[len(vol):])
 	hops := 0
 	for len(rest) > 0 {
 		c := rest[0]
@@ -57,8 +60,12 @@ func RealPath(p string) string {
 		if err != nil || hops > maxLinkHops {
 			return filepath.Join(append([]string{next}, rest...)...)
 		}
-		if filepath.IsAbs(target) {
-			resolved = string(filepath.Separator)
+		if tvol := filepath.VolumeName(target); tvol != "" {
+			vol, target = tvol, target[len(tvol):]
+			resolved = vol + string(filepath.Separator)
+		} else if filepath.IsAbs(target) || strings.HasPrefix(filepath.ToSlash(target), "/") {
+			// Absolute, or on Windows rooted on the current volume.
+			resolved = vol + string(filepath.Separator)
 		}
 		rest = append(splitPath(target), rest...)
 	}

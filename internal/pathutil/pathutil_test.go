@@ -53,3 +53,20 @@ func TestRealPath(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldCase(t *testing.T) {
+	tests := []struct{ name, folded string }{
+		{".git/config", ".git/config"},
+		{".GIT/CONFIG", ".git/config"},
+		{`C:\Users\Me\.MCP.JSON`, `c:\users\me\.mcp.json`},
+	}
+	for _, tt := range tests {
+		want := tt.name
+		if CaseInsensitive {
+			want = tt.folded
+		}
+		if got := FoldCase(tt.name); got != want {
+			t.Errorf("FoldCase(%q) = %q, want %q (case-insensitive names: %v)", tt.name, got, want, CaseInsensitive)
+		}
+	}
+}

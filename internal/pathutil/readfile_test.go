@@ -4,8 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testfifo"
 )
 
 // A hostile workspace can hold a FIFO or a device under the name of a file
@@ -14,9 +15,7 @@ import (
 func TestReadFileRefusesSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, ".gitignore")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfifo.Make(t, fifo)
 	big := filepath.Join(dir, "big")
 	if err := os.WriteFile(big, make([]byte, 100), 0o644); err != nil {
 		t.Fatal(err)

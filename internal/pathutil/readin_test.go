@@ -4,8 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
+
+	"github.com/toolhost/toolhost/internal/testfifo"
 )
 
 // ReadFileIn reads a file inside its folder, links inside included, and
@@ -26,9 +27,7 @@ func TestReadFileIn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfifo.Make(t, filepath.Join(dir, "fifo"))
 	for _, c := range []struct {
 		rel, want string
 		err       error

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/testfifo"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -227,9 +227,7 @@ func TestMemoryRefusesNotesThatAreNotFiles(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfifo.Make(t, filepath.Join(dir, "pipe.md"))
 	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.md")); err != nil {
 		t.Fatal(err)
 	}

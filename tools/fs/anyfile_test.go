@@ -4,10 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/testfifo"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
@@ -33,13 +33,9 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 	e := newEnv(t)
 	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
 	fifo := e.path("pipe.txt")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfifo.Make(t, fifo)
 	nb := e.path("pipe.ipynb")
-	if err := syscall.Mkfifo(nb, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfifo.Make(t, nb)
 	ctx := context.Background()
 	cases := []struct {
 		name  string

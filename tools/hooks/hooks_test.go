@@ -9,9 +9,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/testfifo"
 	"github.com/toolhost/toolhost/internal/testproc"
 	"github.com/toolhost/toolhost/settings"
 )
@@ -264,9 +264,7 @@ func TestHangingHookIsKilledAtItsTimeout(t *testing.T) {
 func TestCancelKillsRunningHooks(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "started")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no named pipes:", err)
-	}
+	testfifo.Make(t, fifo)
 	pids := filepath.Join(dir, "pids")
 	cmd := script(t, dir, "hang.sh", `sleep 300 & echo $! > `+pids+`; echo $$ >> `+pids+`; echo up > `+fifo+`; wait`)
 	r := runnerFor(dir, PreToolUse, "*", nil, settings.HookCommand{Command: cmd})

@@ -88,8 +88,9 @@ func (d *decision) userControlled(abs string) bool {
 	if p := settings.DefaultUserConfigPath(); p != "" {
 		dirs = append(dirs, filepath.Dir(p))
 	}
+	abs = pathutil.FoldCase(abs)
 	if home := d.c.home; home != "" {
-		if abs == filepath.Join(home, ".gitconfig") {
+		if abs == pathutil.FoldCase(filepath.Join(home, ".gitconfig")) {
 			return true
 		}
 		dirs = append(dirs, filepath.Join(home, ".config", "git"))
@@ -98,6 +99,7 @@ func (d *decision) userControlled(abs string) bool {
 		dirs = append(dirs, filepath.Join(x, "git"))
 	}
 	for _, dir := range dirs {
+		dir = pathutil.FoldCase(dir)
 		if abs == dir || strings.HasPrefix(abs, dir+string(filepath.Separator)) {
 			return true
 		}
@@ -108,7 +110,7 @@ func (d *decision) userControlled(abs string) bool {
 // gitFile reports a path named .git that is not a folder: a .git file
 // ("gitdir: elsewhere") sends git to another folder's config and hooks.
 func gitFile(abs string) bool {
-	if filepath.Base(abs) != ".git" {
+	if pathutil.FoldCase(filepath.Base(abs)) != ".git" {
 		return false
 	}
 	st, err := os.Stat(abs)
@@ -329,7 +331,7 @@ func (d *decision) isProtected(p resolvedPath) bool {
 			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 				continue
 			}
-			if protectedPath(filepath.ToSlash(rel)) || gitFile(abs) {
+			if protectedPath(pathutil.FoldCase(filepath.ToSlash(rel))) || gitFile(abs) {
 				return true
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -33,6 +34,10 @@ func TestProtectedFilesAskWhateverTheRules(t *testing.T) {
 		// VS Code's folder settings (toolhost.path, terminal and tool
 		// paths) and tasks (runOn: folderOpen), Neovim's exrc files.
 		".vscode/settings.json", ".vscode/tasks.json", ".nvim.lua", ".nvimrc", ".exrc",
+	}
+	if pathutil.CaseInsensitive {
+		// One file however its name is cased, on Windows and macOS.
+		protected = append(protected, ".GIT/CONFIG", ".MCP.JSON", ".Toolhost/Settings.json", ".git/HOOKS/pre-commit", "Vendor/Lib/.Git/Config")
 	}
 	free := []string{"src/a.go", ".toolhost/plan.md", ".toolhost/memory/notes.md", ".gitignore", ".git/HEAD.txt", "docs/config", "hooks/pre-commit", "a.git/config", ".vscode/extensions.json", "src/.vscode/notes.md"}
 

@@ -18,7 +18,6 @@ import (
 	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"golang.org/x/sys/unix"
 	xunicode "golang.org/x/text/encoding/unicode"
 
 	"github.com/toolhost/toolhost/internal/ignore"
@@ -155,8 +154,8 @@ func (cq *compiledQuery) searchOpen(path string, f *os.File) (h *fileHits) {
 	}
 	size := info.Size()
 	if size >= mmapThreshold && size == int64(int(size)) {
-		if data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED); err == nil {
-			defer unix.Munmap(data)
+		if data, unmap, err := mapFile(f, int(size)); err == nil {
+			defer unmap()
 			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 			defer func() {
 				if recover() != nil {

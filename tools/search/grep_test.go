@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/testfifo"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -162,9 +162,7 @@ func TestGrepOutput(t *testing.T) {
 func TestGrepErrors(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfifo.Make(t, filepath.Join(dir, "pipe"))
 	ws := workspace.New(dir)
 	tests := []struct {
 		name  string

@@ -10,10 +10,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
@@ -135,9 +132,7 @@ func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
 		return runResult{}, err
 	}
 	res.exitCode = code
-	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() {
-		res.signal = unix.SignalName(st.Signal())
-	}
+	res.signal = signalName(cmd.ProcessState)
 	if spec.adopt != nil && cmd.Process != nil {
 		spec.adopt(cmd)
 	}

@@ -34,7 +34,11 @@ var errNoSandbox = errors.New("bash.sandbox is on, but bubblewrap (bwrap) is not
 // the workspace (the folder report of Bash).
 func sandboxArgs(s *settings.Settings, folders []string, dir, command string, extra ...string) (name string, args []string, err error) {
 	if !s.Bash.Sandbox {
-		return "bash", []string{"-c", command}, nil
+		bash, err := bashProgram()
+		if err != nil {
+			return "", nil, err
+		}
+		return bash, []string{"-c", command}, nil
 	}
 	bwrap, err := exec.LookPath(bwrapName)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/toolhost/toolhost/internal/lifetime"
@@ -33,7 +32,7 @@ func KillGroup(pgid int) error { return lifetime.KillGroup(pgid) }
 
 // GroupAlive reports whether any process of the group pgid is still there.
 func GroupAlive(pgid int) bool {
-	return pgid > 0 && syscall.Kill(-pgid, 0) == nil
+	return lifetime.GroupAlive(pgid)
 }
 
 // ExitCode interprets the error of cmd.Wait: the exit code (-1 when the
