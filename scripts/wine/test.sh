@@ -20,7 +20,7 @@ here=$repo/scripts/wine
 packages=(
   ./internal/pathutil
   ./internal/udiff
-  ./internal/jsonsyntax
+  ./internal/rpcfault
   ./internal/ignore
   ./discovery
   ./workspace
