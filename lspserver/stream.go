@@ -46,17 +46,15 @@ type Stream struct {
 }
 
 // NewStream frames messages on in and out. limit caps a message's
-// Content-Length (0 means the default, 64 MiB). If in is an io.Closer,
-// Close closes it so a blocked read returns.
+// Content-Length (0 means the default, 64 MiB). Close closes in when that
+// ends a blocked read (rpcfault.InputCloser).
 func NewStream(in io.Reader, out io.Writer, limit int64, log *slog.Logger) *Stream {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Stream{in: bufio.NewReaderSize(in, 64<<10), log: log, flow: rpcfault.NewFlow(out, frameBody, log)}
 	s.flow.Held = flowHeld
-	if c, ok := in.(io.Closer); ok {
-		s.closer = c
-	}
+	s.closer = rpcfault.InputCloser(in)
 	s.SetLimit(limit)
 	return s
 }

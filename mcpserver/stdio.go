@@ -82,9 +82,7 @@ func newStdio(in io.Reader, out io.Writer, maxBytes int, log *slog.Logger) *stdi
 	t := &stdio{max: maxBytes, log: log, flow: rpcfault.NewFlow(out, newline, log), drain: drainTimeout,
 		in: bufio.NewReaderSize(in, 64<<10), items: make(chan item)}
 	t.ctx, t.cancel = context.WithCancel(context.Background())
-	if c, ok := in.(io.Closer); ok {
-		t.closer = c
-	}
+	t.closer = rpcfault.InputCloser(in)
 	return t
 }
 
