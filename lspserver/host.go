@@ -213,3 +213,43 @@ func (h *editorHost) RunAgent(ctx context.Context, callID string, input json.Raw
 	}
 	return res, nil
 }
+
+var _ tools.LanguageIntel = (*editorHost)(nil)
+
+// CanReportDiagnostics reports experimental.toolhost.diagnostics.
+func (h *editorHost) CanReportDiagnostics() bool { return h.srv.capabilities().Toolhost.Diagnostics }
+
+// Diagnostics sends toolhost/diagnostics. A null answer is no diagnostics.
+func (h *editorHost) Diagnostics(ctx context.Context, req tools.DiagnosticsRequest) ([]tools.FileDiagnostics, error) {
+	if !h.CanReportDiagnostics() {
+		return nil, tools.ErrNoLanguageIntel
+	}
+	var res *struct {
+		Items []tools.FileDiagnostics `json:"items"`
+	}
+	if err := h.srv.callClient(ctx, "toolhost/diagnostics", req, &res); err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, nil
+	}
+	return res.Items, nil
+}
+
+// CanAnswerLanguageFeatures reports experimental.toolhost.languageFeatures.
+func (h *editorHost) CanAnswerLanguageFeatures() bool {
+	return h.srv.capabilities().Toolhost.LanguageFeatures
+}
+
+// LanguageFeature sends toolhost/languageFeature and returns the answer as
+// it came (LSP's shape; null when the servers know nothing there).
+func (h *editorHost) LanguageFeature(ctx context.Context, req tools.LanguageFeatureRequest) (json.RawMessage, error) {
+	if !h.CanAnswerLanguageFeatures() {
+		return nil, tools.ErrNoLanguageIntel
+	}
+	var res json.RawMessage
+	if err := h.srv.callClient(ctx, "toolhost/languageFeature", req, &res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}

@@ -77,6 +77,12 @@ type toolhostClientCapabilities struct {
 	// RequestTrust: the client asks the user whether the folder is trusted
 	// (toolhost/requestTrust).
 	RequestTrust bool `json:"requestTrust"`
+	// Diagnostics: the client answers toolhost/diagnostics with the
+	// editor's diagnostics.
+	Diagnostics bool `json:"diagnostics"`
+	// LanguageFeatures: the client answers toolhost/languageFeature with
+	// its language servers' navigation results.
+	LanguageFeatures bool `json:"languageFeatures"`
 }
 
 // canShowMessageRequest reports whether window/showMessageRequest may be used.

@@ -18,6 +18,8 @@ import {
 } from "vscode-languageclient/node";
 import { applyWorkspaceEdit } from "./applyEdit";
 import { askUserQuestion } from "./dialogs";
+import { DiagnosticsTracker, registerIntel } from "./intel";
+import { touchedUris } from "./logic/edits";
 import type { PermissionAnswer, PermissionParams } from "./logic/permission";
 import { taskListAsTodos, type BoardTask } from "./logic/taskList";
 import type { TeamState } from "./logic/teams";
@@ -33,7 +35,16 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   savesAppliedEdits: true,
   // Agent runs its sub-agent with the editor's language model (runAgent.ts).
   runAgent: true,
+  // toolhost/diagnostics and toolhost/languageFeature (intel.ts).
+  diagnostics: true,
+  languageFeatures: true,
 };
+
+/**
+ * One tracker of diagnostics changes for the extension's life: it outlives
+ * a restarted server, whose new client shares it.
+ */
+let tracker: DiagnosticsTracker | undefined;
 
 /** Declares the toolhost requests this client handles. */
 class ToolhostCapabilities implements StaticFeature {
@@ -108,9 +119,14 @@ export function createClient(
   client.registerFeature(new ToolhostCapabilities());
   const log = (line: string) => output.appendLine(line);
 
-  client.onRequest(ApplyWorkspaceEditRequest.type, (params: ApplyWorkspaceEditParams) =>
-    applyWorkspaceEdit(client, params, log),
-  );
+  tracker ??= new DiagnosticsTracker();
+  const diagnostics = tracker;
+  client.onRequest(ApplyWorkspaceEditRequest.type, (params: ApplyWorkspaceEditParams) => {
+    // Diagnostics that change from here on follow this edit.
+    diagnostics.editing(touchedUris(params.edit));
+    return applyWorkspaceEdit(client, params, log);
+  });
+  registerIntel(client, diagnostics);
   client.onRequest("toolhost/askUserQuestion", askUserQuestion);
   client.onRequest("toolhost/requestPermission", (params: PermissionParams, token: vscode.CancellationToken) =>
     events.requestPermission(params, token),

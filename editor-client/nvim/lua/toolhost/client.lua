@@ -7,6 +7,7 @@
 local dialogs = require("toolhost.dialogs")
 local edits = require("toolhost.edits")
 local format = require("toolhost.format")
+local intel = require("toolhost.intel")
 
 local M = {}
 
@@ -45,7 +46,15 @@ function M.is_stopped(client)
 end
 
 --- What the plugin answers, declared in capabilities.experimental.toolhost.
-M.TOOLHOST_CAPABILITIES = { askUserQuestion = true, requestPermission = true, requestTrust = true, savesAppliedEdits = true }
+M.TOOLHOST_CAPABILITIES = {
+  askUserQuestion = true,
+  requestPermission = true,
+  requestTrust = true,
+  savesAppliedEdits = true,
+  -- toolhost/diagnostics and toolhost/languageFeature (toolhost.intel).
+  diagnostics = true,
+  languageFeatures = true,
+}
 
 --- Client capabilities: Neovim's, plus document changes with create, and
 --- the toolhost requests.
@@ -74,6 +83,7 @@ end
 --- The handlers for the server's messages; `state` is the plugin's state
 --- (todos, tasks, progress), `opts` its options.
 function M.handlers(state, opts)
+  intel.setup()
   local default_progress = vim.lsp.handlers["$/progress"]
   -- TodoWrite's list and the task board's tasks are shown alike.
   local function show_todos(todos)
@@ -87,7 +97,19 @@ function M.handlers(state, opts)
   end
   return {
     ["workspace/applyEdit"] = function(_, params, ctx)
+      -- Diagnostics that change from here on follow this edit.
+      intel.editing(params)
       return edits.apply(params, vim.lsp.get_client_by_id(ctx.client_id), opts)
+    end,
+    ["toolhost/diagnostics"] = function(_, params)
+      return intel.diagnostics(params)
+    end,
+    ["toolhost/languageFeature"] = function(_, params)
+      local ok, res = pcall(intel.language_feature, params)
+      if not ok then
+        return nil, vim.lsp.rpc_response_error(vim.lsp.protocol.ErrorCodes.InternalError, tostring(res))
+      end
+      return res
     end,
     ["toolhost/askUserQuestion"] = function(_, params)
       return dialogs.ask_user_question(params, opts)

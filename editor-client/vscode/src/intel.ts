@@ -1,0 +1,245 @@
+/**
+ * The editor's language intelligence for the agent: `toolhost/diagnostics`
+ * answered from VS Code's diagnostics (waiting, within the server's bound,
+ * for them to follow an edit the agent just made), and
+ * `toolhost/languageFeature` answered by the language servers VS Code
+ * runs, through its `vscode.execute*Provider` commands.
+ */
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+
+/** How long diagnostics must stay unchanged to count as settled. */
+const QUIET_MS = 200;
+
+interface DiagnosticsParams {
+  uris?: string[];
+  waitMs?: number;
+}
+
+interface LspPosition {
+  line: number;
+  character: number;
+}
+
+interface LspRange {
+  start: LspPosition;
+  end: LspPosition;
+}
+
+interface LanguageFeatureParams {
+  operation: string;
+  uri: string;
+  position: LspPosition;
+  query?: string;
+}
+
+/**
+ * Counts, per document, the changes of its diagnostics and remembers the
+ * count when the agent's last edit of it began, so a wait knows whether the
+ * diagnostics it sees already follow that edit.
+ */
+export class DiagnosticsTracker implements vscode.Disposable {
+  private readonly changes = new Map<string, number>();
+  private readonly editedAt = new Map<string, number>();
+  private readonly listeners = new Set<() => void>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor() {
+    this.subscription = vscode.languages.onDidChangeDiagnostics((e) => {
+      for (const uri of e.uris) {
+        const key = uri.toString();
+        this.changes.set(key, (this.changes.get(key) ?? 0) + 1);
+      }
+      for (const l of [...this.listeners]) {
+        l();
+      }
+    });
+  }
+
+  /** Marks that an edit of these documents (protocol URIs) begins now. */
+  editing(uris: string[]): void {
+    for (const u of uris) {
+      const key = vscode.Uri.parse(u).toString();
+      this.editedAt.set(key, this.changes.get(key) ?? 0);
+    }
+  }
+
+  /** Whether key was edited and its diagnostics changed since. */
+  private followed(key: string): boolean {
+    const at = this.editedAt.get(key);
+    return at === undefined || (this.changes.get(key) ?? 0) > at;
+  }
+
+  /**
+   * Waits, at most waitMs, until each of keys had its diagnostics change
+   * after its last edit and then stay unchanged for QUIET_MS.
+   */
+  settle(keys: string[], waitMs: number, token: vscode.CancellationToken): Promise<void> {
+    const pending = keys.filter((k) => this.editedAt.has(k));
+    if (waitMs <= 0 || pending.length === 0) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      let quiet: NodeJS.Timeout | undefined;
+      const finish = () => {
+        clearTimeout(deadline);
+        clearTimeout(quiet);
+        this.listeners.delete(check);
+        cancelled.dispose();
+        resolve();
+      };
+      const check = () => {
+        if (!pending.every((k) => this.followed(k))) {
+          return;
+        }
+        clearTimeout(quiet);
+        quiet = setTimeout(finish, QUIET_MS);
+      };
+      const deadline = setTimeout(finish, waitMs);
+      const cancelled = token.onCancellationRequested(finish);
+      this.listeners.add(check);
+      check();
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.listeners.clear();
+  }
+}
+
+/** LSP severity (1 error .. 4 hint) of a VS Code one (0 error .. 3 hint). */
+function lspSeverity(s: vscode.DiagnosticSeverity): number {
+  return s + 1;
+}
+
+function lspPosition(p: vscode.Position): LspPosition {
+  return { line: p.line, character: p.character };
+}
+
+function lspRange(r: vscode.Range): LspRange {
+  return { start: lspPosition(r.start), end: lspPosition(r.end) };
+}
+
+function lspDiagnostic(d: vscode.Diagnostic): object {
+  let code: string | number | undefined;
+  if (typeof d.code === "object" && d.code !== null) {
+    code = d.code.value;
+  } else {
+    code = d.code;
+  }
+  return { range: lspRange(d.range), severity: lspSeverity(d.severity), message: d.message, code, source: d.source };
+}
+
+/** Answers toolhost/diagnostics. */
+export async function diagnostics(tracker: DiagnosticsTracker, params: DiagnosticsParams, token: vscode.CancellationToken): Promise<object> {
+  const uris = (params?.uris ?? []).map((u) => vscode.Uri.parse(u));
+  await tracker.settle(uris.map((u) => u.toString()), params?.waitMs ?? 0, token);
+  const pairs: [vscode.Uri, readonly vscode.Diagnostic[]][] =
+    uris.length > 0 ? uris.map((u) => [u, vscode.languages.getDiagnostics(u)]) : vscode.languages.getDiagnostics();
+  const items = pairs
+    .filter(([u, ds]) => u.scheme === "file" && (ds.length > 0 || uris.length > 0))
+    .map(([u, ds]) => ({ uri: u.toString(), diagnostics: ds.map(lspDiagnostic) }));
+  return { items };
+}
+
+type Located = vscode.Location | vscode.LocationLink;
+
+function lspLocation(l: Located): object {
+  if ("targetUri" in l) {
+    return { uri: l.targetUri.toString(), range: lspRange(l.targetSelectionRange ?? l.targetRange) };
+  }
+  return { uri: l.uri.toString(), range: lspRange(l.range) };
+}
+
+/** Hover contents as one markdown text. */
+function hoverText(hovers: vscode.Hover[]): string {
+  const parts: string[] = [];
+  for (const h of hovers) {
+    for (const c of h.contents) {
+      if (typeof c === "string") {
+        parts.push(c);
+      } else if ("language" in c) {
+        parts.push("```" + c.language + "\n" + c.value + "\n```");
+      } else {
+        parts.push(c.value);
+      }
+    }
+  }
+  return parts.join("\n\n");
+}
+
+function lspDocumentSymbol(s: vscode.DocumentSymbol | vscode.SymbolInformation): object {
+  if ("location" in s) {
+    return { name: s.name, kind: s.kind + 1, containerName: s.containerName, location: lspLocation(s.location) };
+  }
+  return {
+    name: s.name,
+    detail: s.detail,
+    kind: s.kind + 1,
+    range: lspRange(s.range),
+    selectionRange: lspRange(s.selectionRange),
+    children: s.children.map(lspDocumentSymbol),
+  };
+}
+
+function lspCallItem(i: vscode.CallHierarchyItem): object {
+  return { name: i.name, kind: i.kind + 1, detail: i.detail, uri: i.uri.toString(), range: lspRange(i.range), selectionRange: lspRange(i.selectionRange) };
+}
+
+/** Answers toolhost/languageFeature with the language servers' result, in LSP's shape. */
+export async function languageFeature(params: LanguageFeatureParams): Promise<unknown> {
+  const uri = vscode.Uri.parse(params.uri);
+  // Opening the document (without showing it) lets its language server see it.
+  await vscode.workspace.openTextDocument(uri);
+  const pos = new vscode.Position(params.position.line, params.position.character);
+  const exec = <T>(command: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(command, ...args);
+  switch (params.operation) {
+    case "goToDefinition":
+      return ((await exec<Located[]>("vscode.executeDefinitionProvider", uri, pos)) ?? []).map(lspLocation);
+    case "goToImplementation":
+      return ((await exec<Located[]>("vscode.executeImplementationProvider", uri, pos)) ?? []).map(lspLocation);
+    case "findReferences":
+      return ((await exec<vscode.Location[]>("vscode.executeReferenceProvider", uri, pos)) ?? []).map(lspLocation);
+    case "hover": {
+      const hovers = (await exec<vscode.Hover[]>("vscode.executeHoverProvider", uri, pos)) ?? [];
+      if (hovers.length === 0) {
+        return null;
+      }
+      const range = hovers.find((h) => h.range)?.range;
+      return { contents: { kind: "markdown", value: hoverText(hovers) }, range: range ? lspRange(range) : undefined };
+    }
+    case "documentSymbol":
+      return ((await exec<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>("vscode.executeDocumentSymbolProvider", uri)) ?? []).map(
+        lspDocumentSymbol,
+      );
+    case "workspaceSymbol":
+      return ((await exec<vscode.SymbolInformation[]>("vscode.executeWorkspaceSymbolProvider", params.query ?? "")) ?? []).map(
+        lspDocumentSymbol,
+      );
+    case "prepareCallHierarchy":
+      return ((await exec<vscode.CallHierarchyItem[]>("vscode.prepareCallHierarchy", uri, pos)) ?? []).map(lspCallItem);
+    case "incomingCalls":
+    case "outgoingCalls": {
+      const items = (await exec<vscode.CallHierarchyItem[]>("vscode.prepareCallHierarchy", uri, pos)) ?? [];
+      if (items.length === 0) {
+        return [];
+      }
+      if (params.operation === "incomingCalls") {
+        const calls = (await exec<vscode.CallHierarchyIncomingCall[]>("vscode.provideIncomingCalls", items[0])) ?? [];
+        return calls.map((c) => ({ from: lspCallItem(c.from), fromRanges: c.fromRanges.map(lspRange) }));
+      }
+      const calls = (await exec<vscode.CallHierarchyOutgoingCall[]>("vscode.provideOutgoingCalls", items[0])) ?? [];
+      return calls.map((c) => ({ to: lspCallItem(c.to), fromRanges: c.fromRanges.map(lspRange) }));
+    }
+  }
+  throw new Error(`unknown operation ${JSON.stringify(params.operation)}`);
+}
+
+/** Answers the language requests for client; the tracker is disposed with the returned disposable. */
+export function registerIntel(client: LanguageClient, tracker: DiagnosticsTracker): void {
+  client.onRequest("toolhost/diagnostics", (params: DiagnosticsParams, token: vscode.CancellationToken) =>
+    diagnostics(tracker, params, token),
+  );
+  client.onRequest("toolhost/languageFeature", (params: LanguageFeatureParams) => languageFeature(params));
+}
