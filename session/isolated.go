@@ -7,6 +7,7 @@ import (
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/agent"
 	"github.com/toolhost/toolhost/tools/builtin"
+	"github.com/toolhost/toolhost/tools/intel"
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/workspace"
@@ -46,5 +47,6 @@ func newPipeline(reg *tools.Registry, ws *workspace.Workspace, checker *permissi
 		tools.WithPathResolver(ws.Resolve),
 		tools.WithRootCheck(ws.CheckRoots),
 		tools.WithSessionID(newSessionID()),
+		tools.WithEditFeedback(intel.NewFeedback(ws, store.Current, log).Wrap),
 	)
 }

@@ -167,7 +167,24 @@ type Edit struct {
 	// preview, the Neovim plugin's review tab) is the prompt, and rejecting it
 	// writes nothing. Only for clients that can apply edits.
 	ReviewInEditor bool `json:"reviewInEditor,omitempty"`
+	// Diagnostics chooses what the editor's language servers add to the
+	// result of an edit applied through the editor: "on" (errors and
+	// warnings), "errors" (errors only) or "off".
+	Diagnostics string `json:"diagnostics,omitempty"`
+	// DiagnosticsWaitMs bounds how long an edit waits for the editor's
+	// diagnostics to follow it.
+	DiagnosticsWaitMs int `json:"diagnosticsWaitMs,omitempty"`
 }
+
+// Values of edit.diagnostics.
+const (
+	DiagnosticsOn     = "on"
+	DiagnosticsErrors = "errors"
+	DiagnosticsOff    = "off"
+)
+
+// DiagnosticsModes are the values edit.diagnostics accepts.
+var DiagnosticsModes = []string{DiagnosticsOn, DiagnosticsErrors, DiagnosticsOff}
 
 // Web configures WebFetch.
 type Web struct {
@@ -246,5 +263,6 @@ func Defaults() *Settings {
 		},
 		WebSearch: WebSearch{Provider: "duckduckgo"},
 		Server:    Server{MaxMessageBytes: 64 << 20},
+		Edit:      Edit{Diagnostics: DiagnosticsOn, DiagnosticsWaitMs: 2000},
 	}
 }

@@ -75,6 +75,8 @@ var trustTable = map[string]keyTrust{
 	"bash.compressOutput":                     {always, "yes", ""},
 	"edit.fuzzy":                              {always, "yes", ""},
 	"edit.reviewInEditor":                     {onlyValue(false), "only false", whyLoosens},
+	"edit.diagnostics":                        {always, "yes", ""},
+	"edit.diagnosticsWaitMs":                  {lower, "only a lower value", whyLoosens},
 	"webFetch.connectTimeoutMs":               {lower, "only a lower value", whyLoosens},
 	"webFetch.totalTimeoutMs":                 {lower, "only a lower value", whyLoosens},
 	"webFetch.maxBytes":                       {lower, "only a lower value", whyLoosens},

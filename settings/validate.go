@@ -169,6 +169,12 @@ func (c *checker) semantics(m map[string]any) {
 			})
 		}
 	}
+	if edit, ok := m["edit"].(map[string]any); ok {
+		if mode, ok := edit["diagnostics"].(string); ok && !slices.Contains(DiagnosticsModes, mode) {
+			c.report("edit.diagnostics", "unknown value %q; use one of %s", mode, strings.Join(DiagnosticsModes, ", "))
+			delete(edit, "diagnostics")
+		}
+	}
 	if bash, ok := m["bash"].(map[string]any); ok {
 		filterStrings(bash, "blockedCommands", func(i int, s string) bool {
 			if _, err := regexp.Compile(s); err != nil {

@@ -62,6 +62,10 @@ type Pipeline struct {
 	resolve     func(string) (string, error)
 	checkRoots  func() error
 	maxParallel int
+	// editFeedback wraps the host of a mutating call and returns what adds
+	// to its result (the editor's diagnostics after its edits); nil adds
+	// nothing.
+	editFeedback EditFeedback
 	// waiting, set by tests, is told when a call of a batch starts waiting
 	// for the earlier calls it conflicts with.
 	waiting func(call int, on []int)
@@ -75,6 +79,15 @@ func WithPermissions(c PermissionChecker) Option { return func(p *Pipeline) { p.
 
 // WithModes sets the permission-mode controller hooks and "ask" read.
 func WithModes(m ModeController) Option { return func(p *Pipeline) { p.Modes = m } }
+
+// EditFeedback wraps the host of a call that changes files; the function it
+// returns (nil for none) is given the call's result and returns it with
+// what the host learnt added.
+type EditFeedback func(Host) (Host, func(context.Context, *Result) *Result)
+
+// WithEditFeedback sets the feedback added to the results of calls that
+// change files (tools/intel: the editor's diagnostics after an edit).
+func WithEditFeedback(f EditFeedback) Option { return func(p *Pipeline) { p.editFeedback = f } }
 
 // WithSettings sets where hooks and their env are read from; it is called
 // per call, so changed settings apply to the next call. Without it no hook
@@ -484,6 +497,11 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 	if progress == nil {
 		progress = NoProgress{}
 	}
+	host := c.host
+	var feedback func(context.Context, *Result) *Result
+	if p.editFeedback != nil && c.tool.SideEffect() == SideEffectMutating {
+		host, feedback = p.editFeedback(host)
+	}
 	var res *Result
 	var err error
 	func() {
@@ -493,7 +511,7 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 				err = fmt.Errorf("the tool crashed: %v", r)
 			}
 		}()
-		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: c.host, Progress: progress, ReviewEdits: c.reviewEdits, ApprovedReads: c.approvedReads})
+		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: host, Progress: progress, ReviewEdits: c.reviewEdits, ApprovedReads: c.approvedReads})
 	}()
 	elapsed := time.Since(start).Round(time.Millisecond)
 
@@ -510,6 +528,9 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 		return ErrorResult("%s failed: %v. %s.", name, err, hostFailureAdvice(err)), nil
 	case res == nil:
 		res = TextResult("")
+	}
+	if feedback != nil {
+		res = feedback(callCtx, res)
 	}
 	if res.IsError {
 		progress.End("failed after " + elapsed.String())

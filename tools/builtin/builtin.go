@@ -11,6 +11,7 @@ import (
 	"github.com/toolhost/toolhost/tools/data"
 	"github.com/toolhost/toolhost/tools/extras"
 	"github.com/toolhost/toolhost/tools/fs"
+	"github.com/toolhost/toolhost/tools/intel"
 	"github.com/toolhost/toolhost/tools/providers"
 	"github.com/toolhost/toolhost/tools/search"
 	"github.com/toolhost/toolhost/tools/shell"
@@ -107,6 +108,9 @@ func Register(reg *tools.Registry, d Deps) {
 	reg.Register(tools.CategoryTeams, team.NewSendMessage(hub, d.Settings))
 	reg.RegisterOptIn(tools.CategoryTeams, team.NewTeamCreate(hub, agentTool, taskManager), team.NewTeamDelete(hub, taskManager))
 	reg.Register(tools.CategoryExtras, extras.NewGetTime(nil), extras.NewMemory(d.Workspace))
+	// Answered by the editor's language servers; unavailable, saying so,
+	// where the client cannot report them.
+	reg.Register(tools.CategoryExtras, intel.NewGetDiagnostics(d.Workspace), intel.NewLSP(d.Workspace))
 	wt := worktree.NewSession(d.Workspace, func(root string) bool {
 		return d.Settings != nil && d.Settings().Trust.Trusted(root)
 	})

@@ -1,0 +1,199 @@
+package intel
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// fakeEditor is a Host whose client applies every edit and reports the
+// scripted diagnostics: before the first edit, then after.
+type fakeEditor struct {
+	tools.NoHost
+	before, after []tools.FileDiagnostics
+	// stall makes the answer after the edit wait for its context.
+	stall   bool
+	applied int
+	asked   []tools.DiagnosticsRequest
+	feature json.RawMessage
+}
+
+func (*fakeEditor) CanApplyEdit() bool { return true }
+func (f *fakeEditor) ApplyEdit(context.Context, *workspace.ApplyWorkspaceEditParams) (*workspace.ApplyWorkspaceEditResult, error) {
+	f.applied++
+	return &workspace.ApplyWorkspaceEditResult{Applied: true}, nil
+}
+func (*fakeEditor) CanReportDiagnostics() bool      { return true }
+func (*fakeEditor) CanAnswerLanguageFeatures() bool { return true }
+func (f *fakeEditor) Diagnostics(ctx context.Context, req tools.DiagnosticsRequest) ([]tools.FileDiagnostics, error) {
+	f.asked = append(f.asked, req)
+	if f.applied == 0 {
+		return f.before, nil
+	}
+	if f.stall {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return f.after, nil
+}
+func (f *fakeEditor) LanguageFeature(context.Context, tools.LanguageFeatureRequest) (json.RawMessage, error) {
+	return f.feature, nil
+}
+
+func diag(sev, line int, code, msg string) tools.Diagnostic {
+	return tools.Diagnostic{Severity: sev, Message: msg, Source: "ts", Code: json.RawMessage(code),
+		Range: tools.LSPRange{Start: tools.LSPPosition{Line: line, Character: 6}}}
+}
+
+func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
+	root := t.TempDir()
+	ws := workspace.New(root)
+	uri := workspace.PathToURI(filepath.Join(root, "src", "app.ts"))
+	typeErr := diag(1, 2, "2322", "Type 'string' is not assignable to type 'number'.")
+	unused := diag(2, 0, `"6133"`, "'x' is declared but never used.")
+	cases := []struct {
+		name          string
+		mode          string
+		before, after []tools.Diagnostic
+		stall         bool
+		want, not     []string
+	}{
+		{name: "a new error", mode: "on", after: []tools.Diagnostic{typeErr},
+			want: []string{"<new-diagnostics>The following new diagnostic issues were detected:\nsrc/app.ts:\n  ✖ [Line 3:7] Type 'string' is not assignable to type 'number'. [2322] (ts)\n</new-diagnostics>"}},
+		{name: "fixed: nothing added", mode: "on", before: []tools.Diagnostic{typeErr}, not: []string{"diagnostic"}},
+		{name: "an old error stays, not new", mode: "on", before: []tools.Diagnostic{typeErr}, after: []tools.Diagnostic{typeErr},
+			want: []string{"<diagnostics>Reported before this edit and still reported:\nsrc/app.ts:\n  ✖ [Line 3:7]"}, not: []string{"<new-diagnostics>"}},
+		{name: "warnings with on", mode: "on", after: []tools.Diagnostic{unused}, want: []string{"⚠ [Line 1:7] 'x' is declared but never used. [6133] (ts)"}},
+		{name: "no warnings with errors", mode: "errors", after: []tools.Diagnostic{unused, typeErr}, want: []string{"[2322]"}, not: []string{"6133"}},
+		{name: "off adds nothing", mode: "off", after: []tools.Diagnostic{typeErr}, not: []string{"diagnostic"}},
+		{name: "a client past the bound adds nothing", mode: "on", stall: true, not: []string{"diagnostic"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := settings.Defaults()
+			s.Edit.Diagnostics = tc.mode
+			s.Edit.DiagnosticsWaitMs = 300
+			ed := &fakeEditor{stall: tc.stall,
+				before: []tools.FileDiagnostics{{URI: uri, Diagnostics: tc.before}},
+				after:  []tools.FileDiagnostics{{URI: uri, Diagnostics: tc.after}}}
+			fb := NewFeedback(ws, func() *settings.Settings { return s }, nil)
+			host, after := fb.Wrap(ed)
+			if tc.mode == "off" {
+				if after != nil {
+					t.Fatal("edit.diagnostics off still wraps the host")
+				}
+				return
+			}
+			edit := &workspace.ApplyWorkspaceEditParams{Edit: workspace.WorkspaceEdit{DocumentChanges: []workspace.DocumentChange{
+				{TextDocumentEdit: &workspace.TextDocumentEdit{TextDocument: workspace.VersionedTextDocumentIdentifier{URI: uri}}}}}}
+			if _, err := host.ApplyEdit(context.Background(), edit); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			res := after(context.Background(), tools.TextResult("The file src/app.ts has been updated."))
+			if took := time.Since(start); took > 300*time.Millisecond+answerMargin+200*time.Millisecond {
+				t.Errorf("the wait took %v, over its bound", took)
+			}
+			text := res.Text()
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("result lacks %q:\n%s", w, text)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(text, n) {
+					t.Errorf("result has %q:\n%s", n, text)
+				}
+			}
+			if !strings.HasPrefix(text, "The file src/app.ts has been updated.") {
+				t.Errorf("the tool's own text was lost: %q", text)
+			}
+			last := ed.asked[len(ed.asked)-1]
+			if last.WaitMs != 300 || len(last.URIs) != 1 || last.URIs[0] != uri {
+				t.Errorf("the request after the edit was %+v, want the edited file and waitMs 300", last)
+			}
+		})
+	}
+}
+
+func TestToolsWithoutAnEditorSaySo(t *testing.T) {
+	ws := workspace.New(t.TempDir())
+	cases := []struct {
+		tool  tools.Tool
+		input string
+		want  string
+	}{
+		{NewGetDiagnostics(ws), `{}`, "cannot report them"},
+		{NewLSP(ws), `{"operation":"hover","filePath":"a.ts","line":1,"character":1}`, "cannot ask them"},
+	}
+	for _, tc := range cases {
+		res, err := tc.tool.Execute(context.Background(), &tools.Call{Input: json.RawMessage(tc.input), Host: tools.NoHost{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || !strings.Contains(res.Text(), tc.want) {
+			t.Errorf("%s without an editor: %q, want an error saying %q", tc.tool.Name(), res.Text(), tc.want)
+		}
+	}
+}
+
+func TestLSPFormatsTheEditorsAnswer(t *testing.T) {
+	root := t.TempDir()
+	ws := workspace.New(root)
+	if err := os.WriteFile(filepath.Join(root, "util.ts"), []byte("// util\nexport function add(a: number, b: number) {\n  return a + b;\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "app.ts"), []byte("import { add } from \"./util\";\nconsole.log(add(1, 2));\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	util := workspace.PathToURI(filepath.Join(root, "util.ts"))
+	app := workspace.PathToURI(filepath.Join(root, "app.ts"))
+	loc := func(uri string, line, char int) string {
+		return `{"uri":"` + uri + `","range":{"start":{"line":` + itoa(line) + `,"character":` + itoa(char) + `},"end":{"line":0,"character":0}}}`
+	}
+	cases := []struct {
+		op, answer string
+		want       []string
+	}{
+		{"goToDefinition", "[" + loc(util, 1, 16) + "]", []string{"Defined in util.ts:2:17\n  export function add(a: number, b: number) {"}},
+		{"goToDefinition", `[{"targetUri":"` + util + `","targetSelectionRange":{"start":{"line":1,"character":16},"end":{"line":1,"character":19}},"targetRange":{"start":{"line":1,"character":0},"end":{"line":3,"character":1}}}]`, []string{"Defined in util.ts:2:17"}},
+		{"goToDefinition", "[]", []string{"No definition found"}},
+		{"goToDefinition", "{}", []string{"No definition found"}},
+		{"findReferences", "[" + loc(util, 1, 16) + "," + loc(app, 0, 9) + "," + loc(app, 1, 12) + "]",
+			[]string{"Found 3 references across 2 files:", "util.ts:\n  Line 2:17: export function add", "app.ts:\n  Line 1:10: import { add } from \"./util\";\n  Line 2:13: console.log(add(1, 2));"}},
+		{"hover", `{"contents":{"kind":"markdown","value":"function add(a: number, b: number): number"},"range":{"start":{"line":1,"character":16},"end":{"line":1,"character":19}}}`,
+			[]string{"Hover info at 2:17:\nfunction add(a: number, b: number): number"}},
+		{"hover", "null", []string{"No hover information available"}},
+		{"documentSymbol", `[{"name":"add","kind":12,"range":{"start":{"line":1,"character":0},"end":{"line":3,"character":1}},"selectionRange":{"start":{"line":1,"character":16},"end":{"line":1,"character":19}},"children":[{"name":"a","kind":13,"range":{"start":{"line":1,"character":20},"end":{"line":1,"character":29}}}]}]`,
+			[]string{"Document symbols:\nadd (Function) - Line 2\n  a (Variable) - Line 2"}},
+		{"workspaceSymbol", `[{"name":"add","kind":12,"location":` + loc(util, 1, 16) + `}]`, []string{"Found 1 symbol:\n\nutil.ts:\n  add (Function) - Line 2"}},
+		{"incomingCalls", `[{"from":{"name":"main","kind":12,"uri":"` + app + `","range":{"start":{"line":1,"character":0},"end":{"line":1,"character":5}}},"fromRanges":[{"start":{"line":1,"character":12},"end":{"line":1,"character":15}}]}]`,
+			[]string{"Found 1 incoming call:\n\napp.ts:\n  main (Function) - Line 2 [calls at: 2:13]"}},
+		{"outgoingCalls", "[]", []string{"No outgoing calls found"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.op, func(t *testing.T) {
+			ed := &fakeEditor{feature: json.RawMessage(tc.answer)}
+			res, err := NewLSP(ws).Execute(context.Background(), &tools.Call{Host: ed,
+				Input: json.RawMessage(`{"operation":"` + tc.op + `","filePath":"app.ts","line":2,"character":13,"query":"add"}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(res.Text(), w) {
+					t.Errorf("result lacks %q:\n%s", w, res.Text())
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
