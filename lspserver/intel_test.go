@@ -1,0 +1,114 @@
+package lspserver
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/discovery"
+	"github.com/toolhost/toolhost/session"
+)
+
+// intelEditor answers like an editor with a TypeScript server: edits are
+// applied, and after the first one the file has a type error; the
+// definition of anything is line 2 of util.ts. It ends when the server's
+// output closes, at the test's cleanup.
+func intelEditor(c *testClient, root string) {
+	edited := false
+	for m := range c.msgs {
+		method, _ := m["method"].(string)
+		var result any
+		switch method {
+		case "":
+			continue
+		case "workspace/applyEdit":
+			edited = true
+			result = map[string]any{"applied": true}
+		case "toolhost/requestPermission":
+			result = map[string]any{"decision": "allow"}
+		case "toolhost/diagnostics":
+			var ds []any
+			if edited {
+				ds = append(ds, map[string]any{"severity": 1, "code": 2322, "source": "ts", "message": "Type 'string' is not assignable to type 'number'.",
+					"range": map[string]any{"start": map[string]any{"line": 0, "character": 6}, "end": map[string]any{"line": 0, "character": 7}}})
+			}
+			result = map[string]any{"items": []any{map[string]any{"uri": "file://" + filepath.Join(root, "app.ts"), "diagnostics": ds}}}
+		case "toolhost/languageFeature":
+			result = []any{map[string]any{"uri": "file://" + filepath.Join(root, "util.ts"),
+				"range": map[string]any{"start": map[string]any{"line": 1, "character": 16}, "end": map[string]any{"line": 1, "character": 19}}}}
+		default:
+			if m["id"] == nil {
+				continue
+			}
+		}
+		c.send(map[string]any{"jsonrpc": "2.0", "id": m["id"], "result": result})
+	}
+}
+
+// TestAttachedAgentGetsTheEditorsLanguageIntel: an agent on the session's
+// MCP endpoint (what toolhost mcp --attach connects to) gets the diagnostics
+// after its Edit and LSP answers from the editor's client.
+func TestAttachedAgentGetsTheEditorsLanguageIntel(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	root := t.TempDir()
+	for name, text := range map[string]string{"app.ts": "const n: number = 1;\n", "util.ts": "// util\nexport function add() {}\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startServer(t, Options{AgentEndpoint: true, OnSession: func(*session.Session) {}})
+	c.request(0, "initialize", map[string]any{"rootPath": root, "capabilities": map[string]any{
+		"workspace":    map[string]any{"applyEdit": true},
+		"experimental": map[string]any{"toolhost": map[string]any{"requestPermission": true, "diagnostics": true, "languageFeatures": true}},
+	}})
+	if m := c.next(); m["error"] != nil {
+		t.Fatalf("initialize: %v", m["error"])
+	}
+	c.notify("initialized", map[string]any{})
+	c.request(1, "toolhost/status", nil)
+	var file string
+	for file == "" {
+		m := c.next()
+		if res, ok := m["result"].(map[string]any); ok {
+			file = res["agentEndpoint"].(map[string]any)["sessionFile"].(string)
+		}
+	}
+	go intelEditor(c, root)
+	info, err := discovery.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "claude-code"}, nil).Connect(ctx,
+		&sdk.StreamableClientTransport{Endpoint: info.URL, HTTPClient: &http.Client{Transport: tokenClient{info.Token}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	app := filepath.Join(root, "app.ts")
+	if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Read", Arguments: map[string]any{"file_path": app}}); err != nil || res.IsError {
+		t.Fatalf("Read: %v %q", err, textOf(res))
+	}
+	cases := []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"Edit", map[string]any{"file_path": app, "old_string": "= 1", "new_string": "= \"1\""},
+			"<new-diagnostics>The following new diagnostic issues were detected:\napp.ts:\n  ✖ [Line 1:7] Type 'string' is not assignable to type 'number'. [2322] (ts)"},
+		{"LSP", map[string]any{"operation": "goToDefinition", "filePath": "app.ts", "line": 1, "character": 7}, "Defined in util.ts:2:17\n  export function add() {}"},
+		{"getDiagnostics", map[string]any{"uri": "app.ts"}, `"code": "2322"`},
+	}
+	for _, tc := range cases {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tc.name, Arguments: tc.args})
+		if err != nil || res.IsError || !strings.Contains(textOf(res), tc.want) {
+			t.Errorf("%s through the endpoint = %v %q, want it to contain %q", tc.name, err, textOf(res), tc.want)
+		}
+	}
+}
