@@ -1,0 +1,165 @@
+// End-to-end scenario: the editor's language intelligence for the agent,
+// with VS Code's built-in TypeScript features (offline). An agent attached
+// through `toolhost mcp --attach` edits a .ts file: an Edit introducing a
+// type error returns that error (code, line, message), the Edit fixing it
+// reports none; LSP goToDefinition on a symbol used in another file returns
+// that file and line, findReferences lists the uses. The time the
+// diagnostics wait added to each Edit is printed.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as readline from "node:readline";
+import {
+  artifacts, installExtensions, makeTemp, quietSettings, reportFailed, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
+} from "../harness.mjs";
+
+/** The diagnostics wait's bound (edit.diagnosticsWaitMs, default). */
+const WAIT_BOUND_MS = 2000;
+
+/** A minimal MCP client over `toolhost mcp --attach`'s stdio (one JSON message a line). */
+function attach(folder, env) {
+  const child = spawn(toolhostBin, ["mcp", "--attach"], { cwd: folder, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const pending = new Map();
+  let next = 1;
+  readline.createInterface({ input: child.stdout }).on("line", (line) => {
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (msg.id !== undefined && pending.has(msg.id)) {
+      pending.get(msg.id)(msg);
+      pending.delete(msg.id);
+    }
+  });
+  const exited = new Promise((r) => child.on("exit", r));
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = next++;
+      pending.set(id, (msg) => (msg.error ? reject(new Error(`${method}: ${JSON.stringify(msg.error)}; stderr: ${stderr}`)) : resolve(msg.result)));
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+      exited.then(() => reject(new Error(`toolhost mcp --attach exited during ${method}: ${stderr}`)));
+    });
+  const notify = (method, params) => child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method, params }) + "\n");
+  return {
+    async init() {
+      await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e-agent", version: "1.0.0" } });
+      notify("notifications/initialized", {});
+    },
+    /** Calls a tool; returns {text, isError, ms}. */
+    async call(name, args) {
+      const started = Date.now();
+      const res = await request("tools/call", { name, arguments: args });
+      return { text: (res.content ?? []).map((c) => c.text ?? "").join("\n"), isError: Boolean(res.isError), ms: Date.now() - started };
+    },
+    async close() {
+      child.stdin.end();
+      child.kill();
+      await exited;
+    },
+  };
+}
+
+async function main() {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const tmp = makeTemp("toolhost-e2e-intel-");
+  const folder = path.join(tmp, "project");
+  const runtime = path.join(tmp, "runtime");
+  fs.mkdirSync(path.join(folder, "src"), { recursive: true });
+  fs.mkdirSync(runtime, { mode: 0o700 });
+  fs.writeFileSync(path.join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, target: "es2020", module: "commonjs" }, include: ["src"] }));
+  fs.writeFileSync(path.join(folder, "src", "util.ts"), "export function add(a: number, b: number): number {\n  return a + b;\n}\n");
+  const app = path.join(folder, "src", "app.ts");
+  fs.writeFileSync(app, 'import { add } from "./util";\nconst total: number = add(1, 2);\nconsole.log(total);\n');
+  const env = { XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: path.join(tmp, "xdg") };
+  const userDataDir = path.join(tmp, "user");
+  const extensionsDir = path.join(tmp, "extensions");
+  installExtensions({
+    userDataDir,
+    extensionsDir,
+    vsixes: [toolhostVsix],
+    settings: { ...quietSettings, "toolhost.path": toolhostBin, "toolhost.permissionMode": "acceptEdits", "security.workspace.trust.enabled": false },
+  });
+  let session;
+  let agent;
+  const log = stepLog("intelligence: ");
+  const { step } = log;
+  try {
+    step("open the TypeScript project; attach an agent with toolhost mcp --attach");
+    session = await startWorkbench({ userDataDir, extensionsDir, folder, env, logFile: path.join(artifacts, "intelligence-code-server.log"), viewport: { width: 1400, height: 860 } });
+    // A loaded machine can take long to serve the workbench the first time.
+    await session.page.goto(session.url, { timeout: 120000 });
+    const sessions = path.join(runtime, "toolhost");
+    await waitFor(() => fs.existsSync(sessions) && fs.readdirSync(sessions).length > 0, "the editor session's file", 240000);
+    // VS Code's TypeScript reports diagnostics for files open in a tab:
+    // the user has app.ts open.
+    const { wb } = session;
+    await wb.runCommand("Go to File...", 60000);
+    await wb.quickInput().locator("input").fill("app.ts");
+    await wb.pickRow("app.ts", 30000);
+    await waitFor(async () => (await wb.activeEditorText()).includes("add(1, 2)"), "app.ts open", 60000);
+    agent = attach(folder, env);
+    await agent.init();
+
+    step("LSP goToDefinition on add in app.ts returns util.ts, line 1");
+    const where = { operation: "goToDefinition", filePath: "src/app.ts", line: 2, character: 23 };
+    let def;
+    // TypeScript's server starts with the first request, and until its
+    // project is loaded its syntax-only server answers with the import:
+    // ask until the semantic answer comes.
+    await waitFor(async () => {
+      def = await agent.call("LSP", where);
+      return !def.isError && def.text.includes("src/util.ts");
+    }, "TypeScript to answer goToDefinition", 90000).catch((err) => {
+      throw new Error(`${err.message}; last answer: ${def?.text}`);
+    });
+    if (!def.text.includes("Defined in src/util.ts:1:17")) {
+      throw new Error(`goToDefinition: ${def.text}`);
+    }
+
+    step("LSP findReferences lists the uses in both files");
+    const refs = await agent.call("LSP", { ...where, operation: "findReferences" });
+    for (const want of ["across 2 files", "src/app.ts:", "Line 2:23", "src/util.ts:"]) {
+      if (!refs.text.includes(want)) {
+        throw new Error(`findReferences lacks ${JSON.stringify(want)}: ${refs.text}`);
+      }
+    }
+
+    step("an Edit introducing a type error returns it");
+    const read = await agent.call("Read", { file_path: app });
+    if (read.isError) {
+      throw new Error(`Read: ${read.text}`);
+    }
+    const broke = await agent.call("Edit", { file_path: app, old_string: "= add(1, 2);", new_string: '= "three";' });
+    if (broke.isError || !/\[Line 2:7\] Type 'string' is not assignable to type 'number'\. \[2322\] \(ts\)/.test(broke.text)) {
+      const later = await agent.call("getDiagnostics", { uri: "src/app.ts" });
+      throw new Error(`the breaking Edit (${broke.ms} ms) did not report TS2322 on line 2: ${broke.text}\ngetDiagnostics after it: ${later.text}`);
+    }
+    console.log(`intelligence: the breaking Edit took ${broke.ms} ms (diagnostics bound ${WAIT_BOUND_MS} ms)`);
+
+    step("an Edit fixing it reports no error");
+    const fixed = await agent.call("Edit", { file_path: app, old_string: '= "three";', new_string: "= add(1, 2);" });
+    if (fixed.isError || fixed.text.includes("2322") || fixed.text.includes("new-diagnostics")) {
+      throw new Error(`the fixing Edit still reports an error: ${fixed.text}`);
+    }
+    console.log(`intelligence: the fixing Edit took ${fixed.ms} ms (diagnostics bound ${WAIT_BOUND_MS} ms)`);
+
+    step("getDiagnostics for app.ts is empty again");
+    const diags = await agent.call("getDiagnostics", { uri: "src/app.ts" });
+    if (diags.isError || diags.text.includes("2322")) {
+      throw new Error(`getDiagnostics: ${diags.text}`);
+    }
+    console.log("intelligence: 6 steps passed");
+  } catch (err) {
+    await reportFailed("e2e intelligence", log, err, session?.wb, "intelligence-failure");
+  } finally {
+    await agent?.close();
+    await session?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();
