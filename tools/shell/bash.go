@@ -266,7 +266,7 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	// A spare takes a plain `bash -c` (no sandbox) whose script exec could
 	// pass: a NUL ends an argument, and a shell would drop it silently.
 	if b.spares != nil && !s.Bash.Sandbox && !strings.ContainsRune(in.Command, 0) && sparesUsable() {
-		spec.spare = b.spares.take(spareKey(name, dir, env))
+		spec.spare = b.spares.take(ctx, spareKey(name, dir, env))
 		// The next spare starts where the next call will: after this
 		// call's cd has been kept.
 		defer func() {

@@ -42,8 +42,11 @@ type spares struct {
 	mu sync.Mutex
 	// ready is the spare waiting for a call; nil when there is none.
 	ready *spare
-	// starting is set while a goroutine starts a spare.
-	starting bool
+	// starting is closed when the spare a goroutine is starting is
+	// ready (or failed); nil when no start is under way. startingKey is
+	// that spare's key.
+	starting    chan struct{}
+	startingKey string
 	// closed: the session ended, and no spare starts any more.
 	closed bool
 	// starts counts the goroutines starting spares; close waits for them.
@@ -72,9 +75,21 @@ func spareKey(bash, dir string, env []string) string {
 func sparesUsable() bool { return lifetime.CgroupStatus() == nil }
 
 // take returns the ready spare when it was started with key, and nil
-// otherwise; a spare started with another key is thrown away.
-func (p *spares) take(key string) *spare {
+// otherwise; a spare started with another key is thrown away. A spare
+// for key still being started is waited for (or ctx's end): it is ready
+// sooner than a process started now, and calls in a row then pay one
+// start each, not two.
+func (p *spares) take(ctx context.Context, key string) *spare {
 	p.mu.Lock()
+	if started := p.starting; started != nil && p.startingKey == key {
+		p.mu.Unlock()
+		select {
+		case <-started:
+		case <-ctx.Done():
+			return nil
+		}
+		p.mu.Lock()
+	}
 	sp := p.ready
 	p.ready = nil
 	p.mu.Unlock()
@@ -90,14 +105,15 @@ func (p *spares) take(key string) *spare {
 func (p *spares) refill(key, bash, dir string, env []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed || p.starting || p.ready != nil && p.ready.key == key {
+	if p.closed || p.starting != nil || p.ready != nil && p.ready.key == key {
 		return
 	}
-	p.starting = true
+	started := make(chan struct{})
+	p.starting, p.startingKey = started, key
 	p.starts.Go(func() {
 		sp := startSpare(key, bash, dir, env)
 		p.mu.Lock()
-		p.starting = false
+		p.starting = nil
 		old := p.ready
 		if p.closed {
 			old = sp
@@ -107,6 +123,7 @@ func (p *spares) refill(key, bash, dir string, env []string) {
 			old = nil
 		}
 		p.mu.Unlock()
+		close(started)
 		if old != nil {
 			old.discard()
 		}
