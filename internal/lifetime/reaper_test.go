@@ -210,6 +210,69 @@ func TestLeftRunningProcessIsWatched(t *testing.T) {
 	})
 }
 
+// reapedCommand runs script below a reaper (the fallback where cgroups
+// cannot be had), whatever this machine has.
+func reapedCommand(t *testing.T, ctx context.Context, script string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, "bash", "-c", script)
+	if !reap(ctx, cmd, nil, NewScope()) {
+		t.Skip("no reaper in this test binary")
+	}
+	return cmd
+}
+
+// The reaper's sibling of TestDetachedEnvClearedProcessEndsWithItsCommand:
+// below a reaper too, env -i setsid CMD & ends with its command every
+// time, though it clears the label only after the command ended.
+func TestDetachedEnvClearedProcessEndsBelowTheReaper(t *testing.T) {
+	for i := range 20 {
+		dir := t.TempDir()
+		ctx, cancel := context.WithCancel(context.Background())
+		cmd := reapedCommand(t, ctx, "env -i setsid sleep 1000 & echo $! > "+dir+"/pid")
+		if err := cmd.Run(); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		pid := testproc.ReadPID(t, dir+"/pid")
+		if !testproc.EventuallyGone(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("try %d: the detached process %d outlived its command", i+1, pid)
+		}
+	}
+}
+
+// Below a reaper, a labelled process the command left running outlives
+// the command, which returns at once; it is ended when it clears its
+// environment later, and the reaper's watcher then ends too.
+func TestLeftRunningProcessIsWatchedBelowTheReaper(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	script := "(while [ ! -e " + dir + "/go ]; do sleep 0.01; done; exec env -i sleep 1000) & echo $! > " + dir + "/pid; echo $PPID > " + dir + "/watcher"
+	cmd := reapedCommand(t, ctx, script)
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	pid := testproc.ReadPID(t, dir+"/pid")
+	watcher := testproc.ReadPID(t, dir+"/watcher")
+	if testproc.Gone(pid) {
+		t.Fatal("the labelled process ended with its command; the session ends it")
+	}
+	if testproc.Gone(watcher) {
+		t.Fatal("the reaper's watcher ended while a process of its command was left")
+	}
+	if err := os.WriteFile(dir+"/go", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !testproc.EventuallyGone(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the process %d cleared its environment and outlived its command", pid)
+	}
+	if !testproc.EventuallyGone(watcher) {
+		t.Errorf("the watcher %d stayed after nothing was left below it", watcher)
+	}
+}
+
 // BenchmarkShellStart is what a command's containment adds to a
 // `bash -c 'echo hi'`: none, a cgroup of its own, or the reaper (a second
 // start of this binary).
