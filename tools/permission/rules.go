@@ -93,25 +93,15 @@ func wildcardRegexp(spec string) *regexp.Regexp {
 // family (Edit covers Write), or for MCP as the whole server
 // ("mcp__github", "mcp__github__*").
 func (r rule) matchesTool(name string) bool {
-	n := strings.ToLower(name)
 	if strings.HasPrefix(r.tool, "mcp__") {
+		n := strings.ToLower(name)
 		if prefix, ok := strings.CutSuffix(r.tool, "*"); ok {
 			return strings.HasPrefix(n, prefix)
 		}
-		if n == r.tool {
-			return true
-		}
-		return strings.Count(r.tool, "__") == 1 && strings.HasPrefix(n, r.tool+"__")
+		return n == r.tool || strings.Count(r.tool, "__") == 1 && strings.HasPrefix(n, r.tool+"__")
 	}
-	if n == r.tool {
-		return true
-	}
-	for _, member := range families[r.tool] {
-		if member == n {
-			return true
-		}
-	}
-	return false
+	// EqualFold, not ToLower: this runs for every rule of every call.
+	return strings.EqualFold(name, r.tool) || slices.ContainsFunc(families[r.tool], func(m string) bool { return strings.EqualFold(m, name) })
 }
 
 // matchWords reports whether a command rule's specifier matches the words
