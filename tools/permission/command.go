@@ -723,9 +723,21 @@ func union(a, b []string) []string {
 	return out
 }
 
-// text is the command as rules see it: its words joined by spaces.
-func (sc *simpleCommand) text() string {
-	return strings.Join(sc.argv, " ")
+// forms are the words of a command in every form it runs in, for deny
+// and ask rules and bash.blockedCommands: with its wrappers taken off, as
+// written, and named by its base name (/bin/rm as rm).
+func (sc *simpleCommand) forms() [][]string {
+	var out [][]string
+	if len(sc.argv) > 0 {
+		out = append(out, sc.argv)
+		if strings.Contains(sc.argv[0], "/") {
+			out = append(out, append([]string{path.Base(sc.argv[0])}, sc.argv[1:]...))
+		}
+	}
+	if sc.full != nil {
+		out = append(out, sc.full)
+	}
+	return out
 }
 
 // shellText writes argv back as a command bash reads as the same words,

@@ -395,6 +395,7 @@ func TestBlockedCommandsPerSimpleCommand(t *testing.T) {
 		{"echo x && 'rm' -rf build", denied},
 		{`\rm -rf build`, denied},
 		{"timeout 5 rm -rf build", denied},
+		{"/bin/rm -rf build", denied},
 		{"bash -c 'rm -rf build'", denied},
 		{"echo $(curl x)", denied},
 		{"$CMD -rf build", denied},
