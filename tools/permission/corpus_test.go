@@ -317,8 +317,11 @@ var shellCorpus = []corpusGroup{
 	},
 	{
 		name:     "ask rules",
-		settings: `{"permissions": {"allow": ["Bash"], "ask": ["Bash(git push:*)"]}}`,
+		settings: `{"permissions": {"allow": ["Bash"], "ask": ["Bash(git push:*)", "Bash(git fetch)"]}}`,
 		cases: []corpusCase{
+			{"git fetch", asked},
+			{"git fetch > log.txt 2>&1", asked},
+			{"git fetch --all", allowed},
 			{"git push", asked},
 			{"git 'push' origin", asked},
 			{"git status && git push", asked},

@@ -158,27 +158,21 @@ func (d *decision) protectedCommand() []string {
 }
 
 // namesProtected reports whether f, a word of a command that runs in one
-// of dirs (see simpleCommand.dirs), names a protected file.
+// of dirs (see simpleCommand.dirs), names a protected file. In a folder
+// the command computes, f may be inside any folder protected files live
+// in. Not filepath.Join: a clean would take ".." too early.
 func (d *decision) namesProtected(f string, dirs []string) bool {
 	for _, dir := range dirs {
-		var candidates []string
+		candidates := []string{f}
 		switch {
-		case filepath.IsAbs(f) || strings.HasPrefix(f, "~"):
-			candidates = []string{f}
+		case filepath.IsAbs(f) || strings.HasPrefix(f, "~") || dir == "":
 		case dir == unknownDir:
-			// A folder the command computes: f may be inside any of the
-			// folders protected files live in.
-			candidates = []string{f, ".git/" + f, ".toolhost/" + f, ".vscode/" + f}
-		case dir == "":
-			candidates = []string{f}
+			candidates = append(candidates, ".git/"+f, ".toolhost/"+f, ".vscode/"+f)
 		default:
-			// Not filepath.Join: a clean would take ".." too early.
-			candidates = []string{dir + "/" + f}
+			candidates[0] = dir + "/" + f
 		}
-		for _, c := range candidates {
-			if d.protectedWord(c) {
-				return true
-			}
+		if slices.ContainsFunc(candidates, d.protectedWord) {
+			return true
 		}
 	}
 	return false

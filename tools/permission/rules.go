@@ -18,12 +18,7 @@ var families = map[string][]string{
 
 // editFamily reports whether rules of the named tool match write paths.
 func editFamily(tool string) bool {
-	for _, n := range families["edit"] {
-		if strings.EqualFold(n, tool) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(families["edit"], func(n string) bool { return strings.EqualFold(n, tool) })
 }
 
 // rule is a parsed permission rule ready for matching.
