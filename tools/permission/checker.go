@@ -458,7 +458,7 @@ func (d *decision) blockedCommand(blocked []*regexp.Regexp) (tools.PermissionDec
 	}
 	texts := []string{d.call.Access.Command}
 	for i := range sc.parts {
-		for _, f := range sc.parts[i].forms() {
+		for f := range sc.parts[i].forms {
 			texts = append(texts, strings.Join(f, " "))
 		}
 	}

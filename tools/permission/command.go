@@ -723,21 +723,22 @@ func union(a, b []string) []string {
 	return out
 }
 
-// forms are the words of a command in every form it runs in, for deny
-// and ask rules and bash.blockedCommands: with its wrappers taken off, as
-// written, and named by its base name (/bin/rm as rm).
-func (sc *simpleCommand) forms() [][]string {
-	var out [][]string
+// forms yields the words of a command in every form it runs in, for
+// deny and ask rules and bash.blockedCommands: with its wrappers taken
+// off, as written, and named by its base name (/bin/rm as rm). An
+// iterator, not a slice: it runs for every rule of every call.
+func (sc *simpleCommand) forms(yield func([]string) bool) {
 	if len(sc.argv) > 0 {
-		out = append(out, sc.argv)
-		if strings.Contains(sc.argv[0], "/") {
-			out = append(out, append([]string{path.Base(sc.argv[0])}, sc.argv[1:]...))
+		if !yield(sc.argv) {
+			return
+		}
+		if strings.Contains(sc.argv[0], "/") && !yield(append([]string{path.Base(sc.argv[0])}, sc.argv[1:]...)) {
+			return
 		}
 	}
 	if sc.full != nil {
-		out = append(out, sc.full)
+		yield(sc.full)
 	}
-	return out
 }
 
 // shellText writes argv back as a command bash reads as the same words,

@@ -129,7 +129,12 @@ func (r rule) isCommandRule() bool {
 // in any of the forms it runs in (see forms); an exact rule names its
 // redirections too.
 func (r rule) matchPart(p *simpleCommand) bool {
-	return slices.ContainsFunc(p.forms(), func(f []string) bool { return r.matchWords(f, p.redirs...) || r.matchWords(f) })
+	for f := range p.forms {
+		if r.matchWords(f, p.redirs...) || r.matchWords(f) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchDomain reports whether a "domain:" specifier matches host; a
