@@ -156,10 +156,18 @@ func TestDetachedEnvClearedProcessEndsWithItsCommand(t *testing.T) {
 	if err := CgroupStatus(); err != nil {
 		t.Skipf("no cgroups here (%v): the reaper judges such a process once, when its command ends", err)
 	}
+	detachedEndsEveryTime(t, func(ctx context.Context, script string) *exec.Cmd { return Reaped(ctx, nil, "bash", "-c", script) })
+}
+
+// detachedEndsEveryTime runs env -i setsid sleep 1000 & twenty times, each
+// by a command start makes, and fails when the detached process outlives
+// one of them.
+func detachedEndsEveryTime(t *testing.T, start func(ctx context.Context, script string) *exec.Cmd) {
+	t.Helper()
 	for i := range 20 {
 		dir := t.TempDir()
 		ctx, cancel := context.WithCancel(context.Background())
-		cmd := Reaped(ctx, nil, "bash", "-c", "env -i setsid sleep 1000 & echo $! > "+dir+"/pid")
+		cmd := start(ctx, "env -i setsid sleep 1000 & echo $! > "+dir+"/pid")
 		if err := cmd.Run(); err != nil {
 			t.Fatal(err)
 		}
@@ -225,20 +233,7 @@ func reapedCommand(t *testing.T, ctx context.Context, script string) *exec.Cmd {
 // below a reaper too, env -i setsid CMD & ends with its command every
 // time, though it clears the label only after the command ended.
 func TestDetachedEnvClearedProcessEndsBelowTheReaper(t *testing.T) {
-	for i := range 20 {
-		dir := t.TempDir()
-		ctx, cancel := context.WithCancel(context.Background())
-		cmd := reapedCommand(t, ctx, "env -i setsid sleep 1000 & echo $! > "+dir+"/pid")
-		if err := cmd.Run(); err != nil {
-			t.Fatal(err)
-		}
-		cancel()
-		pid := testproc.ReadPID(t, dir+"/pid")
-		if !testproc.EventuallyGone(pid) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("try %d: the detached process %d outlived its command", i+1, pid)
-		}
-	}
+	detachedEndsEveryTime(t, func(ctx context.Context, script string) *exec.Cmd { return reapedCommand(t, ctx, script) })
 }
 
 // Below a reaper, a labelled process the command left running outlives

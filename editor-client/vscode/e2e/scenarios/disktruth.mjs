@@ -7,19 +7,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
-  artifacts, bundledBinary, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed, reportPassed, startWorkbench, stepLog,
-  toolhostBin, toolhostVsix, waitFor,
+  artifacts, bundledBinary, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed, reportPassed, runTool, startWorkbench,
+  stepLog, toolhostBin, toolhostVsix, waitFor,
 } from "../harness.mjs";
-
-/** Runs one tool through "toolhost: Run Tool…" with `input`. */
-async function runTool(wb, name, input) {
-  await wb.runCommand("toolhost: Run Tool…");
-  await wb.quickInput().locator(".quick-input-title", { hasText: "toolhost: Run Tool" }).waitFor({ state: "visible", timeout: 5000 });
-  await wb.quickInput().locator("input").fill(name);
-  await wb.pickRow(name);
-  await wb.waitQuickInput();
-  await wb.submitInput(JSON.stringify(input));
-}
 
 /** The tab of the active editor group whose label is `name`. */
 function tab(wb, name) {
