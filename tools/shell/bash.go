@@ -93,6 +93,10 @@ type Bash struct {
 	// root it was kept under: when the root changes (EnterWorktree), the
 	// next command starts in the new root.
 	cwd, cwdRoot string
+
+	// spares keeps the bash started ahead of the next call (spare.go);
+	// nil without a task manager, which would end it with the session.
+	spares *spares
 }
 
 // NewBash returns the Bash tool. settings is read on every call; tasks
@@ -105,7 +109,12 @@ func NewBash(ws *workspace.Workspace, s func() *settings.Settings, m *tasks.Mana
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Bash{ws: ws, settings: s, tasks: m, log: log}
+	b := &Bash{ws: ws, settings: s, tasks: m, log: log}
+	if m != nil {
+		b.spares = &spares{}
+		m.OnClose(b.spares.close)
+	}
+	return b
 }
 
 func (*Bash) Name() string        { return "Bash" }
@@ -253,6 +262,17 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		if !onlyWaits(in.Command) {
 			spec.background = b.toBackground(call, in.Command)
 		}
+	}
+	// A spare takes a plain `bash -c` (no sandbox) whose script exec could
+	// pass: a NUL ends an argument, and a shell would drop it silently.
+	if b.spares != nil && !s.Bash.Sandbox && !strings.ContainsRune(in.Command, 0) && sparesUsable() {
+		spec.spare = b.spares.take(ctx, spareKey(name, dir, env))
+		// The next spare starts where the next call will: after this
+		// call's cd has been kept.
+		defer func() {
+			next := b.workDir()
+			b.spares.refill(spareKey(name, next, env), name, next, env)
+		}()
 	}
 	res, err := runForeground(ctx, spec)
 	savedPath := saved.close()
