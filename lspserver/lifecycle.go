@@ -77,6 +77,9 @@ type toolhostClientCapabilities struct {
 	// RequestTrust: the client asks the user whether the folder is trusted
 	// (toolhost/requestTrust).
 	RequestTrust bool `json:"requestTrust"`
+	// IDETools: the client answers Claude Code's IDE tools
+	// (toolhost/ideTool), so the IDE listener may run (claudeide.go).
+	IDETools bool `json:"ideTools"`
 }
 
 // canShowMessageRequest reports whether window/showMessageRequest may be used.
@@ -202,6 +205,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	} else {
 		close(s.endpointReady)
 	}
+	s.startClaudeIDE(sess, p)
 	// The endpoint's servers follow the registry too; the registry has
 	// one listener, this one.
 	sess.Registry.OnChange(func() {

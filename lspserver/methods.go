@@ -223,6 +223,14 @@ func (s *server) status(ctx context.Context, sess *session.Session, raw json.Raw
 	if e := s.agentEndpoint(); e != nil {
 		out["agentEndpoint"] = e.status()
 	}
+	select {
+	case <-s.ideReady:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if ide := s.ideStatus(); ide != nil {
+		out["claudeCodeIde"] = ide
+	}
 	return out, nil
 }
 
