@@ -13,9 +13,10 @@ if vim.fn.filereadable(doc .. "/tags") == 0 and vim.fn.filewritable(doc) == 2 th
 end
 
 vim.api.nvim_create_user_command("Toolhost", function(args)
-  require("toolhost.commands").run(args.fargs, args.args)
+  require("toolhost.commands").run(args.fargs, args.args, args)
 end, {
   nargs = "*",
+  range = true,
   complete = function(arglead, cmdline)
     return require("toolhost.commands").complete(arglead, cmdline)
   end,

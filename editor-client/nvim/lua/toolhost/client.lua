@@ -45,7 +45,7 @@ function M.is_stopped(client)
 end
 
 --- What the plugin answers, declared in capabilities.experimental.toolhost.
-M.TOOLHOST_CAPABILITIES = { askUserQuestion = true, requestPermission = true, requestTrust = true, savesAppliedEdits = true }
+M.TOOLHOST_CAPABILITIES = { askUserQuestion = true, requestPermission = true, requestTrust = true, savesAppliedEdits = true, ideTools = true }
 
 --- Client capabilities: Neovim's, plus document changes with create, and
 --- the toolhost requests.
@@ -94,6 +94,9 @@ function M.handlers(state, opts)
     end,
     ["toolhost/requestPermission"] = function(_, params)
       return dialogs.request_permission(params, opts)
+    end,
+    ["toolhost/ideTool"] = function(_, params)
+      return require("toolhost.claudeide").ide_tool(params or {})
     end,
     ["toolhost/requestTrust"] = function(_, params)
       return require("toolhost.trust").request_trust(params, opts)
