@@ -33,6 +33,8 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   savesAppliedEdits: true,
   // Agent runs its sub-agent with the editor's language model (runAgent.ts).
   runAgent: true,
+  // Claude Code's IDE tools (claudeIde.ts).
+  ideTools: true,
 };
 
 /** Declares the toolhost requests this client handles. */
@@ -72,6 +74,10 @@ export interface ClientEvents {
   teamChanged(params: TeamState): void;
   /** Answers toolhost/requestPermission (null: dismissed). */
   requestPermission(params: PermissionParams, token: vscode.CancellationToken): Promise<PermissionAnswer | null>;
+  /** Answers toolhost/ideTool (Claude Code's IDE tools). */
+  ideTool(params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken): Promise<unknown>;
+  /** The server runs; status is its toolhost/status. */
+  serverStarted(client: LanguageClient, status: unknown): void;
 }
 
 /**
@@ -114,6 +120,9 @@ export function createClient(
   client.onRequest("toolhost/askUserQuestion", askUserQuestion);
   client.onRequest("toolhost/requestPermission", (params: PermissionParams, token: vscode.CancellationToken) =>
     events.requestPermission(params, token),
+  );
+  client.onRequest("toolhost/ideTool", (params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken) =>
+    events.ideTool(params, token),
   );
   registerTrust(client);
   client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));

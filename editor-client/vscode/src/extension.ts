@@ -13,6 +13,7 @@ import { taskNotice } from "./logic/taskEvents";
 import { ResultDocuments, SCHEME } from "./resultDocs";
 import { registerLanguageModelTools } from "./lmTools";
 import { registerMcpProvider } from "./mcpProvider";
+import { ClaudeIde } from "./claudeIde";
 import { DiffReviews, ReviewAction } from "./review";
 import { ServerManager } from "./server";
 import { TeamTreeProvider } from "./teamView";
@@ -24,6 +25,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = vscode.window.createOutputChannel("toolhost");
   const docs = new ResultDocuments();
   const reviews = new DiffReviews();
+  const claudeIde = new ClaudeIde(context.environmentVariableCollection);
   const todos = new TodoTreeProvider();
   const todoView = vscode.window.createTreeView("toolhost.todos", { treeDataProvider: todos }) as vscode.TreeView<unknown>;
   const teams = new TeamTreeProvider();
@@ -76,6 +78,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           vscode.window.setStatusBarMessage(`toolhost: ${what}`, 10_000);
         }
       },
+      ideTool: (params, token) => claudeIde.tool(params, token),
+      serverStarted: (client, status) => claudeIde.started(client, status),
       requestPermission: (params, token) =>
         manager.answerWhileConnected(params.title || params.toolName, () =>
           requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
@@ -83,6 +87,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     () => {
       reviews.dismissAll();
+      claudeIde.stopped();
       teams.clear();
       watching.forEach((d) => d.dispose());
       watching.clear();
@@ -97,6 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const answer = (action: ReviewAction) => (uri?: vscode.Uri) => reviews.answer(action, uri instanceof vscode.Uri ? uri : undefined);
 
   context.subscriptions.push(
+    claudeIde,
     output,
     docs,
     reviews,
