@@ -35,8 +35,8 @@ func (s *server) startClaudeIDE(sess *session.Session, p initializeParams) {
 	if p.ClientInfo != nil {
 		editor = p.ClientInfo.Name
 	}
-	pid := 0
-	if p.ProcessID != nil {
+	pid := p.Capabilities.Toolhost.IDEProcessID
+	if pid <= 0 && p.ProcessID != nil {
 		pid = int(*p.ProcessID)
 	}
 	ws := sess.Workspace

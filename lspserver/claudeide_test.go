@@ -166,6 +166,41 @@ func TestClaudeCodeCLIThroughTheEditor(t *testing.T) {
 	}
 }
 
+// TestClaudeCodeIDEProcessID: the lock file names ideProcessId when the
+// client gives one (VS Code), else processId.
+func TestClaudeCodeIDEProcessID(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		caps map[string]any
+		want int
+	}{
+		{"processId", map[string]any{"ideTools": true}, 4242},
+		{"ideProcessId", map[string]any{"ideTools": true, "ideProcessId": 4343}, 4343},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+			c := startServer(t, Options{})
+			c.request(0, "initialize", map[string]any{"processId": 4242, "rootPath": t.TempDir(),
+				"capabilities": map[string]any{"experimental": map[string]any{"toolhost": tc.caps}}})
+			c.nextMatching("the reply to initialize", func(m map[string]any) bool { return m["id"] == float64(0) })
+			c.request(1, "toolhost/status", map[string]any{})
+			st := c.nextMatching("the status", func(m map[string]any) bool { return m["id"] == float64(1) })
+			ide, _ := st["result"].(map[string]any)["claudeCodeIde"].(map[string]any)
+			if ide == nil {
+				t.Fatalf("no listener: %v", st)
+			}
+			var lock ideserver.Lock
+			body, err := os.ReadFile(ide["lockFile"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(body, &lock); err != nil || lock.PID != tc.want {
+				t.Errorf("lock pid %d (%v), want %d", lock.PID, err, tc.want)
+			}
+		})
+	}
+}
+
 // TestClaudeCodeIDEOff: no listener for a client that cannot answer the
 // tools, nor when the setting is false.
 func TestClaudeCodeIDEOff(t *testing.T) {

@@ -80,6 +80,12 @@ type toolhostClientCapabilities struct {
 	// IDETools: the client answers Claude Code's IDE tools
 	// (toolhost/ideTool), so the IDE listener may run (claudeide.go).
 	IDETools bool `json:"ideTools"`
+	// IDEProcessID is the process the editor's terminals descend from,
+	// when that is not processId: the Claude Code CLI connects only to an
+	// IDE whose lock file names one of its ancestors, and VS Code's
+	// terminals are not children of the extension host that starts the
+	// server but of the window's main process (its parent).
+	IDEProcessID int `json:"ideProcessId"`
 }
 
 // canShowMessageRequest reports whether window/showMessageRequest may be used.

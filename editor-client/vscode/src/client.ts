@@ -35,6 +35,10 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   runAgent: true,
   // Claude Code's IDE tools (claudeIde.ts).
   ideTools: true,
+  // The terminals are children of the window's process, not of the
+  // extension host: the Claude Code CLI checks the lock file's pid is its
+  // ancestor.
+  ideProcessId: process.ppid,
 };
 
 /** Declares the toolhost requests this client handles. */
