@@ -35,71 +35,24 @@ local function stream(blocks, model)
   return table.concat(out)
 end
 
-local function respond(sock, status, headers, body)
-  local head = { "HTTP/1.1 " .. status, "Content-Length: " .. #body, "Connection: close" }
-  for k, v in pairs(headers) do
-    table.insert(head, k .. ": " .. v)
-  end
-  sock:write(table.concat(head, "\r\n") .. "\r\n\r\n" .. body, function()
-    sock:shutdown(function()
-      sock:close()
-    end)
-  end)
-end
-
 --- Starts the API; returns {port, requests, close()}.
 function M.start(script)
   local api = { requests = {} }
-  local server = uv.new_tcp()
-  assert(server:bind("127.0.0.1", 0))
-  api.port = server:getsockname().port
-  server:listen(16, function(err)
-    assert(not err, err)
-    local sock = uv.new_tcp()
-    server:accept(sock)
-    local buf = ""
-    sock:read_start(function(rerr, chunk)
-      if rerr or not chunk then
-        if not sock:is_closing() then
-          sock:close()
-        end
-        return
+  local http = require("http_stub").start(function(method, path, body)
+    if method == "POST" and path:match("^/v1/messages/count_tokens") then
+      return 200, "application/json", '{"input_tokens":10}'
+    elseif method == "POST" and path:match("^/v1/messages") then
+      local req = vim.json.decode(body)
+      table.insert(api.requests, req)
+      local ok, blocks = pcall(script, req)
+      if not ok then
+        blocks = { { type = "text", text = "stub error: " .. tostring(blocks) } }
       end
-      buf = buf .. chunk
-      local head_end = buf:find("\r\n\r\n", 1, true)
-      if not head_end then
-        return
-      end
-      local head = buf:sub(1, head_end - 1)
-      local length = tonumber(head:lower():match("content%-length:%s*(%d+)")) or 0
-      if #buf < head_end + 3 + length then
-        return
-      end
-      sock:read_stop()
-      local body = buf:sub(head_end + 4, head_end + 3 + length)
-      local method, path = head:match("^(%u+) (%S+)")
-      vim.schedule(function()
-        if method == "POST" and path:match("^/v1/messages/count_tokens") then
-          respond(sock, "200 OK", { ["Content-Type"] = "application/json" }, '{"input_tokens":10}')
-        elseif method == "POST" and path:match("^/v1/messages") then
-          local req = vim.json.decode(body)
-          table.insert(api.requests, req)
-          local ok, blocks = pcall(script, req)
-          if not ok then
-            blocks = { { type = "text", text = "stub error: " .. tostring(blocks) } }
-          end
-          respond(sock, "200 OK", { ["Content-Type"] = "text/event-stream", ["Cache-Control"] = "no-cache" }, stream(blocks, req.model))
-        else
-          respond(sock, "200 OK", { ["Content-Type"] = "application/json" }, "{}")
-        end
-      end)
-    end)
-  end)
-  function api.close()
-    if not server:is_closing() then
-      server:close()
+      return 200, "text/event-stream", stream(blocks, req.model)
     end
-  end
+    return 200, "application/json", "{}"
+  end)
+  api.port, api.close = http.port, http.close
   return api
 end
 

@@ -176,19 +176,6 @@ function M.mention(line1, line2)
   return true
 end
 
--- The lines of path as the user sees them: the buffer when it is loaded
--- (unsaved changes included), else the file; nil when it does not exist.
-local function current_lines(path)
-  local buf = vim.fn.bufnr(path)
-  if buf ~= -1 and vim.api.nvim_buf_is_loaded(buf) then
-    return vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-  end
-  if vim.fn.filereadable(path) == 1 then
-    return vim.fn.readfile(path)
-  end
-  return nil
-end
-
 -- Reloads the buffer of path once the CLI wrote the accepted text: the
 -- folder is watched (the file may be replaced by a rename) for a while.
 local function follow_write(path)
@@ -245,7 +232,7 @@ function M.open_diff(args)
   if M.reviews[name] then
     M.reviews[name].finish({ saved = false })
   end
-  local before = current_lines(path) or {}
+  local before = require("toolhost.edits").current_lines(vim.uri_from_fname(path))
   local after, eol = split_lines(args.new_file_contents or "")
   local ft = filetype_of(path)
   local shown = review.display_path(path)
