@@ -58,6 +58,10 @@ type PermissionDecision struct {
 	// Review means the call is allowed because the editor shows its edits
 	// for confirmation (edit.reviewInEditor) instead of a dialog.
 	Review bool `json:"review,omitempty"`
+	// ApprovedReads are, unless the call is denied, the approvals its
+	// reads outside the workspace get when it is allowed or the user
+	// agrees: by the real paths they lead to now (PermissionOutcome's).
+	ApprovedReads []workspace.ApprovedRead `json:"-"`
 }
 
 // PermissionOutcome is the decision. A denial's Message is shown to the model
