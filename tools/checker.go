@@ -35,6 +35,11 @@ type PermissionCall struct {
 	Input  json.RawMessage
 	Access Access
 	Risk   Risk
+	// HookAsk marks the prompt of a call a PreToolUse hook wants the user
+	// to confirm; HookReason is the hook's reason. The prompt names the
+	// hook and offers no rules to save.
+	HookAsk    bool
+	HookReason string
 }
 
 // Verdict is the answer of the permission rules to one call.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools/hooks"
 	"github.com/toolhost/toolhost/workspace"
@@ -484,12 +485,26 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 	if p.mode() == ModeDontAsk {
 		return ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, and the permission mode dontAsk denies what would need asking.", name), nil
 	}
-	req := PermissionRequest{CallID: c.req.CallID, ToolName: name, Input: c.input, Risk: c.risk, Title: "A hook asks you to confirm " + name}
-	if reason != "" {
-		req.Title += ": " + reason
+	var req PermissionRequest
+	if prompter, ok := p.Permissions.(PermissionPrompter); ok {
+		// The checker's prompt, so the user reads it as every prompt:
+		// invisible characters written out.
+		call := c.permissionCall()
+		call.HookAsk, call.HookReason = true, reason
+		p.safely(name, "permission prompt", func() { req = prompter.Prompt(ctx, c.host, call) })
 	}
-	if pv, ok := c.tool.(Previewer); ok {
-		p.safely(name, "Preview", func() { req.Preview = pv.Preview(ctx, c.input) })
+	if req.ToolName == "" {
+		req = PermissionRequest{CallID: c.req.CallID, ToolName: name, Input: c.input, Risk: c.risk, Title: "A hook asks you to confirm " + name}
+		if reason != "" {
+			req.Title += ": " + reason
+		}
+		req.Title = visible.Line(req.Title)
+		if pv, ok := c.tool.(Previewer); ok {
+			p.safely(name, "Preview", func() { req.Preview = pv.Preview(ctx, c.input) })
+		}
+		if req.Preview != nil {
+			req.Preview.Text = visible.Text(req.Preview.Text)
+		}
 	}
 	ans, err := c.host.RequestPermission(ctx, req)
 	if ctxErr := ctx.Err(); ctxErr != nil {
