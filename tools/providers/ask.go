@@ -128,7 +128,7 @@ func (a *Ask) Execute(ctx context.Context, call *tools.Call) (*tools.Result, err
 	ctx, cancel := context.WithTimeout(ctx, askTimeout)
 	defer cancel()
 	start := time.Now()
-	choice, err := chatapi.Client{HTTP: a.client}.Complete(ctx, a.provider, chatapi.Request{Messages: msgs})
+	choice, err := chatapi.Client{HTTP: a.client}.Complete(ctx, chatapi.Endpoint(a.provider), chatapi.Request{Messages: msgs})
 	if err != nil {
 		if ctx.Err() == context.Canceled {
 			return nil, ctx.Err()
