@@ -19,6 +19,7 @@ import {
   resultParts,
   toolhostName,
 } from "./logic/lmTools";
+import { ClientRequests } from "./logic/protocol";
 
 interface ContributedTool {
   name: string;
@@ -56,7 +57,7 @@ class ToolhostTool implements vscode.LanguageModelTool<object> {
       // invoke says what is wrong; nothing can run, so nothing is asked.
       return { invocationMessage: invocation };
     }
-    const check = await client.sendRequest<CheckResult>("toolhost/checkPermission", { name: this.name, input: options.input }, token);
+    const check = await client.sendRequest<CheckResult>(ClientRequests.checkPermission, { name: this.name, input: options.input }, token);
     this.approvals.put(this.name, options.input, check.approval);
     const confirmation = confirmationFor(this.name, check);
     if (!confirmation) {
@@ -78,7 +79,7 @@ class ToolhostTool implements vscode.LanguageModelTool<object> {
     // input is asked again by toolhost.
     const approval = this.approvals.take(this.name, options.input);
     const result = await client.sendRequest<CallResult>(
-      "toolhost/callTool",
+      ClientRequests.callTool,
       { name: this.name, input: options.input, ...(approval ? { approval } : {}) },
       token,
     );
