@@ -463,9 +463,8 @@ func (d *decision) blockedCommand(blocked []*regexp.Regexp) (tools.PermissionDec
 	}
 	texts := []string{d.call.Access.Command}
 	for i := range sc.parts {
-		texts = append(texts, sc.parts[i].text())
-		if sc.parts[i].full != nil {
-			texts = append(texts, strings.Join(sc.parts[i].full, " "))
+		for f := range sc.parts[i].forms {
+			texts = append(texts, strings.Join(f, " "))
 		}
 	}
 	for _, re := range blocked {

@@ -225,11 +225,7 @@ func (d *decision) suggestions() (narrow, broader []string) {
 	switch {
 	case d.sub.command != nil:
 		sc := d.sub.command
-		judged := sc.unparsed == ""
-		for i := range sc.parts {
-			judged = judged && sc.parts[i].static && !sc.parts[i].opaque && (len(sc.parts[i].argv) > 0 || len(sc.parts[i].targets) == 0)
-		}
-		if !judged {
+		if !sc.judged() {
 			// Only a rule naming the whole command can allow it.
 			add(&narrow, d.name+"("+sc.whole+")")
 			break
