@@ -13,6 +13,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import { ClientNotifications } from "./logic/protocol";
 import { findRange, selectionParams, severityName, type SelectionParams } from "./logic/claudeIde";
 import { closeTabsOf, tabShows } from "./review";
 
@@ -213,7 +214,7 @@ export class ClaudeIde implements vscode.Disposable {
   }
 
   private notify(method: string, params: unknown): void {
-    void this.client?.sendNotification("toolhost/ideNotify", { method, params }).catch(() => undefined);
+    void this.client?.sendNotification(ClientNotifications.ideNotify, { method, params }).catch(() => undefined);
   }
 
   private selectionChanged(editor: vscode.TextEditor): void {

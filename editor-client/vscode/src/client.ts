@@ -126,7 +126,7 @@ export function createClient(
   client.onRequest(ServerRequests.requestPermission, (params: PermissionParams, token: vscode.CancellationToken) =>
     events.requestPermission(params, token),
   );
-  client.onRequest("toolhost/ideTool", (params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken) =>
+  client.onRequest(ServerRequests.ideTool, (params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken) =>
     events.ideTool(params, token),
   );
   registerTrust(client);

@@ -23,6 +23,12 @@ export const ServerRequests = {
   requestPermission: "toolhost/requestPermission",
   requestTrust: "toolhost/requestTrust",
   runAgent: "toolhost/runAgent",
+  ideTool: "toolhost/ideTool",
+} as const;
+
+/** Notifications the extension sends (Claude Code's IDE protocol: the selection, mentions). */
+export const ClientNotifications = {
+  ideNotify: "toolhost/ideNotify",
 } as const;
 
 /** Notifications the server sends to the extension. */
