@@ -18,6 +18,7 @@ func TestCommandRisk(t *testing.T) {
 		{"ls -la", tools.RiskLow},
 		{"sleep 40; echo finished", tools.RiskLow},
 		{"for i in 1 2 3; do sleep 1; echo $i; done", tools.RiskLow},
+		{"for i in $(seq 1 30); do echo step $i; sleep 1; done", tools.RiskLow},
 		{"git status && git diff HEAD~1 | head -50", tools.RiskLow},
 		{"cat .git/config", tools.RiskLow},
 		{"grep -rn TODO src 2>/dev/null", tools.RiskLow},
