@@ -175,7 +175,9 @@ func TestAttachDefersAsTheSessionSays(t *testing.T) {
 	toProxy, fromClient := io.Pipe()
 	toClient, fromProxy := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- Attach(ctx, toProxy, fromProxy, AttachOptions{Session: discovery.Info{URL: web.URL, Token: "t"}}) }()
+	go func() {
+		done <- Attach(ctx, toProxy, fromProxy, AttachOptions{Session: discovery.Info{URL: web.URL, Token: "t"}})
+	}()
 	t.Cleanup(func() {
 		cancel()
 		_ = fromClient.Close()
