@@ -52,3 +52,10 @@ func TestCommandRisk(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCommandRisk is the per-call cost of rating a typical command.
+func BenchmarkCommandRisk(b *testing.B) {
+	for b.Loop() {
+		CommandRisk("cd src && go test ./... 2>&1 | tail -20", "")
+	}
+}
