@@ -8,6 +8,7 @@ import { checkInput } from "./logic/schema";
 import { inputTemplate, ListedTool, toolChoices } from "./logic/tools";
 import { inputSchema, inputToolName, openInputEditor } from "./inputEditor";
 import type { ResultDocuments } from "./resultDocs";
+import { ClientRequests } from "./logic/protocol";
 
 /** Gives the running client, or undefined (the command then says so). */
 export type ClientGetter = () => LanguageClient | undefined;
@@ -49,7 +50,7 @@ export async function runTool(
   if (!client) {
     return;
   }
-  const listed = await client.sendRequest<{ tools: ListedTool[] }>("toolhost/listTools", {});
+  const listed = await client.sendRequest<{ tools: ListedTool[] }>(ClientRequests.listTools, {});
   const choices = toolChoices(listed?.tools ?? []);
   const choice = await vscode.window.showQuickPick(
     choices.map((c) => ({ ...c, label: c.label })),
@@ -140,7 +141,7 @@ async function callAndShow(
       { location: vscode.ProgressLocation.Notification, title: `toolhost: ${name}`, cancellable: true },
       (_progress, token) => {
         cancelToken = token;
-        return client.sendRequest<CallToolResult>("toolhost/callTool", { name, input }, token);
+        return client.sendRequest<CallToolResult>(ClientRequests.callTool, { name, input }, token);
       },
     );
   } catch (err) {
@@ -222,7 +223,7 @@ export async function setPermissionMode(getClient: ClientGetter, current?: strin
   if (!picked) {
     return undefined;
   }
-  const answer = await client.sendRequest<{ mode: string }>("toolhost/setPermissionMode", { mode: picked.label });
+  const answer = await client.sendRequest<{ mode: string }>(ClientRequests.setPermissionMode, { mode: picked.label });
   return answer?.mode ?? picked.label;
 }
 
@@ -232,7 +233,7 @@ export async function showStatus(getClient: ClientGetter, docs: ResultDocuments,
   if (!client) {
     return;
   }
-  const status = await client.sendRequest<Record<string, unknown>>("toolhost/status", {});
+  const status = await client.sendRequest<Record<string, unknown>>(ClientRequests.status, {});
   const init = client.initializeResult as { serverInfo?: { version?: string } } | undefined;
   await docs.show("status", formatStatus(status ?? {}, {
     version: init?.serverInfo?.version,
