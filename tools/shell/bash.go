@@ -16,6 +16,7 @@ import (
 	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -169,29 +170,21 @@ func (*Bash) Preview(_ context.Context, in json.RawMessage) *tools.Preview {
 	return &tools.Preview{Kind: "command", Text: text}
 }
 
-// readOnlyCommands are programs that, called plainly, only look.
-var readOnlyCommands = map[string]bool{
-	"ls": true, "pwd": true, "echo": true, "date": true, "whoami": true, "which": true,
-	"wc": true, "head": true, "tail": true, "file": true, "stat": true, "du": true, "df": true,
-	"uname": true, "git status": true, "git log": true, "git diff": true,
-	"git show": true, "git branch": true, "go version": true, "node --version": true,
-}
-
-// Risk is low for a plain read-only command (no pipes, redirections or
-// substitutions) and high for anything else.
-func (*Bash) Risk(in json.RawMessage) tools.Risk {
+// Risk is the permission module's reading of the command (see
+// permission.CommandRisk): low for commands that only look or wait,
+// medium for ordinary work, high for what is hard to undo or hides what it
+// runs. A command left running in the background is at least medium: it
+// outlives the call the user approves.
+func (b *Bash) Risk(in json.RawMessage) tools.Risk {
 	var p BashInput
-	if json.Unmarshal(in, &p) != nil || p.RunInBackground || strings.ContainsAny(p.Command, shellMeta) {
+	if json.Unmarshal(in, &p) != nil || strings.TrimSpace(p.Command) == "" {
 		return tools.RiskHigh
 	}
-	f := strings.Fields(p.Command)
-	if len(f) == 0 {
-		return tools.RiskHigh
+	risk := permission.CommandRisk(p.Command, b.workDir())
+	if p.RunInBackground && risk == tools.RiskLow {
+		return tools.RiskMedium
 	}
-	if readOnlyCommands[f[0]] || len(f) > 1 && readOnlyCommands[f[0]+" "+f[1]] {
-		return tools.RiskLow
-	}
-	return tools.RiskHigh
+	return risk
 }
 
 func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {

@@ -22,3 +22,9 @@ end, {
   end,
   desc = "toolhost: tools, run, todos, tasks, mode, status, start, stop, restart, allow, deny, ...",
 })
+
+-- A key for the running calls: map it, e.g.
+-- vim.keymap.set("n", "<leader>tc", "<Plug>(toolhost-cancel)").
+vim.keymap.set("n", "<Plug>(toolhost-cancel)", function()
+  require("toolhost.commands").run({ "cancel" }, "cancel")
+end, { desc = "toolhost: cancel the running tool calls" })

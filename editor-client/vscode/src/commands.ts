@@ -1,6 +1,7 @@
 /** The extension's commands: Run Tool…, Set Permission Mode, Show Status. */
 import * as vscode from "vscode";
 import { ErrorCodes, type LanguageClient } from "vscode-languageclient/node";
+import { cancelledByUser } from "./logic/cancel";
 import { MODES } from "./logic/modes";
 import { CallToolResult, formatResult, formatStatus } from "./logic/results";
 import { checkInput } from "./logic/schema";
@@ -131,12 +132,24 @@ async function callAndShow(
   const started = Date.now();
   log.appendLine(`[call] ${name} ${JSON.stringify(input)}`);
   let result: CallToolResult | undefined;
+  let cancelToken: vscode.CancellationToken | undefined;
   try {
+    // A notification, not the status bar: only a notification's progress
+    // has a Cancel button, and a long Bash must be stoppable. Cancel sends
+    // $/cancelRequest; the server stops the call and its processes.
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `toolhost: ${name}`, cancellable: true },
-      (_progress, token) => client.sendRequest<CallToolResult>(ClientRequests.callTool, { name, input }, token),
+      { location: vscode.ProgressLocation.Notification, title: `toolhost: ${name}`, cancellable: true },
+      (_progress, token) => {
+        cancelToken = token;
+        return client.sendRequest<CallToolResult>(ClientRequests.callTool, { name, input }, token);
+      },
     );
   } catch (err) {
+    if (cancelledByUser(err, cancelToken)) {
+      log.appendLine(`[call] ${name} cancelled by the user after ${Date.now() - started} ms`);
+      void vscode.window.showInformationMessage(`toolhost: ${name} was cancelled.`);
+      return;
+    }
     if (!connectionLost(err)) {
       throw err;
     }

@@ -28,6 +28,15 @@ function M.notify(client, method, params)
   return client.notify(method, params)
 end
 
+--- client.cancel_request / client:cancel_request: sends $/cancelRequest;
+--- the request's handler still gets the server's answer (an error).
+function M.cancel_request(client, id)
+  if has_011 then
+    return client:cancel_request(id)
+  end
+  return client.cancel_request(id)
+end
+
 --- client.stop / client:stop.
 function M.stop(client, force)
   if has_011 then

@@ -1,5 +1,6 @@
 -- :Toolhost {subcommand}: tools, run, todos, tasks, team, mode, status,
--- agents, start, stop, restart, and allow/always/deny/feedback/answer for
+-- agents, start, stop, restart, cancel (the running calls), and
+-- allow/always/deny/feedback/answer for
 -- the prompt that waits. :Toolhost alone lists them.
 local format = require("toolhost.format")
 
@@ -82,6 +83,15 @@ function M.subcommands.run(args, raw)
   th().call_tool(name, input, on_result(name, function(result)
     M.show("result", format.result(name, result), "markdown")
   end))
+end
+
+function M.subcommands.cancel()
+  local names = th().cancel()
+  if #names == 0 then
+    vim.notify("toolhost: no tool call is running", vim.log.levels.INFO)
+    return
+  end
+  vim.notify("toolhost: cancelled " .. table.concat(names, ", "), vim.log.levels.INFO)
 end
 
 function M.subcommands.todos()
