@@ -14,16 +14,20 @@ repo=$PWD
 here=$repo/scripts/wine
 
 # The packages of paths, URIs, the jail, edits (CRLF, BOM), permission
-# rules and the Go walk. Read/Write/Edit/Glob/Grep run end to end through
-# toolhost.exe below; their packages' own tests (tools/fs, tools/search)
-# are not run under Wine yet (docs/windows.md says which fail and why).
+# rules, the Go walk and the file and search tools; Read/Write/Edit/Glob/
+# Grep also run end to end through toolhost.exe below. Tests that meet a
+# limit of Wine skip themselves there (internal/wine).
 packages=(
+  ./internal/wine
   ./internal/pathutil
   ./internal/udiff
   ./internal/rpcfault
   ./internal/ignore
   ./discovery
   ./workspace
+  ./tools/fs
+  ./tools/search
+  ./tools/permission
 )
 # Tests Wine cannot host, by name: they make symbolic links (Wine 8's are
 # not seen as links), run Unix commands (git, true, sh), check Unix modes,

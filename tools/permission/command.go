@@ -31,6 +31,8 @@ type shellCommand struct {
 	// then parts is empty and only a rule naming the whole command (or a
 	// bare Bash rule) allows it.
 	unparsed string
+	// powerShell is set for a PowerShell command (powershell.go).
+	powerShell bool
 }
 
 // simpleCommand is one command bash would run.
