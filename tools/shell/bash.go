@@ -262,6 +262,7 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		}
 		return nil, fmt.Errorf("running bash: %w", err)
 	}
+	res.output = decodeCommandOutput(res.output)
 	if res.backgroundTask != "" {
 		// The task keeps the output from here on and the result names no
 		// saved file: a file left would only fill the disk.
@@ -305,17 +306,23 @@ func onlyWaits(command string) bool {
 	return len(f) > 0 && f[0] == "sleep"
 }
 
-// toBackground is runSpec.background for a call: the command still running
-// at its timeout becomes a background task with the background timeout.
+// toBackground is runSpec.background for a call (backgroundTaker).
 func (b *Bash) toBackground(call *tools.Call, command string) func(*exec.Cmd, *tasks.Output, <-chan error, func()) string {
+	return backgroundTaker(b.tasks, b.log, call, "bash", command)
+}
+
+// backgroundTaker is runSpec.background for a call of a shell tool (kind
+// "bash", "powershell"): the command still running at its timeout becomes
+// a background task of m with the background timeout.
+func backgroundTaker(m *tasks.Manager, log *slog.Logger, call *tools.Call, kind, command string) func(*exec.Cmd, *tasks.Output, <-chan error, func()) string {
 	return func(cmd *exec.Cmd, out *tasks.Output, waitErr <-chan error, kill func()) string {
-		spec := tasks.Spec{Kind: "bash", Command: command, Timeout: DefaultBackgroundTimeout}
+		spec := tasks.Spec{Kind: kind, Command: command, Timeout: DefaultBackgroundTimeout}
 		if call.Host != nil {
 			spec.Notify = call.Host.Notify
 		}
-		t, err := b.tasks.TakeOver(spec, cmd, out, waitErr, kill)
+		t, err := m.TakeOver(spec, cmd, out, waitErr, kill)
 		if err != nil {
-			b.log.Warn("a timed-out command could not move to the background", "err", err)
+			log.Warn("a timed-out command could not move to the background", "err", err)
 			return ""
 		}
 		return t.ID()
@@ -434,7 +441,13 @@ func bashResult(command string, res runResult, timeout time.Duration, longer str
 
 // startBackground starts the command as a task and returns its id.
 func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdin *string, env []string, name string, args []string) (*tools.Result, error) {
-	if b.tasks == nil {
+	return startTask(b.tasks, call, "bash", in, dir, stdin, env, name, args)
+}
+
+// startTask starts a shell tool's command (kind "bash", "powershell") as a
+// task of m and returns its id.
+func startTask(m *tasks.Manager, call *tools.Call, kind string, in *BashInput, dir string, stdin *string, env []string, name string, args []string) (*tools.Result, error) {
+	if m == nil {
 		return tools.ErrorResult("background commands are not available in this session; run the command without run_in_background."), nil
 	}
 	timeout := DefaultBackgroundTimeout
@@ -442,7 +455,7 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdi
 		timeout = min(time.Duration(*in.Timeout*float64(time.Millisecond)), MaxBackgroundTimeout)
 	}
 	spec := tasks.Spec{
-		Kind: "bash", Command: in.Command, Name: name, Args: args,
+		Kind: kind, Command: in.Command, Name: name, Args: args,
 		Dir: dir, Env: env, Timeout: timeout,
 	}
 	if stdin != nil {
@@ -451,7 +464,7 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdi
 	if call.Host != nil {
 		spec.Notify = call.Host.Notify
 	}
-	t, err := b.tasks.Start(spec)
+	t, err := m.Start(spec)
 	if err != nil {
 		return tools.ErrorResult("could not start the background command: %v.", err), nil
 	}
