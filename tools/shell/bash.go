@@ -254,39 +254,17 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			spec.background = b.toBackground(call, in.Command)
 		}
 	}
-	res, err := runForeground(ctx, spec)
-	savedPath := saved.close()
+	res, savedPath, err := runSaved(ctx, spec, "bash")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("running bash: %w", err)
+		return nil, err
 	}
-	res.output = decodeCommandOutput(res.output)
-	if res.backgroundTask != "" {
-		// The task keeps the output from here on and the result names no
-		// saved file: a file left would only fill the disk.
-		if savedPath != "" {
-			_ = os.Remove(savedPath)
-		}
-		return movedToBackground(res, timeout), nil
+	if r := inBackground(res, savedPath, timeout); r != nil {
+		return r, nil
 	}
 	if msg := sandboxFailure(s, res.output, res.exitCode); msg != "" {
 		return tools.ErrorResult("%s.", msg), nil
 	}
-	if savedPath != "" {
-		res.output = saved.render(savedPath)
-	}
-	how := "set run_in_background: true and follow it with TaskOutput"
-	if timeout < maxTimeout {
-		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
-	}
-	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput && savedPath == "")
-	if savedPath != "" {
-		out := r.Structured.(BashOutput)
-		out.PersistedOutputPath, out.PersistedOutputSize = savedPath, saved.size()
-		r.Structured = out
-	}
+	r := finishedResult(in.Command, res, saved, savedPath, timeout, maxTimeout, s.Bash.CompressOutput)
 	// As in Claude Code, only a command that succeeded moves the next one:
 	// after a failed `cd build && make`, a relative command must not run in
 	// a folder the model did not expect it to.
@@ -296,6 +274,58 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		}
 	}
 	return r, nil
+}
+
+// runSaved runs a shell tool's foreground command (runForeground) and
+// closes its spill: the output turned into UTF-8 (decodeCommandOutput) and
+// the path of the file holding the whole of it, when it was saved. A
+// cancelled call returns ctx's error.
+func runSaved(ctx context.Context, spec runSpec, shell string) (runResult, string, error) {
+	res, err := runForeground(ctx, spec)
+	savedPath := spec.spill.close()
+	if err != nil {
+		if ctx.Err() != nil {
+			return runResult{}, "", ctx.Err()
+		}
+		return runResult{}, "", fmt.Errorf("running %s: %w", shell, err)
+	}
+	res.output = decodeCommandOutput(res.output)
+	return res, savedPath, nil
+}
+
+// inBackground is the result of a foreground command a task took over at
+// its timeout, nil for one that ended. The task keeps the output from
+// there on and the result names no saved file: a file left would only
+// fill the disk.
+func inBackground(res runResult, savedPath string, timeout time.Duration) *tools.Result {
+	if res.backgroundTask == "" {
+		return nil
+	}
+	if savedPath != "" {
+		_ = os.Remove(savedPath)
+	}
+	return movedToBackground(res, timeout)
+}
+
+// finishedResult is the result of a foreground command that ended
+// (bashResult), naming the file saved holds its whole output in when it
+// was too long for the result; compress asks for compressed output when
+// nothing was saved.
+func finishedResult(command string, res runResult, saved *spill, savedPath string, timeout, maxTimeout time.Duration, compress bool) *tools.Result {
+	if savedPath != "" {
+		res.output = saved.render(savedPath)
+	}
+	how := "set run_in_background: true and follow it with TaskOutput"
+	if timeout < maxTimeout {
+		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
+	}
+	r := bashResult(command, res, timeout, how, compress && savedPath == "")
+	if savedPath != "" {
+		out := r.Structured.(BashOutput)
+		out.PersistedOutputPath, out.PersistedOutputSize = savedPath, saved.size()
+		r.Structured = out
+	}
+	return r
 }
 
 // onlyWaits reports whether a command does nothing but wait (sleep N):

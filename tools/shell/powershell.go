@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -137,35 +136,14 @@ func (p *PowerShell) Execute(ctx context.Context, call *tools.Call) (*tools.Resu
 		spec.adopt = p.tasks.Adopt
 		spec.background = backgroundTaker(p.tasks, p.log, call, "powershell", in.Command)
 	}
-	res, err := runForeground(ctx, spec)
-	savedPath := saved.close()
+	res, savedPath, err := runSaved(ctx, spec, "PowerShell")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("running PowerShell: %w", err)
+		return nil, err
 	}
-	res.output = decodeCommandOutput(res.output)
-	if res.backgroundTask != "" {
-		if savedPath != "" {
-			_ = os.Remove(savedPath)
-		}
-		return movedToBackground(res, timeout), nil
+	if r := inBackground(res, savedPath, timeout); r != nil {
+		return r, nil
 	}
-	if savedPath != "" {
-		res.output = saved.render(savedPath)
-	}
-	how := "set run_in_background: true and follow it with TaskOutput"
-	if timeout < maxTimeout {
-		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
-	}
-	r := bashResult(in.Command, res, timeout, how, false)
-	if savedPath != "" {
-		out := r.Structured.(BashOutput)
-		out.PersistedOutputPath, out.PersistedOutputSize = savedPath, saved.size()
-		r.Structured = out
-	}
-	return r, nil
+	return finishedResult(in.Command, res, saved, savedPath, timeout, maxTimeout, false), nil
 }
 
 // startBackground starts the command as a task and returns its id.
