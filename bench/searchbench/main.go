@@ -156,7 +156,8 @@ func generatedScenarios(root, rg, fd string) []scenario {
 	// holds the tool to the same ripgrep run the same way (jailed, below),
 	// and the ratio to a plain rg is printed beside it (the jail's own cost:
 	// a start of the helper, ≈ 3 ms, and the kernel's check of each open).
-	const grepTarget = 1.15
+	// 1.1 is the target on this tree (issue 21's 20,000-file Grep ratio).
+	const grepTarget = 1.1
 	scenarios := []scenario{
 		{"Grep files_with_matches, literal", grepRg, `{"pattern":"NewServer"}`, rgArgs("--files-with-matches", "--regexp", "NewServer"), grepTarget, root},
 		{"Grep files_with_matches, regexp", grepRg, `{"pattern":"func \\w+Server\\d+"}`, rgArgs("--files-with-matches", "--regexp", `func \w+Server\d+`), grepTarget, root},

@@ -26,27 +26,31 @@
 // between the server and the command (cgroup_linux.go).
 //
 // Elsewhere Reaped commands run below a reaper, a hidden mode of the same
-// binary (MainIfAsked, ReapCommand) that is a child subreaper
+// binary (MainIfAsked, ReapCommand), in two processes: a relay, which the
+// server waits on and which ends as the command did (the same exit status
+// or signal), and below it a watcher that is a child subreaper
 // (PR_SET_CHILD_SUBREAPER): every orphan below it is re-parented to it,
-// label or none, so it finds them all as its descendants in /proc. When its
-// command ends it kills the descendants without the command's scope, and
-// leaves the labelled ones to the scope's owner (a session ends what a
-// finished command left running); when it is stopped — its stop pipe
-// closes, on a cancel, a timeout, or the server's end however it ends — it
-// kills everything below it. It then ends as its command did (the same exit
-// status or signal). The reaper carries no label and leads the command's
-// process group: a kill by scope or by the watchdog never ends it before it
-// has done its work, and a kill of the group (what a finished command left)
-// still ends the group.
+// label or none, so it finds them all as its descendants in /proc. When
+// its command ends it hands the status to the relay at once, then keeps
+// watching while anything is below it: it kills the descendants without
+// the command's scope, now and whenever one clears its environment later,
+// and leaves the labelled ones to the scope's owner (a session ends what a
+// finished command left running); it ends when nothing is below it. When
+// it is stopped while its command runs — its stop pipe closes, on a
+// cancel, a timeout, or the server's end however it ends — it kills
+// everything below it. Neither carries a label, so a kill by scope or by
+// the watchdog never ends them before they have done their work; the
+// relay leads the command's process group (a kill of the group, what a
+// finished command left, still ends the group) and the watcher has a
+// group of its own, which such a kill leaves watching.
 //
 // The reaper is the fallback because cgroups need a delegated, writable
 // hierarchy (cgroup v2 with cgroup.kill), which containers often lack; the
-// label and the subreaper work for any user on any Linux, at the cost of a
-// second start of the binary per command. What the reaper leaves, and a
-// cgroup does not: a process that clears its environment a moment after
-// its command ended (it judges once), or later, started by a labelled one
-// that command left running; the reaper itself killed with SIGKILL before
-// its work is done (its command dies with it, by a parent-death signal).
+// label and the subreaper work for any user on any Linux, at the cost of
+// two more starts of the binary per command. What the reaper leaves, and
+// a cgroup does not: the watcher itself killed with SIGKILL before its
+// work is done (its command dies with it, by a parent-death signal, but
+// what the command left is then the session's to end by label).
 package lifetime
 
 import (

@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -11,9 +12,12 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 const reaperSupported = true
@@ -22,59 +26,121 @@ const reaperSupported = true
 // command (it says why on stderr), as a shell's for a command it cannot run.
 const reaperFailed = 127
 
-// reaperMain is the reaper: a child subreaper (PR_SET_CHILD_SUBREAPER)
-// between the server and one command. Every process below it that is
-// orphaned — a setsid or double-forked daemon, one that cleared its
-// environment (env -i) included — is re-parented to it rather than to init,
-// so it sees them all in /proc as its descendants, label or no label.
+// reaperMain is the reaper: a relay the server waits on, and below it a
+// watcher that is a child subreaper (PR_SET_CHILD_SUBREAPER) between the
+// relay and one command. Every process below the watcher that is orphaned
+// — a setsid or double-forked daemon, one that cleared its environment
+// (env -i) included — is re-parented to it rather than to init, so it sees
+// them all in /proc as its descendants, label or no label.
 //
-// When the command ends, it kills the descendants that do not carry the
-// command's scope (those no later kill by label could find) and leaves the
-// others to the scope's owner (a session ends what a finished command left
-// running). When it is told to stop — the end of its stop pipe (descriptor
-// 3): a cancel, a timeout, the server's end however it ends — or gets
-// SIGTERM, SIGINT or SIGHUP, it kills every process below it and reaps
-// them. Either way it then ends as the command did: the same exit status,
-// or the same signal.
+// When the command ends, the watcher hands its status to the relay, which
+// ends as the command did (the same exit status, or the same signal), so
+// the call ends at once. The watcher stays while anything is below it: it
+// kills what does not carry the command's scope (those no later kill by
+// label could find), now and whenever one clears its environment later
+// (looked at after 1 ms, then at pauses doubling up to 1 s), and leaves
+// the labelled rest to the scope's owner (a session ends what a finished
+// command left running); it ends once nothing is below it. When it is
+// told to stop while the command runs — the end of its stop pipe
+// (descriptor 3): a cancel, a timeout, the server's end however it ends —
+// or gets SIGTERM, SIGINT or SIGHUP, it kills every process below it and
+// reaps them.
+//
+// The watcher leads a process group of its own, so that a kill of the
+// command's group (what a finished command left) does not end the watch;
+// the command joins the relay's group.
 func reaperMain(args []string) int {
+	if len(args) > 0 && args[0] == watchArg {
+		return watchMain(args[1:])
+	}
 	if len(args) < 3 {
 		fmt.Fprintln(os.Stderr, "toolhost reap: usage: toolhost "+ReapCommand+" SCOPE PATH ARGV0 ARGS...")
 		return reaperFailed
 	}
+	status, statusW, err := os.Pipe()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "toolhost reap: %v\n", err)
+		return reaperFailed
+	}
+	// The stop pipe goes to the watcher, when there is one (descriptor 3
+	// run by hand may be one the Go runtime opened itself).
+	stopFd := ^uintptr(0)
+	if isPipe(3) {
+		stopFd = 3
+	}
+	watcher, err := syscall.ForkExec(pathutil.SelfExe(), append([]string{os.Args[0], ReapCommand, watchArg}, args...), &syscall.ProcAttr{
+		Env:   os.Environ(),
+		Files: []uintptr{0, 1, 2, stopFd, statusW.Fd()},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	})
+	_ = statusW.Close()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "toolhost reap: cannot start the watcher: %v\n", err)
+		return reaperFailed
+	}
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() {
+		for sig := range signals {
+			_ = syscall.Kill(watcher, sig.(syscall.Signal))
+		}
+	}()
+	var b [4]byte
+	if _, err := io.ReadFull(status, b[:]); err != nil {
+		// The watcher said why on stderr, or was killed.
+		return reaperFailed
+	}
+	return exitAs(syscall.WaitStatus(binary.LittleEndian.Uint32(b[:])))
+}
+
+// watchArg marks the watcher's start by the relay.
+const watchArg = "--watch"
+
+// Watch pauses: the first look after the command ended, and the longest
+// pause between two looks.
+const (
+	firstWatch = time.Millisecond
+	maxWatch   = time.Second
+)
+
+// watchMain is the watcher (see reaperMain). Descriptor 3 is its stop
+// pipe, 4 where it writes the command's wait status.
+func watchMain(args []string) int {
+	if len(args) < 3 {
+		return reaperFailed
+	}
 	scope, path, argv := args[0], args[1], args[2:]
-	// The stop pipe; none when descriptor 3 is not a pipe (run by hand:
-	// the descriptor may then be one the Go runtime opened itself).
-	var stopPipe *os.File
-	var st unix.Stat_t
-	if unix.Fstat(3, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFIFO {
+	var stopPipe, statusPipe *os.File
+	if isPipe(3) {
 		syscall.CloseOnExec(3)
 		stopPipe = os.NewFile(3, "stop")
+	}
+	if isPipe(4) {
+		syscall.CloseOnExec(4)
+		statusPipe = os.NewFile(4, "status")
 	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		fmt.Fprintf(os.Stderr, "toolhost reap: cannot become a subreaper: %v\n", err)
 	}
-	stop := make(chan struct{}, 1)
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	go func() {
-		<-signals
-		stop <- struct{}{}
-	}()
 	env := append(withoutLabel(os.Environ()), Var+"="+scope)
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
 		Env:   env,
 		Files: []uintptr{0, 1, 2},
-		// The command dies with the reaper should the reaper be killed.
-		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		// The command dies with the watcher should the watcher be
+		// killed; it joins the relay's group, which the server kills.
+		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true, Pgid: os.Getppid()},
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "toolhost reap: cannot run %s: %v\n", path, err)
 		return reaperFailed
 	}
+	stopped := make(chan struct{})
 	if stopPipe != nil {
 		go func() {
 			_, _ = io.Copy(io.Discard, stopPipe)
-			stop <- struct{}{}
+			close(stopped)
 		}()
 	}
 	r := &reaping{command: pid}
@@ -90,12 +156,61 @@ func reaperMain(args []string) int {
 	}()
 	select {
 	case <-ended:
-		r.endUnlabelled([]byte(Var + "=" + scope + "\x00"))
-	case <-stop:
+	case <-stopped:
+		r.killAll()
+		<-ended
+	case <-signals:
 		r.killAll()
 		<-ended
 	}
-	return r.exit()
+	r.mu.Lock()
+	ws, reaped := r.status, r.ended
+	r.mu.Unlock()
+	if statusPipe != nil && reaped {
+		var b [4]byte
+		binary.LittleEndian.PutUint32(b[:], uint32(ws))
+		_, _ = statusPipe.Write(b[:])
+		_ = statusPipe.Close()
+	}
+	r.watch([]byte(Var+"="+scope+"\x00"), signals)
+	return 0
+}
+
+func isPipe(fd int) bool {
+	var st unix.Stat_t
+	return unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFIFO
+}
+
+// watch kills what is below the watcher without label, now and as it
+// appears, and ends once nothing is below it. A signal kills everything
+// below it. The stop pipe means nothing now: it closes as the call
+// ends, and the labelled rest is the session's.
+func (r *reaping) watch(label []byte, signals <-chan os.Signal) {
+	labels := [][]byte{label}
+	pause := firstWatch
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		// No child left, then nothing below: an orphan would be a child.
+		for {
+			err := r.wait(syscall.WNOHANG)
+			if errors.Is(err, syscall.ECHILD) {
+				return
+			}
+			if err != nil {
+				break
+			}
+		}
+		killRounds(descendants, func(pid int) labelState { return labelOf(pid, labels, false) }, unlabelled, true)
+		timer.Reset(pause)
+		select {
+		case <-timer.C:
+		case <-signals:
+			r.killAll()
+			return
+		}
+		pause = min(2*pause, maxWatch)
+	}
 }
 
 // reaping tracks the reaper's children and the command's status.
@@ -138,14 +253,9 @@ func (r *reaping) wait(options int) error {
 
 var errNone = errors.New("no child to reap")
 
-// exit ends the reaper as its command ended.
-func (r *reaping) exit() int {
-	r.mu.Lock()
-	ws, ended := r.status, r.ended
-	r.mu.Unlock()
-	if !ended {
-		return reaperFailed
-	}
+// exitAs ends the relay as its command ended: with its exit status, or
+// by the signal that killed it.
+func exitAs(ws syscall.WaitStatus) int {
 	if ws.Signaled() {
 		raise(ws.Signal())
 		return 128 + int(ws.Signal())
@@ -193,29 +303,6 @@ func (r *reaping) killAll() {
 		if !reaped {
 			_ = r.wait(0)
 		}
-	}
-}
-
-// endUnlabelled kills the processes below the reaper whose environment
-// lacks label: a command's descendants that replaced their environment,
-// which no kill by scope could find once the reaper is gone. A process
-// whose environment reads empty is read again for a while (it may be in
-// the middle of an exec) and killed when it still reads empty (env -i).
-// Then the reaper reaps what it can; what it leaves goes to init, dead.
-func (r *reaping) endUnlabelled(label []byte) {
-	// No child left, then nothing below: an orphan would be a child.
-	for {
-		err := r.wait(syscall.WNOHANG)
-		if errors.Is(err, syscall.ECHILD) {
-			return
-		}
-		if err != nil {
-			break
-		}
-	}
-	labels := [][]byte{label}
-	killRounds(descendants, func(pid int) labelState { return labelOf(pid, labels, false) }, unlabelled, true)
-	for r.wait(syscall.WNOHANG) == nil {
 	}
 }
 

@@ -156,10 +156,18 @@ func TestDetachedEnvClearedProcessEndsWithItsCommand(t *testing.T) {
 	if err := CgroupStatus(); err != nil {
 		t.Skipf("no cgroups here (%v): the reaper judges such a process once, when its command ends", err)
 	}
+	detachedEndsEveryTime(t, func(ctx context.Context, script string) *exec.Cmd { return Reaped(ctx, nil, "bash", "-c", script) })
+}
+
+// detachedEndsEveryTime runs env -i setsid sleep 1000 & twenty times, each
+// by a command start makes, and fails when the detached process outlives
+// one of them.
+func detachedEndsEveryTime(t *testing.T, start func(ctx context.Context, script string) *exec.Cmd) {
+	t.Helper()
 	for i := range 20 {
 		dir := t.TempDir()
 		ctx, cancel := context.WithCancel(context.Background())
-		cmd := Reaped(ctx, nil, "bash", "-c", "env -i setsid sleep 1000 & echo $! > "+dir+"/pid")
+		cmd := start(ctx, "env -i setsid sleep 1000 & echo $! > "+dir+"/pid")
 		if err := cmd.Run(); err != nil {
 			t.Fatal(err)
 		}
@@ -208,6 +216,56 @@ func TestLeftRunningProcessIsWatched(t *testing.T) {
 		_, err := os.Stat(g.dir)
 		return errors.Is(err, os.ErrNotExist)
 	})
+}
+
+// reapedCommand runs script below a reaper (the fallback where cgroups
+// cannot be had), whatever this machine has.
+func reapedCommand(t *testing.T, ctx context.Context, script string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, "bash", "-c", script)
+	if !reap(ctx, cmd, nil, NewScope()) {
+		t.Skip("no reaper in this test binary")
+	}
+	return cmd
+}
+
+// The reaper's sibling of TestDetachedEnvClearedProcessEndsWithItsCommand:
+// below a reaper too, env -i setsid CMD & ends with its command every
+// time, though it clears the label only after the command ended.
+func TestDetachedEnvClearedProcessEndsBelowTheReaper(t *testing.T) {
+	detachedEndsEveryTime(t, func(ctx context.Context, script string) *exec.Cmd { return reapedCommand(t, ctx, script) })
+}
+
+// Below a reaper, a labelled process the command left running outlives
+// the command, which returns at once; it is ended when it clears its
+// environment later, and the reaper's watcher then ends too.
+func TestLeftRunningProcessIsWatchedBelowTheReaper(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	script := "(while [ ! -e " + dir + "/go ]; do sleep 0.01; done; exec env -i sleep 1000) & echo $! > " + dir + "/pid; echo $PPID > " + dir + "/watcher"
+	cmd := reapedCommand(t, ctx, script)
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	pid := testproc.ReadPID(t, dir+"/pid")
+	watcher := testproc.ReadPID(t, dir+"/watcher")
+	if testproc.Gone(pid) {
+		t.Fatal("the labelled process ended with its command; the session ends it")
+	}
+	if testproc.Gone(watcher) {
+		t.Fatal("the reaper's watcher ended while a process of its command was left")
+	}
+	if err := os.WriteFile(dir+"/go", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !testproc.EventuallyGone(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the process %d cleared its environment and outlived its command", pid)
+	}
+	if !testproc.EventuallyGone(watcher) {
+		t.Errorf("the watcher %d stayed after nothing was left below it", watcher)
+	}
 }
 
 // BenchmarkShellStart is what a command's containment adds to a

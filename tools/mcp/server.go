@@ -17,6 +17,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -299,7 +300,10 @@ func (s *server) command() (*exec.Cmd, error) {
 	if err := s.cfg.validate(); err != nil {
 		return nil, err
 	}
-	path, err := exec.LookPath(s.cfg.Command)
+	// Only absolute PATH entries: a relative one (".", node_modules/.bin)
+	// names a folder of the working folder, which may be an untrusted
+	// clone shipping a program of the same name.
+	path, err := pathutil.LookPathAbs(s.cfg.Command)
 	if err != nil {
 		return nil, fmt.Errorf("cannot run %q: %v; install it or fix the command of the MCP server %q", s.cfg.Command, errors.Unwrap(err), s.cfg.Name)
 	}

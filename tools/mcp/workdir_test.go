@@ -85,3 +85,41 @@ func readLines(t *testing.T, path string) []string {
 	}
 	return strings.Fields(string(data))
 }
+
+// TestServerCommandSkipsRelativePathEntries: a server named by a bare
+// command is looked up only in PATH's absolute folders. A relative entry
+// (node_modules/.bin) names a folder of wherever toolhost runs, here the
+// cloned folder, whose program of the same name must never start.
+func TestServerCommandSkipsRelativePathEntries(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("sh is not installed")
+	}
+	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
+	records := t.TempDir()
+	const name = "toolhost-fake-mcp-server"
+	userBin := t.TempDir()
+	writeExecutable(t, filepath.Join(userBin, name), "#!/bin/sh\necho ran > \"$RECORDS/user\"\n")
+	root := t.TempDir()
+	writeExecutable(t, filepath.Join(root, "node_modules", ".bin", name), "#!/bin/sh\necho ran > \"$RECORDS/decoy\"\n")
+	t.Chdir(root)
+	t.Setenv("PATH", "node_modules/.bin"+string(filepath.ListSeparator)+userBin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+
+	srv := settings.MCPServer{Command: name, Env: map[string]string{"RECORDS": records}}
+	_, _, log := startManager(t, root, map[string]settings.MCPServer{"user": srv}, nil)
+	log.waitFor(t, 0, "the server ended", func(st ServerStatus) bool { return st.Name == "user" && st.LastError != "" })
+
+	if _, err := os.Stat(filepath.Join(records, "decoy")); err == nil {
+		t.Fatal("the program in the folder's node_modules/.bin ran in place of the user's server")
+	}
+	if _, err := os.Stat(filepath.Join(records, "user")); err != nil {
+		t.Fatalf("the user's server in %s did not run: %v", userBin, err)
+	}
+}
+
+func writeExecutable(t *testing.T, path, content string) {
+	t.Helper()
+	writeFile(t, path, content)
+	if err := os.Chmod(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}

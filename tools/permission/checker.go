@@ -213,7 +213,12 @@ func (c *Checker) SessionRules() []string {
 // needs the user; listTools' autoAllowed and toolhost/checkPermission read
 // it. In dontAsk mode an "ask" is a denial.
 func (c *Checker) Decide(host tools.Host, call tools.PermissionCall) tools.PermissionDecision {
-	return c.newDecision(host, call).decide()
+	d := c.newDecision(host, call)
+	v := d.decide()
+	if v.Verdict != tools.VerdictDeny {
+		v.ApprovedReads = d.approvedReads()
+	}
+	return v
 }
 
 // Check decides on one call and asks the user when the decision is "ask".
@@ -463,9 +468,8 @@ func (d *decision) blockedCommand(blocked []*regexp.Regexp) (tools.PermissionDec
 	}
 	texts := []string{d.call.Access.Command}
 	for i := range sc.parts {
-		texts = append(texts, sc.parts[i].text())
-		if sc.parts[i].full != nil {
-			texts = append(texts, strings.Join(sc.parts[i].full, " "))
+		for f := range sc.parts[i].forms {
+			texts = append(texts, strings.Join(f, " "))
 		}
 	}
 	for _, re := range blocked {

@@ -3,7 +3,6 @@ package permission
 import (
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -20,16 +19,16 @@ type shellCommand struct {
 	// whole is the command with runs of spaces and tabs collapsed, for
 	// rules that name the whole command and for messages.
 	whole string
-	// parts are the simple commands bash would run, in source order, those
-	// inside substitutions, subshells, functions, loops, and strings given
-	// to bash -c, sh -c and eval included.
+	// parts are the simple commands bash would run, those inside
+	// substitutions, subshells, functions, loops, and strings given to
+	// bash -c, sh -c and eval included.
 	parts []simpleCommand
 	// dotGlob is set when the command may make globs match dot files
 	// (shopt, GLOBIGNORE).
 	dotGlob bool
 	// unparsed holds bash's complaint when the command does not parse;
-	// then parts is empty and only a rule naming the whole command (or a
-	// bare Bash rule) allows it.
+	// then only a rule naming the whole command (or a bare Bash rule)
+	// allows it.
 	unparsed string
 	// powerShell is set for a PowerShell command (powershell.go).
 	powerShell bool
@@ -37,37 +36,29 @@ type shellCommand struct {
 
 // simpleCommand is one command bash would run.
 type simpleCommand struct {
-	// argv are its words after quote removal, with wrappers that only run
-	// another command (timeout, nohup, command, env NAME=VALUE, bash -c,
-	// xargs, ...) taken off: what rules are matched against.
-	argv []string
-	// full is argv before the wrappers were taken off, when they were.
-	full []string
-	// static is set when every word, assignment and redirection target is
-	// a literal after quote removal (no parameter, substitution or brace
-	// expansion, no glob as the command's name) and no assignment
-	// changes how the command is found or run (PATH, LD_PRELOAD, ...):
-	// only then can a prefix rule cover it.
+	// argv are its words after quote removal, with the wrappers that only
+	// run another command (timeout, env NAME=VALUE, xargs, ...) taken off:
+	// what rules are matched against. full is argv with its wrappers.
+	argv, full []string
+	// static: every word, assignment and redirection target is literal
+	// after quote removal (no parameter, substitution or brace expansion,
+	// no glob as the command's name) and no assignment changes how the
+	// command is found or run (PATH, LD_PRELOAD, ...): only then can a
+	// prefix rule cover it.
 	static bool
-	// opaque is set when what it runs cannot be known before it runs: its
-	// name is computed ($cmd, $(…)), or it hands a computed string to a
-	// shell (eval "$x", bash -c "$x"), or nesting went too deep. No rule
-	// can see inside it, deny rules included.
+	// opaque: what it runs cannot be known before it runs (a computed name,
+	// a computed string handed to a shell, nesting too deep). No rule can
+	// see inside it, deny rules included.
 	opaque bool
-	// appended is set for a command xargs runs: xargs adds arguments read
-	// from its input, so only prefix and wildcard rules can cover it.
+	// appended: xargs or find -exec adds words to it, so only prefix and
+	// wildcard rules cover it.
 	appended bool
-	// names are the literal words that may name files: arguments
-	// (brace expansions expanded) and assigned values.
-	names []string
-	// targets are the literal files its redirections open.
-	targets []string
-	// redirs are its redirections other than here-documents, each as
-	// operator and target ("2>", "log"): an exact rule names them too.
-	redirs []string
-	// globs are the words that are patterns bash matches against the files
-	// there: the decision looks at what they match (see protectedCommand).
-	globs []string
+	// names are the literal words that may name files (arguments, brace
+	// expansions expanded, and assigned values); targets the files its
+	// redirections open; redirs its redirections other than here-documents
+	// as operator and target ("2>", "log"), which an exact rule names too;
+	// globs the words bash matches against the files there.
+	names, targets, redirs, globs []string
 	// dirs are the folders it may run in: "" for the first root, a path
 	// relative to it or absolute, unknownDir after a cd the parser cannot
 	// follow. A cd that may fail keeps the folder before it in the list.
@@ -79,188 +70,174 @@ type simpleCommand struct {
 // unknownDir stands for a folder a cd leads to that the command computes.
 const unknownDir = "?"
 
-// maxShellDepth bounds how deep bash -c, sh -c and eval strings are
-// parsed in turn; deeper ones are opaque.
-const maxShellDepth = 4
-
-// maxDirs bounds the folders followed through cd; past it the folder is
-// unknown.
-const maxDirs = 8
+// Bounds on the reading: bash -c and eval strings parsed in turn (deeper
+// ones are opaque), folders followed through cd (past it the folder is
+// unknown), words a brace expansion may make (a larger one counts as
+// computed: {1..99999999}).
+const (
+	maxShellDepth = 4
+	maxDirs       = 8
+	maxBraceWords = 64
+)
 
 // parsers reuses mvdan.cc/sh parsers, which are not safe for concurrent
 // use but cost allocations to make.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
 // parseCommand reads a Bash command as bash would, starting in the
-// absolute folder dir ("" for the first root). A command bash cannot parse
-// gets no parts and says why in unparsed.
+// absolute folder dir ("" for the first root).
 func parseCommand(cmd, dir string) shellCommand {
 	sc := shellCommand{whole: strings.TrimSpace(collapseSpaces(cmd))}
-	w := walker{}
-	if err := w.script(cmd, []string{dir}, 0); err != nil {
+	w := walker{dirs: []string{dir}, frames: make([]frame, 0, 16)}
+	if err := w.script(cmd); err != nil {
 		sc.unparsed = err.Error()
 		return sc
 	}
-	sc.parts = w.parts
-	sc.dotGlob = w.dotGlob
+	sc.parts, sc.dotGlob = w.parts, w.dotGlob
 	return sc
 }
 
-// walker collects the simple commands of a syntax tree.
+// walker collects the simple commands of a syntax tree in the order bash
+// runs them: what a command substitutes before the command.
 type walker struct {
 	parts []simpleCommand
-	// dirs are the folders the next command may run in (see
-	// simpleCommand.dirs).
-	dirs []string
-	// dotGlob: see shellCommand.
+	// dirs are the folders the next command may run in.
+	dirs    []string
 	dotGlob bool
+	depth   int
+	// redirs are those of the statements around the node walked, which
+	// apply to the commands inside; frames the nodes entered.
+	redirs []*syntax.Redirect
+	frames []frame
 }
 
-// script parses src and walks it as commands run at depth (0 for the Bash
-// call's own command).
-func (w *walker) script(src string, dirs []string, depth int) error {
+// frame is a node the walk entered, with what to restore when it leaves.
+type frame struct {
+	node   syntax.Node
+	redirs []*syntax.Redirect
+	dirs   []string
+}
+
+// script parses src and walks it.
+func (w *walker) script(src string) error {
 	p := parsers.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(src), "")
 	parsers.Put(p)
-	if err != nil {
-		return err
+	if err == nil {
+		syntax.Walk(f, w.visit)
 	}
-	w.dirs = dirs
-	w.stmts(f.Stmts, nil, depth)
-	return nil
+	return err
 }
 
-func (w *walker) stmts(list []*syntax.Stmt, redirs []*syntax.Redirect, depth int) {
-	for _, s := range list {
-		w.stmt(s, redirs, depth)
+// visit is syntax.Walk's callback: a node on the way down, nil on the way
+// back up from the last node entered.
+func (w *walker) visit(n syntax.Node) bool {
+	if n == nil {
+		fr := w.frames[len(w.frames)-1]
+		w.frames = w.frames[:len(w.frames)-1]
+		w.redirs = fr.redirs
+		switch c := fr.node.(type) {
+		case *syntax.CallExpr:
+			w.call(c.Assigns, c.Args, "")
+		case *syntax.DeclClause:
+			w.call(c.Args, nil, c.Variant.Value)
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			// It ran in a subshell: a cd there moves nothing after it.
+			w.dirs = fr.dirs
+		}
+		return true
 	}
-}
-
-// stmt walks one statement; redirs are those of the compound commands
-// around it, which apply to it too.
-func (w *walker) stmt(s *syntax.Stmt, outer []*syntax.Redirect, depth int) {
-	redirs := outer
-	if len(s.Redirs) > 0 {
-		redirs = append(slices.Clip(outer), s.Redirs...)
-	}
-	switch c := s.Cmd.(type) {
-	case nil:
-		w.call(&syntax.CallExpr{}, redirs, depth)
-	case *syntax.CallExpr:
-		w.call(c, redirs, depth)
-	case *syntax.DeclClause:
-		// export, declare, local, readonly: a command whose arguments
-		// are assignments.
-		ce := &syntax.CallExpr{Args: []*syntax.Word{litWord(c.Variant.Value)}}
-		sc := w.newPart(redirs, depth)
-		w.command(&sc, ce, depth)
-		for _, a := range c.Args {
-			w.assign(&sc, a, true)
+	w.frames = append(w.frames, frame{node: n, redirs: w.redirs, dirs: w.dirs})
+	switch c := n.(type) {
+	case *syntax.Stmt:
+		if len(c.Redirs) > 0 {
+			w.redirs = append(slices.Clip(w.redirs), c.Redirs...)
 		}
-		w.parts = append(w.parts, sc)
-	case *syntax.Block:
-		w.stmts(c.Stmts, redirs, depth)
-	case *syntax.Subshell:
-		w.stmts(c.Stmts, redirs, depth)
-	case *syntax.BinaryCmd:
-		w.stmt(c.X, redirs, depth)
-		w.stmt(c.Y, redirs, depth)
-	case *syntax.IfClause:
-		for ; c != nil; c = c.Else {
-			w.stmts(c.Cond, redirs, depth)
-			w.stmts(c.Then, redirs, depth)
+		if c.Cmd == nil {
+			// Redirections alone (> file): no command a rule names.
+			w.parts = append(w.parts, w.newPart())
 		}
-	case *syntax.WhileClause:
-		w.stmts(c.Cond, redirs, depth)
-		w.stmts(c.Do, redirs, depth)
-	case *syntax.ForClause:
-		if wi, ok := c.Loop.(*syntax.WordIter); ok {
-			for _, item := range wi.Items {
-				w.substitutions(item, depth)
-			}
-		} else {
-			w.unknowable(c.Loop, redirs, depth)
-		}
-		w.stmts(c.Do, redirs, depth)
-	case *syntax.CaseClause:
-		w.substitutions(c.Word, depth)
-		for _, item := range c.Items {
-			for _, p := range item.Patterns {
-				w.substitutions(p, depth)
-			}
-			w.stmts(item.Stmts, redirs, depth)
-		}
-	case *syntax.FuncDecl:
-		w.stmt(c.Body, redirs, depth)
-	case *syntax.TimeClause:
-		if c.Stmt != nil {
-			w.stmt(c.Stmt, redirs, depth)
-		}
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		w.redirs = nil
+	case *syntax.ArithmCmd, *syntax.LetClause, *syntax.CoprocClause, *syntax.CStyleLoop:
+		// Arithmetic evaluates the text of variables as expressions, which
+		// can run commands: no rule covers it.
+		w.unknowable()
 	case *syntax.TestClause:
-		w.testClause(c, redirs, depth)
-	default:
-		// (( )), let, coproc: arithmetic evaluates the text of variables
-		// as expressions, which can run commands; judged as a whole.
-		w.unknowable(c, redirs, depth)
+		if !w.plainTest(c) {
+			w.unknowable()
+		}
 	}
+	return true
 }
 
-// unknowable records a construct no rule can cover, after walking the
-// commands substituted inside it.
-func (w *walker) unknowable(n syntax.Node, redirs []*syntax.Redirect, depth int) {
-	sc := w.newPart(redirs, depth)
-	sc.static = false
-	w.substitutions(n, depth)
-	w.parts = append(w.parts, sc)
+// unknowable records a construct no rule can cover.
+func (w *walker) unknowable() {
+	w.parts = append(w.parts, w.newPart())
+	w.parts[len(w.parts)-1].static = false
 }
 
-// testClause judges [[ … ]]: a test of literal words runs nothing, but
-// the arithmetic operators evaluate their operands as expressions.
-func (w *walker) testClause(c *syntax.TestClause, redirs []*syntax.Redirect, depth int) {
+// plainTest reports a [[ … ]] of literal words without the operators that
+// evaluate their operands as arithmetic.
+func (w *walker) plainTest(c *syntax.TestClause) bool {
 	plain := true
 	syntax.Walk(c.X, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.BinaryTest:
-			switch n.Op {
-			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
-				plain = false
-			}
+			plain = plain && (n.Op < syntax.TsEql || n.Op > syntax.TsGtr)
 		case *syntax.UnaryTest:
-			if n.Op == syntax.TsVarSet || n.Op == syntax.TsRefVar {
-				plain = false
-			}
+			plain = plain && n.Op != syntax.TsVarSet && n.Op != syntax.TsRefVar
 		case *syntax.Word:
-			if _, _, ok := w.word(n, 0); !ok {
-				plain = false
-			}
+			_, _, ok := literal(n, 0)
+			plain = plain && ok
 			return false
 		}
 		return true
 	})
-	w.substitutions(c.X, depth)
-	if !plain {
-		w.unknowable(&syntax.Lit{}, redirs, depth)
-	}
+	return plain
 }
 
 // newPart starts a simple command at the walker's folders, with the
 // redirections that apply to it.
-func (w *walker) newPart(redirs []*syntax.Redirect, depth int) simpleCommand {
+func (w *walker) newPart() simpleCommand {
 	sc := simpleCommand{static: true, dirs: w.dirs}
-	for _, r := range redirs {
-		w.redirect(&sc, r, depth)
+	for _, r := range w.redirs {
+		sc.redirect(r)
 	}
 	return sc
 }
 
-// call walks a simple command.
-func (w *walker) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, depth int) {
-	sc := w.newPart(redirs, depth)
-	for _, a := range ce.Assigns {
-		w.assign(&sc, a, false)
+// call records a simple command: assignments and words, or for export,
+// declare, local and readonly (decl) the assignments that are its
+// arguments.
+func (w *walker) call(assigns []*syntax.Assign, args []*syntax.Word, decl string) {
+	sc := w.newPart()
+	if decl != "" {
+		sc.argv = []string{decl}
 	}
-	w.command(&sc, ce, depth)
-	if sc.nested(w, redirs, depth) {
+	for _, a := range assigns {
+		sc.assign(w, a, decl != "")
+	}
+	for i, word := range args {
+		vals, glob, ok := literal(word, i)
+		switch {
+		case !ok:
+			sc.static, sc.opaque = false, sc.opaque || i == 0
+			vals = []string{""}
+		case len(vals) != 1 || glob && i == 0:
+			// A brace expansion makes several words; a glob names a
+			// program by the files there.
+			sc.static = false
+		}
+		if glob {
+			sc.globs = append(sc.globs, vals...)
+		}
+		sc.argv = append(sc.argv, vals...)
+		if ok {
+			sc.names = append(sc.names, vals...)
+		}
+	}
+	if w.unwrap(&sc) {
 		return
 	}
 	w.parts = append(w.parts, sc)
@@ -270,75 +247,36 @@ func (w *walker) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, depth int)
 	}
 }
 
-// command fills in argv from the words of ce.
-func (w *walker) command(sc *simpleCommand, ce *syntax.CallExpr, depth int) {
-	for i, word := range ce.Args {
-		w.substitutions(word, depth)
-		vals, glob, ok := w.word(word, i)
-		switch {
-		case !ok && i == 0:
-			sc.opaque = true
-			sc.static = false
-			sc.argv = append(sc.argv, "")
-			continue
-		case !ok:
-			sc.static = false
-			sc.argv = append(sc.argv, "")
-			continue
-		case len(vals) != 1:
-			// A brace expansion: bash makes several words of it.
-			sc.static = false
-		case glob && i == 0:
-			sc.static = false
-		}
-		if glob {
-			sc.globs = append(sc.globs, vals...)
-		}
-		sc.argv = append(sc.argv, vals...)
-		sc.names = append(sc.names, vals...)
-	}
-}
-
-// assign judges an assignment before a command (or an argument of export
-// and declare): its value must be literal and its name must not change how
-// commands are found or run.
-func (w *walker) assign(sc *simpleCommand, a *syntax.Assign, decl bool) {
+// assign judges an assignment before a command (or an argument of
+// export and declare, decl): its value must be literal and its name must
+// not change how commands are found or run.
+func (sc *simpleCommand) assign(w *walker, a *syntax.Assign, decl bool) {
+	val, known := "", a.Value == nil
 	if a.Value != nil {
-		w.substitutions(a.Value, 0)
-		vals, _, ok := w.word(a.Value, 1)
-		if !ok || len(vals) != 1 {
-			sc.static = false
-		} else {
-			sc.names = append(sc.names, vals[0])
-			if decl && a.Naked {
-				if name, _, found := strings.Cut(vals[0], "="); found && riskyVariable(name) {
-					sc.static = false
-				}
-				sc.argv = append(sc.argv, vals[0])
-				return
-			}
+		if vals, _, ok := literal(a.Value, 1); ok && len(vals) == 1 {
+			val, known = vals[0], true
+			sc.names = append(sc.names, val)
 		}
 	}
-	if a.Array != nil || a.Index != nil {
-		w.substitutions(a, 0)
+	name := ""
+	if a.Name != nil {
+		name = a.Name.Value
+	}
+	naked := decl && a.Naked && a.Value != nil
+	if naked {
+		// declare "$x" or declare 'PATH=/tmp': the word is the assignment.
+		name, _, _ = strings.Cut(val, "=")
+	}
+	if !known || a.Array != nil || a.Index != nil || riskyVariable(name) {
 		sc.static = false
 	}
-	if a.Name != nil {
-		if a.Name.Value == "GLOBIGNORE" {
-			w.dotGlob = true
-		}
-		if riskyVariable(a.Name.Value) {
-			sc.static = false
-		}
-		if decl {
-			val := ""
-			if a.Value != nil {
-				if vals, _, ok := w.word(a.Value, 1); ok && len(vals) == 1 {
-					val = vals[0]
-				}
-			}
-			sc.argv = append(sc.argv, a.Name.Value+"="+val)
-		}
+	if name == "GLOBIGNORE" {
+		w.dotGlob = true
+	}
+	if naked {
+		sc.argv = append(sc.argv, val)
+	} else if decl {
+		sc.argv = append(sc.argv, name+"="+val)
 	}
 }
 
@@ -363,186 +301,175 @@ func riskyVariable(name string) bool {
 	return strings.HasSuffix(name, "_PAGER") || strings.HasSuffix(name, "_EDITOR")
 }
 
-// redirect records a redirection's target.
-func (w *walker) redirect(sc *simpleCommand, r *syntax.Redirect, depth int) {
-	if r.Hdoc != nil {
-		// A here-document's body is data, but bash expands an unquoted
-		// one, running the commands substituted in it.
-		w.substitutions(r.Hdoc, depth)
-	}
-	if r.Word == nil {
+// redirect records a redirection's target. A here-document's body is
+// data (the commands bash substitutes in an unquoted one are walked as
+// any substitution).
+func (sc *simpleCommand) redirect(r *syntax.Redirect) {
+	if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
 		return
 	}
-	w.substitutions(r.Word, depth)
-	switch r.Op {
-	case syntax.Hdoc, syntax.DashHdoc:
-		return
-	case syntax.WordHdoc:
-		if _, _, ok := w.word(r.Word, 1); !ok {
-			sc.static = false
-		}
-		return
-	}
-	vals, glob, ok := w.word(r.Word, 1)
-	if ok && len(vals) == 1 {
-		op := r.Op.String()
-		if r.N != nil {
-			op = r.N.Value + op
-		}
-		sc.redirs = append(sc.redirs, op, vals[0])
+	vals, glob, ok := literal(r.Word, 1)
+	op := r.Op.String()
+	if r.N != nil {
+		op = r.N.Value + op
 	}
 	switch {
 	case !ok:
 		sc.static = false
-	case (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && len(vals) == 1 && (vals[0] == "-" || isDigits(vals[0])):
+		return
+	case r.Op == syntax.WordHdoc:
+		return
+	case len(vals) != 1:
+		sc.static = false
+	case (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && (vals[0] == "-" || isDigits(vals[0])):
 		// >&2, <&0, >&-: a file descriptor, not a file.
+		sc.redirs = append(sc.redirs, op, vals[0])
+		return
 	default:
-		if len(vals) != 1 {
-			sc.static = false
-		}
-		if glob {
-			sc.globs = append(sc.globs, vals...)
-		}
-		sc.targets = append(sc.targets, vals...)
+		sc.redirs = append(sc.redirs, op, vals[0])
 	}
+	if glob {
+		sc.globs = append(sc.globs, vals...)
+	}
+	sc.targets = append(sc.targets, vals...)
 }
 
 func isDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
-// substitutions walks the commands substituted anywhere inside n: $(…),
-// backticks, <(…) and >(…).
-func (w *walker) substitutions(n syntax.Node, depth int) {
-	if n == nil {
-		return
-	}
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			w.inner(n.Stmts, depth)
-			return false
-		case *syntax.ProcSubst:
-			w.inner(n.Stmts, depth)
-			return false
+// literal returns what bash makes of a word when it is literal after
+// quote removal (several words for a brace expansion), and whether it
+// holds an unquoted glob. ok is false for a word bash computes: a
+// parameter, substitution or arithmetic, an extended glob, another user's
+// home (~user), a brace expansion of more than maxBraceWords words. i is
+// the word's position in its command (~ expands only at a word's start).
+func literal(word *syntax.Word, i int) (vals []string, glob, ok bool) {
+	if len(word.Parts) == 1 {
+		if lit, isLit := word.Parts[0].(*syntax.Lit); isLit && !strings.ContainsAny(lit.Value, `\{~`) {
+			return []string{lit.Value}, hasGlob(lit.Value), true
 		}
-		return true
-	})
-}
-
-// inner walks commands that run in a subshell of their own: a cd there
-// does not move the commands after it.
-func (w *walker) inner(list []*syntax.Stmt, depth int) {
-	saved := w.dirs
-	w.stmts(list, nil, depth)
-	w.dirs = saved
-}
-
-// word returns what bash makes of a word when it is literal after quote
-// removal (several words for a brace expansion), and whether it is an
-// unquoted glob. ok is false for a word bash computes: a parameter,
-// substitution or arithmetic, an extended glob, a tilde naming another
-// user's home. i is the word's position in its command (tilde expansion
-// happens only at the start of a word).
-func (w *walker) word(word *syntax.Word, i int) (vals []string, glob, ok bool) {
-	simple := len(word.Parts) == 1
+	}
 	for _, part := range word.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, `\{~`) {
-				simple = false
-			}
-			if hasGlob(p.Value) {
-				glob = true
-			}
-		case *syntax.SglQuoted:
-			simple = false
+			glob = glob || hasGlob(p.Value)
 		case *syntax.DblQuoted:
-			simple = false
 			for _, in := range p.Parts {
-				if _, lit := in.(*syntax.Lit); !lit {
+				if _, isLit := in.(*syntax.Lit); !isLit {
 					return nil, false, false
 				}
 			}
+		case *syntax.SglQuoted:
 		default:
 			return nil, false, false
 		}
 	}
-	if lit, ok := word.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(lit.Value, "~") {
-		user, _, _ := strings.Cut(lit.Value[1:], "/")
-		if user != "" && !strings.ContainsAny(user, ":") {
-			// ~user: another user's home, known only at run time.
+	if lit, isLit := word.Parts[0].(*syntax.Lit); isLit && strings.HasPrefix(lit.Value, "~") {
+		if user, _, _ := strings.Cut(lit.Value[1:], "/"); user != "" && !strings.Contains(user, ":") {
 			return nil, false, false
 		}
 	}
-	if simple {
-		return []string{word.Parts[0].(*syntax.Lit).Value}, glob, true
+	for field, err := range expand.FieldsSeq(&expand.Config{}, word) {
+		if err != nil || len(vals) == maxBraceWords {
+			return nil, false, false
+		}
+		vals = append(vals, field)
 	}
-	split := &syntax.Word{Parts: slices.Clone(word.Parts)}
-	if syntax.SplitBraces(split) && braceWords(split) > maxBraceWords {
-		// {1..99999999} or {a,b}{a,b}…: too many words to look at.
-		return nil, false, false
-	}
-	fields, err := expand.Fields(&expand.Config{}, word)
-	if err != nil {
-		return nil, false, false
-	}
-	if len(fields) == 0 {
+	if len(vals) == 0 {
 		// An empty unquoted word (only a line continuation) is no word.
-		fields = []string{""}
+		vals = []string{""}
 	}
-	return fields, glob, true
-}
-
-// maxBraceWords bounds the words a brace expansion may make for the
-// decision to read them; a larger one counts as computed.
-const maxBraceWords = 64
-
-// braceWords counts the words a word's brace expansions make, up to a
-// little past maxBraceWords.
-func braceWords(word *syntax.Word) int {
-	n := 1
-	for _, part := range word.Parts {
-		be, ok := part.(*syntax.BraceExp)
-		if !ok {
-			continue
-		}
-		k := 0
-		if be.Sequence {
-			k = maxBraceWords + 1
-			if len(be.Elems) >= 2 {
-				from, to := be.Elems[0].Lit(), be.Elems[1].Lit()
-				a, errA := strconv.Atoi(from)
-				b, errB := strconv.Atoi(to)
-				switch {
-				case errA == nil && errB == nil:
-					k = min(max(a-b, b-a)+1, maxBraceWords+1)
-				case len(from) == 1 && len(to) == 1:
-					k = max(int(from[0])-int(to[0]), int(to[0])-int(from[0])) + 1
-				}
-			}
-		} else {
-			for _, e := range be.Elems {
-				k += braceWords(e)
-			}
-		}
-		n = min(n*k, maxBraceWords+1)
-	}
-	return n
+	return vals, glob, true
 }
 
 // hasGlob reports unquoted pattern characters in a literal: *, ?, or a
 // bracket expression.
 func hasGlob(s string) bool {
-	if strings.ContainsAny(s, "*?") {
-		return true
-	}
 	open := strings.IndexByte(s, '[')
-	return open >= 0 && strings.IndexByte(s[open:], ']') > 0
+	return strings.ContainsAny(s, "*?") || open >= 0 && strings.IndexByte(s[open:], ']') > 0
 }
 
-func litWord(s string) *syntax.Word {
-	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
+// wrapper describes a command that only runs the command after its
+// options: those without a value (flags), those with one (valued), and
+// what else comes before the command.
+type wrapper struct {
+	flags, valued string
+	// opaque options make the command unknowable (xargs -I puts input in
+	// its words).
+	opaque string
+	// assigns: NAME=VALUE words (env); duration: a duration (timeout);
+	// digits: an option that is a number (nice -5).
+	assigns, duration, digits bool
+	// appends: it adds words read from its input (xargs; echo when no
+	// command is given).
+	appends bool
+}
+
+// wrappers are the commands unwrap takes off. Any other option makes the
+// wrapper the command itself, which only a rule naming it covers.
+var wrappers = map[string]wrapper{
+	"nohup": {}, "builtin": {}, "command": {}, "exec": {},
+	"time":    {flags: "-p"},
+	"nice":    {valued: "-n --adjustment", digits: true},
+	"timeout": {flags: "--foreground --preserve-status -v --verbose", valued: "-s -k --signal --kill-after", duration: true},
+	"env":     {assigns: true},
+	"xargs": {flags: "-0 -r -t -x --null --no-run-if-empty --verbose --exit", appends: true, opaque: "-I -i --replace",
+		valued: "-a -d -E -L -n -P -s --max-args --max-procs --delimiter --arg-file --max-lines --max-chars"},
+}
+
+// rest returns the command the wrapper runs, given its arguments; ok is
+// false when args are not only what the wrapper takes before a command.
+func (wr wrapper) rest(args []string) (cmd []string, opaque, ok bool) {
+options:
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		a := args[0]
+		name, _, attached := strings.Cut(a, "=")
+		short := a[:2]
+		switch {
+		case a == "--":
+			args = args[1:]
+			break options
+		case has(wr.opaque, name) || has(wr.opaque, short):
+			return nil, true, true
+		case has(wr.flags, a), has(wr.valued, name) && attached, wr.digits && isDigits(a[1:]),
+			a[1] != '-' && len(a) > 2 && has(wr.valued, short):
+			args = args[1:]
+		case has(wr.valued, a) && len(args) > 1:
+			args = args[2:]
+		default:
+			return nil, false, false
+		}
+	}
+	for wr.assigns && len(args) > 0 && strings.Contains(args[0], "=") && !strings.HasPrefix(args[0], "-") {
+		if name, _, _ := strings.Cut(args[0], "="); riskyVariable(name) {
+			return nil, false, false
+		}
+		args = args[1:]
+	}
+	if wr.duration {
+		if len(args) == 0 || !durationWord(args[0]) {
+			return nil, false, false
+		}
+		args = args[1:]
+	}
+	if wr.appends && len(args) == 0 {
+		return []string{"echo"}, false, true
+	}
+	if wr.assigns && (len(args) == 0 || strings.HasPrefix(args[0], "-")) {
+		return nil, false, false
+	}
+	return args, false, true
+}
+
+// has reports whether word is one of the space-separated words of list.
+func has(list, word string) bool {
+	for f := range strings.FieldsSeq(list) {
+		if f == word {
+			return true
+		}
+	}
+	return false
 }
 
 // durationWord reports timeout's duration argument.
@@ -554,95 +481,111 @@ func durationWord(s string) bool {
 // shells are the programs whose -c string is parsed as a command.
 var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true}
 
-// nested takes off the wrappers in front of sc's command. When the command
-// hands a literal string to a shell (bash -c, eval, a here-doc or
-// here-string fed to bash), the string's commands are walked in sc's place
-// and nested reports true. An unreadable string leaves sc opaque.
-func (sc *simpleCommand) nested(w *walker, redirs []*syntax.Redirect, depth int) bool {
+// unwrap takes the wrappers off sc's command. When the command hands a
+// literal string to a shell (bash -c, eval, trap, alias, a here-doc or
+// here-string fed to bash), the string's commands are walked in sc's
+// place and unwrap reports true.
+func (w *walker) unwrap(sc *simpleCommand) bool {
 	argv := sc.argv
 	for len(argv) > 0 {
-		rest, script, kind := unwrap(argv)
-		switch kind {
-		case wrapNone:
-			if len(argv) != len(sc.argv) {
-				sc.full, sc.argv = sc.argv, argv
+		name, args := argv[0], argv[1:]
+		script, known := "", true
+		switch {
+		case name == "eval":
+			// eval joins its arguments with spaces and runs the result.
+			script = strings.Join(args, " ")
+		case name == "trap" && len(args) > 1 && !strings.HasPrefix(args[0], "-"):
+			// trap's first argument runs later, at the signal.
+			script = args[0]
+		case name == "alias":
+			// An alias's text runs where its name is used.
+			for _, a := range args {
+				if _, body, ok := strings.Cut(a, "="); ok {
+					script += body + "\n"
+				}
 			}
-			sc.gitConfigWrite = gitConfigWrite(sc.argv)
-			if shells[path.Base(argv[0])] && readsStdin(argv[1:]) {
-				// A shell running what its input holds: a here-document
-				// or here-string is read as commands; anything else (a
-				// pipe, a file) cannot be known.
-				body, ok := feedsShell(w, redirs)
-				return sc.runScript(w, body, ok && len(argv) == 1, depth)
+		case shells[path.Base(name)] && readsStdin(args):
+			// A shell running what its input holds: a here-document or
+			// here-string is read as commands; a pipe or a file cannot be.
+			script, known = w.fedScript()
+			known = known && len(args) == 0
+		case shells[path.Base(name)]:
+			c, ok := shellScript(args)
+			if !ok {
+				w.done(sc, argv)
+				return false
 			}
-			if argv[0] == "find" {
-				w.findExec(sc)
+			script, known = c, c != "\x00"
+		default:
+			wr, isWrapper := wrappers[name]
+			if !isWrapper {
+				w.done(sc, argv)
+				return false
 			}
-			return false
-		case wrapArgs:
-			argv = rest
-		case wrapXargs:
-			argv = rest
-			sc.appended = true
-		case wrapScript:
-			return sc.runScript(w, script, rest != nil, depth)
-		case wrapOpaque:
-			sc.opaque, sc.static = true, false
-			return false
+			cmd, opaque, ok := wr.rest(args)
+			switch {
+			case opaque:
+				sc.opaque, sc.static = true, false
+				return false
+			case !ok:
+				w.done(sc, argv)
+				return false
+			}
+			sc.appended = sc.appended || wr.appends
+			argv = cmd
+			continue
 		}
+		return w.runScript(sc, script, known)
 	}
-	if len(argv) == 0 && len(sc.argv) > 0 {
-		// A wrapper with nothing to run (time, nohup alone).
-		sc.full, sc.argv = sc.argv, nil
-	}
+	// A wrapper with nothing to run (time, nohup alone).
+	sc.full, sc.argv = sc.argv, nil
 	return false
 }
 
-// findExec adds the commands find runs for -exec, -execdir, -ok and
-// -okdir: find puts file names in place of {}, so, as with xargs, only a
-// prefix or wildcard rule covers them.
-func (w *walker) findExec(sc *simpleCommand) {
-	args := sc.argv
-	for i := 0; i < len(args); i++ {
-		switch args[i] {
-		case "-exec", "-execdir", "-ok", "-okdir":
-		default:
+// done settles sc's command as argv, sc's words without the wrappers in
+// front of it, and adds the commands find runs.
+func (w *walker) done(sc *simpleCommand, argv []string) {
+	if len(argv) != len(sc.argv) {
+		sc.full, sc.argv = sc.argv, argv
+	}
+	sc.gitConfigWrite = gitConfigWrite(argv)
+	if argv[0] != "find" {
+		return
+	}
+	// find -exec, -execdir, -ok and -okdir put file names in place of {}:
+	// as with xargs, only a prefix or wildcard rule covers them.
+	for i := 0; i < len(argv); i++ {
+		if !has("-exec -execdir -ok -okdir", argv[i]) {
 			continue
 		}
 		end := i + 1
-		for end < len(args) && args[end] != ";" && args[end] != "+" {
+		for end < len(argv) && argv[end] != ";" && argv[end] != "+" {
 			end++
 		}
 		if end > i+1 {
-			w.parts = append(w.parts, simpleCommand{argv: args[i+1 : end], static: sc.static, opaque: sc.opaque, appended: true, dirs: sc.dirs})
+			w.parts = append(w.parts, simpleCommand{argv: argv[i+1 : end], static: sc.static, opaque: sc.opaque, appended: true, dirs: sc.dirs})
 		}
 		i = end
 	}
 }
 
 // runScript walks a shell string in sc's place; known is false when the
-// string is computed.
-func (sc *simpleCommand) runScript(w *walker, script string, known bool, depth int) bool {
-	if !known || depth+1 > maxShellDepth || !sc.static {
+// string is computed. The shell's own redirections apply to its commands,
+// and stay even when it runs none.
+func (w *walker) runScript(sc *simpleCommand, script string, known bool) bool {
+	sub := walker{dirs: w.dirs, depth: w.depth + 1}
+	if !known || sub.depth > maxShellDepth || !sc.static || sub.script(script) != nil {
 		sc.opaque, sc.static = true, false
 		return false
 	}
-	dirs := w.dirs
-	sub := walker{}
-	if err := sub.script(script, dirs, depth+1); err != nil {
-		sc.opaque, sc.static = true, false
-		return false
-	}
-	// The shell's own redirections apply to its commands, and stay even
-	// when it runs none.
 	if len(sub.parts) == 0 {
-		sub.parts = append(sub.parts, simpleCommand{static: true, dirs: dirs})
+		sub.parts = append(sub.parts, simpleCommand{static: true, dirs: w.dirs})
 	}
 	for i := range sub.parts {
 		sub.parts[i].targets = append(slices.Clip(sub.parts[i].targets), sc.targets...)
 	}
 	w.parts = append(w.parts, sub.parts...)
-	w.dirs = union(dirs, sub.dirs)
+	w.dirs = union(w.dirs, sub.dirs)
 	w.dotGlob = w.dotGlob || sub.dotGlob
 	return true
 }
@@ -658,269 +601,105 @@ func readsStdin(args []string) bool {
 	return true
 }
 
-// feedsShell returns the literal text a here-document or here-string
-// gives a shell to run.
-func feedsShell(w *walker, redirs []*syntax.Redirect) (string, bool) {
-	for _, r := range redirs {
-		var word *syntax.Word
-		switch r.Op {
-		case syntax.Hdoc, syntax.DashHdoc:
-			word = r.Hdoc
-		case syntax.WordHdoc:
-			word = r.Word
-		default:
-			continue
-		}
-		if word == nil {
-			return "", true
-		}
-		if r.Op != syntax.WordHdoc {
-			// A here-document's body is not subject to quote removal; an
-			// unquoted one's backslashes escape $, ` and \ (bash hands
-			// `\$(cmd)` to the shell as `$(cmd)`).
-			for _, p := range word.Parts {
-				if _, ok := p.(*syntax.Lit); !ok {
-					return "", false
-				}
-			}
-			if r.Word.Lit() == "" || strings.Contains(r.Word.Lit(), `\`) {
-				// A quoted delimiter ('EOF', "EOF", \EOF): the body as written.
-				var b strings.Builder
-				for _, p := range word.Parts {
-					b.WriteString(p.(*syntax.Lit).Value)
-				}
-				return b.String(), true
-			}
-			body, err := expand.Document(&expand.Config{}, word)
-			return body, err == nil
-		}
-		vals, _, ok := w.word(word, 1)
-		if !ok || len(vals) != 1 {
-			return "", false
-		}
-		return vals[0], true
-	}
-	return "", false
-}
-
-type wrapKind int
-
-const (
-	wrapNone   wrapKind = iota // argv is the command itself
-	wrapArgs                   // rest is the command the wrapper runs
-	wrapXargs                  // rest is run with more arguments appended
-	wrapScript                 // script is a shell string to run
-	wrapOpaque                 // the wrapper runs something that cannot be known
-)
-
-// unwrap recognises a command that only runs another one: nohup, time,
-// nice, timeout, command, builtin, exec, env NAME=VALUE…, xargs, a shell's
-// -c string and eval. For wrapScript, rest is non-nil when the script is
-// literal.
-func unwrap(argv []string) (rest []string, script string, kind wrapKind) {
-	name := argv[0]
-	args := argv[1:]
-	switch name {
-	case "nohup", "builtin":
-		return args, "", wrapArgs
-	case "time":
-		if len(args) > 0 && args[0] == "-p" {
-			args = args[1:]
-		}
-		return args, "", wrapArgs
-	case "command", "exec":
-		if len(args) > 0 && args[0] == "--" {
-			args = args[1:]
-		}
-		if len(args) > 0 && strings.HasPrefix(args[0], "-") {
-			return nil, "", wrapNone
-		}
-		return args, "", wrapArgs
-	case "nice":
-		switch {
-		case len(args) > 1 && args[0] == "-n":
-			args = args[2:]
-		case len(args) > 0 && (strings.HasPrefix(args[0], "-n") || strings.HasPrefix(args[0], "--adjustment=") || isDigits(strings.TrimPrefix(args[0], "-"))):
-			args = args[1:]
-		case len(args) > 0 && strings.HasPrefix(args[0], "-"):
-			return nil, "", wrapNone
-		}
-		return args, "", wrapArgs
-	case "timeout":
-		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-			switch a := args[0]; {
-			case a == "-s" || a == "-k" || a == "--signal" || a == "--kill-after":
-				if len(args) < 2 {
-					return nil, "", wrapNone
-				}
-				args = args[2:]
-			case a == "--foreground" || a == "--preserve-status" || a == "-v" || a == "--verbose" ||
-				strings.HasPrefix(a, "--signal=") || strings.HasPrefix(a, "--kill-after=") ||
-				strings.HasPrefix(a, "-s") || strings.HasPrefix(a, "-k"):
-				args = args[1:]
-			default:
-				return nil, "", wrapNone
-			}
-		}
-		if len(args) == 0 || !durationWord(args[0]) {
-			return nil, "", wrapNone
-		}
-		return args[1:], "", wrapArgs
-	case "env":
-		for len(args) > 0 && strings.Contains(args[0], "=") && !strings.HasPrefix(args[0], "-") {
-			if riskyVariable(args[0][:strings.IndexByte(args[0], '=')]) {
-				return nil, "", wrapNone
-			}
-			args = args[1:]
-		}
-		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-			return nil, "", wrapNone
-		}
-		return args, "", wrapArgs
-	case "xargs":
-		return unwrapXargs(args)
-	case "eval":
-		// eval joins its arguments with spaces and runs the result.
-		return args, strings.Join(args, " "), wrapScript
-	case "trap":
-		// trap's first argument runs later, at the signal.
-		if len(args) > 1 && !strings.HasPrefix(args[0], "-") {
-			return args, args[0], wrapScript
-		}
-		return nil, "", wrapNone
-	case "alias":
-		// An alias's text runs wherever its name is used (with shopt -s
-		// expand_aliases): it is judged as commands here.
-		var bodies []string
-		for _, a := range args {
-			if _, body, ok := strings.Cut(a, "="); ok {
-				bodies = append(bodies, body)
-			}
-		}
-		return args, strings.Join(bodies, "\n"), wrapScript
-	}
-	if shells[path.Base(name)] {
-		return unwrapShell(args)
-	}
-	return nil, "", wrapNone
-}
-
-// unwrapShell finds the -c string of a shell started with only harmless
-// options; a shell that reads startup files (-l, -i, --rcfile) or a
-// script file is the command itself.
-func unwrapShell(args []string) ([]string, string, wrapKind) {
+// shellScript finds the -c string of a shell started with only harmless
+// options: "\x00" when there is -c but no string; ok is false for a shell
+// that reads startup files (-l, -i, --rcfile) or a script file, which is
+// the command itself.
+func shellScript(args []string) (script string, ok bool) {
 	c := false
-	i := 0
-	for ; i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" && args[i] != "--"; i++ {
-		a := args[i]
-		switch {
-		case a == "-o" || a == "+o":
-			if i+1 >= len(args) || args[i+1] != "pipefail" && args[i+1] != "errexit" && args[i+1] != "nounset" {
-				return nil, "", wrapNone
-			}
-			i++
-		case strings.Trim(a[1:], "ceuxv") == "" && len(a) > 1:
-			c = c || strings.Contains(a, "c")
-		default:
-			return nil, "", wrapNone
-		}
-	}
-	if i < len(args) && args[i] == "--" {
-		i++
-	}
-	if !c {
-		return nil, "", wrapNone
-	}
-	if i >= len(args) {
-		return nil, "", wrapOpaque
-	}
-	return args[i:], args[i], wrapScript
-}
-
-// unwrapXargs finds the command xargs runs (echo when none is given).
-// Replacing input into the arguments (-I) makes them unknown.
-func unwrapXargs(args []string) ([]string, string, wrapKind) {
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
 		a := args[0]
 		switch {
 		case a == "--":
-			args = args[1:]
-			if len(args) == 0 {
-				return []string{"echo"}, "", wrapXargs
+		case a == "-o" || a == "+o":
+			if len(args) < 2 || !has("pipefail errexit nounset", args[1]) {
+				return "", false
 			}
-			return args, "", wrapXargs
-		case a == "-0", a == "-r", a == "-t", a == "-x", a == "--null", a == "--no-run-if-empty", a == "--verbose", a == "--exit":
 			args = args[1:]
-		case a == "-a" || a == "-d" || a == "-E" || a == "-L" || a == "-n" || a == "-P" || a == "-s":
-			if len(args) < 2 {
-				return nil, "", wrapNone
-			}
-			args = args[2:]
-		case strings.HasPrefix(a, "-I") || strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--replace"):
-			return nil, "", wrapOpaque
-		case len(a) > 2 && strings.ContainsAny(a[1:2], "adELnPs") && !strings.HasPrefix(a, "--"),
-			strings.HasPrefix(a, "--max-args="), strings.HasPrefix(a, "--max-procs="), strings.HasPrefix(a, "--delimiter="),
-			strings.HasPrefix(a, "--arg-file="), strings.HasPrefix(a, "--max-lines="), strings.HasPrefix(a, "--max-chars="):
-			args = args[1:]
+		case strings.Trim(a[1:], "ceuxv") == "":
+			c = c || strings.Contains(a, "c")
 		default:
-			return nil, "", wrapNone
+			return "", false
+		}
+		args = args[1:]
+		if a == "--" {
+			break
 		}
 	}
-	if len(args) == 0 {
-		return []string{"echo"}, "", wrapXargs
+	switch {
+	case !c:
+		return "", false
+	case len(args) == 0:
+		return "\x00", true
 	}
-	return args, "", wrapXargs
+	return args[0], true
+}
+
+// fedScript returns the literal text a here-document or here-string of
+// the statement gives a shell to run.
+func (w *walker) fedScript() (string, bool) {
+	for _, r := range w.redirs {
+		switch {
+		case r.Op == syntax.WordHdoc:
+			vals, _, ok := literal(r.Word, 1)
+			return strings.Join(vals, " "), ok && len(vals) == 1
+		case r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc:
+			continue
+		case r.Hdoc == nil:
+			return "", true
+		}
+		// A here-document's body is not subject to quote removal; an
+		// unquoted one's backslashes escape $, ` and \ (bash hands
+		// `\$(cmd)` to the shell as `$(cmd)`).
+		var body strings.Builder
+		for _, p := range r.Hdoc.Parts {
+			lit, ok := p.(*syntax.Lit)
+			if !ok {
+				return "", false
+			}
+			body.WriteString(lit.Value)
+		}
+		if r.Word.Lit() == "" || strings.Contains(r.Word.Lit(), `\`) {
+			// A quoted delimiter ('EOF', "EOF", \EOF): the body as written.
+			return body.String(), true
+		}
+		doc, err := expand.Document(&expand.Config{}, r.Hdoc)
+		return doc, err == nil
+	}
+	return "", false
 }
 
 // followCd records where a cd or pushd leads for the commands after it.
 // The folder before stays possible: the cd may fail, and ; and || go on.
 func (w *walker) followCd(sc *simpleCommand) {
-	argv := sc.argv
-	if len(argv) == 0 {
+	if len(sc.argv) == 0 || !has("cd pushd popd", sc.argv[0]) {
 		return
 	}
-	switch argv[0] {
-	case "cd", "pushd", "popd":
-	default:
-		return
-	}
-	to := ""
-	known := sc.static && argv[0] != "popd"
-	args := argv[1:]
-	for len(args) > 0 && known {
+	known := sc.static && sc.argv[0] != "popd"
+	args := sc.argv[1:]
+	for known && len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
 		a := args[0]
-		if a == "--" {
-			args = args[1:]
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			break
-		}
-		if isDigits(a[1:]) {
-			// pushd -N rotates the stack.
-			known = false
-		}
 		args = args[1:]
+		if a == "--" {
+			break
+		}
+		// pushd -N rotates the stack.
+		known = !isDigits(a[1:])
 	}
+	to := unknownDir
 	switch {
-	case !known || len(args) == 0 && argv[0] == "pushd":
-		to = unknownDir
+	case !known || len(args) == 0 && sc.argv[0] == "pushd":
 	case len(args) == 0:
 		to = "~"
-	case args[0] == "-" || strings.HasPrefix(args[0], "+"):
-		to = unknownDir
-	default:
+	case args[0] != "-" && !strings.HasPrefix(args[0], "+"):
 		to = args[0]
 	}
-	next := make([]string, 0, len(w.dirs)*2)
-	next = append(next, w.dirs...)
+	next := slices.Clone(w.dirs)
 	for _, d := range w.dirs {
 		switch {
 		case to == unknownDir || d == unknownDir:
 			next = append(next, unknownDir)
-		case path.IsAbs(to) || to == "~" || strings.HasPrefix(to, "~/"):
-			next = append(next, to)
-		case d == "":
+		case d == "" || path.IsAbs(to) || to == "~" || strings.HasPrefix(to, "~/"):
 			next = append(next, to)
 		default:
 			// Not path.Join: a clean would take ".." before the kernel
@@ -946,31 +725,42 @@ func union(a, b []string) []string {
 	return out
 }
 
-// text is the command as rules see it: its words joined by spaces.
-func (sc *simpleCommand) text() string {
-	return strings.Join(sc.argv, " ")
+// forms yields the words of a command in every form it runs in, for
+// deny and ask rules and bash.blockedCommands: with its wrappers taken
+// off, as written, and named by its base name (/bin/rm as rm). An
+// iterator, not a slice: it runs for every rule of every call.
+func (sc *simpleCommand) forms(yield func([]string) bool) {
+	if len(sc.argv) > 0 {
+		if !yield(sc.argv) {
+			return
+		}
+		if strings.Contains(sc.argv[0], "/") && !yield(append([]string{path.Base(sc.argv[0])}, sc.argv[1:]...)) {
+			return
+		}
+	}
+	if sc.full != nil {
+		yield(sc.full)
+	}
 }
 
 // shellText writes argv back as a command bash reads as the same words,
 // followed by redirs (operator, target, ...), for the rules a prompt
 // suggests.
 func shellText(argv []string, redirs ...string) string {
-	quoted := make([]string, len(argv), len(argv)+len(redirs))
-	for i, a := range argv {
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			q = a
+	quote := func(s string) string {
+		if q, err := syntax.Quote(s, syntax.LangBash); err == nil {
+			return q
 		}
-		quoted[i] = q
+		return s
+	}
+	out := make([]string, 0, len(argv)+len(redirs)/2)
+	for _, a := range argv {
+		out = append(out, quote(a))
 	}
 	for i := 0; i+1 < len(redirs); i += 2 {
-		q, err := syntax.Quote(redirs[i+1], syntax.LangBash)
-		if err != nil {
-			q = redirs[i+1]
-		}
-		quoted = append(quoted, redirs[i]+" "+q)
+		out = append(out, redirs[i]+" "+quote(redirs[i+1]))
 	}
-	return strings.Join(quoted, " ")
+	return strings.Join(out, " ")
 }
 
 // commandWords reads a rule's command specifier as bash would read it as a

@@ -317,8 +317,11 @@ var shellCorpus = []corpusGroup{
 	},
 	{
 		name:     "ask rules",
-		settings: `{"permissions": {"allow": ["Bash"], "ask": ["Bash(git push:*)"]}}`,
+		settings: `{"permissions": {"allow": ["Bash"], "ask": ["Bash(git push:*)", "Bash(git fetch)"]}}`,
 		cases: []corpusCase{
+			{"git fetch", asked},
+			{"git fetch > log.txt 2>&1", asked},
+			{"git fetch --all", allowed},
 			{"git push", asked},
 			{"git 'push' origin", asked},
 			{"git status && git push", asked},
@@ -395,6 +398,7 @@ func TestBlockedCommandsPerSimpleCommand(t *testing.T) {
 		{"echo x && 'rm' -rf build", denied},
 		{`\rm -rf build`, denied},
 		{"timeout 5 rm -rf build", denied},
+		{"/bin/rm -rf build", denied},
 		{"bash -c 'rm -rf build'", denied},
 		{"echo $(curl x)", denied},
 		{"$CMD -rf build", denied},

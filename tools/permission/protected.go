@@ -158,27 +158,21 @@ func (d *decision) protectedCommand() []string {
 }
 
 // namesProtected reports whether f, a word of a command that runs in one
-// of dirs (see simpleCommand.dirs), names a protected file.
+// of dirs (see simpleCommand.dirs), names a protected file. In a folder
+// the command computes, f may be inside any folder protected files live
+// in. Not filepath.Join: a clean would take ".." too early.
 func (d *decision) namesProtected(f string, dirs []string) bool {
 	for _, dir := range dirs {
-		var candidates []string
+		candidates := []string{f}
 		switch {
-		case filepath.IsAbs(f) || strings.HasPrefix(f, "~"):
-			candidates = []string{f}
+		case filepath.IsAbs(f) || strings.HasPrefix(f, "~") || dir == "":
 		case dir == unknownDir:
-			// A folder the command computes: f may be inside any of the
-			// folders protected files live in.
-			candidates = []string{f, ".git/" + f, ".toolhost/" + f, ".vscode/" + f}
-		case dir == "":
-			candidates = []string{f}
+			candidates = append(candidates, ".git/"+f, ".toolhost/"+f, ".vscode/"+f)
 		default:
-			// Not filepath.Join: a clean would take ".." too early.
-			candidates = []string{dir + "/" + f}
+			candidates[0] = dir + "/" + f
 		}
-		for _, c := range candidates {
-			if d.protectedWord(c) {
-				return true
-			}
+		if slices.ContainsFunc(candidates, d.protectedWord) {
+			return true
 		}
 	}
 	return false
@@ -276,36 +270,30 @@ func kernelPath(p, base string) string {
 // gitConfigWrite reports a `git config` (possibly after git's global
 // options) that is not only a read: core.hooksPath, core.fsmonitor and
 // filter drivers in .git/config run commands.
-func gitConfigWrite(fields []string) bool {
-	if len(fields) < 2 || fields[0] != "git" {
-		return false
-	}
+func gitConfigWrite(argv []string) bool {
 	i := 1
-	for i < len(fields) && strings.HasPrefix(fields[i], "-") {
-		if fields[i] == "-C" || fields[i] == "-c" {
+	for i < len(argv) && strings.HasPrefix(argv[i], "-") {
+		if argv[i] == "-C" || argv[i] == "-c" {
 			i++
 		}
 		i++
 	}
-	if i >= len(fields) || fields[i] != "config" {
+	if len(argv) < 2 || argv[0] != "git" || i >= len(argv) || argv[i] != "config" {
 		return false
 	}
-	for _, f := range fields[i+1:] {
+	// `git config KEY` alone reads.
+	operands, write := 0, false
+	for _, f := range argv[i+1:] {
 		switch {
 		case f == "-l", f == "--list", f == "get", f == "list", strings.HasPrefix(f, "--get"):
 			return false
+		case has("--unset --unset-all --add --replace-all -e --edit", f):
+			write = true
+		case !strings.HasPrefix(f, "-"):
+			operands++
 		}
 	}
-	// `git config KEY` alone reads.
-	args := 0
-	for _, f := range fields[i+1:] {
-		if !strings.HasPrefix(f, "-") {
-			args++
-		}
-	}
-	return args >= 2 || slices.ContainsFunc(fields[i+1:], func(f string) bool {
-		return f == "--unset" || f == "--unset-all" || f == "--add" || f == "--replace-all" || f == "-e" || f == "--edit"
-	})
+	return write || operands >= 2
 }
 
 // protectedWrites returns the call's writes to protected files, as given.

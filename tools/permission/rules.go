@@ -1,7 +1,6 @@
 package permission
 
 import (
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -19,12 +18,7 @@ var families = map[string][]string{
 
 // editFamily reports whether rules of the named tool match write paths.
 func editFamily(tool string) bool {
-	for _, n := range families["edit"] {
-		if strings.EqualFold(n, tool) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(families["edit"], func(n string) bool { return strings.EqualFold(n, tool) })
 }
 
 // rule is a parsed permission rule ready for matching.
@@ -96,25 +90,15 @@ func wildcardRegexp(spec string) *regexp.Regexp {
 // family (Edit covers Write), or for MCP as the whole server
 // ("mcp__github", "mcp__github__*").
 func (r rule) matchesTool(name string) bool {
-	n := strings.ToLower(name)
 	if strings.HasPrefix(r.tool, "mcp__") {
+		n := strings.ToLower(name)
 		if prefix, ok := strings.CutSuffix(r.tool, "*"); ok {
 			return strings.HasPrefix(n, prefix)
 		}
-		if n == r.tool {
-			return true
-		}
-		return strings.Count(r.tool, "__") == 1 && strings.HasPrefix(n, r.tool+"__")
+		return n == r.tool || strings.Count(r.tool, "__") == 1 && strings.HasPrefix(n, r.tool+"__")
 	}
-	if n == r.tool {
-		return true
-	}
-	for _, member := range families[r.tool] {
-		if member == n {
-			return true
-		}
-	}
-	return false
+	// EqualFold, not ToLower: this runs for every rule of every call.
+	return strings.EqualFold(name, r.tool) || slices.ContainsFunc(families[r.tool], func(m string) bool { return strings.EqualFold(m, name) })
 }
 
 // matchWords reports whether a command rule's specifier matches the words
@@ -145,16 +129,13 @@ func (r rule) isCommandRule() bool {
 }
 
 // matchPart reports whether a deny or ask rule matches one simple command
-// in any of the forms it runs in: with its wrappers taken off, as written,
-// and named by its base name (/bin/rm as rm).
+// in any of the forms it runs in (see forms); an exact rule names its
+// redirections too.
 func (r rule) matchPart(p *simpleCommand) bool {
-	if len(p.argv) > 0 && r.matchWords(p.argv, p.redirs...) || p.full != nil && r.matchWords(p.full, p.redirs...) {
-		return true
-	}
-	if len(p.argv) > 0 && strings.Contains(p.argv[0], "/") {
-		base := slices.Clone(p.argv)
-		base[0] = path.Base(base[0])
-		return r.matchWords(base)
+	for f := range p.forms {
+		if r.matchWords(f, p.redirs...) || r.matchWords(f) {
+			return true
+		}
 	}
 	return false
 }
@@ -273,48 +254,47 @@ func (l ruleList) allows(s *subject, pm *pathMatcher) bool {
 }
 
 // covers reports whether command rules allow a whole command: a rule
-// naming it exactly as written, or for each simple command bash would run
-// a rule matching its words, when they are all literal. A command that does
-// not parse, or one with a computed word, a glob that may name a protected
-// file, a risky assignment (PATH=...) or a redirection without a command,
-// is covered only by a rule naming it whole.
+// naming it exactly as written, or, when every part is judged (see
+// judged), for each simple command bash would run a rule matching its
+// words. A command that runs nothing (only assignments) is no command a
+// rule names.
 func covers(rules []rule, sc *shellCommand) bool {
 	for _, r := range rules {
 		if r.matchWhole(sc) {
 			return true
 		}
 	}
-	if sc.unparsed != "" || len(sc.parts) == 0 {
+	if !sc.judged() {
 		return false
 	}
-	// A command that runs nothing (only assignments) is no command a
-	// rule names.
 	ran := false
 	for i := range sc.parts {
 		p := &sc.parts[i]
-		if !p.static || p.opaque {
-			return false
-		}
 		if len(p.argv) == 0 {
-			if len(p.targets) > 0 {
-				return false
-			}
 			continue
 		}
-		matched := false
-		for _, r := range rules {
-			// xargs appends words: an exact rule cannot cover them.
-			if r.matchWords(p.argv, p.redirs...) && (!p.appended || r.prefix || r.cmd != nil) {
-				matched = true
-				break
-			}
-		}
-		if !matched {
+		// xargs appends words: an exact rule cannot cover them.
+		if !slices.ContainsFunc(rules, func(r rule) bool {
+			return r.matchWords(p.argv, p.redirs...) && (!p.appended || r.prefix || r.cmd != nil)
+		}) {
 			return false
 		}
 		ran = true
 	}
 	return ran
+}
+
+// judged reports a command whose parts rules can be matched against: it
+// parses, and no part has a computed word, a glob as its name, a risky
+// assignment (PATH=...), or a redirection without a command.
+func (sc *shellCommand) judged() bool {
+	for i := range sc.parts {
+		p := &sc.parts[i]
+		if !p.static || p.opaque || len(p.argv) == 0 && len(p.targets) > 0 {
+			return false
+		}
+	}
+	return sc.unparsed == ""
 }
 
 // blind reports a command that rules cannot see all of: it does not

@@ -115,7 +115,14 @@ func (r *ripgrep) args(q *grepQuery) []string {
 	case ModeCount:
 		args = append(args, "--count", "--with-filename", "--null")
 	case ModeContent:
-		args = append(args, "--json")
+		if plainContent(q) {
+			// Not --json, whose submatch list makes a line matching at
+			// every byte fifty times its size: --max-columns applies here.
+			args = append(args, "--with-filename", "--line-number", "--byte-offset", "--null", "--no-heading",
+				"--color", "never", "--no-context-separator", "--max-columns", strconv.Itoa(maxRgLine))
+		} else {
+			args = append(args, "--json")
+		}
 		if q.before > 0 {
 			args = append(args, "--before-context", strconv.Itoa(q.before))
 		}
@@ -227,7 +234,13 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	stopped := false
 	switch q.mode {
 	case ModeContent:
-		hits, stopped, parseErr = parseRgJSON(stdout, maxCollectedBytes)
+		if plainContent(q) {
+			hits, stopped, parseErr = parseRgText(stdout, maxCollectedBytes, func(path string, offset int64) int64 {
+				return lineSizeAt(q, path, offset)
+			})
+		} else {
+			hits, stopped, parseErr = parseRgJSON(stdout, maxCollectedBytes)
+		}
 		if stopped {
 			stopRg()
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strconv"
 )
@@ -186,4 +187,129 @@ func omittedMatch(l rgLine) (path string, text string, ok bool) {
 // than maxRgLine, whichever backend found it.
 func omittedLine(size int64) string {
 	return fmt.Sprintf("[Omitted long matching line: about %d MiB, more than Grep reads of one line]", max(1, size>>20))
+}
+
+// plainContent reports a content query that ripgrep answers in its plain
+// output: every matching line on its own, so a line longer than maxRgLine
+// is omitted by ripgrep itself. Multiline and only-matching queries need
+// --json's submatches.
+func plainContent(q *grepQuery) bool {
+	return q.mode == ModeContent && !q.multiline && !q.onlyMatching
+}
+
+// rgOmitted are ripgrep's stand-ins, under --max-columns, for a matching
+// and a context line that is too long.
+var rgOmitted = map[string]bool{"[Omitted long matching line]": true, "[Omitted long context line]": true}
+
+// parseRgText reads ripgrep's plain content output, --null --line-number
+// --byte-offset: "path NUL line:offset:text" for a match, with "-" for a
+// context line. A line ripgrep omitted is shown with its size, which
+// sizeAt reads from the file at the line's offset. It stops (stopped
+// true) once the text collected exceeds budget bytes.
+func parseRgText(r io.Reader, budget int64, sizeAt func(path string, offset int64) int64) (hits []*fileHits, stopped bool, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	byPath := map[string]*fileHits{}
+	var collected int64
+	// pending holds what came before a newline in a path: a record is
+	// read to the end of its line, and only the path can hold one.
+	var pending []byte
+	for {
+		rec, err := br.ReadBytes('\n')
+		if len(rec) == 0 && err != nil {
+			if err == io.EOF {
+				return hits, false, nil
+			}
+			return nil, false, err
+		}
+		rec = bytes.TrimSuffix(rec, []byte("\n"))
+		nul := bytes.IndexByte(rec, 0)
+		if nul < 0 {
+			// ripgrep's word on a binary file ("PATH: binary file
+			// matches (…)") is no hit.
+			if !bytes.Contains(rec, []byte(": binary file matches")) && !bytes.Contains(rec, []byte("WARNING: stopped searching binary file")) {
+				pending = append(append(pending, rec...), '\n')
+			}
+			continue
+		}
+		path := string(append(pending, rec[:nul]...))
+		pending = pending[:0]
+		num, off, text, match, ok := splitRgRecord(rec[nul+1:])
+		if !ok {
+			continue
+		}
+		if collected > budget {
+			return hits, true, nil
+		}
+		if rgOmitted[string(text)] {
+			if size := sizeAt(path, off); size > maxRgLine {
+				if !match {
+					continue // a long context line is left out
+				}
+				text = []byte(omittedLine(size))
+			}
+		}
+		h := byPath[path]
+		if h == nil {
+			h = &fileHits{path: path}
+			byPath[path] = h
+			hits = append(hits, h)
+		}
+		collected += int64(len(text))
+		if match {
+			h.addMatch(num, string(text), nil)
+		} else {
+			h.addContext(num, string(text))
+		}
+	}
+}
+
+// splitRgRecord reads "line:offset:text" (a match) or "line-offset-text"
+// (context).
+func splitRgRecord(b []byte) (num int, off int64, text []byte, match, ok bool) {
+	digits := func() (int64, bool) {
+		end := 0
+		for end < len(b) && b[end] >= '0' && b[end] <= '9' {
+			end++
+		}
+		n, err := strconv.ParseInt(string(b[:end]), 10, 64)
+		if err != nil || end == len(b) || b[end] != ':' && b[end] != '-' {
+			return 0, false
+		}
+		match = b[end] == ':'
+		b = b[end+1:]
+		return n, true
+	}
+	n, ok1 := digits()
+	off, ok2 := digits()
+	return int(n), off, b, match, ok1 && ok2
+}
+
+// lineSizeAt is the size of the line starting at offset in the file path
+// that q searched, read through the jail that rg was given (0 when it
+// cannot be read).
+func lineSizeAt(q *grepQuery, path string, offset int64) int64 {
+	f := q.file
+	if f == nil {
+		rel, err := filepath.Rel(q.root, path)
+		if err != nil || q.dir == nil {
+			return 0
+		}
+		if f, err = q.dir.Open(rel); err != nil {
+			return 0
+		}
+		defer f.Close()
+	}
+	r := bufio.NewReaderSize(io.NewSectionReader(f, offset, 1<<62), 1<<20)
+	var n int64
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += int64(len(chunk))
+		switch err {
+		case bufio.ErrBufferFull:
+		case nil:
+			return n - 1 // the newline
+		default:
+			return n
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -127,4 +128,39 @@ func (r *repeatString) Read(p []byte) (int, error) {
 		r.off = (r.off + c) % len(r.s)
 	}
 	return n, nil
+}
+
+// TestGrepOfALineMatchingEverywhere: a 10 MiB line that matches at every
+// byte, in a folder and as a single file, comes back as a bounded note
+// that gives the line's own size, and the lines around it as usual.
+func TestGrepOfALineMatchingEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	big := append([]byte("a\n"), bytes.Repeat([]byte("a"), 10<<20)...)
+	big = append(big, "\na\n"...)
+	if err := os.WriteFile(filepath.Join(dir, "min.js"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	backends := folderBackends(t)
+	if rg := FindRipgrep(); rg != "" {
+		// A single file is searched by rg without a jail.
+		backends["ripgrep"] = rg
+	}
+	for backend, rgPath := range backends {
+		for _, path := range []string{dir, filepath.Join(dir, "min.js")} {
+			t.Run(backend+"/"+filepath.Base(path), func(t *testing.T) {
+				start := time.Now()
+				res := run(t, NewGrep(workspace.New(dir), rgPath), map[string]any{"pattern": "a", "output_mode": "content", "-n": true, "path": path})
+				t.Logf("%s took %v", backend, time.Since(start))
+				text := res.Text()
+				if res.IsError || len(text) > 4096 {
+					t.Fatalf("got %d bytes (error %v): %.300q", len(text), res.IsError, text)
+				}
+				for _, want := range []string{"min.js:1:a\n", "min.js:2:[Omitted long matching line: about 10 MiB", "min.js:3:a"} {
+					if !strings.Contains(text, want) {
+						t.Errorf("no %q in %q", want, text)
+					}
+				}
+			})
+		}
+	}
 }

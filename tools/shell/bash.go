@@ -31,20 +31,27 @@ const (
 
 // BashInput is the input of Bash, as in Claude Code.
 type BashInput struct {
-	Command         string   `json:"command"`
-	Timeout         *float64 `json:"timeout,omitempty"`
-	Description     string   `json:"description,omitempty"`
-	RunInBackground bool     `json:"run_in_background,omitempty"`
+	Command         string   `json:"command" jsonschema:"The command to run with bash -c, in the folder the last call ended in (the workspace root at first)."`
+	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)." schema:"minimum=0"`
+	Description     string   `json:"description,omitempty" jsonschema:"What the command does, in a few words, for the user."`
+	RunInBackground bool     `json:"run_in_background,omitempty" jsonschema:"Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."`
 	// DangerouslyDisableSandbox is accepted for compatibility and ignored:
 	// the sandbox (bash.sandbox) is the user's choice, not the model's.
-	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
+	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty" jsonschema:"Accepted for compatibility and ignored: whether commands run in a sandbox is the user's setting (bash.sandbox), never the model's."`
 }
 
 // bashStdin is the input field bash.backgroundStdin adds to BashInput:
 // text fed to a background command. It is kept apart so that BashInput
 // stays Claude Code's shape.
 type bashStdin struct {
-	Stdin *string `json:"stdin"`
+	Stdin *string `json:"stdin,omitempty" jsonschema:"Text fed to the standard input of a background command (with run_in_background), which then sees end of input."`
+}
+
+// bashStdinInput is the input Bash's schema describes with
+// bash.backgroundStdin on.
+type bashStdinInput struct {
+	BashInput
+	bashStdin
 }
 
 // BashOutput is the structured result of Bash, in Claude Code's shape
@@ -62,23 +69,12 @@ type BashOutput struct {
 	PersistedOutputSize int64  `json:"persistedOutputSize,omitempty"`
 }
 
-const bashSchema = `{
-  "type": "object",
-  "properties": {
-    "command": {"type": "string", "description": "The command to run with bash -c, in the folder the last call ended in (the workspace root at first)."},
-    "timeout": {"type": "number", "minimum": 0, "description": "Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)."},
-    "description": {"type": "string", "description": "What the command does, in a few words, for the user."},
-    "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."},
-    "dangerouslyDisableSandbox": {"type": "boolean", "description": "Accepted for compatibility and ignored: whether commands run in a sandbox is the user's setting (bash.sandbox), never the model's."}
-  },
-  "required": ["command"],
-  "additionalProperties": false
-}`
-
-// bashStdinSchema is bashSchema with stdin, for bash.backgroundStdin.
-var bashStdinSchema = strings.Replace(bashSchema, `"dangerouslyDisableSandbox": {`,
-	`"stdin": {"type": "string", "description": "Text fed to the standard input of a background command (with run_in_background), which then sees end of input."},
-    "dangerouslyDisableSandbox": {`, 1)
+// bashSchema is Claude Code's; bashStdinSchema adds stdin, for
+// bash.backgroundStdin.
+var (
+	bashSchema      = tools.SchemaOf[BashInput](nil)
+	bashStdinSchema = tools.SchemaOf[bashStdinInput](nil)
+)
 
 // Bash runs shell commands in the workspace root.
 type Bash struct {
@@ -93,6 +89,10 @@ type Bash struct {
 	// root it was kept under: when the root changes (EnterWorktree), the
 	// next command starts in the new root.
 	cwd, cwdRoot string
+
+	// spares keeps the bash started ahead of the next call (spare.go);
+	// nil without a task manager, which would end it with the session.
+	spares *spares
 }
 
 // NewBash returns the Bash tool. settings is read on every call; tasks
@@ -105,7 +105,12 @@ func NewBash(ws *workspace.Workspace, s func() *settings.Settings, m *tasks.Mana
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Bash{ws: ws, settings: s, tasks: m, log: log}
+	b := &Bash{ws: ws, settings: s, tasks: m, log: log}
+	if m != nil {
+		b.spares = &spares{}
+		m.OnClose(b.spares.close)
+	}
+	return b
 }
 
 func (*Bash) Name() string        { return "Bash" }
@@ -115,14 +120,11 @@ func (*Bash) Description() string { return bashDescription }
 // stdin.
 func (b *Bash) InputSchema() json.RawMessage {
 	if s := b.settings(); s != nil && s.Bash.BackgroundStdin {
-		return json.RawMessage(bashStdinSchema)
+		return bashStdinSchema.JSON()
 	}
-	return json.RawMessage(bashSchema)
+	return bashSchema.JSON()
 }
 func (*Bash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Bash) NewInput() any { return new(BashInput) }
 
 // Docs documents Bash.
 func (*Bash) Docs() tools.Docs {
@@ -253,6 +255,17 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		if !onlyWaits(in.Command) {
 			spec.background = b.toBackground(call, in.Command)
 		}
+	}
+	// A spare takes a plain `bash -c` (no sandbox) whose script exec could
+	// pass: a NUL ends an argument, and a shell would drop it silently.
+	if b.spares != nil && !s.Bash.Sandbox && !strings.ContainsRune(in.Command, 0) && sparesUsable() {
+		spec.spare = b.spares.take(ctx, spareKey(name, dir, env))
+		// The next spare starts where the next call will: after this
+		// call's cd has been kept.
+		defer func() {
+			next := b.workDir()
+			b.spares.refill(spareKey(name, next, env), name, next, env)
+		}()
 	}
 	res, savedPath, err := runSaved(ctx, spec, "bash")
 	if err != nil {

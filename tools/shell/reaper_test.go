@@ -67,16 +67,29 @@ func TestBashEndsEnvClearedProcesses(t *testing.T) {
 		}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			b, m, dir := newBash(t, settings.Defaults)
-			pids := tc.end(t, b, m, dir, testproc.EnvClearingScript(dir))
-			for name, pid := range pids {
-				if !testproc.EventuallyGone(pid) {
-					t.Errorf("the %s process %d outlived its call", name, pid)
-					_ = syscall.Kill(pid, syscall.SIGKILL)
-				}
+		// A call after the first runs in the bash started ahead of it
+		// (spare.go), which must end the same way.
+		for _, warm := range []bool{false, true} {
+			name := tc.name
+			if warm {
+				name += ", after a first call"
 			}
-		})
+			t.Run(name, func(t *testing.T) {
+				b, m, dir := newBash(t, settings.Defaults)
+				if warm {
+					needSpares(t)
+					run(t, b, "true")
+					readySpare(t, b)
+				}
+				pids := tc.end(t, b, m, dir, testproc.EnvClearingScript(dir))
+				for name, pid := range pids {
+					if !testproc.EventuallyGone(pid) {
+						t.Errorf("the %s process %d outlived its call", name, pid)
+						_ = syscall.Kill(pid, syscall.SIGKILL)
+					}
+				}
+			})
+		}
 	}
 }
 

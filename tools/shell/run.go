@@ -65,6 +65,10 @@ type runSpec struct {
 	background func(cmd *exec.Cmd, out *tasks.Output, waitErr <-chan error, kill func()) string
 	// spill, when set, receives the whole output as it comes (spill.go).
 	spill *spill
+	// spare, when set, is a bash started ahead with spec's folder and
+	// environment (spare.go): it runs the script, args' last, instead of
+	// a new process, unless it died waiting.
+	spare *spare
 }
 
 // runResult is how a foreground command ended.
@@ -82,11 +86,6 @@ type runResult struct {
 // (returning ctx's error then). The whole process group is killed on
 // cancel, and on timeout unless spec.background takes the command over.
 func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
-	// The command's own context: cancelled here, never by ctx directly, so
-	// that a command handed to the background outlives this call.
-	cmdCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
-	cmd := tasks.Command(cmdCtx, spec.env, spec.name, spec.args...)
-	cmd.Dir = spec.dir
 	out := tasks.NewOutput(max(spec.maxOutput, tasks.DefaultMaxOutputBytes))
 	// One writer for both streams: exec then gives the child a single pipe,
 	// so stdout and stderr stay in the order they were written.
@@ -94,9 +93,8 @@ func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
 	if spec.spill != nil {
 		w = io.MultiWriter(out, spec.spill)
 	}
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Start(); err != nil {
-		kill()
+	cmd, kill, err := start(ctx, spec, w)
+	if err != nil {
 		return runResult{}, err
 	}
 	stopProgress := reportProgress(out, spec.progress)
@@ -104,7 +102,6 @@ func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
 	go func() { waitErr <- cmd.Wait() }()
 	timer := time.NewTimer(spec.timeout)
 	defer timer.Stop()
-	var err error
 	timedOut := false
 	select {
 	case err = <-waitErr:
@@ -137,6 +134,31 @@ func runForeground(ctx context.Context, spec runSpec) (runResult, error) {
 		spec.adopt(cmd)
 	}
 	return res, nil
+}
+
+// start starts spec's command with w as its output: in spec.spare when
+// it has one that takes the script, else as a new process. kill ends the
+// command's own context: cancelled by the caller, never by ctx directly,
+// so that a command handed to the background outlives its call.
+func start(ctx context.Context, spec runSpec, w io.Writer) (cmd *exec.Cmd, kill context.CancelFunc, err error) {
+	if sp := spec.spare; sp != nil {
+		err := sp.run(ctx, w, spec.args[len(spec.args)-1])
+		if err == nil {
+			return sp.cmd, sp.kill, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+	}
+	cmdCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
+	cmd = tasks.Command(cmdCtx, spec.env, spec.name, spec.args...)
+	cmd.Dir = spec.dir
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		kill()
+		return nil, nil, err
+	}
+	return cmd, kill, nil
 }
 
 // reportProgress sends the tail of out to p whenever it changed, at most

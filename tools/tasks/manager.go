@@ -96,7 +96,10 @@ type Manager struct {
 	// scopes are the process scopes of foreground commands; Close ends
 	// what is left of them, wherever it went.
 	scopes []lifetime.Scope
-	closed bool
+	// onClose are what else the session's processes hang on (a shell
+	// started ahead): Close runs them first.
+	onClose []func()
+	closed  bool
 }
 
 // NewManager returns an empty manager.
@@ -443,6 +446,21 @@ func (m *Manager) AdoptGroup(pgid int) {
 	}
 }
 
+// OnClose makes Close run f before it stops the tasks: for a process kept
+// for the session that is no task (a shell started ahead of its call).
+// f runs at once when the manager is closed already.
+func (m *Manager) OnClose(f func()) {
+	m.mu.Lock()
+	closed := m.closed
+	if !closed {
+		m.onClose = append(m.onClose, f)
+	}
+	m.mu.Unlock()
+	if closed {
+		f()
+	}
+}
+
 // closeWait bounds how long Close waits for each killed task to be reaped.
 const closeWait = 5 * time.Second
 
@@ -458,8 +476,13 @@ func (m *Manager) Close() error {
 	}
 	groups := slices.Clone(m.groups)
 	scopes := slices.Clone(m.scopes)
+	onClose := m.onClose
+	m.onClose = nil
 	m.mu.Unlock()
 
+	for _, f := range onClose {
+		f()
+	}
 	var errs []error
 	for _, t := range ts {
 		t.stop()

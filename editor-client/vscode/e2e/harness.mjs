@@ -161,3 +161,13 @@ export async function reportFailed(name, log, err, wb, shotName) {
   console.log(`${log.steps.length - 1} passed, 1 failed`);
   process.exitCode = 1;
 }
+
+/** Runs one tool through the "toolhost: Run Tool…" command with `input`. */
+export async function runTool(wb, name, input) {
+  await wb.runCommand("toolhost: Run Tool…");
+  await wb.quickInput().locator(".quick-input-title", { hasText: "toolhost: Run Tool" }).waitFor({ state: "visible", timeout: 5000 });
+  await wb.quickInput().locator("input").fill(name);
+  await wb.pickRow(name);
+  await wb.waitQuickInput();
+  await wb.submitInput(JSON.stringify(input));
+}

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { writeUserSettings } from "./codeServer.mjs";
 import {
   artifacts, bundledBinary, e2eDir as here, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed, reportPassed,
-  startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
+  runTool, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
 } from "./harness.mjs";
 
 /** The button of the diff review's editor title bar named `title`. */
@@ -86,16 +86,6 @@ async function waitStatus(wb, pattern, what, timeoutMs = 30000) {
     what,
     timeoutMs,
   );
-}
-
-/** Runs one tool through the "Run Tool…" command with `input`. */
-async function runTool(wb, name, input) {
-  await wb.runCommand("toolhost: Run Tool…");
-  await wb.quickInput().locator(".quick-input-title", { hasText: "toolhost: Run Tool" }).waitFor({ state: "visible", timeout: 5000 });
-  await wb.quickInput().locator("input").fill(name);
-  await wb.pickRow(name);
-  await wb.waitQuickInput();
-  await wb.submitInput(JSON.stringify(input));
 }
 
 const log = stepLog();

@@ -24,6 +24,7 @@ import type { TeamState } from "./logic/teams";
 import type { Todo } from "./logic/todos";
 import { registerRunAgent } from "./runAgent";
 import { registerTrust } from "./trust";
+import { ServerNotifications, ServerRequests } from "./logic/protocol";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
 export const TOOLHOST_CLIENT_CAPABILITIES = {
@@ -111,18 +112,18 @@ export function createClient(
   client.onRequest(ApplyWorkspaceEditRequest.type, (params: ApplyWorkspaceEditParams) =>
     applyWorkspaceEdit(client, params, log),
   );
-  client.onRequest("toolhost/askUserQuestion", askUserQuestion);
-  client.onRequest("toolhost/requestPermission", (params: PermissionParams, token: vscode.CancellationToken) =>
+  client.onRequest(ServerRequests.askUserQuestion, askUserQuestion);
+  client.onRequest(ServerRequests.requestPermission, (params: PermissionParams, token: vscode.CancellationToken) =>
     events.requestPermission(params, token),
   );
   registerTrust(client);
-  client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
-  client.onNotification("toolhost/taskList", (params: { tasks?: BoardTask[] }) => events.todos(taskListAsTodos(params?.tasks)));
-  client.onNotification("toolhost/modeChanged", (params: { mode?: string }) => {
+  client.onNotification(ServerNotifications.todos, (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
+  client.onNotification(ServerNotifications.taskList, (params: { tasks?: BoardTask[] }) => events.todos(taskListAsTodos(params?.tasks)));
+  client.onNotification(ServerNotifications.modeChanged, (params: { mode?: string }) => {
     log(`permission mode: ${params?.mode}`);
     vscode.window.setStatusBarMessage(`toolhost: ${params?.mode} mode`, 10_000);
   });
-  client.onNotification("toolhost/worktreeChanged", (params: { action?: string; worktreePath?: string; root?: string }) => {
+  client.onNotification(ServerNotifications.worktreeChanged, (params: { action?: string; worktreePath?: string; root?: string }) => {
     const text =
       params?.action === "enter"
         ? `toolhost: working in the worktree ${params.worktreePath}`
@@ -130,9 +131,9 @@ export function createClient(
     log(text);
     vscode.window.setStatusBarMessage(text, 10_000);
   });
-  client.onNotification("toolhost/taskChanged", events.taskChanged);
-  client.onNotification("toolhost/toolsChanged", events.toolsChanged);
-  client.onNotification("toolhost/teamChanged", (params: TeamState) => events.teamChanged(params));
+  client.onNotification(ServerNotifications.taskChanged, events.taskChanged);
+  client.onNotification(ServerNotifications.toolsChanged, events.toolsChanged);
+  client.onNotification(ServerNotifications.teamChanged, (params: TeamState) => events.teamChanged(params));
   registerRunAgent(client, output);
   return client;
 }

@@ -7,6 +7,7 @@ import { checkInput } from "./logic/schema";
 import { inputTemplate, ListedTool, toolChoices } from "./logic/tools";
 import { inputSchema, inputToolName, openInputEditor } from "./inputEditor";
 import type { ResultDocuments } from "./resultDocs";
+import { ClientRequests } from "./logic/protocol";
 
 /** Gives the running client, or undefined (the command then says so). */
 export type ClientGetter = () => LanguageClient | undefined;
@@ -48,7 +49,7 @@ export async function runTool(
   if (!client) {
     return;
   }
-  const listed = await client.sendRequest<{ tools: ListedTool[] }>("toolhost/listTools", {});
+  const listed = await client.sendRequest<{ tools: ListedTool[] }>(ClientRequests.listTools, {});
   const choices = toolChoices(listed?.tools ?? []);
   const choice = await vscode.window.showQuickPick(
     choices.map((c) => ({ ...c, label: c.label })),
@@ -133,7 +134,7 @@ async function callAndShow(
   try {
     result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `toolhost: ${name}`, cancellable: true },
-      (_progress, token) => client.sendRequest<CallToolResult>("toolhost/callTool", { name, input }, token),
+      (_progress, token) => client.sendRequest<CallToolResult>(ClientRequests.callTool, { name, input }, token),
     );
   } catch (err) {
     if (!connectionLost(err)) {
@@ -209,7 +210,7 @@ export async function setPermissionMode(getClient: ClientGetter, current?: strin
   if (!picked) {
     return undefined;
   }
-  const answer = await client.sendRequest<{ mode: string }>("toolhost/setPermissionMode", { mode: picked.label });
+  const answer = await client.sendRequest<{ mode: string }>(ClientRequests.setPermissionMode, { mode: picked.label });
   return answer?.mode ?? picked.label;
 }
 
@@ -219,7 +220,7 @@ export async function showStatus(getClient: ClientGetter, docs: ResultDocuments,
   if (!client) {
     return;
   }
-  const status = await client.sendRequest<Record<string, unknown>>("toolhost/status", {});
+  const status = await client.sendRequest<Record<string, unknown>>(ClientRequests.status, {});
   const init = client.initializeResult as { serverInfo?: { version?: string } } | undefined;
   await docs.show("status", formatStatus(status ?? {}, {
     version: init?.serverInfo?.version,

@@ -15,6 +15,7 @@ import { CloseAction, ErrorAction, LanguageClient, State } from "vscode-language
 import { ClientEvents, createClient } from "./client";
 import { initializationOptions, modeOf, statusBarText } from "./logic/modes";
 import { resolveServerPath } from "./logic/serverPath";
+import { ClientRequests } from "./logic/protocol";
 
 /** What the status bar item says about the server. */
 export type ServerState = "starting" | "running" | "crashed" | "stopped" | "notConfigured";
@@ -187,7 +188,7 @@ export class ServerManager implements vscode.Disposable {
       return;
     }
     this.show("running");
-    const status = await client.sendRequest("toolhost/status", {}).catch(() => undefined);
+    const status = await client.sendRequest(ClientRequests.status, {}).catch(() => undefined);
     this.showMode(modeOf(status) ?? mode ?? "default");
   }
 
