@@ -312,7 +312,12 @@ func (d *decision) subject() {
 	a := d.call.Access
 	d.sub = subject{tool: d.name, domain: a.Domain}
 	if a.Command != "" {
-		sc := parseCommand(a.Command, a.Dir)
+		var sc shellCommand
+		if d.name == "PowerShell" {
+			sc = readPowerShell(a.Command, a.Dir)
+		} else {
+			sc = parseCommand(a.Command, a.Dir)
+		}
 		d.sub.command = &sc
 	}
 	extra := d.additionalDirectories()
