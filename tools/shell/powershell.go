@@ -19,23 +19,13 @@ var powerShellDescription string
 
 // PowerShellInput is the input of PowerShell, as in Claude Code 2.1.
 type PowerShellInput struct {
-	Command         string   `json:"command"`
-	Timeout         *float64 `json:"timeout,omitempty"`
-	Description     string   `json:"description,omitempty"`
-	RunInBackground bool     `json:"run_in_background,omitempty"`
+	Command         string   `json:"command" jsonschema:"The PowerShell command to run, in the workspace root."`
+	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)." schema:"minimum=0"`
+	Description     string   `json:"description,omitempty" jsonschema:"What the command does, in a few words, for the user."`
+	RunInBackground bool     `json:"run_in_background,omitempty" jsonschema:"Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."`
 }
 
-const powerShellSchema = `{
-  "type": "object",
-  "properties": {
-    "command": {"type": "string", "description": "The PowerShell command to run, in the workspace root."},
-    "timeout": {"type": "number", "minimum": 0, "description": "Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)."},
-    "description": {"type": "string", "description": "What the command does, in a few words, for the user."},
-    "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."}
-  },
-  "required": ["command"],
-  "additionalProperties": false
-}`
+var powerShellSchema = tools.SchemaOf[PowerShellInput](nil)
 
 // PowerShell runs PowerShell commands in the workspace root: Claude Code's
 // tool for Windows without Git Bash (OfferPowerShell). It shares Bash's
@@ -64,12 +54,9 @@ func NewPowerShell(ws *workspace.Workspace, s func() *settings.Settings, m *task
 
 func (*PowerShell) Name() string                    { return "PowerShell" }
 func (*PowerShell) Description() string             { return powerShellDescription }
-func (*PowerShell) InputSchema() json.RawMessage    { return json.RawMessage(powerShellSchema) }
+func (*PowerShell) InputSchema() json.RawMessage    { return powerShellSchema.JSON() }
 func (*PowerShell) SideEffect() tools.SideEffect    { return tools.SideEffectNetwork }
 func (*PowerShell) Risk(json.RawMessage) tools.Risk { return tools.RiskHigh }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*PowerShell) NewInput() any { return new(PowerShellInput) }
 
 // Docs documents PowerShell.
 func (*PowerShell) Docs() tools.Docs {
