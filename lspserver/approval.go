@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -16,19 +18,25 @@ import (
 const maxApprovals = 64
 
 // approvals are the calls toolhost/checkPermission answered on this
-// connection, by tool and canonical input. A toolhost/callTool with
-// approved: true takes its call out: the editor showed toolhost's prompt
-// (VS Code's agent mode shows it as the chat's confirmation) and the user
-// agreed, so the pipeline's prompt for exactly that input is answered
-// without a second dialog, provided it is the prompt the editor showed: a
-// call whose prompt says something else by then (a link in the workspace
-// that now leads to another file outside) is asked about again.
+// connection, by the opaque token it returned. A toolhost/callTool that
+// presents a token with the same tool and input runs the call as checked:
+// the editor showed toolhost's prompt (VS Code's agent mode shows it as
+// the chat's confirmation) and the user agreed, so it is neither prepared
+// nor asked again (tools.Approval says what is still looked at). A token
+// is used once.
 type approvals struct {
-	mu    sync.Mutex
+	mu sync.Mutex
+	// next numbers the tokens of this connection.
+	next  int
 	order []string
-	// keys holds, for each call, the title of the prompt shown ("" when
-	// the decision was allow and nothing was shown).
-	keys map[string]string
+	byKey map[string]approval
+}
+
+// approval is one checked call: its key (approvalKey) and the pipeline's
+// prepared, decided call.
+type approval struct {
+	key      string
+	approval *tools.Approval
 }
 
 // approvalKey identifies a call by tool name and input; inputs that differ
@@ -69,41 +77,36 @@ func canonicalJSON(v any) string {
 	return string(b)
 }
 
-// add remembers a checked call and the title of the prompt shown for it.
-func (a *approvals) add(key, title string) {
+// add remembers a checked call and returns its token.
+func (a *approvals) add(key string, ap *tools.Approval) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.keys == nil {
-		a.keys = map[string]string{}
+	if a.byKey == nil {
+		a.byKey = map[string]approval{}
 	}
-	if _, ok := a.keys[key]; ok {
-		a.keys[key] = title
-		return
-	}
-	a.keys[key] = title
-	a.order = append(a.order, key)
+	a.next++
+	token := "approval-" + strconv.Itoa(a.next)
+	a.byKey[token] = approval{key: key, approval: ap}
+	a.order = append(a.order, token)
 	for len(a.order) > maxApprovals {
-		delete(a.keys, a.order[0])
+		delete(a.byKey, a.order[0])
 		a.order = a.order[1:]
 	}
+	return token
 }
 
-// take removes a checked call and reports whether it was there, with the
-// title of the prompt shown for it.
-func (a *approvals) take(key string) (title string, ok bool) {
+// take removes the checked call of token and returns it when it is the
+// call of key; a token of another call is used up all the same.
+func (a *approvals) take(token, key string) (*tools.Approval, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if title, ok = a.keys[key]; !ok {
-		return "", false
+	ap, ok := a.byKey[token]
+	if !ok {
+		return nil, false
 	}
-	delete(a.keys, key)
-	for i, k := range a.order {
-		if k == key {
-			a.order = append(a.order[:i], a.order[i+1:]...)
-			break
-		}
-	}
-	return title, true
+	delete(a.byKey, token)
+	a.order = slices.DeleteFunc(a.order, func(t string) bool { return t == token })
+	return ap.approval, ap.key == key
 }
 
 // checkPermissionParams are toolhost/checkPermission's params.
@@ -122,6 +125,9 @@ type checkPermissionResult struct {
 	Risk        tools.Risk     `json:"risk,omitempty"`
 	Preview     *tools.Preview `json:"preview,omitempty"`
 	Suggestions []string       `json:"suggestions,omitempty"`
+	// Approval is the token a toolhost/callTool of this same call
+	// presents to run as checked, without a second prompt.
+	Approval string `json:"approval,omitempty"`
 }
 
 // checkPermission answers what the pipeline would decide about a call,
@@ -135,54 +141,19 @@ func (s *server) checkPermission(ctx context.Context, sess *session.Session, raw
 		return nil, invalidParams("missing required field \"name\" (the tool whose call is checked)")
 	}
 	req := tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input}
-	host := s.callHost(nil)
-	d, refused := sess.Pipeline.Decide(host, req)
+	checked, refused := sess.Pipeline.Check(ctx, s.callHost(nil), req)
 	if refused != nil {
 		// The call would fail before any permission is asked: the model
 		// gets this error when it runs.
 		return checkPermissionResult{Decision: string(tools.VerdictDeny), Reason: strings.TrimPrefix(refused.Text(), "Error: ")}, nil
 	}
+	d := checked.Decision
 	res := checkPermissionResult{Decision: string(d.Verdict), Reason: d.Reason}
-	if d.Verdict == tools.VerdictAsk {
-		if prompt := sess.Pipeline.Prompt(ctx, host, req); prompt != nil {
-			res.Title, res.Risk, res.Preview, res.Suggestions = prompt.Title, prompt.Risk, prompt.Preview, prompt.Suggestions
-		}
+	if prompt := checked.Prompt; prompt != nil {
+		res.Title, res.Risk, res.Preview, res.Suggestions = prompt.Title, prompt.Risk, prompt.Preview, prompt.Suggestions
 	}
-	if d.Verdict != tools.VerdictDeny {
-		s.approvals.add(approvalKey(*p.Name, p.Input), res.Title)
+	if checked.Approval != nil {
+		res.Approval = s.approvals.add(approvalKey(*p.Name, p.Input), checked.Approval)
 	}
 	return res, nil
-}
-
-// approvedHost answers the pipeline's prompt for the one approved call
-// itself, once; any other prompt (a hook's, an input that differs, a
-// title other than the one the editor showed) goes to the editor as usual.
-type approvedHost struct {
-	*editorHost
-	key, title string
-
-	mu   sync.Mutex
-	used bool
-}
-
-func (h *approvedHost) RequestPermission(ctx context.Context, req tools.PermissionRequest) (tools.PermissionResponse, error) {
-	h.mu.Lock()
-	match := !h.used && req.Title == h.title && approvalKey(req.ToolName, toRaw(req.Input)) == h.key
-	if match {
-		h.used = true
-	}
-	h.mu.Unlock()
-	if match {
-		return tools.PermissionResponse{Decision: tools.DecisionAllow}, nil
-	}
-	return h.editorHost.RequestPermission(ctx, req)
-}
-
-// toRaw is a prompt's input as JSON.
-func toRaw(v any) json.RawMessage {
-	if raw, ok := v.(json.RawMessage); ok {
-		return raw
-	}
-	b, _ := json.Marshal(v)
-	return b
 }

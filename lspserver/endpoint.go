@@ -81,6 +81,7 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 		Instructions: "toolhost: coding tools (read, search, edit, run) that run inside the user's " + editorName(editor) +
 			" session: reads see unsaved changes, edits arrive as reviewable editor edits, and the user approves calls in the editor.",
 		OnClient: e.connected,
+		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred },
 		CallHost: func(req *sdk.CallToolRequest, own tools.Host) tools.Host {
 			return &endpointHost{editorHost: s.callHost(func() {}), own: own, client: agentName(req)}
 		},

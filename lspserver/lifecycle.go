@@ -83,6 +83,15 @@ type toolhostClientCapabilities struct {
 	// LanguageFeatures: the client answers toolhost/languageFeature with
 	// its language servers' navigation results.
 	LanguageFeatures bool `json:"languageFeatures"`
+	// IDETools: the client answers Claude Code's IDE tools
+	// (toolhost/ideTool), so the IDE listener may run (claudeide.go).
+	IDETools bool `json:"ideTools"`
+	// IDEProcessID is the process the editor's terminals descend from,
+	// when that is not processId: the Claude Code CLI connects only to an
+	// IDE whose lock file names one of its ancestors, and VS Code's
+	// terminals are not children of the extension host that starts the
+	// server but of the window's main process (its parent).
+	IDEProcessID int `json:"ideProcessId"`
 }
 
 // canShowMessageRequest reports whether window/showMessageRequest may be used.
@@ -208,6 +217,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	} else {
 		close(s.endpointReady)
 	}
+	s.startClaudeIDE(sess, p)
 	// The endpoint's servers follow the registry too; the registry has
 	// one listener, this one.
 	sess.Registry.OnChange(func() {

@@ -8,7 +8,7 @@ import (
 )
 
 // An editor that confirms calls in its own UI (toolhost/checkPermission,
-// then toolhost/callTool with approved: true) approved the prompt it
+// then toolhost/callTool with its approval token) approved the prompt it
 // showed: a read through a link in the workspace that leads, by the time
 // the call runs, somewhere else than that prompt named is asked about
 // again, not run on the old approval.
@@ -21,17 +21,19 @@ func TestApprovedCallThroughALinkPointedElsewhere(t *testing.T) {
 	}
 	link := filepath.Join(e.root, "link.txt")
 	input := map[string]any{"file_path": "link.txt"}
+	var approval any
 	check := func() string {
 		t.Helper()
 		res := e.call("toolhost/checkPermission", map[string]any{"name": "Read", "input": input})["result"].(map[string]any)
 		if res["decision"] != "ask" {
 			t.Fatalf("checkPermission: %v, want ask", res)
 		}
+		approval = res["approval"]
 		return res["title"].(string)
 	}
 	approvedCall := func() string {
 		t.Helper()
-		return resultText(t, e.call("toolhost/callTool", map[string]any{"name": "Read", "input": input, "approved": true}))
+		return resultText(t, e.call("toolhost/callTool", map[string]any{"name": "Read", "input": input, "approval": approval}))
 	}
 
 	// As shown: runs without a second prompt.

@@ -91,9 +91,9 @@ type callToolParams struct {
 	Name   *string         `json:"name"`
 	Input  json.RawMessage `json:"input"`
 	CallID string          `json:"callId"`
-	// Approved says the editor showed the prompt of a
-	// toolhost/checkPermission of exactly this call and the user agreed.
-	Approved bool `json:"approved"`
+	// Approval is the token toolhost/checkPermission returned for
+	// exactly this call: the editor showed its prompt and the user agreed.
+	Approval string `json:"approval"`
 }
 
 // callTool runs one call through the pipeline.
@@ -105,16 +105,16 @@ func (s *server) callTool(ctx context.Context, sess *session.Session, raw json.R
 	if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
 		return nil, invalidParams("missing required field \"name\" (the tool to call)")
 	}
-	var host tools.Host = s.callHost(fl.cancel)
-	// The key re-encodes the input: only a call that claims an approval
+	req := tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input}
+	// The key re-encodes the input: only a call that presents an approval
 	// pays for it (a 5 MB Write would spend a quarter of its time here).
-	if p.Approved {
-		key := approvalKey(*p.Name, p.Input)
-		if title, ok := s.approvals.take(key); ok {
-			host = &approvedHost{editorHost: s.callHost(fl.cancel), key: key, title: title}
+	// A token of another call is used up and the call asks as usual.
+	if p.Approval != "" {
+		if ap, same := s.approvals.take(p.Approval, approvalKey(*p.Name, p.Input)); same {
+			req.Approval = ap
 		}
 	}
-	return sess.Pipeline.Call(ctx, host, tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input})
+	return sess.Pipeline.Call(ctx, s.callHost(fl.cancel), req)
 }
 
 // callToolsParams are toolhost/callTools' params.
@@ -222,6 +222,14 @@ func (s *server) status(ctx context.Context, sess *session.Session, raw json.Raw
 	}
 	if e := s.agentEndpoint(); e != nil {
 		out["agentEndpoint"] = e.status()
+	}
+	select {
+	case <-s.ideReady:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if ide := s.ideStatus(); ide != nil {
+		out["claudeCodeIde"] = ide
 	}
 	return out, nil
 }

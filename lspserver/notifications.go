@@ -92,6 +92,11 @@ func (s *server) handleNotification(_ context.Context, method string, params jso
 					s.opts.Log.Warn("the session file keeps the old workspace folders", "err", err)
 				}
 			}
+			if ide := s.ide.Load(); ide != nil {
+				if err := ide.SetFolders(ws.Roots()); err != nil {
+					s.opts.Log.Warn("Claude Code's IDE lock file keeps the old workspace folders", "err", err)
+				}
+			}
 		}
 	case "workspace/didChangeConfiguration":
 		var p struct {
@@ -104,6 +109,8 @@ func (s *server) handleNotification(_ context.Context, method string, params jso
 				err = sess.UpdateSettings(p.Settings)
 			}
 		}
+	case "toolhost/ideNotify":
+		err = s.ideNotify(params)
 	case "window/workDoneProgress/cancel":
 		var p struct {
 			Token json.RawMessage `json:"token"`

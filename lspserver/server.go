@@ -25,6 +25,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/toolhost/toolhost/ideserver"
 	"github.com/toolhost/toolhost/internal/background"
 	"github.com/toolhost/toolhost/internal/rpcfault"
 	"github.com/toolhost/toolhost/internal/version"
@@ -85,6 +86,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		readDone: make(chan struct{}),
 
 		endpointReady: make(chan struct{}),
+		ideReady:      make(chan struct{}),
 		inflight:      map[jsonrpc.ID]*inflightCall{},
 		calls:         map[jsonrpc.ID]chan *jsonrpc.Response{},
 		progress:      map[string]func(){},
@@ -126,6 +128,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	// The endpoint's start runs in bg: once bg is done, it is there or
 	// never will be.
 	s.bg.Close()
+	if ide := s.ide.Load(); ide != nil {
+		ide.Close()
+	}
 	if e := s.agentEndpoint(); e != nil {
 		e.close()
 	}
@@ -200,6 +205,10 @@ type server struct {
 	endpoint atomic.Pointer[endpoint]
 	// endpointReady is closed once the endpoint started, failed, or is off.
 	endpointReady chan struct{}
+	// ide is Claude Code's IDE listener, when it runs (claudeide.go).
+	ide atomic.Pointer[ideserver.Server]
+	// ideReady is closed once the IDE listener started, failed, or is off.
+	ideReady chan struct{}
 }
 
 // agentEndpoint is the session's MCP endpoint; nil when it does not run.

@@ -34,6 +34,10 @@ type AttachOptions struct {
 	// HTTPClient is the base client of the connection to the session;
 	// nil means http.DefaultClient's transport.
 	HTTPClient *http.Client
+	// DeferListing lists deferred tools by name to the client even when
+	// it does not ask (toolhost mcp --attach --deferred). Which tools
+	// defer is the editor session's setting.
+	DeferListing bool
 }
 
 // ErrSessionEnded is returned by Attach when the editor session went away
@@ -86,6 +90,7 @@ func Attach(ctx context.Context, in io.Reader, out io.Writer, opts AttachOptions
 		SupportedProtocolVersions: handshakeVersions(),
 		Capabilities:              &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
+	server.AddReceivingMiddleware(deferListing(opts.DeferListing))
 	p.mu.Lock()
 	p.server = server
 	p.mu.Unlock()

@@ -45,6 +45,9 @@ type Options struct {
 	MaxMessageBytes int
 	// Instructions replace the server's instructions in the handshake.
 	Instructions string
+	// DeferListing lists deferred tools by name to every client, not only
+	// to those that ask (toolhost mcp --deferred).
+	DeferListing bool
 }
 
 // Config configures a Server beyond its registry and pipeline.
@@ -65,6 +68,12 @@ type Config struct {
 	// CallerSyncs leaves the registry's one change listener to the
 	// caller, who calls Sync from it; otherwise the server takes it.
 	CallerSyncs bool
+	// Deferred returns the tools.deferred setting, which marks the tools
+	// a deferred listing names only; nil means the defaults.
+	Deferred func() []string
+	// DeferListing lists deferred tools by name to every client; without
+	// it only a client that asks (DeferredCapability) gets that listing.
+	DeferListing bool
 }
 
 // defaultInstructions are the instructions of `toolhost mcp`.
@@ -99,7 +108,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		return err
 	}
 	defer sess.Close()
-	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: opts.Instructions})
+	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: opts.Instructions,
+		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred }, DeferListing: opts.DeferListing})
 	defer srv.Close()
 	close(built)
 	// An untrusted folder that asks for something is asked about once the
@@ -132,6 +142,7 @@ type Server struct {
 	log      *slog.Logger
 	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
 	serves   func(string) bool
+	deferred func() []string
 
 	// bg owns the goroutines the server starts (the first sync of the
 	// tools, compiling schemas, fetching the client's roots); Close ends
@@ -178,7 +189,7 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 		cfg.Instructions = defaultInstructions
 	}
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
-		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves}
+		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves, deferred: cfg.Deferred}
 	s.bg = background.New(s.log)
 	s.calls, s.cancelCalls = context.WithCancel(context.Background())
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
@@ -219,7 +230,7 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 		s.sync()
 		close(s.ready)
 	})
-	s.mcp.AddReceivingMiddleware(s.awaitTools)
+	s.mcp.AddReceivingMiddleware(s.awaitTools, deferListing(cfg.DeferListing))
 	if !cfg.CallerSyncs {
 		reg.OnChange(s.sync)
 	}
@@ -399,6 +410,10 @@ func (s *Server) sync() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	want := map[string]bool{}
+	var patterns []string
+	if s.deferred != nil {
+		patterns = s.deferred()
+	}
 	for _, e := range s.reg.Entries(false) {
 		t := e.Tool
 		if s.serves != nil && !s.serves(t.Name()) {
@@ -411,7 +426,8 @@ func (s *Server) sync() {
 		want[name] = true
 		schema := inputSchema(t)
 		ann := tools.Annotations(t)
-		key := t.Description() + "\x00" + string(schema) + "\x00" + fmt.Sprint(ann)
+		meta := deferredMeta(t.Name(), patterns)
+		key := t.Description() + "\x00" + string(schema) + "\x00" + fmt.Sprint(ann) + "\x00" + fmt.Sprint(meta)
 		if s.schemas[name] == key {
 			continue
 		}
@@ -422,6 +438,7 @@ func (s *Server) sync() {
 			Description: t.Description(),
 			InputSchema: schema,
 			Annotations: annotations(ann),
+			Meta:        meta,
 		}, s.handler(t.Name()))
 	}
 	var gone []string

@@ -120,7 +120,8 @@ func TestPipelineDecideRunsNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		host := &promptRecorder{}
-		d, res := s.Pipeline.Decide(host, tools.Request{Name: tt.name, Input: json.RawMessage(tt.input)})
+		checked, res := s.Pipeline.Check(context.Background(), host, tools.Request{Name: tt.name, Input: json.RawMessage(tt.input)})
+		d := checked.Decision
 		switch {
 		case tt.wantError != "":
 			if res == nil || !strings.Contains(res.Text(), tt.wantError) {

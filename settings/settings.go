@@ -241,11 +241,18 @@ type Server struct {
 	// AgentEndpoint serves the editor session to other agents over MCP on
 	// a loopback port (docs/agents.md). Nil means on.
 	AgentEndpoint *bool `json:"agentEndpoint,omitempty"`
+	// ClaudeCodeIDE serves Claude Code's IDE protocol, so the claude CLI
+	// in the editor's terminal reviews its edits in the editor
+	// (docs/agents.md). Nil means on.
+	ClaudeCodeIDE *bool `json:"claudeCodeIde,omitempty"`
 }
 
 // ServesAgentEndpoint reports whether the editor session's MCP endpoint
 // runs.
 func (s Server) ServesAgentEndpoint() bool { return s.AgentEndpoint == nil || *s.AgentEndpoint }
+
+// ServesClaudeCodeIDE reports whether Claude Code's IDE listener may run.
+func (s Server) ServesClaudeCodeIDE() bool { return s.ClaudeCodeIDE == nil || *s.ClaudeCodeIDE }
 
 // Defaults returns the built-in defaults.
 func Defaults() *Settings {

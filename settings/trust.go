@@ -92,6 +92,7 @@ var trustTable = map[string]keyTrust{
 	"enabledMcpjsonServers":                   {nil, "no", whyRuns},
 	"server.maxMessageBytes":                  {lower, "only a lower value", whyLoosens},
 	"server.agentEndpoint":                    {onlyValue(false), "only false", whyExposes},
+	"server.claudeCodeIde":                    {onlyValue(false), "only false", whyExposes},
 	"providers":                               {nil, "no", whyNetwork},
 	"tools.optIn":                             {nil, "no", whyTurnsOn},
 	"tools.teams":                             {nil, "no", whyTurnsOn},

@@ -35,6 +35,11 @@ type PermissionCall struct {
 	Input  json.RawMessage
 	Access Access
 	Risk   Risk
+	// HookAsk marks the prompt of a call a PreToolUse hook wants the user
+	// to confirm; HookReason is the hook's reason. The prompt names the
+	// hook and offers no rules to save.
+	HookAsk    bool
+	HookReason string
 }
 
 // Verdict is the answer of the permission rules to one call.
@@ -58,6 +63,10 @@ type PermissionDecision struct {
 	// Review means the call is allowed because the editor shows its edits
 	// for confirmation (edit.reviewInEditor) instead of a dialog.
 	Review bool `json:"review,omitempty"`
+	// ApprovedReads are, unless the call is denied, the approvals its
+	// reads outside the workspace get when it is allowed or the user
+	// agrees: by the real paths they lead to now (PermissionOutcome's).
+	ApprovedReads []workspace.ApprovedRead `json:"-"`
 }
 
 // PermissionOutcome is the decision. A denial's Message is shown to the model

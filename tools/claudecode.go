@@ -62,7 +62,7 @@ var claudeCodeComparison = map[string]string{
 	"TeamDelete":   "Claude Code's agent teams, off unless tools.teams is set.",
 	"NotebookEdit": "Same input and output fields; the change goes through the editor.",
 	"ToolSearch": "Same input (query with select: or keywords, max_results) and the same idea: deferred tools are listed by " +
-		"name when the client asks (toolhost/listTools deferred: true). Differences: which tools defer is the " +
+		"name when the client asks (toolhost/listTools deferred: true; over MCP the toolhost/deferredTools capability or toolhost mcp --deferred). Differences: which tools defer is the " +
 		"tools.deferred setting; the keyword search ranks by name and description words.",
 	"Skill": "Same input (skill, args) and the same SKILL.md folders (~/.claude/skills, a project's .claude/skills). " +
 		"Differences: a project's skills are offered only once its folder is trusted (the trust question lists them), " +

@@ -99,19 +99,19 @@ func (r PermissionResponse) Consented() bool {
 
 // Question is one question of AskUserQuestion, in Claude Code's shape.
 type Question struct {
-	Question    string           `json:"question"`
-	Header      string           `json:"header"`
-	Options     []QuestionOption `json:"options"`
-	MultiSelect bool             `json:"multiSelect"`
+	Question    string           `json:"question" jsonschema:"The full question, ending with a question mark."`
+	Header      string           `json:"header" jsonschema:"A very short tag for the question (at most 12 characters), e.g. \"Database\"." schema:"maxLength=12"`
+	Options     []QuestionOption `json:"options" jsonschema:"2 to 4 distinct choices. Do not add an \"Other\" choice: the user can always type their own answer." schema:"minItems=2,maxItems=4"`
+	MultiSelect bool             `json:"multiSelect" jsonschema:"true lets the user pick several choices."`
 }
 
 // QuestionOption is one choice of a Question.
 type QuestionOption struct {
-	Label       string `json:"label"`
-	Description string `json:"description"`
+	Label       string `json:"label" jsonschema:"The choice as the user sees it, a few words."`
+	Description string `json:"description" jsonschema:"What choosing it means: trade-offs, consequences."`
 	// Preview is optional content (a mockup, a code snippet) a client may
 	// show while the option is focused.
-	Preview string `json:"preview,omitempty"`
+	Preview string `json:"preview,omitempty" jsonschema:"Optional content shown while the choice is focused: a mockup, a code snippet."`
 }
 
 // Progress reports intermediate status of a running call.

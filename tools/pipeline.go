@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools/hooks"
 	"github.com/toolhost/toolhost/workspace"
@@ -22,6 +24,10 @@ type Request struct {
 	CallID string          `json:"callId,omitempty"`
 	Name   string          `json:"name"`
 	Input  json.RawMessage `json:"input"`
+	// Approval, when set, is what Check answered on this same call (the
+	// caller matches name and input): the call runs as prepared and
+	// decided there.
+	Approval *Approval `json:"-"`
 }
 
 // Response is the result of one call with its timing, as toolhost/callTool
@@ -198,6 +204,8 @@ type callState struct {
 	// approvedReads are the checker's approvals of reads outside the
 	// workspace, for the input the call runs with.
 	approvedReads []workspace.ApprovedRead
+	// approval, when set, is the Check the client showed the user.
+	approval *Approval
 	// context is hooks' additionalContext, appended to the result.
 	context []contextNote
 	// repairs are notes on input repaired before validation (repair.go).
@@ -260,58 +268,99 @@ func (c *callState) permissionCall() PermissionCall {
 	return PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: c.input, Access: c.access, Risk: c.risk}
 }
 
-// Decide is the permission checker's decision on req as the pipeline would
+// Checked is toolhost/checkPermission's answer on a call: the decision,
+// the prompt for "ask", and the call prepared and decided on, for the Call
+// that presents it.
+type Checked struct {
+	Decision PermissionDecision
+	// Prompt is what the user is asked when the decision is "ask" (nil
+	// otherwise, or when the checker cannot tell its prompt).
+	Prompt *PermissionRequest
+	// Approval is the prepared call with its decision; nil for a denial.
+	Approval *Approval
+}
+
+// Approval is a call Check prepared and decided on. A Call whose
+// Request carries it runs the prepared input without preparing it again,
+// and counts the decision as the user's answer: the client showed
+// Checked.Prompt and the user agreed. The decision is only looked at
+// again for what may have changed since: a call the rules now deny is
+// denied, and one whose reads outside the workspace now lead elsewhere
+// than the prompt named is asked again. Use it once.
+type Approval struct {
+	state    callState
+	decision PermissionDecision
+}
+
+// Check is the permission checker's decision on req as the pipeline would
 // make it, without running the tool, its hooks or a prompt
-// (toolhost/checkPermission). When req cannot be called (an unknown or
-// disabled tool, an input that fails the schema) the Result says why and
-// the decision is empty.
-func (p *Pipeline) Decide(host Host, req Request) (PermissionDecision, *Result) {
+// (toolhost/checkPermission): the call is prepared once and decided on
+// once, and for "ask" the prompt is built from that same call. When req
+// cannot be called (an unknown or disabled tool, an input that fails the
+// schema) the Result says why.
+func (p *Pipeline) Check(ctx context.Context, host Host, req Request) (Checked, *Result) {
 	if host == nil {
 		host = NoHost{}
 	}
 	c := &callState{req: req, host: host}
 	if res := p.prepare(c); res != nil {
-		return PermissionDecision{}, res
+		return Checked{}, res
 	}
 	if p.Permissions == nil {
-		return PermissionDecision{Verdict: VerdictAllow, Reason: "no permission checker is configured"}, nil
+		d := PermissionDecision{Verdict: VerdictAllow, Reason: "no permission checker is configured"}
+		return Checked{Decision: d, Approval: &Approval{state: *c, decision: d}}, nil
 	}
 	var d PermissionDecision
 	p.safely(c.tool.Name(), "permission decision", func() { d = p.Permissions.Decide(host, c.permissionCall()) })
 	if d.Verdict == "" {
-		return PermissionDecision{}, ErrorResult("the permission decision on %s failed; see the server log.", c.tool.Name())
+		return Checked{}, ErrorResult("the permission decision on %s failed; see the server log.", c.tool.Name())
 	}
-	return d, nil
+	out := Checked{Decision: d}
+	if d.Verdict == VerdictDeny {
+		return out, nil
+	}
+	if prompter, ok := p.Permissions.(PermissionPrompter); ok && d.Verdict == VerdictAsk {
+		p.safely(c.tool.Name(), "permission prompt", func() {
+			r := prompter.Prompt(ctx, host, c.permissionCall())
+			out.Prompt = &r
+		})
+	}
+	out.Approval = &Approval{state: *c, decision: d}
+	return out, nil
 }
 
-// Prompt is the permission prompt the checker would show for req, for a
-// client that confirms calls in its own UI; nil when req cannot be called
-// or the checker cannot tell its prompt.
-func (p *Pipeline) Prompt(ctx context.Context, host Host, req Request) *PermissionRequest {
-	prompter, ok := p.Permissions.(PermissionPrompter)
-	if !ok {
-		return nil
+// approved settles the permission of a call that presents an Approval:
+// allowed (true) on the decision the client showed, unless the rules now
+// deny it (a result) or its reads now lead elsewhere (false: ask again).
+func (p *Pipeline) approved(c *callState) (bool, *Result) {
+	if p.Permissions == nil {
+		return true, nil
 	}
-	if host == nil {
-		host = NoHost{}
+	var now PermissionDecision
+	p.safely(c.tool.Name(), "permission decision", func() { now = p.Permissions.Decide(c.host, c.permissionCall()) })
+	switch {
+	case now.Verdict == VerdictDeny:
+		return false, denied(c.tool.Name(), now.Reason)
+	case now.Verdict == "" || !slices.EqualFunc(now.ApprovedReads, c.approval.decision.ApprovedReads, workspace.ApprovedRead.Same):
+		return false, nil
 	}
-	c := &callState{req: req, host: host}
-	if res := p.prepare(c); res != nil {
-		return nil
-	}
-	var out *PermissionRequest
-	p.safely(c.tool.Name(), "permission prompt", func() {
-		r := prompter.Prompt(ctx, host, c.permissionCall())
-		out = &r
-	})
-	return out
+	// An "ask" the client showed is the user's answer; an "allow" stays
+	// what it was (the editor's review of edits included). The reads are
+	// approved as the prompt named them.
+	c.reviewEdits = now.Verdict == VerdictAllow && now.Review
+	c.approvedReads = c.approval.decision.ApprovedReads
+	return true, nil
 }
 
 func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if res := p.prepare(c); res != nil {
+	if a := c.req.Approval; a != nil {
+		// Prepared by Check: the same tool and input, not prepared again.
+		c.tool, c.input, c.access, c.risk, c.repairs = a.state.tool, a.state.input, a.state.access, a.state.risk, a.state.repairs
+		c.approval = a
+	} else if res := p.prepare(c); res != nil {
 		return res, nil
 	}
 	if p.checkRoots != nil {
@@ -328,7 +377,14 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	}
 	name := c.tool.Name()
 	access := c.access
-	if p.Permissions != nil {
+	allowed := false
+	if c.approval != nil {
+		var res *Result
+		if allowed, res = p.approved(c); res != nil {
+			return res, nil
+		}
+	}
+	if p.Permissions != nil && !allowed {
 		out, err := p.Permissions.Check(ctx, c.host, c.permissionCall())
 		if err != nil {
 			if ctx.Err() != nil {
@@ -442,12 +498,26 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 	if p.mode() == ModeDontAsk {
 		return ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, and the permission mode dontAsk denies what would need asking.", name), nil
 	}
-	req := PermissionRequest{CallID: c.req.CallID, ToolName: name, Input: c.input, Risk: c.risk, Title: "A hook asks you to confirm " + name}
-	if reason != "" {
-		req.Title += ": " + reason
+	var req PermissionRequest
+	if prompter, ok := p.Permissions.(PermissionPrompter); ok {
+		// The checker's prompt, so the user reads it as every prompt:
+		// invisible characters written out.
+		call := c.permissionCall()
+		call.HookAsk, call.HookReason = true, reason
+		p.safely(name, "permission prompt", func() { req = prompter.Prompt(ctx, c.host, call) })
 	}
-	if pv, ok := c.tool.(Previewer); ok {
-		p.safely(name, "Preview", func() { req.Preview = pv.Preview(ctx, c.input) })
+	if req.ToolName == "" {
+		req = PermissionRequest{CallID: c.req.CallID, ToolName: name, Input: c.input, Risk: c.risk, Title: "A hook asks you to confirm " + name}
+		if reason != "" {
+			req.Title += ": " + reason
+		}
+		req.Title = visible.Line(req.Title)
+		if pv, ok := c.tool.(Previewer); ok {
+			p.safely(name, "Preview", func() { req.Preview = pv.Preview(ctx, c.input) })
+		}
+		if req.Preview != nil {
+			req.Preview.Text = visible.Text(req.Preview.Text)
+		}
 	}
 	ans, err := c.host.RequestPermission(ctx, req)
 	if ctxErr := ctx.Err(); ctxErr != nil {

@@ -43,7 +43,10 @@ func writeComparison(b *strings.Builder, entries []Entry) {
 		"an unknown extra field is dropped and the result says so (SendMessage refuses it instead). " +
 		"A field that would change where or how a call acts is never dropped: where the tool lacks it (Bash's `workdir`, `cwd`, `env`, `stdin`, `shell`; " +
 		"Write's `append`, `encoding`), the call is refused before anything runs, saying how to ask for the same in the tool's own input " +
-		"(`cd DIR && …`, `NAME=value command`). A repaired input is used only when it then validates.\n\n")
+		"(`cd DIR && …`, `NAME=value command`). A repaired input is used only when it then validates.\n\n" +
+		"The differences named below are the intentional ones: the side-by-side check (`test/mcp/parity.test.mjs`, run by " +
+		"`make test-node`) runs the same cases against `toolhost mcp` and Claude Code's `claude mcp serve` on the same fixture " +
+		"folder and fails on any other difference in what a model acts on (the error flag, the file on disk, the image, key phrases).\n\n")
 	b.WriteString("| Tool | Compared with Claude Code 2.1 |\n| --- | --- |\n")
 	for _, e := range entries {
 		if text, ok := ClaudeCodeComparison(e.Tool.Name()); ok {

@@ -148,15 +148,6 @@ type AccessDescriber interface {
 	Access(input json.RawMessage) Access
 }
 
-// TypedInput is implemented by tools whose input decodes into a Go struct.
-// NewInput returns a pointer to a new zero value of it. A registry-wide test
-// checks that the struct and InputSchema name the same fields with the
-// same types, so the schema the model sees cannot drift from what the tool
-// reads.
-type TypedInput interface {
-	NewInput() any
-}
-
 // RiskAssessor is implemented by tools whose risk depends on more than the
 // side effect (MCP tools with annotations, Bash with a read-only command).
 type RiskAssessor interface {

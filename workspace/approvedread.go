@@ -44,6 +44,13 @@ func ApproveRead(abs, real string) (ApprovedRead, bool) {
 	return ApprovedRead{Path: abs, Real: real, file: st}, true
 }
 
+// Same reports whether a and b approve the same read: the same path
+// leading to the same file.
+func (a ApprovedRead) Same(b ApprovedRead) bool {
+	return a.Path == b.Path && a.Real == b.Real && (a.file == nil) == (b.file == nil) &&
+		(a.file == nil || os.SameFile(a.file, b.file))
+}
+
 // approvedReadsKey is the context key of a call's approved reads.
 type approvedReadsKey struct{}
 

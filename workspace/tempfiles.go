@@ -61,7 +61,7 @@ func (l *tempList) record(path string) {
 			err = os.MkdirAll(dir, 0o700)
 		}
 		if err == nil {
-			l.f, err = os.OpenFile(filepath.Join(dir, strconv.Itoa(os.Getpid())+".list"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+			l.f, err = openPendingList(filepath.Join(dir, strconv.Itoa(os.Getpid())+".list"))
 		}
 		if err != nil {
 			l.broken = true

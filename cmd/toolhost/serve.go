@@ -64,6 +64,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	maxBytes := fs.Int("max-message-bytes", 0, "answer longer input messages with an error and skip them (default 64 MiB; server.maxMessageBytes)")
 	verbose := fs.Bool("v", false, "log debug messages to stderr")
 	attach := fs.Bool("attach", false, "run the calls in the running editor session whose workspace holds the current folder (or -session's); without one, serve a standalone session and say so")
+	deferred := fs.Bool("deferred", false, "list deferred tools (the tools.deferred setting) by name only, to be loaded with ToolSearch, even to a client that does not ask (docs/mcp.md)")
 	sessionFile := fs.String("session", "", "with -attach: the editor session's file (default: $"+discovery.EnvVar+", else found by the current folder)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: toolhost mcp [flags]\n\nServes the tools as an MCP server on stdin/stdout (see docs/mcp.md; -attach: docs/agents.md).\n\nFlags:")
@@ -81,11 +82,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		roots = []string{*root}
 	}
 	log := stderrLogger(stderr, *verbose)
-	opts := mcpserver.Options{Roots: roots, Log: log, MaxMessageBytes: *maxBytes}
+	opts := mcpserver.Options{Roots: roots, Log: log, MaxMessageBytes: *maxBytes, DeferListing: *deferred}
 	if *attach {
 		sess, why := findSession(*sessionFile, *root)
 		if why == "" {
-			err := mcpserver.Attach(ctx, stdin, stdout, mcpserver.AttachOptions{Session: sess.Info, Log: log, MaxMessageBytes: *maxBytes})
+			err := mcpserver.Attach(ctx, stdin, stdout, mcpserver.AttachOptions{Session: sess.Info, Log: log, MaxMessageBytes: *maxBytes, DeferListing: *deferred})
 			switch {
 			case err == nil, errors.Is(err, context.Canceled), errors.Is(err, io.EOF):
 				return 0

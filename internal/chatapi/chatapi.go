@@ -14,8 +14,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-
-	"github.com/toolhost/toolhost/settings"
 )
 
 // MaxResponseBytes caps the endpoint's answer.
@@ -93,6 +91,17 @@ type Choice struct {
 	FinishReason string  `json:"finish_reason"`
 }
 
+// Endpoint is where requests go and how: an OpenAI-compatible
+// chat-completions URL, the model asked when a request names none, and the
+// environment variable holding the API key. It has the fields of the
+// settings' agent and providers entries, which convert to it
+// (chatapi.Endpoint(st.Agent)), so this package needs nothing above it.
+type Endpoint struct {
+	Endpoint  string
+	Model     string
+	APIKeyEnv string
+}
+
 // Client posts chat-completions requests.
 type Client struct {
 	// HTTP sends the requests; nil means http.DefaultClient.
@@ -105,7 +114,7 @@ type Client struct {
 // model and the key from the variable agent.APIKeyEnv names, and returns the
 // first choice. A non-2xx status, an answer that is not chat-completions
 // JSON and an answer without choices are errors that say so.
-func (c Client) Complete(ctx context.Context, agent settings.Agent, req Request) (*Choice, error) {
+func (c Client) Complete(ctx context.Context, agent Endpoint, req Request) (*Choice, error) {
 	if req.Model == "" {
 		req.Model = agent.Model
 	}

@@ -6,8 +6,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/toolhost/toolhost/settings"
 )
 
 func TestFunctionCallInput(t *testing.T) {
@@ -58,7 +56,7 @@ func TestComplete(t *testing.T) {
 				io.WriteString(w, tc.body)
 			}))
 			defer srv.Close()
-			choice, err := Client{}.Complete(t.Context(), settings.Agent{Endpoint: srv.URL, Model: "m"}, Request{})
+			choice, err := Client{}.Complete(t.Context(), Endpoint{Endpoint: srv.URL, Model: "m"}, Request{})
 			got := ""
 			if err != nil {
 				got = err.Error()

@@ -247,13 +247,7 @@ func TestWalkClosesItsFolders(t *testing.T) {
 		files[filepath.Join(string(rune('a'+i%7)), string(rune('a'+i%5)), string(rune('a'+i%3)), strings.Repeat("f", 1+i/20))] = "x"
 	}
 	writeTree(t, dir, files)
-	openFDs := func() int {
-		entries, err := os.ReadDir("/proc/self/fd")
-		if err != nil {
-			t.Skip("no /proc/self/fd here")
-		}
-		return len(entries)
-	}
+	openFDs := func() int { return openHandles(t) }
 	before := openFDs()
 	failure := errors.New("visit failed")
 	ctx, cancel := context.WithCancel(context.Background())

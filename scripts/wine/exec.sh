@@ -14,4 +14,6 @@ fi
 if [ "${1:-}" = --which ]; then echo "$wine"; exit 0; fi
 : "${WINEPREFIX:?set WINEPREFIX to a prefix made by scripts/wine/setup.sh}"
 export WINEPREFIX WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+# The tests check internal/wine's detection against this.
+export TOOLHOST_UNDER_WINE=1
 exec "$wine" "$@"

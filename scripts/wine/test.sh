@@ -14,22 +14,26 @@ repo=$PWD
 here=$repo/scripts/wine
 
 # The packages of paths, URIs, the jail, edits (CRLF, BOM), permission
-# rules and the Go walk. Read/Write/Edit/Glob/Grep run end to end through
-# toolhost.exe below; their packages' own tests (tools/fs, tools/search)
-# are not run under Wine yet (docs/windows.md says which fail and why).
+# rules, the Go walk and the file and search tools; Read/Write/Edit/Glob/
+# Grep also run end to end through toolhost.exe below. Tests that meet a
+# limit of Wine skip themselves there (internal/wine).
 packages=(
+  ./internal/wine
   ./internal/pathutil
   ./internal/udiff
   ./internal/rpcfault
   ./internal/ignore
   ./discovery
   ./workspace
+  ./tools/fs
+  ./tools/search
+  ./tools/permission
 )
 # Tests Wine cannot host, by name: they make symbolic links (Wine 8's are
 # not seen as links), run Unix commands (git, true, sh), check Unix modes,
 # or count open descriptors the Unix way. docs/windows.md lists them.
 links='TestRealPath|TestDanglingLinkIsOutside|TestWriteThroughLinkKeepsIt|TestOpenDirApproved|TestApprovedReads|TestApprovedReadsNameTheRealPath|TestARootIsTheFolderThatWasOpened|TestSetRootsKeepsThePinOfAKeptRoot|TestARootIsPinnedWhenItFirstExists|TestOpenDir|TestReadJail|TestWritesThroughALinkLeadingOutside|TestDenyBeatsAskBeatsAllow|TestModes|TestOutsideWorkspace|TestProtectedFilesAskWhateverTheRules|TestSandboxBinds|TestSandboxBindsLinks'
-unix='TestCleanStaleTemps|TestWalkAgreesWithGit|TestWalkClosesItsFolders|TestRules|TestBashNamingProtectedFilesIsNotPreApproved|TestBashNamingTheUsersConfigIsNotPreApproved'
+unix='TestCleanStaleTemps|TestWalkAgreesWithGit|TestRules|TestBashNamingProtectedFilesIsNotPreApproved|TestBashNamingTheUsersConfigIsNotPreApproved'
 # Unix-only fixtures: /-rooted URIs, mode bits, a newline in a file name,
 # Unix error texts, an executable without .exe.
 fixtures='TestLookPathAbsPassesOverRelativeEntries|TestDocumentChanges|TestDocumentLifecycle|TestModify|TestResolveKeepsWhiteSpaceOfNamesThatExist|TestReadFileIntoReusesAndGrowsTheBuffer'
@@ -50,6 +54,13 @@ echo "wine: prefix ready in $((SECONDS - start)) s"
 
 GOOS=windows GOARCH=amd64 go test -count=1 -overlay "$prefix/go-overlay.json" \
   -exec "$here/exec.sh" -skip "$WINE_SKIP" "${packages[@]}"
+
+# tools/shell needs a real bash for most of its tests; under Wine run the
+# ones that need none: the PowerShell tool (with this test program as a
+# fake powershell.exe: Wine's own is a stub that runs nothing), the
+# lookups of bash and PowerShell, the console code pages.
+GOOS=windows GOARCH=amd64 go test -c -overlay "$prefix/go-overlay.json" -o "$prefix/shell.test.exe" ./tools/shell
+"$here/exec.sh" "$prefix/shell.test.exe" -test.run '^(TestPowerShell.*|TestFindPowerShell|TestFindBash|TestDecodeCodePage)$'
 
 # toolhost.exe end to end: a call of each file tool on a CRLF file with a
 # BOM, then a scripted editor session on `toolhost serve`.
@@ -72,6 +83,12 @@ run call Write '{"file_path":"sub\\new.txt","content":"hello\n"}' >/dev/null
 [ "$(cat "$ws/sub/new.txt")" = hello ] || { echo "wine: Write with a backslash path did not write sub/new.txt" >&2; exit 1; }
 expect "Glob" "new.txt" "$(run call Glob '{"pattern":"**/*.txt"}')"
 expect "Grep" "crlf.txt" "$(run call Grep '{"pattern":"deux"}')"
+# No Git Bash here: PowerShell is offered instead of Bash, and runs the
+# program TOOLHOST_POWERSHELL_PATH names (the fake) with its arguments.
+expect "PowerShell offered without bash" 'no tool named "Bash"' "$(run call Bash '{"command":"echo hi"}' 2>&1 || true)"
+fake=$(cd "$prefix" && "$here/exec.sh" cmd.exe /c cd | tr -d '\r')\\shell.test.exe
+expect "PowerShell" '["-NoProfile","-NonInteractive","-Command","Get-Date"]' \
+  "$(TOOLHOST_POWERSHELL_PATH=$fake TOOLHOST_TEST_FAKE_POWERSHELL=1 run call PowerShell '{"command":"Get-Date"}')"
 # A scripted editor session on toolhost.exe serve: LSP framing both ways,
 # a file:///c%3A/... root URI as VS Code sends it, a Read by a Windows path.
 frame() { printf 'Content-Length: %d\r\n\r\n%s' "${#1}" "$1"; }

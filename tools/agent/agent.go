@@ -31,37 +31,21 @@ var agentDescription string
 
 // Input is the input of Agent, in Claude Code's shape.
 type Input struct {
-	Description  string `json:"description"`
-	Prompt       string `json:"prompt"`
-	SubagentType string `json:"subagent_type,omitempty"`
-	Model        string `json:"model,omitempty"`
-	Effort       string `json:"effort,omitempty"`
+	Description  string `json:"description" jsonschema:"A title of three to five words for the task, shown to the user."`
+	Prompt       string `json:"prompt" jsonschema:"The whole task for the sub-agent: what to do, what to look at, what to report. It sees nothing of your conversation, so include every detail it needs."`
+	SubagentType string `json:"subagent_type,omitempty" jsonschema:"The kind of agent to run, when the host defines kinds (e.g. general-purpose). Omit it for a general agent."`
+	Model        string `json:"model,omitempty" jsonschema:"A model family for the sub-agent, when the host lets you choose; the built-in runner always uses its configured model." schema:"enum=sonnet|opus|haiku|fable"`
+	Effort       string `json:"effort,omitempty" jsonschema:"How hard the sub-agent should think. Set it only when the user asked for a particular effort." schema:"enum=low|medium|high|xhigh|max"`
 	// RunInBackground starts the sub-agent as a background task; omitted
 	// or false waits for its report.
-	RunInBackground bool   `json:"run_in_background,omitempty"`
-	Name            string `json:"name,omitempty"`
-	TeamName        string `json:"team_name,omitempty"`
-	Mode            string `json:"mode,omitempty"`
-	Isolation       string `json:"isolation,omitempty"`
+	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema:"Start the sub-agent as a background task and get its task id at once; read its report later with TaskOutput. Omitted or false: wait for the report."`
+	Name            string `json:"name,omitempty" jsonschema:"A name for the sub-agent, passed to hosts that address agents by name."`
+	TeamName        string `json:"team_name,omitempty" jsonschema:"Deprecated and ignored."`
+	Mode            string `json:"mode,omitempty" jsonschema:"Deprecated and ignored: the sub-agent's calls follow this session's permission mode." schema:"enum=acceptEdits|auto|bypassPermissions|default|dontAsk|plan"`
+	Isolation       string `json:"isolation,omitempty" jsonschema:"worktree: run the sub-agent in a git worktree of its own (an isolated copy of the repository, kept when it changed something). remote is not supported." schema:"enum=worktree|remote"`
 }
 
-var agentSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "description": {"type": "string", "description": "A title of three to five words for the task, shown to the user."},
-    "prompt": {"type": "string", "description": "The whole task for the sub-agent: what to do, what to look at, what to report. It sees nothing of your conversation, so include every detail it needs."},
-    "subagent_type": {"type": "string", "description": "The kind of agent to run, when the host defines kinds (e.g. general-purpose). Omit it for a general agent."},
-    "model": {"type": "string", "enum": ["sonnet", "opus", "haiku", "fable"], "description": "A model family for the sub-agent, when the host lets you choose; the built-in runner always uses its configured model."},
-    "effort": {"type": "string", "enum": ["low", "medium", "high", "xhigh", "max"], "description": "How hard the sub-agent should think. Set it only when the user asked for a particular effort."},
-    "run_in_background": {"type": "boolean", "description": "Start the sub-agent as a background task and get its task id at once; read its report later with TaskOutput. Omitted or false: wait for the report."},
-    "name": {"type": "string", "description": "A name for the sub-agent, passed to hosts that address agents by name."},
-    "team_name": {"type": "string", "description": "Deprecated and ignored."},
-    "mode": {"type": "string", "enum": ["acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan"], "description": "Deprecated and ignored: the sub-agent's calls follow this session's permission mode."},
-    "isolation": {"type": "string", "enum": ["worktree", "remote"], "description": "worktree: run the sub-agent in a git worktree of its own (an isolated copy of the repository, kept when it changed something). remote is not supported."}
-  },
-  "required": ["description", "prompt"],
-  "additionalProperties": false
-}`)
+var agentSchema = tools.SchemaOf[Input](nil)
 
 // DefaultMaxTurns is how many model replies the built-in runner waits for
 // before it gives up on a sub-agent.
@@ -127,11 +111,8 @@ func New(opts Options) *Agent {
 
 func (*Agent) Name() string                 { return "Agent" }
 func (*Agent) Description() string          { return agentDescription }
-func (*Agent) InputSchema() json.RawMessage { return agentSchema }
+func (*Agent) InputSchema() json.RawMessage { return agentSchema.JSON() }
 func (*Agent) SideEffect() tools.SideEffect { return tools.SideEffectSpawns }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Agent) NewInput() any { return new(Input) }
 
 // Docs implements tools.Documented.
 func (*Agent) Docs() tools.Docs {

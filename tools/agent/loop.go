@@ -120,7 +120,7 @@ func appendUser(messages []chatapi.Message, texts []string) []chatapi.Message {
 func (l *Loop) complete(ctx context.Context, messages []chatapi.Message, defs []any) (*chatapi.Choice, error) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	return l.Client.Complete(ctx, l.Agent, chatapi.Request{Model: l.Agent.Model, Messages: messages, Tools: defs})
+	return l.Client.Complete(ctx, chatapi.Endpoint(l.Agent), chatapi.Request{Model: l.Agent.Model, Messages: messages, Tools: defs})
 }
 
 // runCalls runs one reply's tool calls as a batch through the pipeline and

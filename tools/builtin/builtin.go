@@ -72,8 +72,17 @@ func Register(reg *tools.Registry, d Deps) {
 		taskManager = tasks.NewManager(tasks.Options{Log: d.Log})
 	}
 	bash := shell.NewBash(d.Workspace, d.Settings, taskManager, d.Log)
-	reg.Register(tools.CategoryCore, bash, search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()).WithSettings(d.Settings).WithLog(d.Log))
-	reg.Register(tools.CategoryTasks, tasks.NewTaskOutput(taskManager, d.Settings), tasks.NewTaskStop(taskManager), shell.NewMonitor(bash))
+	// On Windows without Git Bash, Claude Code's PowerShell tool runs
+	// commands instead; Bash, and Monitor, which runs bash, are not offered.
+	var shellTool tools.Tool = bash
+	taskTools := []tools.Tool{tasks.NewTaskOutput(taskManager, d.Settings), tasks.NewTaskStop(taskManager)}
+	if shell.OfferPowerShell() {
+		shellTool = shell.NewPowerShell(d.Workspace, d.Settings, taskManager, d.Log)
+	} else {
+		taskTools = append(taskTools, shell.NewMonitor(bash))
+	}
+	reg.Register(tools.CategoryCore, shellTool, search.NewGlob(d.Workspace), search.NewGrep(d.Workspace, search.FindRipgrep()).WithSettings(d.Settings).WithLog(d.Log))
+	reg.Register(tools.CategoryTasks, taskTools...)
 	reg.Register(tools.CategoryExtras, search.NewLS(d.Workspace), search.NewTree(d.Workspace), shell.NewSSHBash(d.Settings))
 	reg.Register(tools.CategoryNotebook, fs.NewNotebookEdit(d.Workspace))
 	reg.Register(tools.CategoryExtras, fs.NewDiff())

@@ -32,25 +32,14 @@ const (
 	maxItems = 4_000_000
 )
 
-var queryJSONSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "description": "A jq query, e.g. \".items[] | select(.size > 10) | .name\". Use \".\" for the whole document."},
-    "json": {"type": "string", "description": "The JSON text to query. Give this or file_path."},
-    "file_path": {"type": "string", "description": "A JSON file to query, absolute or relative to the workspace root. Give this or json."},
-    "compact": {"type": "boolean", "description": "Print each result on one line without spaces (jq -c). Default false: pretty-printed."},
-    "raw": {"type": "boolean", "description": "Print string results without quotes (jq -r). Default false."}
-  },
-  "required": ["query"],
-  "additionalProperties": false
-}`)
+var queryJSONSchema = tools.SchemaOf[queryJSONParams](nil)
 
 type queryJSONParams struct {
-	Query    string  `json:"query"`
-	JSON     *string `json:"json"`
-	FilePath string  `json:"file_path"`
-	Compact  bool    `json:"compact"`
-	Raw      bool    `json:"raw"`
+	Query    string  `json:"query" jsonschema:"A jq query, e.g. \".items[] | select(.size > 10) | .name\". Use \".\" for the whole document."`
+	JSON     *string `json:"json,omitempty" jsonschema:"The JSON text to query. Give this or file_path."`
+	FilePath string  `json:"file_path,omitempty" jsonschema:"A JSON file to query, absolute or relative to the workspace root. Give this or json."`
+	Compact  bool    `json:"compact,omitempty" jsonschema:"Print each result on one line without spaces (jq -c). Default false: pretty-printed."`
+	Raw      bool    `json:"raw,omitempty" jsonschema:"Print string results without quotes (jq -r). Default false."`
 }
 
 // QueryJSON runs jq queries on JSON given inline or read from a file.
@@ -62,9 +51,8 @@ type QueryJSON struct {
 func NewQueryJSON(ws *workspace.Workspace) *QueryJSON { return &QueryJSON{ws: ws} }
 
 func (*QueryJSON) Name() string                 { return "QueryJSON" }
-func (*QueryJSON) NewInput() any                { return new(queryJSONParams) }
 func (*QueryJSON) Description() string          { return queryJSONDescription }
-func (*QueryJSON) InputSchema() json.RawMessage { return queryJSONSchema }
+func (*QueryJSON) InputSchema() json.RawMessage { return queryJSONSchema.JSON() }
 func (*QueryJSON) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
 // Docs implements tools.Documented.

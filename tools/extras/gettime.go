@@ -17,16 +17,10 @@ import (
 //go:embed gettime.md
 var getTimeDescription string
 
-var getTimeSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "timezone": {"type": "string", "description": "An IANA time zone such as \"Europe/Berlin\" or \"America/New_York\", or \"UTC\". Defaults to the machine's local zone."}
-  },
-  "additionalProperties": false
-}`)
+var getTimeSchema = tools.SchemaOf[getTimeParams](nil)
 
 type getTimeParams struct {
-	Timezone string `json:"timezone"`
+	Timezone string `json:"timezone,omitempty" jsonschema:"An IANA time zone such as \"Europe/Berlin\" or \"America/New_York\", or \"UTC\". Defaults to the machine's local zone."`
 }
 
 // GetTimeOutput is the structured result of GetTime.
@@ -51,11 +45,8 @@ func NewGetTime(now func() time.Time) *GetTime {
 
 func (*GetTime) Name() string                 { return "GetTime" }
 func (*GetTime) Description() string          { return getTimeDescription }
-func (*GetTime) InputSchema() json.RawMessage { return getTimeSchema }
+func (*GetTime) InputSchema() json.RawMessage { return getTimeSchema.JSON() }
 func (*GetTime) SideEffect() tools.SideEffect { return tools.SideEffectNone }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*GetTime) NewInput() any { return new(getTimeParams) }
 
 // Docs implements tools.Documented.
 func (*GetTime) Docs() tools.Docs {

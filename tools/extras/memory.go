@@ -34,23 +34,13 @@ const (
 	maxNoteBytes = 16 << 20
 )
 
-var memorySchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "action": {"type": "string", "enum": ["read", "write", "append", "list", "delete", "search", "set_fact", "get_fact", "clear_fact", "clear"], "description": "What to do."},
-    "name": {"type": "string", "description": "The note's name, which is its file name: letters, digits, '.', '_' and '-', not beginning with '.' or '-' (other names are refused). Needed by read, write, append and delete; or the fact's name, needed by set_fact and clear_fact (get_fact without it lists every fact)."},
-    "content": {"type": "string", "description": "Markdown to store (write replaces the note, append adds to its end), or the fact's value for set_fact."},
-    "query": {"type": "string", "description": "Text to look for (case-insensitive) in every note, for search."}
-  },
-  "required": ["action"],
-  "additionalProperties": false
-}`)
+var memorySchema = tools.SchemaOf[memoryParams](nil)
 
 type memoryParams struct {
-	Action  string  `json:"action"`
-	Name    string  `json:"name"`
-	Content *string `json:"content"`
-	Query   string  `json:"query"`
+	Action  string  `json:"action" jsonschema:"What to do." schema:"enum=read|write|append|list|delete|search|set_fact|get_fact|clear_fact|clear"`
+	Name    string  `json:"name,omitempty" jsonschema:"The note's name, which is its file name: letters, digits, '.', '_' and '-', not beginning with '.' or '-' (other names are refused). Needed by read, write, append and delete; or the fact's name, needed by set_fact and clear_fact (get_fact without it lists every fact)."`
+	Content *string `json:"content,omitempty" jsonschema:"Markdown to store (write replaces the note, append adds to its end), or the fact's value for set_fact."`
+	Query   string  `json:"query,omitempty" jsonschema:"Text to look for (case-insensitive) in every note, for search."`
 }
 
 // Memory keeps notes that outlive the session as markdown files under
@@ -68,10 +58,7 @@ func NewMemory(ws *workspace.Workspace) *Memory {
 
 func (*Memory) Name() string                 { return "Memory" }
 func (*Memory) Description() string          { return memoryDescription }
-func (*Memory) InputSchema() json.RawMessage { return memorySchema }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Memory) NewInput() any { return new(memoryParams) }
+func (*Memory) InputSchema() json.RawMessage { return memorySchema.JSON() }
 
 // SideEffect is state: the notes are toolhost's own data, kept apart from the
 // project's files.

@@ -23,7 +23,6 @@ import (
 func TestBigChangeResults(t *testing.T) {
 	old := bigText(30_000, "old")
 	for _, withEditor := range []bool{false, true} {
-		t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
 		ws, p := bigFileWorkspace(t, old)
 		var host tools.Host
 		var ed *workspacetest.FakeEditor
@@ -86,7 +85,6 @@ func TestBigChangeResults(t *testing.T) {
 // and last lines of a large file returns one small hunk for each.
 func TestReplaceAllFirstAndLastLines(t *testing.T) {
 	text := "first MARK\n" + bigText(30_000, "x") + "last MARK\n"
-	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
 	ws, p := bigFileWorkspace(t, text)
 	if res := call(t, context.Background(), NewRead(ws), nil, map[string]any{"file_path": p, "limit": 5}); res.IsError {
 		t.Fatal(res.Text())
@@ -134,7 +132,6 @@ func TestWriteAccessSkipsTheContent(t *testing.T) {
 // so a large file is not held three times over.
 func TestEditPrecheckBuildsNoContent(t *testing.T) {
 	text := bigText(100_000, "x") // about 8 MB
-	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
 	ws, p := bigFileWorkspace(t, text)
 	if res := call(t, context.Background(), NewRead(ws), nil, map[string]any{"file_path": p, "limit": 5}); res.IsError {
 		t.Fatal(res.Text())
@@ -151,7 +148,7 @@ func TestEditPrecheckBuildsNoContent(t *testing.T) {
 	if n := after.TotalAlloc - before.TotalAlloc; n > uint64(len(text))*3/2 {
 		t.Errorf("Precheck allocated %d bytes for a %d-byte file; want the read alone", n, len(text))
 	}
-	if bad := e.Precheck(context.Background(), tools.NoHost{}, []byte(`{"file_path":"`+p+`","old_string":"absent","new_string":"b"}`)); bad == nil || !bad.IsError {
+	if bad := e.Precheck(context.Background(), tools.NoHost{}, []byte(`{"file_path":`+quoteJSON(p)+`,"old_string":"absent","new_string":"b"}`)); bad == nil || !bad.IsError {
 		t.Errorf("Precheck of an edit that cannot match passed")
 	}
 }
@@ -160,7 +157,6 @@ func TestEditPrecheckBuildsNoContent(t *testing.T) {
 // and says how large the whole diff is.
 func TestBigWritePreview(t *testing.T) {
 	old := bigText(30_000, "old")
-	t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
 	ws, p := bigFileWorkspace(t, old)
 	next := strings.ReplaceAll(old, "old line", "new line")
 	input, _ := json.Marshal(map[string]any{"file_path": p, "content": next})

@@ -13,23 +13,13 @@ import (
 var diffDescription string
 
 type diffParams struct {
-	OldText string `json:"old_text"`
-	NewText string `json:"new_text"`
-	OldName string `json:"old_name,omitempty"`
-	NewName string `json:"new_name,omitempty"`
+	OldText string `json:"old_text" jsonschema:"The original text."`
+	NewText string `json:"new_text" jsonschema:"The changed text."`
+	OldName string `json:"old_name,omitempty" jsonschema:"Label of the original side in the header (default \"old\")."`
+	NewName string `json:"new_name,omitempty" jsonschema:"Label of the changed side in the header (default \"new\")."`
 }
 
-var diffSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "old_text": {"type": "string", "description": "The original text."},
-    "new_text": {"type": "string", "description": "The changed text."},
-    "old_name": {"type": "string", "description": "Label of the original side in the header (default \"old\")."},
-    "new_name": {"type": "string", "description": "Label of the changed side in the header (default \"new\")."}
-  },
-  "required": ["old_text", "new_text"],
-  "additionalProperties": false
-}`)
+var diffSchema = tools.SchemaOf[diffParams](nil)
 
 // Diff renders the unified diff of two texts.
 type Diff struct{}
@@ -39,11 +29,8 @@ func NewDiff() *Diff { return &Diff{} }
 
 func (*Diff) Name() string                 { return "Diff" }
 func (*Diff) Description() string          { return diffDescription }
-func (*Diff) InputSchema() json.RawMessage { return diffSchema }
+func (*Diff) InputSchema() json.RawMessage { return diffSchema.JSON() }
 func (*Diff) SideEffect() tools.SideEffect { return tools.SideEffectNone }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Diff) NewInput() any { return new(diffParams) }
 
 // Docs implements tools.Documented.
 func (*Diff) Docs() tools.Docs {

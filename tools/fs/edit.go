@@ -22,23 +22,13 @@ import (
 var editDescription string
 
 type editParams struct {
-	FilePath   string `json:"file_path"`
-	OldString  string `json:"old_string"`
-	NewString  string `json:"new_string"`
-	ReplaceAll bool   `json:"replace_all,omitempty"`
+	FilePath   string `json:"file_path" jsonschema:"Absolute path of the file to change."`
+	OldString  string `json:"old_string" jsonschema:"The exact text to replace, as it appears in the file."`
+	NewString  string `json:"new_string" jsonschema:"The text to put in its place; must differ from old_string."`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"Replace every occurrence of old_string instead of requiring exactly one." schema:"default=false"`
 }
 
-var editSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "file_path": {"type": "string", "description": "Absolute path of the file to change."},
-    "old_string": {"type": "string", "description": "The exact text to replace, as it appears in the file."},
-    "new_string": {"type": "string", "description": "The text to put in its place; must differ from old_string."},
-    "replace_all": {"type": "boolean", "default": false, "description": "Replace every occurrence of old_string instead of requiring exactly one."}
-  },
-  "required": ["file_path", "old_string", "new_string"],
-  "additionalProperties": false
-}`)
+var editSchema = tools.SchemaOf[editParams](nil)
 
 // Edit replaces exact text in a file.
 type Edit struct {
@@ -54,11 +44,8 @@ func NewEdit(ws *workspace.Workspace, settings func() *settings.Settings) *Edit 
 
 func (*Edit) Name() string                 { return "Edit" }
 func (*Edit) Description() string          { return editDescription }
-func (*Edit) InputSchema() json.RawMessage { return editSchema }
+func (*Edit) InputSchema() json.RawMessage { return editSchema.JSON() }
 func (*Edit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Edit) NewInput() any { return new(editParams) }
 
 // Docs implements tools.Documented.
 func (*Edit) Docs() tools.Docs {

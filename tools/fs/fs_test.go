@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -36,6 +37,29 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	dir := t.TempDir()
 	return &env{t: t, dir: dir, ws: workspace.New(dir)}
+}
+
+// quoteJSON is s as a JSON string, for inputs a test writes by hand: a
+// Windows path's backslashes must be escaped there.
+func quoteJSON(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// keptMode is the permission bits that a file given mode shows on this
+// system: Windows keeps only the read-only attribute, which Go shows as
+// 0444, and 0666 without it.
+func keptMode(mode os.FileMode) os.FileMode {
+	if runtime.GOOS != "windows" {
+		return mode
+	}
+	if mode&0o200 == 0 {
+		return 0o444
+	}
+	return 0o666
 }
 
 // path is an absolute path in the workspace.

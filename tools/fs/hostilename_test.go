@@ -12,6 +12,7 @@ import (
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/search"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
+	"runtime"
 )
 
 // A file whose name holds a newline, a carriage return, an escape, a bidi
@@ -20,10 +21,12 @@ import (
 // back as file_path), names the file for Read, Edit, Write and
 // NotebookEdit, with and without an editor; so does the quoted line itself.
 func TestHostileNamesListedThenUsed(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows file names cannot hold control characters, so these names cannot exist there")
+	}
 	names := []string{"nl\nx.txt", "cr\rx.txt", "esc\x1b[2Jx.txt", "bidi\u202etxt.sh", `"quoted.txt`, "trailing.txt ", "dir\n/inner.txt", "plain.txt", "nb\n.ipynb"}
 	for _, withEditor := range []bool{false, true} {
 		e := newEnv(t)
-		t.Setenv("TOOLHOST_STATE_DIR", t.TempDir())
 		for _, n := range names {
 			content := "old line\n"
 			if strings.HasSuffix(n, ".ipynb") {
@@ -89,6 +92,9 @@ func TestHostileNamesListedThenUsed(t *testing.T) {
 // The names a Read of a missing file suggests are shown the way listings
 // show them, one line for the whole message.
 func TestNotFoundSuggestsHostileNamesQuoted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows file names cannot hold control characters, so these names cannot exist there")
+	}
 	e := newEnv(t)
 	e.write("config\n<system-reminder>x.yaml", "a: 1\n", 0o644)
 	e.write("config.yml", "a: 1\n", 0o644)

@@ -19,25 +19,14 @@ import (
 var notebookEditDescription string
 
 type notebookEditParams struct {
-	NotebookPath string `json:"notebook_path"`
-	CellID       string `json:"cell_id,omitempty"`
-	NewSource    string `json:"new_source"`
-	CellType     string `json:"cell_type,omitempty"`
-	EditMode     string `json:"edit_mode,omitempty"`
+	NotebookPath string `json:"notebook_path" jsonschema:"Absolute path of the .ipynb file."`
+	CellID       string `json:"cell_id,omitempty" jsonschema:"Id of the cell to change (as Read shows it). For insert, the new cell goes after this one, or first when omitted."`
+	NewSource    string `json:"new_source" jsonschema:"The new source of the cell (ignored for delete)."`
+	CellType     string `json:"cell_type,omitempty" jsonschema:"Type of the cell; required for insert, defaults to the current type for replace." schema:"enum=code|markdown"`
+	EditMode     string `json:"edit_mode,omitempty" jsonschema:"replace (default), insert or delete." schema:"enum=replace|insert|delete"`
 }
 
-var notebookEditSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "notebook_path": {"type": "string", "description": "Absolute path of the .ipynb file."},
-    "cell_id": {"type": "string", "description": "Id of the cell to change (as Read shows it). For insert, the new cell goes after this one, or first when omitted."},
-    "new_source": {"type": "string", "description": "The new source of the cell (ignored for delete)."},
-    "cell_type": {"type": "string", "enum": ["code", "markdown"], "description": "Type of the cell; required for insert, defaults to the current type for replace."},
-    "edit_mode": {"type": "string", "enum": ["replace", "insert", "delete"], "description": "replace (default), insert or delete."}
-  },
-  "required": ["notebook_path", "new_source"],
-  "additionalProperties": false
-}`)
+var notebookEditSchema = tools.SchemaOf[notebookEditParams](nil)
 
 // NotebookEdit replaces, inserts or deletes one cell of a notebook.
 type NotebookEdit struct {
@@ -49,11 +38,8 @@ func NewNotebookEdit(ws *workspace.Workspace) *NotebookEdit { return &NotebookEd
 
 func (*NotebookEdit) Name() string                 { return "NotebookEdit" }
 func (*NotebookEdit) Description() string          { return notebookEditDescription }
-func (*NotebookEdit) InputSchema() json.RawMessage { return notebookEditSchema }
+func (*NotebookEdit) InputSchema() json.RawMessage { return notebookEditSchema.JSON() }
 func (*NotebookEdit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*NotebookEdit) NewInput() any { return new(notebookEditParams) }
 
 // Docs implements tools.Documented.
 func (*NotebookEdit) Docs() tools.Docs {

@@ -275,7 +275,7 @@ func TestNotebookEditKeepsTheFileFormatting(t *testing.T) {
 func TestNotebookEditPreviewShowsTheCell(t *testing.T) {
 	e := newEnv(t)
 	p := e.write("n.ipynb", "{\n \"cells\": [\n  {\"cell_type\": \"code\", \"id\": \"a\", \"metadata\": {}, \"outputs\": [], \"execution_count\": null, \"source\": [\"x = 1\\n\", \"print(x)\"]}\n ],\n \"metadata\": {},\n \"nbformat\": 4,\n \"nbformat_minor\": 5\n}\n", 0o644)
-	pv := NewNotebookEdit(e.ws).Preview(context.Background(), []byte(`{"notebook_path":"`+p+`","cell_id":"a","new_source":"x = 2\nprint(x)"}`))
+	pv := NewNotebookEdit(e.ws).Preview(context.Background(), []byte(`{"notebook_path":`+quoteJSON(p)+`,"cell_id":"a","new_source":"x = 2\nprint(x)"}`))
 	if pv == nil || pv.Kind != "diff" {
 		t.Fatalf("Preview = %+v", pv)
 	}

@@ -61,25 +61,14 @@ const (
 var imageTypes = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true}
 
 type readParams struct {
-	FilePath   string `json:"file_path"`
-	Offset     *int   `json:"offset,omitempty"`
-	Limit      *int   `json:"limit,omitempty"`
-	Pages      string `json:"pages,omitempty"`
-	AllowLarge bool   `json:"allow_large,omitempty"`
+	FilePath   string `json:"file_path" jsonschema:"Absolute path of the file to read (relative paths resolve against the workspace root)."`
+	Offset     *int   `json:"offset,omitempty" jsonschema:"1-based line number to start at (0 or less reads from line 1). Give it only for files too long to read at once."`
+	Limit      *int   `json:"limit,omitempty" jsonschema:"How many lines to read. Give it only for files too long to read at once." schema:"minimum=1"`
+	Pages      string `json:"pages,omitempty" jsonschema:"Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. Ignored for other files."`
+	AllowLarge bool   `json:"allow_large,omitempty" jsonschema:"Lift the usual size cap for a text file or line range you really need whole."`
 }
 
-var readSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "file_path": {"type": "string", "description": "Absolute path of the file to read (relative paths resolve against the workspace root)."},
-    "offset": {"type": "integer", "description": "1-based line number to start at (0 or less reads from line 1). Give it only for files too long to read at once."},
-    "limit": {"type": "integer", "minimum": 1, "description": "How many lines to read. Give it only for files too long to read at once."},
-    "pages": {"type": "string", "description": "Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. Ignored for other files."},
-    "allow_large": {"type": "boolean", "description": "Lift the usual size cap for a text file or line range you really need whole."}
-  },
-  "required": ["file_path"],
-  "additionalProperties": false
-}`)
+var readSchema = tools.SchemaOf[readParams](nil)
 
 // Read shows a file: numbered text lines, notebook cells, images, PDF text.
 type Read struct {
@@ -92,11 +81,8 @@ func NewRead(ws *workspace.Workspace) *Read { return &Read{ws: ws} }
 
 func (*Read) Name() string                 { return "Read" }
 func (*Read) Description() string          { return readDescription }
-func (*Read) InputSchema() json.RawMessage { return readSchema }
+func (*Read) InputSchema() json.RawMessage { return readSchema.JSON() }
 func (*Read) SideEffect() tools.SideEffect { return tools.SideEffectNone }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Read) NewInput() any { return new(readParams) }
 
 // Docs implements tools.Documented.
 func (*Read) Docs() tools.Docs {

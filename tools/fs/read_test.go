@@ -428,7 +428,7 @@ func BenchmarkRead50Of5000(b *testing.B) {
 		b.Fatal(err)
 	}
 	read := NewRead(ws)
-	input := []byte(`{"file_path":"` + p + `","offset":2500,"limit":50}`)
+	input := []byte(`{"file_path":` + quoteJSON(p) + `,"offset":2500,"limit":50}`)
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

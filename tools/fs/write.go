@@ -20,19 +20,11 @@ import (
 var writeDescription string
 
 type writeParams struct {
-	FilePath string `json:"file_path"`
-	Content  string `json:"content"`
+	FilePath string `json:"file_path" jsonschema:"Absolute path of the file to write."`
+	Content  string `json:"content" jsonschema:"The complete new content of the file."`
 }
 
-var writeSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "file_path": {"type": "string", "description": "Absolute path of the file to write."},
-    "content": {"type": "string", "description": "The complete new content of the file."}
-  },
-  "required": ["file_path", "content"],
-  "additionalProperties": false
-}`)
+var writeSchema = tools.SchemaOf[writeParams](nil)
 
 // Write creates a file or replaces its whole content.
 type Write struct {
@@ -44,11 +36,8 @@ func NewWrite(ws *workspace.Workspace) *Write { return &Write{ws: ws} }
 
 func (*Write) Name() string                 { return "Write" }
 func (*Write) Description() string          { return writeDescription }
-func (*Write) InputSchema() json.RawMessage { return writeSchema }
+func (*Write) InputSchema() json.RawMessage { return writeSchema.JSON() }
 func (*Write) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Write) NewInput() any { return new(writeParams) }
 
 // Docs implements tools.Documented.
 func (*Write) Docs() tools.Docs {

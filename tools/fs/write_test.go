@@ -108,8 +108,8 @@ func TestWriteKeepsMode(t *testing.T) {
 	e.readFile(p)
 	res := call(t, context.Background(), NewWrite(e.ws), nil, map[string]any{"file_path": p, "content": "#!/bin/sh\necho new\n"})
 	wantResult(t, res, false, "Updated")
-	if st, _ := os.Stat(p); st.Mode().Perm() != 0o755 {
-		t.Errorf("mode %v, want 0755", st.Mode().Perm())
+	if st, _ := os.Stat(p); st.Mode().Perm() != keptMode(0o755) {
+		t.Errorf("mode %v, want %v", st.Mode().Perm(), keptMode(0o755))
 	}
 }
 
@@ -173,7 +173,7 @@ func TestWritePreview(t *testing.T) {
 	e := newEnv(t)
 	p := e.write("a.txt", "one\n", 0o644)
 	var _ tools.Previewer = NewWrite(e.ws)
-	pv := NewWrite(e.ws).Preview(context.Background(), []byte(`{"file_path":"`+p+`","content":"two\n"}`))
+	pv := NewWrite(e.ws).Preview(context.Background(), []byte(`{"file_path":`+quoteJSON(p)+`,"content":"two\n"}`))
 	if pv == nil || pv.Kind != "diff" || !strings.Contains(pv.Text, "-one\n+two\n") {
 		t.Fatalf("Preview = %+v", pv)
 	}

@@ -16,16 +16,10 @@ var listMcpResourcesDescription string
 // ListMcpResourcesParams is the input of ListMcpResources.
 type ListMcpResourcesParams struct {
 	// Server limits the listing to one server.
-	Server string `json:"server,omitempty"`
+	Server string `json:"server,omitempty" jsonschema:"Name of one MCP server to list; omit for all servers"`
 }
 
-const listMcpResourcesSchema = `{
-  "type": "object",
-  "properties": {
-    "server": {"type": "string", "description": "Name of one MCP server to list; omit for all servers"}
-  },
-  "additionalProperties": false
-}`
+var listMcpResourcesSchema = tools.SchemaOf[ListMcpResourcesParams](nil)
 
 // ResourceEntry is one resource in ListMcpResources' output.
 type ResourceEntry struct {
@@ -47,12 +41,9 @@ func NewListMcpResources(m *Manager) *ListMcpResources { return &ListMcpResource
 func (*ListMcpResources) Name() string        { return "ListMcpResources" }
 func (*ListMcpResources) Description() string { return listMcpResourcesDescription }
 func (*ListMcpResources) InputSchema() json.RawMessage {
-	return json.RawMessage(listMcpResourcesSchema)
+	return listMcpResourcesSchema.JSON()
 }
 func (*ListMcpResources) SideEffect() tools.SideEffect { return tools.SideEffectNone }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*ListMcpResources) NewInput() any { return new(ListMcpResourcesParams) }
 
 func (*ListMcpResources) Docs() tools.Docs {
 	return tools.Docs{

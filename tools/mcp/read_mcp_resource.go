@@ -15,19 +15,11 @@ var readMcpResourceDescription string
 
 // ReadMcpResourceParams is the input of ReadMcpResource.
 type ReadMcpResourceParams struct {
-	Server string `json:"server"`
-	URI    string `json:"uri"`
+	Server string `json:"server" jsonschema:"Name of the MCP server"`
+	URI    string `json:"uri" jsonschema:"URI of the resource"`
 }
 
-const readMcpResourceSchema = `{
-  "type": "object",
-  "properties": {
-    "server": {"type": "string", "description": "Name of the MCP server"},
-    "uri": {"type": "string", "description": "URI of the resource"}
-  },
-  "required": ["server", "uri"],
-  "additionalProperties": false
-}`
+var readMcpResourceSchema = tools.SchemaOf[ReadMcpResourceParams](nil)
 
 // ReadMcpResourceOutput is the structured result, in Claude Code's shape
 // (binary contents are described by size rather than saved to a file).
@@ -53,11 +45,8 @@ func NewReadMcpResource(m *Manager) *ReadMcpResource { return &ReadMcpResource{m
 
 func (*ReadMcpResource) Name() string                 { return "ReadMcpResource" }
 func (*ReadMcpResource) Description() string          { return readMcpResourceDescription }
-func (*ReadMcpResource) InputSchema() json.RawMessage { return json.RawMessage(readMcpResourceSchema) }
+func (*ReadMcpResource) InputSchema() json.RawMessage { return readMcpResourceSchema.JSON() }
 func (*ReadMcpResource) SideEffect() tools.SideEffect { return tools.SideEffectNone }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*ReadMcpResource) NewInput() any { return new(ReadMcpResourceParams) }
 
 func (*ReadMcpResource) Docs() tools.Docs {
 	return tools.Docs{

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/toolhost/toolhost/tools"
 )
 
@@ -17,15 +19,10 @@ var readMcpResourceDirDescription string
 // DirectoryMimeType marks a directory entry, as in Claude Code.
 const DirectoryMimeType = "inode/directory"
 
-const readMcpResourceDirSchema = `{
-  "type": "object",
-  "properties": {
-    "server": {"type": "string", "description": "The MCP server name."},
-    "uri": {"type": "string", "description": "The directory resource URI to list."}
-  },
-  "required": ["server", "uri"],
-  "additionalProperties": false
-}`
+var readMcpResourceDirSchema = tools.SchemaOf[ReadMcpResourceParams](func(s *jsonschema.Schema) {
+	s.Properties["server"].Description = "The MCP server name."
+	s.Properties["uri"].Description = "The directory resource URI to list."
+})
 
 // DirEntry is one child in ReadMcpResourceDir's output.
 type DirEntry struct {
@@ -56,10 +53,9 @@ type ReadMcpResourceDir struct {
 func NewReadMcpResourceDir(m *Manager) *ReadMcpResourceDir { return &ReadMcpResourceDir{manager: m} }
 
 func (*ReadMcpResourceDir) Name() string        { return "ReadMcpResourceDir" }
-func (*ReadMcpResourceDir) NewInput() any       { return new(ReadMcpResourceParams) }
 func (*ReadMcpResourceDir) Description() string { return readMcpResourceDirDescription }
 func (*ReadMcpResourceDir) InputSchema() json.RawMessage {
-	return json.RawMessage(readMcpResourceDirSchema)
+	return readMcpResourceDirSchema.JSON()
 }
 func (*ReadMcpResourceDir) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 

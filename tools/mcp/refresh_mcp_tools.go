@@ -14,17 +14,11 @@ import (
 //go:embed refresh_mcp_tools.md
 var refreshMcpToolsDescription string
 
-const refreshMcpToolsSchema = `{
-  "type": "object",
-  "properties": {
-    "server": {"type": "string", "description": "Refresh only this server; omit to refresh every connected server."}
-  },
-  "additionalProperties": false
-}`
+var refreshMcpToolsSchema = tools.SchemaOf[refreshParams](nil)
 
 // refreshParams is the input of RefreshMcpTools.
 type refreshParams struct {
-	Server string `json:"server"`
+	Server string `json:"server,omitempty" jsonschema:"Refresh only this server; omit to refresh every connected server."`
 }
 
 // RefreshStatus values, as in Claude Code.
@@ -53,9 +47,8 @@ type RefreshMcpTools struct {
 func NewRefreshMcpTools(m *Manager) *RefreshMcpTools { return &RefreshMcpTools{manager: m} }
 
 func (*RefreshMcpTools) Name() string                 { return "RefreshMcpTools" }
-func (*RefreshMcpTools) NewInput() any                { return new(refreshParams) }
 func (*RefreshMcpTools) Description() string          { return refreshMcpToolsDescription }
-func (*RefreshMcpTools) InputSchema() json.RawMessage { return json.RawMessage(refreshMcpToolsSchema) }
+func (*RefreshMcpTools) InputSchema() json.RawMessage { return refreshMcpToolsSchema.JSON() }
 
 // SideEffect is state: it changes only the session's tool set.
 func (*RefreshMcpTools) SideEffect() tools.SideEffect { return tools.SideEffectState }

@@ -213,7 +213,12 @@ func (c *Checker) SessionRules() []string {
 // needs the user; listTools' autoAllowed and toolhost/checkPermission read
 // it. In dontAsk mode an "ask" is a denial.
 func (c *Checker) Decide(host tools.Host, call tools.PermissionCall) tools.PermissionDecision {
-	return c.newDecision(host, call).decide()
+	d := c.newDecision(host, call)
+	v := d.decide()
+	if v.Verdict != tools.VerdictDeny {
+		v.ApprovedReads = d.approvedReads()
+	}
+	return v
 }
 
 // Check decides on one call and asks the user when the decision is "ask".
@@ -307,7 +312,12 @@ func (d *decision) subject() {
 	a := d.call.Access
 	d.sub = subject{tool: d.name, domain: a.Domain}
 	if a.Command != "" {
-		sc := parseCommand(a.Command, a.Dir)
+		var sc shellCommand
+		if d.name == "PowerShell" {
+			sc = readPowerShell(a.Command, a.Dir)
+		} else {
+			sc = parseCommand(a.Command, a.Dir)
+		}
 		d.sub.command = &sc
 	}
 	extra := d.additionalDirectories()

@@ -30,6 +30,8 @@ type shellCommand struct {
 	// then only a rule naming the whole command (or a bare Bash rule)
 	// allows it.
 	unparsed string
+	// powerShell is set for a PowerShell command (powershell.go).
+	powerShell bool
 }
 
 // simpleCommand is one command bash would run.

@@ -55,6 +55,16 @@ func (d *decision) ask(ctx context.Context, reason string) (tools.PermissionOutc
 // and the rules an "Always allow" adds.
 func (d *decision) request(ctx context.Context) tools.PermissionRequest {
 	suggestions, broader := d.suggestions()
+	title := d.title()
+	if d.call.HookAsk {
+		// The hook asks, not the rules: an "Always allow" would not
+		// stop the hook asking, so no rule is offered.
+		suggestions, broader = nil, nil
+		title = "A hook asks you to confirm " + d.name
+		if d.call.HookReason != "" {
+			title += ": " + d.call.HookReason
+		}
+	}
 	// What the user reads is shown with its invisible characters escaped
 	// (internal/visible); the rules saved stay as they are.
 	preview := d.preview(ctx)
@@ -67,7 +77,7 @@ func (d *decision) request(ctx context.Context) tools.PermissionRequest {
 		CallID:      d.call.CallID,
 		ToolName:    d.name,
 		Input:       d.call.Input,
-		Title:       visible.Line(d.title()),
+		Title:       visible.Line(title),
 		Risk:        d.risk(),
 		Preview:     preview,
 		Suggestions: suggestions,
@@ -77,7 +87,8 @@ func (d *decision) request(ctx context.Context) tools.PermissionRequest {
 }
 
 // Prompt is the prompt Check shows for call when Decide says "ask",
-// built by the same code, with nobody asked (toolhost/checkPermission).
+// built by the same code, with nobody asked (toolhost/checkPermission);
+// with call.HookAsk, the prompt of a hook's "ask".
 func (c *Checker) Prompt(ctx context.Context, host tools.Host, call tools.PermissionCall) tools.PermissionRequest {
 	return c.newDecision(host, call).request(ctx)
 }

@@ -63,6 +63,9 @@ func compileRules(texts []string) ruleList {
 		default:
 			cr.words = commandWords(cr.spec)
 		}
+		if cr.tool == "powershell" {
+			foldPowerShellRule(&cr)
+		}
 		out = append(out, cr)
 	}
 	return out
@@ -310,6 +313,9 @@ func (sc *shellCommand) blind() bool {
 
 // blindness says why a blind command cannot be seen into.
 func (sc *shellCommand) blindness() string {
+	if sc.unparsed != "" && sc.powerShell {
+		return sc.unparsed
+	}
 	if sc.unparsed != "" {
 		return "bash cannot parse it (" + sc.unparsed + ")"
 	}

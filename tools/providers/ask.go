@@ -30,19 +30,11 @@ const askTimeout = 5 * time.Minute
 // maxToolName is the longest function name chat-completions APIs accept.
 const maxToolName = 64
 
-var askSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "prompt": {"type": "string", "minLength": 1, "description": "The question or task, with everything the other model needs to know (it does not see this conversation)."},
-    "system": {"type": "string", "description": "Optional system instructions for the other model (its role, the answer's form)."}
-  },
-  "required": ["prompt"],
-  "additionalProperties": false
-}`)
+var askSchema = tools.SchemaOf[askParams](nil)
 
 type askParams struct {
-	Prompt string `json:"prompt"`
-	System string `json:"system"`
+	Prompt string `json:"prompt" jsonschema:"The question or task, with everything the other model needs to know (it does not see this conversation)." schema:"minLength=1"`
+	System string `json:"system,omitempty" jsonschema:"Optional system instructions for the other model (its role, the answer's form)."`
 }
 
 // Ask is the tool of one provider.
@@ -80,8 +72,7 @@ func (a *Ask) Description() string {
 	}
 	return fmt.Sprintf("Consult %s (%s, the provider %q). %s", model, hostOf(a.provider.Endpoint), a.name, askDescription)
 }
-func (*Ask) InputSchema() json.RawMessage { return askSchema }
-func (*Ask) NewInput() any                { return new(askParams) }
+func (*Ask) InputSchema() json.RawMessage { return askSchema.JSON() }
 func (*Ask) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
 // Docs implements tools.Documented.
@@ -137,7 +128,7 @@ func (a *Ask) Execute(ctx context.Context, call *tools.Call) (*tools.Result, err
 	ctx, cancel := context.WithTimeout(ctx, askTimeout)
 	defer cancel()
 	start := time.Now()
-	choice, err := chatapi.Client{HTTP: a.client}.Complete(ctx, a.provider, chatapi.Request{Messages: msgs})
+	choice, err := chatapi.Client{HTTP: a.client}.Complete(ctx, chatapi.Endpoint(a.provider), chatapi.Request{Messages: msgs})
 	if err != nil {
 		if ctx.Err() == context.Canceled {
 			return nil, ctx.Err()

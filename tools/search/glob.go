@@ -29,8 +29,8 @@ const GlobLimit = 100
 
 // GlobInput is the input of Glob, as in Claude Code.
 type GlobInput struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path,omitempty"`
+	Pattern string `json:"pattern" jsonschema:"Glob pattern: without a slash it matches file names at any depth (*.go); with one, paths relative to path (src/**/*.{ts,tsx})."`
+	Path    string `json:"path,omitempty" jsonschema:"Folder to search, absolute or relative to the workspace root. Omit it to search the workspace root."`
 }
 
 // GlobOutput is the structured result of Glob, in Claude Code's shape.
@@ -42,15 +42,7 @@ type GlobOutput struct {
 	TotalMatches int      `json:"totalMatches"`
 }
 
-const globSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "description": "Glob pattern: without a slash it matches file names at any depth (*.go); with one, paths relative to path (src/**/*.{ts,tsx})."},
-    "path": {"type": "string", "description": "Folder to search, absolute or relative to the workspace root. Omit it to search the workspace root."}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`
+var globSchema = tools.SchemaOf[GlobInput](nil)
 
 // Glob finds files by path pattern.
 type Glob struct {
@@ -62,11 +54,8 @@ func NewGlob(ws *workspace.Workspace) *Glob { return &Glob{ws: ws} }
 
 func (*Glob) Name() string                 { return "Glob" }
 func (*Glob) Description() string          { return globDescription }
-func (*Glob) InputSchema() json.RawMessage { return json.RawMessage(globSchema) }
+func (*Glob) InputSchema() json.RawMessage { return globSchema.JSON() }
 func (*Glob) SideEffect() tools.SideEffect { return tools.SideEffectNone }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Glob) NewInput() any { return new(GlobInput) }
 
 // Access names the folder the walk starts in: path, joined with the
 // pattern's fixed leading folders (an absolute pattern, or "../x/**", can

@@ -11,6 +11,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/toolhost/toolhost/workspace"
+	"runtime"
 )
 
 // makeFiles writes files (relative path → age in minutes) under dir, so the
@@ -157,6 +158,12 @@ func TestPathMatcherAgreesWithDoublestar(t *testing.T) {
 
 func TestGlobAccess(t *testing.T) {
 	g := NewGlob(workspace.New(t.TempDir()))
+	// An absolute folder as this system writes it: "/etc" has no drive on
+	// Windows, so it is not absolute there.
+	abs := "/etc"
+	if runtime.GOOS == "windows" {
+		abs = "C:/etc"
+	}
 	tests := []struct {
 		input string
 		want  string
@@ -165,11 +172,11 @@ func TestGlobAccess(t *testing.T) {
 		{`{"pattern":"**/*.go","path":"src"}`, "src"},
 		{`{"pattern":"cmd/**/*.go","path":"src"}`, "src/cmd"},
 		{`{"pattern":"../other/**/*.go"}`, "../other"},
-		{`{"pattern":"/etc/*.conf","path":"src"}`, "/etc"},
+		{`{"pattern":"` + abs + `/*.conf","path":"src"}`, abs},
 	}
 	for _, tc := range tests {
 		a := g.Access([]byte(tc.input))
-		if len(a.ReadPaths) != 1 || a.ReadPaths[0] != tc.want {
+		if len(a.ReadPaths) != 1 || a.ReadPaths[0] != filepath.FromSlash(tc.want) {
 			t.Errorf("%s: %v, want [%s]", tc.input, a.ReadPaths, tc.want)
 		}
 	}

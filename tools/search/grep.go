@@ -33,21 +33,21 @@ const DefaultHeadLimit = 250
 
 // GrepInput is the input of Grep, as in Claude Code.
 type GrepInput struct {
-	Pattern      string `json:"pattern"`
-	Path         string `json:"path,omitempty"`
-	Glob         string `json:"glob,omitempty"`
-	OutputMode   string `json:"output_mode,omitempty"`
-	Before       *int   `json:"-B,omitempty"`
-	After        *int   `json:"-A,omitempty"`
-	ContextC     *int   `json:"-C,omitempty"`
-	Context      *int   `json:"context,omitempty"`
-	LineNumbers  *bool  `json:"-n,omitempty"`
-	IgnoreCase   bool   `json:"-i,omitempty"`
-	OnlyMatching bool   `json:"-o,omitempty"`
-	Type         string `json:"type,omitempty"`
-	HeadLimit    *int   `json:"head_limit,omitempty"`
-	Offset       int    `json:"offset,omitempty"`
-	Multiline    bool   `json:"multiline,omitempty"`
+	Pattern      string `json:"pattern" jsonschema:"Regular expression to search for (ripgrep syntax)."`
+	Path         string `json:"path,omitempty" jsonschema:"File or folder to search, absolute or relative to the workspace root. Defaults to the workspace root."`
+	Glob         string `json:"glob,omitempty" jsonschema:"Only search files matching this glob, e.g. *.go or *.{ts,tsx}; several separated by spaces; a leading ! excludes."`
+	OutputMode   string `json:"output_mode,omitempty" jsonschema:"content: matching lines; files_with_matches: file paths (default); count: matches per file." schema:"enum=content|files_with_matches|count"`
+	Before       *int   `json:"-B,omitempty" jsonschema:"Lines of context before each match (content mode)." schema:"minimum=0"`
+	After        *int   `json:"-A,omitempty" jsonschema:"Lines of context after each match (content mode)." schema:"minimum=0"`
+	ContextC     *int   `json:"-C,omitempty" jsonschema:"Same as context." schema:"minimum=0"`
+	Context      *int   `json:"context,omitempty" jsonschema:"Lines of context before and after each match (content mode)." schema:"minimum=0"`
+	LineNumbers  *bool  `json:"-n,omitempty" jsonschema:"Show line numbers (content mode). Default true."`
+	IgnoreCase   bool   `json:"-i,omitempty" jsonschema:"Ignore case."`
+	OnlyMatching bool   `json:"-o,omitempty" jsonschema:"Show only the matched parts of lines, one per line (content mode)."`
+	Type         string `json:"type,omitempty" jsonschema:"Only search files of this ripgrep type: go, py, js, ts, rust, java, ..."`
+	HeadLimit    *int   `json:"head_limit,omitempty" jsonschema:"Return at most this many entries (lines, files or counts). Default 250; 0 means no limit." schema:"minimum=0"`
+	Offset       int    `json:"offset,omitempty" jsonschema:"Skip this many entries before applying head_limit. Default 0." schema:"minimum=0"`
+	Multiline    bool   `json:"multiline,omitempty" jsonschema:"Let matches span lines and . match newlines. Default false."`
 }
 
 // GrepOutput is the structured result of Grep, in Claude Code's shape.
@@ -62,28 +62,7 @@ type GrepOutput struct {
 	AppliedOffset int      `json:"appliedOffset,omitempty"`
 }
 
-const grepSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "description": "Regular expression to search for (ripgrep syntax)."},
-    "path": {"type": "string", "description": "File or folder to search, absolute or relative to the workspace root. Defaults to the workspace root."},
-    "glob": {"type": "string", "description": "Only search files matching this glob, e.g. *.go or *.{ts,tsx}; several separated by spaces; a leading ! excludes."},
-    "output_mode": {"type": "string", "enum": ["content", "files_with_matches", "count"], "description": "content: matching lines; files_with_matches: file paths (default); count: matches per file."},
-    "-B": {"type": "integer", "minimum": 0, "description": "Lines of context before each match (content mode)."},
-    "-A": {"type": "integer", "minimum": 0, "description": "Lines of context after each match (content mode)."},
-    "-C": {"type": "integer", "minimum": 0, "description": "Same as context."},
-    "context": {"type": "integer", "minimum": 0, "description": "Lines of context before and after each match (content mode)."},
-    "-n": {"type": "boolean", "description": "Show line numbers (content mode). Default true."},
-    "-i": {"type": "boolean", "description": "Ignore case."},
-    "-o": {"type": "boolean", "description": "Show only the matched parts of lines, one per line (content mode)."},
-    "type": {"type": "string", "description": "Only search files of this ripgrep type: go, py, js, ts, rust, java, ..."},
-    "head_limit": {"type": "integer", "minimum": 0, "description": "Return at most this many entries (lines, files or counts). Default 250; 0 means no limit."},
-    "offset": {"type": "integer", "minimum": 0, "description": "Skip this many entries before applying head_limit. Default 0."},
-    "multiline": {"type": "boolean", "description": "Let matches span lines and . match newlines. Default false."}
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`
+var grepSchema = tools.SchemaOf[GrepInput](nil)
 
 // grepQuery is a validated Grep call, as the backends see it.
 type grepQuery struct {
@@ -226,16 +205,13 @@ func (g *Grep) FolderSearch(ctx context.Context) string {
 
 func (*Grep) Name() string                 { return "Grep" }
 func (*Grep) Description() string          { return grepDescription }
-func (*Grep) InputSchema() json.RawMessage { return json.RawMessage(grepSchema) }
+func (*Grep) InputSchema() json.RawMessage { return grepSchema.JSON() }
 func (*Grep) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 func (*Grep) Access(in json.RawMessage) tools.Access {
 	var p GrepInput
 	_ = json.Unmarshal(in, &p)
 	return readPaths(p.Path)
 }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Grep) NewInput() any { return new(GrepInput) }
 
 // Docs documents Grep for `toolhost tools docs`.
 func (*Grep) Docs() tools.Docs {

@@ -51,8 +51,9 @@ func TestGrepPriorityAndSplitAlternatives(t *testing.T) {
 				res := run(t, g, input)
 				var files []string
 				for _, l := range strings.Split(res.Text(), "\n") {
-					if f, _, ok := strings.Cut(l, ":"); ok {
-						files = append(files, filepath.Base(f))
+					// path:count; the path may hold a colon itself (C:\...).
+					if i := strings.LastIndex(l, ":"); i > 0 {
+						files = append(files, filepath.Base(l[:i]))
 					}
 				}
 				return files

@@ -138,7 +138,7 @@ func (r *ripgrep) args(q *grepQuery) []string {
 }
 
 func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error) {
-	if q.file == nil && !r.jailed(ctx) {
+	if q.file == nil && !r.jailed(ctx) || q.file != nil && !rgSearchesOpenFiles {
 		return nativeGrep{}.search(ctx, q)
 	}
 	found, err := r.run(ctx, q)

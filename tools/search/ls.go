@@ -25,19 +25,11 @@ const LSLimit = 1000
 
 // LSInput is the input of LS.
 type LSInput struct {
-	Path   string   `json:"path"`
-	Ignore []string `json:"ignore,omitempty"`
+	Path   string   `json:"path" jsonschema:"Folder to list, absolute or relative to the workspace root."`
+	Ignore []string `json:"ignore,omitempty" jsonschema:"Glob patterns of entry names to leave out, e.g. *.log or node_modules."`
 }
 
-const lsSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "description": "Folder to list, absolute or relative to the workspace root."},
-    "ignore": {"type": "array", "items": {"type": "string"}, "description": "Glob patterns of entry names to leave out, e.g. *.log or node_modules."}
-  },
-  "required": ["path"],
-  "additionalProperties": false
-}`
+var lsSchema = tools.SchemaOf[LSInput](nil)
 
 // LS lists one folder.
 type LS struct {
@@ -49,16 +41,13 @@ func NewLS(ws *workspace.Workspace) *LS { return &LS{ws: ws} }
 
 func (*LS) Name() string                 { return "LS" }
 func (*LS) Description() string          { return lsDescription }
-func (*LS) InputSchema() json.RawMessage { return json.RawMessage(lsSchema) }
+func (*LS) InputSchema() json.RawMessage { return lsSchema.JSON() }
 func (*LS) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 func (*LS) Access(in json.RawMessage) tools.Access {
 	var p LSInput
 	_ = json.Unmarshal(in, &p)
 	return readPaths(p.Path)
 }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*LS) NewInput() any { return new(LSInput) }
 
 // Docs documents LS.
 func (*LS) Docs() tools.Docs {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/workspace"
+	"runtime"
 )
 
 // hostileName is a file a repository can ship, with how a listing must
@@ -38,6 +39,9 @@ var hostileNames = []hostileName{
 // hostileWorkspace creates the files of hostileNames in a new workspace.
 func hostileWorkspace(t *testing.T) (*workspace.Workspace, string) {
 	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows file names cannot hold control characters, so these names cannot exist there")
+	}
 	root := t.TempDir()
 	for _, h := range hostileNames {
 		p := filepath.Join(root, h.name)

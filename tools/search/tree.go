@@ -26,18 +26,11 @@ const (
 
 // TreeInput is the input of Tree.
 type TreeInput struct {
-	Path     string `json:"path,omitempty"`
-	MaxDepth *int   `json:"max_depth,omitempty"`
+	Path     string `json:"path,omitempty" jsonschema:"Folder to show, absolute or relative to the workspace root. Defaults to the workspace root."`
+	MaxDepth *int   `json:"max_depth,omitempty" jsonschema:"Levels below the folder to show. Default 3." schema:"minimum=1"`
 }
 
-const treeSchema = `{
-  "type": "object",
-  "properties": {
-    "path": {"type": "string", "description": "Folder to show, absolute or relative to the workspace root. Defaults to the workspace root."},
-    "max_depth": {"type": "integer", "minimum": 1, "description": "Levels below the folder to show. Default 3."}
-  },
-  "additionalProperties": false
-}`
+var treeSchema = tools.SchemaOf[TreeInput](nil)
 
 // Tree shows a folder tree.
 type Tree struct {
@@ -49,16 +42,13 @@ func NewTree(ws *workspace.Workspace) *Tree { return &Tree{ws: ws} }
 
 func (*Tree) Name() string                 { return "Tree" }
 func (*Tree) Description() string          { return treeDescription }
-func (*Tree) InputSchema() json.RawMessage { return json.RawMessage(treeSchema) }
+func (*Tree) InputSchema() json.RawMessage { return treeSchema.JSON() }
 func (*Tree) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 func (*Tree) Access(in json.RawMessage) tools.Access {
 	var p TreeInput
 	_ = json.Unmarshal(in, &p)
 	return readPaths(p.Path)
 }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Tree) NewInput() any { return new(TreeInput) }
 
 // Docs documents Tree.
 func (*Tree) Docs() tools.Docs {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/workspace"
+	"path/filepath"
 )
 
 func TestTree(t *testing.T) {
@@ -54,7 +55,7 @@ func TestTree(t *testing.T) {
 └── go.mod
 
 3 folders, 2 files`},
-		{"sub folder", map[string]any{"path": "cmd", "max_depth": 5}, dir + `/cmd/
+		{"sub folder", map[string]any{"path": "cmd", "max_depth": 5}, filepath.Join(dir, "cmd") + `/
 └── app/
     ├── deep/
     │   └── x.go

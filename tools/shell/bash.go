@@ -16,6 +16,7 @@ import (
 	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -31,20 +32,27 @@ const (
 
 // BashInput is the input of Bash, as in Claude Code.
 type BashInput struct {
-	Command         string   `json:"command"`
-	Timeout         *float64 `json:"timeout,omitempty"`
-	Description     string   `json:"description,omitempty"`
-	RunInBackground bool     `json:"run_in_background,omitempty"`
+	Command         string   `json:"command" jsonschema:"The command to run with bash -c, in the folder the last call ended in (the workspace root at first)."`
+	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)." schema:"minimum=0"`
+	Description     string   `json:"description,omitempty" jsonschema:"What the command does, in a few words, for the user."`
+	RunInBackground bool     `json:"run_in_background,omitempty" jsonschema:"Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."`
 	// DangerouslyDisableSandbox is accepted for compatibility and ignored:
 	// the sandbox (bash.sandbox) is the user's choice, not the model's.
-	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty"`
+	DangerouslyDisableSandbox bool `json:"dangerouslyDisableSandbox,omitempty" jsonschema:"Accepted for compatibility and ignored: whether commands run in a sandbox is the user's setting (bash.sandbox), never the model's."`
 }
 
 // bashStdin is the input field bash.backgroundStdin adds to BashInput:
 // text fed to a background command. It is kept apart so that BashInput
 // stays Claude Code's shape.
 type bashStdin struct {
-	Stdin *string `json:"stdin"`
+	Stdin *string `json:"stdin,omitempty" jsonschema:"Text fed to the standard input of a background command (with run_in_background), which then sees end of input."`
+}
+
+// bashStdinInput is the input Bash's schema describes with
+// bash.backgroundStdin on.
+type bashStdinInput struct {
+	BashInput
+	bashStdin
 }
 
 // BashOutput is the structured result of Bash, in Claude Code's shape
@@ -62,23 +70,12 @@ type BashOutput struct {
 	PersistedOutputSize int64  `json:"persistedOutputSize,omitempty"`
 }
 
-const bashSchema = `{
-  "type": "object",
-  "properties": {
-    "command": {"type": "string", "description": "The command to run with bash -c, in the folder the last call ended in (the workspace root at first)."},
-    "timeout": {"type": "number", "minimum": 0, "description": "Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)."},
-    "description": {"type": "string", "description": "What the command does, in a few words, for the user."},
-    "run_in_background": {"type": "boolean", "description": "Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."},
-    "dangerouslyDisableSandbox": {"type": "boolean", "description": "Accepted for compatibility and ignored: whether commands run in a sandbox is the user's setting (bash.sandbox), never the model's."}
-  },
-  "required": ["command"],
-  "additionalProperties": false
-}`
-
-// bashStdinSchema is bashSchema with stdin, for bash.backgroundStdin.
-var bashStdinSchema = strings.Replace(bashSchema, `"dangerouslyDisableSandbox": {`,
-	`"stdin": {"type": "string", "description": "Text fed to the standard input of a background command (with run_in_background), which then sees end of input."},
-    "dangerouslyDisableSandbox": {`, 1)
+// bashSchema is Claude Code's; bashStdinSchema adds stdin, for
+// bash.backgroundStdin.
+var (
+	bashSchema      = tools.SchemaOf[BashInput](nil)
+	bashStdinSchema = tools.SchemaOf[bashStdinInput](nil)
+)
 
 // Bash runs shell commands in the workspace root.
 type Bash struct {
@@ -124,14 +121,11 @@ func (*Bash) Description() string { return bashDescription }
 // stdin.
 func (b *Bash) InputSchema() json.RawMessage {
 	if s := b.settings(); s != nil && s.Bash.BackgroundStdin {
-		return json.RawMessage(bashStdinSchema)
+		return bashStdinSchema.JSON()
 	}
-	return json.RawMessage(bashSchema)
+	return bashSchema.JSON()
 }
 func (*Bash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Bash) NewInput() any { return new(BashInput) }
 
 // Docs documents Bash.
 func (*Bash) Docs() tools.Docs {
@@ -176,29 +170,21 @@ func (*Bash) Preview(_ context.Context, in json.RawMessage) *tools.Preview {
 	return &tools.Preview{Kind: "command", Text: text}
 }
 
-// readOnlyCommands are programs that, called plainly, only look.
-var readOnlyCommands = map[string]bool{
-	"ls": true, "pwd": true, "echo": true, "date": true, "whoami": true, "which": true,
-	"wc": true, "head": true, "tail": true, "file": true, "stat": true, "du": true, "df": true,
-	"uname": true, "git status": true, "git log": true, "git diff": true,
-	"git show": true, "git branch": true, "go version": true, "node --version": true,
-}
-
-// Risk is low for a plain read-only command (no pipes, redirections or
-// substitutions) and high for anything else.
-func (*Bash) Risk(in json.RawMessage) tools.Risk {
+// Risk is the permission module's reading of the command (see
+// permission.CommandRisk): low for commands that only look or wait,
+// medium for ordinary work, high for what is hard to undo or hides what it
+// runs. A command left running in the background is at least medium: it
+// outlives the call the user approves.
+func (b *Bash) Risk(in json.RawMessage) tools.Risk {
 	var p BashInput
-	if json.Unmarshal(in, &p) != nil || p.RunInBackground || strings.ContainsAny(p.Command, shellMeta) {
+	if json.Unmarshal(in, &p) != nil || strings.TrimSpace(p.Command) == "" {
 		return tools.RiskHigh
 	}
-	f := strings.Fields(p.Command)
-	if len(f) == 0 {
-		return tools.RiskHigh
+	risk := permission.CommandRisk(p.Command, b.workDir())
+	if p.RunInBackground && risk == tools.RiskLow {
+		return tools.RiskMedium
 	}
-	if readOnlyCommands[f[0]] || len(f) > 1 && readOnlyCommands[f[0]+" "+f[1]] {
-		return tools.RiskLow
-	}
-	return tools.RiskHigh
+	return risk
 }
 
 func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
@@ -274,38 +260,17 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			b.spares.refill(spareKey(name, next, env), name, next, env)
 		}()
 	}
-	res, err := runForeground(ctx, spec)
-	savedPath := saved.close()
+	res, savedPath, err := runSaved(ctx, spec, "bash")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("running bash: %w", err)
+		return nil, err
 	}
-	if res.backgroundTask != "" {
-		// The task keeps the output from here on and the result names no
-		// saved file: a file left would only fill the disk.
-		if savedPath != "" {
-			_ = os.Remove(savedPath)
-		}
-		return movedToBackground(res, timeout), nil
+	if r := inBackground(res, savedPath, timeout); r != nil {
+		return r, nil
 	}
 	if msg := sandboxFailure(s, res.output, res.exitCode); msg != "" {
 		return tools.ErrorResult("%s.", msg), nil
 	}
-	if savedPath != "" {
-		res.output = saved.render(savedPath)
-	}
-	how := "set run_in_background: true and follow it with TaskOutput"
-	if timeout < maxTimeout {
-		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
-	}
-	r := bashResult(in.Command, res, timeout, how, s.Bash.CompressOutput && savedPath == "")
-	if savedPath != "" {
-		out := r.Structured.(BashOutput)
-		out.PersistedOutputPath, out.PersistedOutputSize = savedPath, saved.size()
-		r.Structured = out
-	}
+	r := finishedResult(in.Command, res, saved, savedPath, timeout, maxTimeout, s.Bash.CompressOutput)
 	// As in Claude Code, only a command that succeeded moves the next one:
 	// after a failed `cd build && make`, a relative command must not run in
 	// a folder the model did not expect it to.
@@ -317,6 +282,58 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	return r, nil
 }
 
+// runSaved runs a shell tool's foreground command (runForeground) and
+// closes its spill: the output turned into UTF-8 (decodeCommandOutput) and
+// the path of the file holding the whole of it, when it was saved. A
+// cancelled call returns ctx's error.
+func runSaved(ctx context.Context, spec runSpec, shell string) (runResult, string, error) {
+	res, err := runForeground(ctx, spec)
+	savedPath := spec.spill.close()
+	if err != nil {
+		if ctx.Err() != nil {
+			return runResult{}, "", ctx.Err()
+		}
+		return runResult{}, "", fmt.Errorf("running %s: %w", shell, err)
+	}
+	res.output = decodeCommandOutput(res.output)
+	return res, savedPath, nil
+}
+
+// inBackground is the result of a foreground command a task took over at
+// its timeout, nil for one that ended. The task keeps the output from
+// there on and the result names no saved file: a file left would only
+// fill the disk.
+func inBackground(res runResult, savedPath string, timeout time.Duration) *tools.Result {
+	if res.backgroundTask == "" {
+		return nil
+	}
+	if savedPath != "" {
+		_ = os.Remove(savedPath)
+	}
+	return movedToBackground(res, timeout)
+}
+
+// finishedResult is the result of a foreground command that ended
+// (bashResult), naming the file saved holds its whole output in when it
+// was too long for the result; compress asks for compressed output when
+// nothing was saved.
+func finishedResult(command string, res runResult, saved *spill, savedPath string, timeout, maxTimeout time.Duration, compress bool) *tools.Result {
+	if savedPath != "" {
+		res.output = saved.render(savedPath)
+	}
+	how := "set run_in_background: true and follow it with TaskOutput"
+	if timeout < maxTimeout {
+		how = fmt.Sprintf("pass a larger timeout (at most %d ms), or %s", maxTimeout.Milliseconds(), how)
+	}
+	r := bashResult(command, res, timeout, how, compress && savedPath == "")
+	if savedPath != "" {
+		out := r.Structured.(BashOutput)
+		out.PersistedOutputPath, out.PersistedOutputSize = savedPath, saved.size()
+		r.Structured = out
+	}
+	return r
+}
+
 // onlyWaits reports whether a command does nothing but wait (sleep N):
 // at its timeout it is killed rather than moved to the background, as in
 // Claude Code, since nothing would come of it there.
@@ -325,17 +342,23 @@ func onlyWaits(command string) bool {
 	return len(f) > 0 && f[0] == "sleep"
 }
 
-// toBackground is runSpec.background for a call: the command still running
-// at its timeout becomes a background task with the background timeout.
+// toBackground is runSpec.background for a call (backgroundTaker).
 func (b *Bash) toBackground(call *tools.Call, command string) func(*exec.Cmd, *tasks.Output, <-chan error, func()) string {
+	return backgroundTaker(b.tasks, b.log, call, "bash", command)
+}
+
+// backgroundTaker is runSpec.background for a call of a shell tool (kind
+// "bash", "powershell"): the command still running at its timeout becomes
+// a background task of m with the background timeout.
+func backgroundTaker(m *tasks.Manager, log *slog.Logger, call *tools.Call, kind, command string) func(*exec.Cmd, *tasks.Output, <-chan error, func()) string {
 	return func(cmd *exec.Cmd, out *tasks.Output, waitErr <-chan error, kill func()) string {
-		spec := tasks.Spec{Kind: "bash", Command: command, Timeout: DefaultBackgroundTimeout}
+		spec := tasks.Spec{Kind: kind, Command: command, Timeout: DefaultBackgroundTimeout}
 		if call.Host != nil {
 			spec.Notify = call.Host.Notify
 		}
-		t, err := b.tasks.TakeOver(spec, cmd, out, waitErr, kill)
+		t, err := m.TakeOver(spec, cmd, out, waitErr, kill)
 		if err != nil {
-			b.log.Warn("a timed-out command could not move to the background", "err", err)
+			log.Warn("a timed-out command could not move to the background", "err", err)
 			return ""
 		}
 		return t.ID()
@@ -454,7 +477,13 @@ func bashResult(command string, res runResult, timeout time.Duration, longer str
 
 // startBackground starts the command as a task and returns its id.
 func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdin *string, env []string, name string, args []string) (*tools.Result, error) {
-	if b.tasks == nil {
+	return startTask(b.tasks, call, "bash", in, dir, stdin, env, name, args)
+}
+
+// startTask starts a shell tool's command (kind "bash", "powershell") as a
+// task of m and returns its id.
+func startTask(m *tasks.Manager, call *tools.Call, kind string, in *BashInput, dir string, stdin *string, env []string, name string, args []string) (*tools.Result, error) {
+	if m == nil {
 		return tools.ErrorResult("background commands are not available in this session; run the command without run_in_background."), nil
 	}
 	timeout := DefaultBackgroundTimeout
@@ -462,7 +491,7 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdi
 		timeout = min(time.Duration(*in.Timeout*float64(time.Millisecond)), MaxBackgroundTimeout)
 	}
 	spec := tasks.Spec{
-		Kind: "bash", Command: in.Command, Name: name, Args: args,
+		Kind: kind, Command: in.Command, Name: name, Args: args,
 		Dir: dir, Env: env, Timeout: timeout,
 	}
 	if stdin != nil {
@@ -471,7 +500,7 @@ func (b *Bash) startBackground(call *tools.Call, in *BashInput, dir string, stdi
 	if call.Host != nil {
 		spec.Notify = call.Host.Notify
 	}
-	t, err := b.tasks.Start(spec)
+	t, err := m.Start(spec)
 	if err != nil {
 		return tools.ErrorResult("could not start the background command: %v.", err), nil
 	}

@@ -12,6 +12,7 @@ import (
 // Saved outputs go to a state folder of the test's own, never the user's.
 func TestMain(m *testing.M) {
 	lifetime.MainIfAsked()
+	fakePowerShellIfAsked()
 	state, err := os.MkdirTemp("", "toolhost-shell-state-")
 	if err != nil {
 		panic(err)

@@ -29,10 +29,10 @@ const (
 
 // MonitorInput is the input of Monitor, as in Claude Code.
 type MonitorInput struct {
-	Description string     `json:"description"`
-	TimeoutMs   float64    `json:"timeout_ms"`
-	Command     string     `json:"command,omitempty"`
-	WS          *MonitorWS `json:"ws,omitempty"`
+	Description string     `json:"description" jsonschema:"Short description of what you are monitoring, shown to the user."`
+	TimeoutMs   float64    `json:"timeout_ms" jsonschema:"Stop the monitor after this many milliseconds: default 300000, at most 1800000." schema:"minimum=0"`
+	Command     string     `json:"command,omitempty" jsonschema:"Shell command or script; each output line is an event, and its exit ends the watch."`
+	WS          *MonitorWS `json:"ws,omitempty" jsonschema:"WebSocket to open instead of a command; each text message is an event, and the socket closing ends the watch."`
 }
 
 // MonitorWS is the WebSocket a Monitor opens.
@@ -47,26 +47,7 @@ type MonitorOutput struct {
 	TimeoutMs int64  `json:"timeoutMs"`
 }
 
-const monitorSchema = `{
-  "type": "object",
-  "properties": {
-    "description": {"type": "string", "description": "Short description of what you are monitoring, shown to the user."},
-    "timeout_ms": {"type": "number", "minimum": 0, "description": "Stop the monitor after this many milliseconds: default 300000, at most 1800000."},
-    "command": {"type": "string", "description": "Shell command or script; each output line is an event, and its exit ends the watch."},
-    "ws": {
-      "type": "object",
-      "description": "WebSocket to open instead of a command; each text message is an event, and the socket closing ends the watch.",
-      "properties": {
-        "url": {"type": "string"},
-        "protocols": {"type": "array", "items": {"type": "string"}}
-      },
-      "required": ["url"],
-      "additionalProperties": false
-    }
-  },
-  "required": ["description", "timeout_ms"],
-  "additionalProperties": false
-}`
+var monitorSchema = tools.SchemaOf[MonitorInput](nil)
 
 // Monitor watches a command's output or a WebSocket's messages as a
 // background task whose output lines are the events.
@@ -79,9 +60,8 @@ type Monitor struct {
 func NewMonitor(b *Bash) *Monitor { return &Monitor{bash: b} }
 
 func (*Monitor) Name() string                 { return "Monitor" }
-func (*Monitor) NewInput() any                { return new(MonitorInput) }
 func (*Monitor) Description() string          { return monitorDescription }
-func (*Monitor) InputSchema() json.RawMessage { return json.RawMessage(monitorSchema) }
+func (*Monitor) InputSchema() json.RawMessage { return monitorSchema.JSON() }
 func (*Monitor) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
 // Docs documents Monitor.

@@ -19,21 +19,12 @@ var sshBashDescription string
 
 // SSHBashInput is the input of SSHBash.
 type SSHBashInput struct {
-	Host    string   `json:"host"`
-	Command string   `json:"command"`
-	Timeout *float64 `json:"timeout,omitempty"`
+	Host    string   `json:"host" jsonschema:"Name of a host configured under ssh.hosts in the settings."`
+	Command string   `json:"command" jsonschema:"The command to run on the host."`
+	Timeout *float64 `json:"timeout,omitempty" jsonschema:"Timeout in milliseconds: default 120000, at most 600000." schema:"minimum=0"`
 }
 
-const sshBashSchema = `{
-  "type": "object",
-  "properties": {
-    "host": {"type": "string", "description": "Name of a host configured under ssh.hosts in the settings."},
-    "command": {"type": "string", "description": "The command to run on the host."},
-    "timeout": {"type": "number", "minimum": 0, "description": "Timeout in milliseconds: default 120000, at most 600000."}
-  },
-  "required": ["host", "command"],
-  "additionalProperties": false
-}`
+var sshBashSchema = tools.SchemaOf[SSHBashInput](nil)
 
 // SSHBash runs a command on a configured host with the system ssh.
 type SSHBash struct {
@@ -53,11 +44,8 @@ func NewSSHBash(s func() *settings.Settings) *SSHBash {
 
 func (*SSHBash) Name() string                 { return "SSHBash" }
 func (*SSHBash) Description() string          { return sshBashDescription }
-func (*SSHBash) InputSchema() json.RawMessage { return json.RawMessage(sshBashSchema) }
+func (*SSHBash) InputSchema() json.RawMessage { return sshBashSchema.JSON() }
 func (*SSHBash) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*SSHBash) NewInput() any { return new(SSHBashInput) }
 
 // Docs documents SSHBash.
 func (*SSHBash) Docs() tools.Docs {

@@ -220,25 +220,14 @@ func (t *Tool) Description() string {
 	return b.String()
 }
 
-var schema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "skill": {"type": "string", "description": "The name of the skill to load, as the list in this tool's description gives it."},
-    "args": {"type": "string", "description": "Optional arguments for the skill."}
-  },
-  "required": ["skill"],
-  "additionalProperties": false
-}`)
+var schema = tools.SchemaOf[input](nil)
 
-func (*Tool) InputSchema() json.RawMessage { return schema }
+func (*Tool) InputSchema() json.RawMessage { return schema.JSON() }
 
 type input struct {
-	Skill string `json:"skill"`
-	Args  string `json:"args,omitempty"`
+	Skill string `json:"skill" jsonschema:"The name of the skill to load, as the list in this tool's description gives it."`
+	Args  string `json:"args,omitempty" jsonschema:"Optional arguments for the skill."`
 }
-
-// NewInput implements tools.TypedInput.
-func (*Tool) NewInput() any { return new(input) }
 
 // Docs implements tools.Documented: the description without the machine's
 // own skill list.

@@ -42,14 +42,14 @@ type QuestionAnnotation struct {
 }
 
 type askUserQuestionParams struct {
-	Questions []tools.Question `json:"questions"`
+	Questions []tools.Question `json:"questions" jsonschema:"The questions to ask, 1 to 4." schema:"minItems=1,maxItems=4"`
 	// Answers, when already present (a permission prompt or a PreToolUse
 	// hook filled them in), are used instead of asking again.
-	Answers     map[string]string             `json:"answers,omitempty"`
-	Annotations map[string]QuestionAnnotation `json:"annotations,omitempty"`
+	Answers     map[string]string             `json:"answers,omitempty" jsonschema:"Answers already collected, by question text (filled in by the client or a hook, not by the model)."`
+	Annotations map[string]QuestionAnnotation `json:"annotations,omitempty" jsonschema:"Notes the user added to answers, by question text."`
 	Metadata    *struct {
 		Source string `json:"source,omitempty"`
-	} `json:"metadata,omitempty"`
+	} `json:"metadata,omitempty" jsonschema:"Tracking information, never shown to the user."`
 }
 
 // AskUserQuestionOutput is the structured result, in Claude Code's shape.
@@ -59,68 +59,7 @@ type AskUserQuestionOutput struct {
 	Annotations map[string]QuestionAnnotation `json:"annotations,omitempty"`
 }
 
-var askUserQuestionSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "questions": {
-      "type": "array",
-      "description": "The questions to ask, 1 to 4.",
-      "minItems": 1,
-      "maxItems": 4,
-      "items": {
-        "type": "object",
-        "properties": {
-          "question": {"type": "string", "description": "The full question, ending with a question mark."},
-          "header": {"type": "string", "maxLength": 12, "description": "A very short tag for the question (at most 12 characters), e.g. \"Database\"."},
-          "options": {
-            "type": "array",
-            "description": "2 to 4 distinct choices. Do not add an \"Other\" choice: the user can always type their own answer.",
-            "minItems": 2,
-            "maxItems": 4,
-            "items": {
-              "type": "object",
-              "properties": {
-                "label": {"type": "string", "description": "The choice as the user sees it, a few words."},
-                "description": {"type": "string", "description": "What choosing it means: trade-offs, consequences."},
-                "preview": {"type": "string", "description": "Optional content shown while the choice is focused: a mockup, a code snippet."}
-              },
-              "required": ["label", "description"],
-              "additionalProperties": false
-            }
-          },
-          "multiSelect": {"type": "boolean", "description": "true lets the user pick several choices."}
-        },
-        "required": ["question", "header", "options", "multiSelect"],
-        "additionalProperties": false
-      }
-    },
-    "answers": {
-      "type": "object",
-      "description": "Answers already collected, by question text (filled in by the client or a hook, not by the model).",
-      "additionalProperties": {"type": "string"}
-    },
-    "annotations": {
-      "type": "object",
-      "description": "Notes the user added to answers, by question text.",
-      "additionalProperties": {
-        "type": "object",
-        "properties": {
-          "preview": {"type": "string"},
-          "notes": {"type": "string"}
-        },
-        "additionalProperties": false
-      }
-    },
-    "metadata": {
-      "type": "object",
-      "description": "Tracking information, never shown to the user.",
-      "properties": {"source": {"type": "string"}},
-      "additionalProperties": false
-    }
-  },
-  "required": ["questions"],
-  "additionalProperties": false
-}`)
+var askUserQuestionSchema = tools.SchemaOf[askUserQuestionParams](nil)
 
 // AskUserQuestion asks the user multiple-choice questions through the host
 // (an editor dialog) and hands the answers to the model.
@@ -131,11 +70,8 @@ func NewAskUserQuestion() *AskUserQuestion { return &AskUserQuestion{} }
 
 func (*AskUserQuestion) Name() string                 { return "AskUserQuestion" }
 func (*AskUserQuestion) Description() string          { return askUserQuestionDescription }
-func (*AskUserQuestion) InputSchema() json.RawMessage { return askUserQuestionSchema }
+func (*AskUserQuestion) InputSchema() json.RawMessage { return askUserQuestionSchema.JSON() }
 func (*AskUserQuestion) SideEffect() tools.SideEffect { return tools.SideEffectState }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*AskUserQuestion) NewInput() any { return new(askUserQuestionParams) }
 
 // Docs implements tools.Documented.
 func (*AskUserQuestion) Docs() tools.Docs {

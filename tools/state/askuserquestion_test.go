@@ -166,18 +166,18 @@ func TestSchemasStateLimits(t *testing.T) {
 		input  string
 		valid  bool
 	}{
-		{"ask: valid", askUserQuestionSchema, `{"questions":[` + question("Header", 2) + `]}`, true},
-		{"ask: preview allowed", askUserQuestionSchema, `{"questions":[{"question":"Q?","header":"H","multiSelect":true,"options":[{"label":"A","description":"d","preview":"<b>"},` + option + `]}]}`, true},
-		{"ask: no questions", askUserQuestionSchema, `{"questions":[]}`, false},
-		{"ask: five questions", askUserQuestionSchema, `{"questions":[` + strings.TrimSuffix(strings.Repeat(question("H", 2)+",", 5), ",") + `]}`, false},
-		{"ask: header of 13", askUserQuestionSchema, `{"questions":[` + question("ThirteenChars", 2) + `]}`, false},
-		{"ask: header of 12", askUserQuestionSchema, `{"questions":[` + question("TwelveChars!", 2) + `]}`, true},
-		{"ask: one option", askUserQuestionSchema, `{"questions":[` + question("H", 1) + `]}`, false},
-		{"ask: five options", askUserQuestionSchema, `{"questions":[` + question("H", 5) + `]}`, false},
-		{"ask: multiSelect required", askUserQuestionSchema, `{"questions":[{"question":"Q?","header":"H","options":[` + option + `,` + option + `]}]}`, false},
-		{"todo: valid", todoWriteSchema, `{"todos":[{"content":"a","status":"pending","activeForm":"b"}]}`, true},
-		{"todo: bad status", todoWriteSchema, `{"todos":[{"content":"a","status":"done","activeForm":"b"}]}`, false},
-		{"todo: activeForm required", todoWriteSchema, `{"todos":[{"content":"a","status":"pending"}]}`, false},
+		{"ask: valid", askUserQuestionSchema.JSON(), `{"questions":[` + question("Header", 2) + `]}`, true},
+		{"ask: preview allowed", askUserQuestionSchema.JSON(), `{"questions":[{"question":"Q?","header":"H","multiSelect":true,"options":[{"label":"A","description":"d","preview":"<b>"},` + option + `]}]}`, true},
+		{"ask: no questions", askUserQuestionSchema.JSON(), `{"questions":[]}`, false},
+		{"ask: five questions", askUserQuestionSchema.JSON(), `{"questions":[` + strings.TrimSuffix(strings.Repeat(question("H", 2)+",", 5), ",") + `]}`, false},
+		{"ask: header of 13", askUserQuestionSchema.JSON(), `{"questions":[` + question("ThirteenChars", 2) + `]}`, false},
+		{"ask: header of 12", askUserQuestionSchema.JSON(), `{"questions":[` + question("TwelveChars!", 2) + `]}`, true},
+		{"ask: one option", askUserQuestionSchema.JSON(), `{"questions":[` + question("H", 1) + `]}`, false},
+		{"ask: five options", askUserQuestionSchema.JSON(), `{"questions":[` + question("H", 5) + `]}`, false},
+		{"ask: multiSelect required", askUserQuestionSchema.JSON(), `{"questions":[{"question":"Q?","header":"H","options":[` + option + `,` + option + `]}]}`, false},
+		{"todo: valid", todoWriteSchema.JSON(), `{"todos":[{"content":"a","status":"pending","activeForm":"b"}]}`, true},
+		{"todo: bad status", todoWriteSchema.JSON(), `{"todos":[{"content":"a","status":"done","activeForm":"b"}]}`, false},
+		{"todo: activeForm required", todoWriteSchema.JSON(), `{"todos":[{"content":"a","status":"pending"}]}`, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 )
@@ -58,23 +60,13 @@ func WritableSettings() []string {
 	return keys
 }
 
-var configSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "setting": {"type": "string", "minLength": 1, "description": "The dotted settings key, e.g. \"permissions.defaultMode\" or \"bash.defaultTimeoutMs\"."},
-    "value": {
-      "type": ["string", "boolean", "number", "array"],
-      "items": {"type": "string"},
-      "description": "The new value. Leave it out to read the current value."
-    }
-  },
-  "required": ["setting"],
-  "additionalProperties": false
-}`)
+var configSchema = tools.SchemaOf[configParams](func(s *jsonschema.Schema) {
+	s.Properties["value"].Items = &jsonschema.Schema{Type: "string"} // a list setting's entries
+})
 
 type configParams struct {
-	Setting string          `json:"setting"`
-	Value   json.RawMessage `json:"value,omitempty"`
+	Setting string          `json:"setting" jsonschema:"The dotted settings key, e.g. \"permissions.defaultMode\" or \"bash.defaultTimeoutMs\"." schema:"minLength=1"`
+	Value   json.RawMessage `json:"value,omitempty" jsonschema:"The new value. Leave it out to read the current value." schema:"type=string|boolean|number|array"`
 }
 
 // ConfigOutput is Config's structured result.
@@ -105,10 +97,7 @@ func NewConfig(store ConfigStore, root func() string, modes tools.ModeController
 
 func (*Config) Name() string                 { return "Config" }
 func (*Config) Description() string          { return configDescription }
-func (*Config) InputSchema() json.RawMessage { return configSchema }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*Config) NewInput() any { return new(configParams) }
+func (*Config) InputSchema() json.RawMessage { return configSchema.JSON() }
 
 // SideEffect is state: a write changes toolhost's own settings, never the
 // project's files. Writes still prompt, through Risk.

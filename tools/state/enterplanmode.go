@@ -15,7 +15,7 @@ import (
 var enterPlanModeDescription string
 
 // enterPlanModeSchema is Claude Code's: no input.
-var enterPlanModeSchema = json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`)
+var enterPlanModeSchema = tools.SchemaOf[struct{}](nil)
 
 // EnterPlanModeOutput is the structured result, in Claude Code's shape.
 type EnterPlanModeOutput struct {
@@ -46,9 +46,8 @@ func NewEnterPlanMode(modes tools.ModeController) *EnterPlanMode {
 }
 
 func (*EnterPlanMode) Name() string                 { return "EnterPlanMode" }
-func (*EnterPlanMode) NewInput() any                { return new(struct{}) }
 func (*EnterPlanMode) Description() string          { return enterPlanModeDescription }
-func (*EnterPlanMode) InputSchema() json.RawMessage { return enterPlanModeSchema }
+func (*EnterPlanMode) InputSchema() json.RawMessage { return enterPlanModeSchema.JSON() }
 
 // SideEffect is state: it changes only the session's permission mode, to a
 // stricter one, after asking the user itself.

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/permission"
 )
@@ -22,32 +24,21 @@ var exitPlanModeDescription string
 // other properties are allowed. toolhost reads one more, "plan" (the plan
 // inline, as earlier Claude Code versions sent it), declared so the schema
 // says what the tool reads.
-var exitPlanModeSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "plan": {"type": "string", "description": "The plan in markdown. Optional: without it the plan file (.toolhost/plan.md) is shown."},
-    "allowedPrompts": {
-      "type": "array",
-      "description": "Deprecated and ignored.",
-      "items": {
-        "type": "object",
-        "properties": {
-          "tool": {"type": "string", "enum": ["Bash"]},
-          "prompt": {"type": "string"}
-        },
-        "required": ["tool", "prompt"],
-        "additionalProperties": false
-      }
-    }
-  },
-  "additionalProperties": true
-}`)
+var exitPlanModeSchema = tools.SchemaOf[exitPlanModeParams](func(s *jsonschema.Schema) {
+	s.AdditionalProperties = &jsonschema.Schema{} // true: Claude Code's schema is open
+})
 
 type exitPlanModeParams struct {
 	// Plan is the plan in markdown, when the model passes it inline.
-	Plan string `json:"plan,omitempty"`
+	Plan string `json:"plan,omitempty" jsonschema:"The plan in markdown. Optional: without it the plan file (.toolhost/plan.md) is shown."`
 	// AllowedPrompts is accepted for Claude Code's schema and ignored.
-	AllowedPrompts []json.RawMessage `json:"allowedPrompts,omitempty"`
+	AllowedPrompts []allowedPrompt `json:"allowedPrompts,omitempty" jsonschema:"Deprecated and ignored."`
+}
+
+// allowedPrompt is one entry of ExitPlanMode's deprecated allowedPrompts.
+type allowedPrompt struct {
+	Tool   string `json:"tool" schema:"enum=Bash"`
+	Prompt string `json:"prompt"`
 }
 
 // ExitPlanModeOutput is the structured result, in Claude Code's shape.
@@ -73,10 +64,7 @@ func NewExitPlanMode(modes tools.ModeController, root func() string) *ExitPlanMo
 
 func (*ExitPlanMode) Name() string                 { return "ExitPlanMode" }
 func (*ExitPlanMode) Description() string          { return exitPlanModeDescription }
-func (*ExitPlanMode) InputSchema() json.RawMessage { return exitPlanModeSchema }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*ExitPlanMode) NewInput() any { return new(exitPlanModeParams) }
+func (*ExitPlanMode) InputSchema() json.RawMessage { return exitPlanModeSchema.JSON() }
 
 // SideEffect is state: it changes only the session's permission mode, and
 // only with the user's approval, which it asks for itself.

@@ -13,23 +13,13 @@ import (
 //go:embed taskcreate.md
 var taskCreateDescription string
 
-var taskCreateSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "subject": {"type": "string", "description": "A brief title for the task, in the imperative (\"Fix the login redirect\")."},
-    "description": {"type": "string", "description": "What needs to be done, and what done means."},
-    "activeForm": {"type": "string", "description": "Present continuous form shown while the task is in progress (\"Fixing the login redirect\")."},
-    "metadata": {"type": "object", "additionalProperties": true, "description": "Arbitrary metadata to attach to the task."}
-  },
-  "required": ["subject", "description"],
-  "additionalProperties": false
-}`)
+var taskCreateSchema = tools.SchemaOf[taskCreateParams](nil)
 
 type taskCreateParams struct {
-	Subject     string         `json:"subject"`
-	Description string         `json:"description"`
-	ActiveForm  string         `json:"activeForm"`
-	Metadata    map[string]any `json:"metadata"`
+	Subject     string         `json:"subject" jsonschema:"A brief title for the task, in the imperative (\"Fix the login redirect\")."`
+	Description string         `json:"description" jsonschema:"What needs to be done, and what done means."`
+	ActiveForm  string         `json:"activeForm,omitempty" jsonschema:"Present continuous form shown while the task is in progress (\"Fixing the login redirect\")."`
+	Metadata    map[string]any `json:"metadata,omitempty" jsonschema:"Arbitrary metadata to attach to the task." schema:"additionalProperties=true"`
 }
 
 // TaskCreateOutput is the structured result, in Claude Code's shape.
@@ -48,9 +38,8 @@ type TaskCreate struct{ board *TaskBoard }
 func NewTaskCreate(board *TaskBoard) *TaskCreate { return &TaskCreate{board: board} }
 
 func (*TaskCreate) Name() string                 { return "TaskCreate" }
-func (*TaskCreate) NewInput() any                { return new(taskCreateParams) }
 func (*TaskCreate) Description() string          { return taskCreateDescription }
-func (*TaskCreate) InputSchema() json.RawMessage { return taskCreateSchema }
+func (*TaskCreate) InputSchema() json.RawMessage { return taskCreateSchema.JSON() }
 func (*TaskCreate) SideEffect() tools.SideEffect { return tools.SideEffectState }
 
 // Docs implements tools.Documented.

@@ -11,18 +11,11 @@ import (
 //go:embed taskget.md
 var taskGetDescription string
 
-var taskGetSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "taskId": {"type": "string", "description": "The id of the task to get."}
-  },
-  "required": ["taskId"],
-  "additionalProperties": false
-}`)
+var taskGetSchema = tools.SchemaOf[taskGetParams](nil)
 
 // taskGetParams is the input of TaskGet.
 type taskGetParams struct {
-	TaskID string `json:"taskId"`
+	TaskID string `json:"taskId" jsonschema:"The id of the task to get."`
 }
 
 // TaskGetOutput is the structured result, in Claude Code's shape (task is
@@ -48,9 +41,8 @@ type TaskGet struct{ board *TaskBoard }
 func NewTaskGet(board *TaskBoard) *TaskGet { return &TaskGet{board: board} }
 
 func (*TaskGet) Name() string                 { return "TaskGet" }
-func (*TaskGet) NewInput() any                { return new(taskGetParams) }
 func (*TaskGet) Description() string          { return taskGetDescription }
-func (*TaskGet) InputSchema() json.RawMessage { return taskGetSchema }
+func (*TaskGet) InputSchema() json.RawMessage { return taskGetSchema.JSON() }
 func (*TaskGet) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
 // Docs implements tools.Documented.

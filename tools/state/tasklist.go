@@ -13,7 +13,7 @@ import (
 //go:embed tasklist.md
 var taskListDescription string
 
-var taskListSchema = json.RawMessage(`{"type": "object", "properties": {}, "additionalProperties": false}`)
+var taskListSchema = tools.SchemaOf[struct{}](nil)
 
 // TaskListOutput is the structured result, in Claude Code's shape.
 type TaskListOutput struct {
@@ -36,9 +36,8 @@ type TaskList struct{ board *TaskBoard }
 func NewTaskList(board *TaskBoard) *TaskList { return &TaskList{board: board} }
 
 func (*TaskList) Name() string                 { return "TaskList" }
-func (*TaskList) NewInput() any                { return new(struct{}) }
 func (*TaskList) Description() string          { return taskListDescription }
-func (*TaskList) InputSchema() json.RawMessage { return taskListSchema }
+func (*TaskList) InputSchema() json.RawMessage { return taskListSchema.JSON() }
 func (*TaskList) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
 // Docs implements tools.Documented.

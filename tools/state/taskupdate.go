@@ -15,33 +15,18 @@ import (
 //go:embed taskupdate.md
 var taskUpdateDescription string
 
-var taskUpdateSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "taskId": {"type": "string", "description": "The id of the task to update."},
-    "subject": {"type": "string", "description": "New subject for the task."},
-    "description": {"type": "string", "description": "New description for the task."},
-    "activeForm": {"type": "string", "description": "Present continuous form shown while the task is in progress."},
-    "status": {"type": "string", "enum": ["pending", "in_progress", "completed", "deleted"], "description": "New status; deleted removes the task."},
-    "addBlocks": {"type": "array", "items": {"type": "string"}, "description": "Ids of tasks that this task blocks."},
-    "addBlockedBy": {"type": "array", "items": {"type": "string"}, "description": "Ids of tasks that block this task."},
-    "owner": {"type": "string", "description": "New owner for the task."},
-    "metadata": {"type": "object", "additionalProperties": true, "description": "Metadata keys to merge into the task's; a key set to null is removed."}
-  },
-  "required": ["taskId"],
-  "additionalProperties": false
-}`)
+var taskUpdateSchema = tools.SchemaOf[taskUpdateParams](nil)
 
 type taskUpdateParams struct {
-	TaskID       string          `json:"taskId"`
-	Subject      *string         `json:"subject"`
-	Description  *string         `json:"description"`
-	ActiveForm   *string         `json:"activeForm"`
-	Status       *string         `json:"status"`
-	AddBlocks    []string        `json:"addBlocks"`
-	AddBlockedBy []string        `json:"addBlockedBy"`
-	Owner        *string         `json:"owner"`
-	Metadata     json.RawMessage `json:"metadata"`
+	TaskID       string          `json:"taskId" jsonschema:"The id of the task to update."`
+	Subject      *string         `json:"subject,omitempty" jsonschema:"New subject for the task."`
+	Description  *string         `json:"description,omitempty" jsonschema:"New description for the task."`
+	ActiveForm   *string         `json:"activeForm,omitempty" jsonschema:"Present continuous form shown while the task is in progress."`
+	Status       *string         `json:"status,omitempty" jsonschema:"New status; deleted removes the task." schema:"enum=pending|in_progress|completed|deleted"`
+	AddBlocks    []string        `json:"addBlocks,omitempty" jsonschema:"Ids of tasks that this task blocks."`
+	AddBlockedBy []string        `json:"addBlockedBy,omitempty" jsonschema:"Ids of tasks that block this task."`
+	Owner        *string         `json:"owner,omitempty" jsonschema:"New owner for the task."`
+	Metadata     json.RawMessage `json:"metadata,omitempty" jsonschema:"Metadata keys to merge into the task's; a key set to null is removed." schema:"type=object,additionalProperties=true"`
 }
 
 // TaskUpdateOutput is the structured result, in Claude Code's shape.
@@ -66,9 +51,8 @@ type TaskUpdate struct{ board *TaskBoard }
 func NewTaskUpdate(board *TaskBoard) *TaskUpdate { return &TaskUpdate{board: board} }
 
 func (*TaskUpdate) Name() string                 { return "TaskUpdate" }
-func (*TaskUpdate) NewInput() any                { return new(taskUpdateParams) }
 func (*TaskUpdate) Description() string          { return taskUpdateDescription }
-func (*TaskUpdate) InputSchema() json.RawMessage { return taskUpdateSchema }
+func (*TaskUpdate) InputSchema() json.RawMessage { return taskUpdateSchema.JSON() }
 func (*TaskUpdate) SideEffect() tools.SideEffect { return tools.SideEffectState }
 
 // Docs implements tools.Documented.

@@ -40,9 +40,9 @@ const TodosNotification = "toolhost/todos"
 
 // Todo is one item of the session's task list.
 type Todo struct {
-	Content    string `json:"content"`
-	Status     string `json:"status"`
-	ActiveForm string `json:"activeForm"`
+	Content    string `json:"content" jsonschema:"What needs doing, in the imperative (\"Run the tests\")." schema:"minLength=1"`
+	Status     string `json:"status" schema:"enum=pending|in_progress|completed"`
+	ActiveForm string `json:"activeForm" jsonschema:"The same task in the present continuous (\"Running the tests\"), shown while it is in progress." schema:"minLength=1"`
 }
 
 // TodoStore keeps a session's todo list. TodoWrite replaces it; the session
@@ -76,7 +76,7 @@ func (s *TodoStore) Replace(todos []Todo) (old []Todo) {
 // TodosParams is TodoWrite's input and the params of the toolhost/todos
 // notification: the whole list.
 type TodosParams struct {
-	Todos []Todo `json:"todos"`
+	Todos []Todo `json:"todos" jsonschema:"The complete, updated todo list; it replaces the previous one."`
 }
 
 // TodoWriteOutput is the structured result, in Claude Code's shape.
@@ -85,27 +85,7 @@ type TodoWriteOutput struct {
 	NewTodos []Todo `json:"newTodos"`
 }
 
-var todoWriteSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "todos": {
-      "type": "array",
-      "description": "The complete, updated todo list; it replaces the previous one.",
-      "items": {
-        "type": "object",
-        "properties": {
-          "content": {"type": "string", "minLength": 1, "description": "What needs doing, in the imperative (\"Run the tests\")."},
-          "status": {"type": "string", "enum": ["pending", "in_progress", "completed"]},
-          "activeForm": {"type": "string", "minLength": 1, "description": "The same task in the present continuous (\"Running the tests\"), shown while it is in progress."}
-        },
-        "required": ["content", "status", "activeForm"],
-        "additionalProperties": false
-      }
-    }
-  },
-  "required": ["todos"],
-  "additionalProperties": false
-}`)
+var todoWriteSchema = tools.SchemaOf[TodosParams](nil)
 
 // TodoWrite replaces the session's todo list and shows it in the client.
 type TodoWrite struct {
@@ -119,11 +99,8 @@ func NewTodoWrite(store *TodoStore) *TodoWrite {
 
 func (*TodoWrite) Name() string                 { return "TodoWrite" }
 func (*TodoWrite) Description() string          { return todoWriteDescription }
-func (*TodoWrite) InputSchema() json.RawMessage { return todoWriteSchema }
+func (*TodoWrite) InputSchema() json.RawMessage { return todoWriteSchema.JSON() }
 func (*TodoWrite) SideEffect() tools.SideEffect { return tools.SideEffectState }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*TodoWrite) NewInput() any { return new(TodosParams) }
 
 // Docs implements tools.Documented.
 func (*TodoWrite) Docs() tools.Docs {

@@ -17,17 +17,10 @@ import (
 //go:embed getenv.md
 var getEnvDescription string
 
-var getEnvSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "name": {"type": "string", "minLength": 1, "description": "The environment variable's exact name, e.g. \"GOPATH\"."}
-  },
-  "required": ["name"],
-  "additionalProperties": false
-}`)
+var getEnvSchema = tools.SchemaOf[getEnvParams](nil)
 
 type getEnvParams struct {
-	Name string `json:"name"`
+	Name string `json:"name" jsonschema:"The environment variable's exact name, e.g. \"GOPATH\"." schema:"minLength=1"`
 }
 
 // GetEnv reads one environment variable, masked by the secret rules.
@@ -43,9 +36,8 @@ func NewGetEnv(cfg func() *settings.Settings) *GetEnv {
 }
 
 func (*GetEnv) Name() string                 { return "GetEnv" }
-func (*GetEnv) NewInput() any                { return new(getEnvParams) }
 func (*GetEnv) Description() string          { return getEnvDescription }
-func (*GetEnv) InputSchema() json.RawMessage { return getEnvSchema }
+func (*GetEnv) InputSchema() json.RawMessage { return getEnvSchema.JSON() }
 func (*GetEnv) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
 // Docs implements tools.Documented.

@@ -31,16 +31,10 @@ const (
 	clockTicks = 100
 )
 
-var listProcessesSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "filter": {"type": "string", "description": "Keep only processes whose command line contains this text (case-insensitive)."}
-  },
-  "additionalProperties": false
-}`)
+var listProcessesSchema = tools.SchemaOf[listProcessesParams](nil)
 
 type listProcessesParams struct {
-	Filter string `json:"filter"`
+	Filter string `json:"filter,omitempty" jsonschema:"Keep only processes whose command line contains this text (case-insensitive)."`
 }
 
 // Process is one row of ListProcesses' structured result.
@@ -66,9 +60,8 @@ func NewListProcesses() *ListProcesses {
 }
 
 func (*ListProcesses) Name() string                 { return "ListProcesses" }
-func (*ListProcesses) NewInput() any                { return new(listProcessesParams) }
 func (*ListProcesses) Description() string          { return listProcessesDescription }
-func (*ListProcesses) InputSchema() json.RawMessage { return listProcessesSchema }
+func (*ListProcesses) InputSchema() json.RawMessage { return listProcessesSchema.JSON() }
 func (*ListProcesses) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
 // Docs implements tools.Documented.

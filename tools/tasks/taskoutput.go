@@ -23,9 +23,9 @@ const (
 
 // TaskOutputInput is the input of TaskOutput.
 type TaskOutputInput struct {
-	TaskID  string   `json:"task_id"`
-	Block   *bool    `json:"block,omitempty"`
-	Timeout *float64 `json:"timeout,omitempty"`
+	TaskID  string   `json:"task_id" jsonschema:"Id of the background task."`
+	Block   *bool    `json:"block,omitempty" jsonschema:"Wait for the task to end (up to timeout) before answering. Default true." schema:"default=true"`
+	Timeout *float64 `json:"timeout,omitempty" jsonschema:"How long to wait in milliseconds when block is true. Default 30000." schema:"minimum=0,maximum=600000,default=30000"`
 }
 
 // TaskOutputResult is the structured result of TaskOutput.
@@ -38,16 +38,7 @@ type TaskOutputResult struct {
 	Output   string `json:"output"`
 }
 
-const taskOutputSchema = `{
-  "type": "object",
-  "properties": {
-    "task_id": {"type": "string", "description": "Id of the background task."},
-    "block": {"type": "boolean", "default": true, "description": "Wait for the task to end (up to timeout) before answering. Default true."},
-    "timeout": {"type": "number", "minimum": 0, "maximum": 600000, "default": 30000, "description": "How long to wait in milliseconds when block is true. Default 30000."}
-  },
-  "required": ["task_id"],
-  "additionalProperties": false
-}`
+var taskOutputSchema = tools.SchemaOf[TaskOutputInput](nil)
 
 // TaskOutputTool returns a background task's state and output.
 type TaskOutputTool struct {
@@ -63,11 +54,8 @@ func NewTaskOutput(m *Manager, s func() *settings.Settings) *TaskOutputTool {
 
 func (*TaskOutputTool) Name() string                 { return "TaskOutput" }
 func (*TaskOutputTool) Description() string          { return taskOutputDescription }
-func (*TaskOutputTool) InputSchema() json.RawMessage { return json.RawMessage(taskOutputSchema) }
+func (*TaskOutputTool) InputSchema() json.RawMessage { return taskOutputSchema.JSON() }
 func (*TaskOutputTool) SideEffect() tools.SideEffect { return tools.SideEffectBlocking }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*TaskOutputTool) NewInput() any { return new(TaskOutputInput) }
 
 // Docs documents TaskOutput.
 func (*TaskOutputTool) Docs() tools.Docs {

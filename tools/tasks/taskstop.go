@@ -13,9 +13,9 @@ var taskStopDescription string
 
 // TaskStopInput is the input of TaskStop, as in Claude Code.
 type TaskStopInput struct {
-	TaskID string `json:"task_id,omitempty"`
+	TaskID string `json:"task_id,omitempty" jsonschema:"Id of the background task to stop."`
 	// ShellID is the deprecated name of TaskID.
-	ShellID string `json:"shell_id,omitempty"`
+	ShellID string `json:"shell_id,omitempty" jsonschema:"Older name of task_id; use task_id."`
 }
 
 // TaskStopOutput is the structured result of TaskStop, in Claude Code's shape.
@@ -26,14 +26,7 @@ type TaskStopOutput struct {
 	Command  string `json:"command,omitempty"`
 }
 
-const taskStopSchema = `{
-  "type": "object",
-  "properties": {
-    "task_id": {"type": "string", "description": "Id of the background task to stop."},
-    "shell_id": {"type": "string", "description": "Older name of task_id; use task_id."}
-  },
-  "additionalProperties": false
-}`
+var taskStopSchema = tools.SchemaOf[TaskStopInput](nil)
 
 // TaskStopTool stops a background task.
 type TaskStopTool struct {
@@ -45,10 +38,7 @@ func NewTaskStop(m *Manager) *TaskStopTool { return &TaskStopTool{tasks: m} }
 
 func (*TaskStopTool) Name() string                 { return "TaskStop" }
 func (*TaskStopTool) Description() string          { return taskStopDescription }
-func (*TaskStopTool) InputSchema() json.RawMessage { return json.RawMessage(taskStopSchema) }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*TaskStopTool) NewInput() any { return new(TaskStopInput) }
+func (*TaskStopTool) InputSchema() json.RawMessage { return taskStopSchema.JSON() }
 
 // SideEffect: it only ends processes the session itself started.
 func (*TaskStopTool) SideEffect() tools.SideEffect { return tools.SideEffectState }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/agent"
@@ -25,39 +27,29 @@ const (
 // sendMessageSchema is Claude Code's shape; teamsSchema adds the message
 // type, offered only when tools.teams is on.
 var (
-	sendMessageSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "to": {"type": "string", "description": "The name of the running agent or team member to write to."},
-    "summary": {"type": "string", "maxLength": 200, "description": "A preview of five to ten words shown to the user."},
-    "message": {"type": "string", "description": "The message text."}
-  },
-  "required": ["to", "message"],
-  "additionalProperties": false
-}`)
-	teamsSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "to": {"type": "string", "description": "The name of the running agent or team member to write to; for broadcast and shutdown also a team's name (\"*\": your own team)."},
-    "summary": {"type": "string", "maxLength": 200, "description": "A preview of five to ten words shown to the user."},
-    "message": {"type": "string", "description": "The message text."},
-    "type": {"type": "string", "enum": ["direct", "broadcast", "shutdown"], "description": "direct (default): to one agent; broadcast: to every member of a team; shutdown: ask a member (or a whole team) to finish and end."}
-  },
-  "required": ["to", "message"],
-  "additionalProperties": false
-}`)
+	sendMessageSchema = tools.SchemaOf[sendMessageParams](nil)
+	teamsSchema       = tools.SchemaOf[teamsParams](func(s *jsonschema.Schema) {
+		s.Properties["to"].Description = "The name of the running agent or team member to write to; for broadcast and shutdown also a team's name (\"*\": your own team)."
+	})
 )
 
 // sendMessageParams is Claude Code's input of SendMessage.
 type sendMessageParams struct {
-	To      string `json:"to"`
-	Summary string `json:"summary"`
-	Message string `json:"message"`
+	To      string `json:"to" jsonschema:"The name of the running agent or team member to write to."`
+	Summary string `json:"summary,omitempty" jsonschema:"A preview of five to ten words shown to the user." schema:"maxLength=200"`
+	Message string `json:"message" jsonschema:"The message text."`
 }
 
 // messageType is the field tools.teams adds to the input.
 type messageType struct {
-	Type string `json:"type"`
+	Type string `json:"type,omitempty" jsonschema:"direct (default): to one agent; broadcast: to every member of a team; shutdown: ask a member (or a whole team) to finish and end." schema:"enum=direct|broadcast|shutdown"`
+}
+
+// teamsParams is the input SendMessage's schema describes with
+// tools.teams on.
+type teamsParams struct {
+	sendMessageParams
+	messageType
 }
 
 // SendMessage delivers a message to running agents' mailboxes.
@@ -73,16 +65,15 @@ func NewSendMessage(hub *Hub, cfg func() *settings.Settings) *SendMessage {
 }
 
 func (*SendMessage) Name() string        { return "SendMessage" }
-func (*SendMessage) NewInput() any       { return new(sendMessageParams) }
 func (*SendMessage) Description() string { return sendMessageDescription }
 
 // InputSchema is Claude Code's, with the message type added when teams
 // are on.
 func (s *SendMessage) InputSchema() json.RawMessage {
 	if s.teams() {
-		return teamsSchema
+		return teamsSchema.JSON()
 	}
-	return sendMessageSchema
+	return sendMessageSchema.JSON()
 }
 
 func (s *SendMessage) teams() bool {

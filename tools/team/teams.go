@@ -23,49 +23,20 @@ var teamDeleteDescription string
 // maxMembers caps a team: each member is a model conversation of its own.
 const maxMembers = 8
 
-var teamCreateSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "team_name": {"type": "string", "minLength": 1, "description": "A short name for the team."},
-    "description": {"type": "string", "description": "The team's goal, told to every member."},
-    "members": {
-      "type": "array", "minItems": 1, "maxItems": 8,
-      "description": "The members to start.",
-      "items": {
-        "type": "object",
-        "properties": {
-          "name": {"type": "string", "minLength": 1, "description": "The member's name; others send it messages by this name."},
-          "prompt": {"type": "string", "minLength": 1, "description": "The member's whole task."},
-          "subagent_type": {"type": "string", "description": "The member's role (e.g. reviewer)."}
-        },
-        "required": ["name", "prompt"],
-        "additionalProperties": false
-      }
-    }
-  },
-  "required": ["team_name", "members"],
-  "additionalProperties": false
-}`)
+var teamCreateSchema = tools.SchemaOf[teamCreateParams](nil)
 
-var teamDeleteSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "team_name": {"type": "string", "minLength": 1, "description": "The team to stop and remove."}
-  },
-  "required": ["team_name"],
-  "additionalProperties": false
-}`)
+var teamDeleteSchema = tools.SchemaOf[teamDeleteParams](nil)
 
 type memberSpec struct {
-	Name         string `json:"name"`
-	Prompt       string `json:"prompt"`
-	SubagentType string `json:"subagent_type"`
+	Name         string `json:"name" jsonschema:"The member's name; others send it messages by this name." schema:"minLength=1"`
+	Prompt       string `json:"prompt" jsonschema:"The member's whole task." schema:"minLength=1"`
+	SubagentType string `json:"subagent_type,omitempty" jsonschema:"The member's role (e.g. reviewer)."`
 }
 
 type teamCreateParams struct {
-	TeamName    string       `json:"team_name"`
-	Description string       `json:"description"`
-	Members     []memberSpec `json:"members"`
+	TeamName    string       `json:"team_name" jsonschema:"A short name for the team." schema:"minLength=1"`
+	Description string       `json:"description,omitempty" jsonschema:"The team's goal, told to every member."`
+	Members     []memberSpec `json:"members" jsonschema:"The members to start." schema:"minItems=1,maxItems=8"`
 }
 
 // Starter starts background sub-agents (the Agent tool).
@@ -87,9 +58,8 @@ func NewTeamCreate(hub *Hub, starter Starter, taskManager *tasks.Manager) *TeamC
 }
 
 func (*TeamCreate) Name() string                 { return "TeamCreate" }
-func (*TeamCreate) NewInput() any                { return new(teamCreateParams) }
 func (*TeamCreate) Description() string          { return teamCreateDescription }
-func (*TeamCreate) InputSchema() json.RawMessage { return teamCreateSchema }
+func (*TeamCreate) InputSchema() json.RawMessage { return teamCreateSchema.JSON() }
 func (*TeamCreate) SideEffect() tools.SideEffect { return tools.SideEffectSpawns }
 
 // Docs implements tools.Documented.
@@ -308,13 +278,12 @@ func NewTeamDelete(hub *Hub, taskManager *tasks.Manager) *TeamDelete {
 }
 
 type teamDeleteParams struct {
-	TeamName string `json:"team_name"`
+	TeamName string `json:"team_name" jsonschema:"The team to stop and remove." schema:"minLength=1"`
 }
 
 func (*TeamDelete) Name() string                 { return "TeamDelete" }
-func (*TeamDelete) NewInput() any                { return new(teamDeleteParams) }
 func (*TeamDelete) Description() string          { return teamDeleteDescription }
-func (*TeamDelete) InputSchema() json.RawMessage { return teamDeleteSchema }
+func (*TeamDelete) InputSchema() json.RawMessage { return teamDeleteSchema.JSON() }
 func (*TeamDelete) SideEffect() tools.SideEffect { return tools.SideEffectSpawns }
 
 // Docs implements tools.Documented.

@@ -37,25 +37,14 @@ func (*Tool) Name() string                 { return tools.ToolSearchName }
 func (*Tool) Description() string          { return description }
 func (*Tool) SideEffect() tools.SideEffect { return tools.SideEffectNone }
 
-var schema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "description": "\"select:Name1,Name2\" to load those tools, or keywords to search the deferred tools by."},
-    "max_results": {"type": "number", "default": 5, "description": "The most tools to return (default 5)."}
-  },
-  "required": ["query"],
-  "additionalProperties": false
-}`)
+var schema = tools.SchemaOf[input](nil)
 
-func (*Tool) InputSchema() json.RawMessage { return schema }
+func (*Tool) InputSchema() json.RawMessage { return schema.JSON() }
 
 type input struct {
-	Query      string   `json:"query"`
-	MaxResults *float64 `json:"max_results,omitempty"`
+	Query      string   `json:"query" jsonschema:"\"select:Name1,Name2\" to load those tools, or keywords to search the deferred tools by."`
+	MaxResults *float64 `json:"max_results,omitempty" jsonschema:"The most tools to return (default 5)." schema:"default=5"`
 }
-
-// NewInput implements tools.TypedInput.
-func (*Tool) NewInput() any { return new(input) }
 
 // Docs implements tools.Documented.
 func (*Tool) Docs() tools.Docs {

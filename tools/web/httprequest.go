@@ -30,25 +30,14 @@ const (
 	maxTimeoutMs   = 600_000
 )
 
-var httpRequestSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "url": {"type": "string", "description": "The full URL, e.g. https://api.example.com/v1/items?limit=10."},
-    "method": {"type": "string", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"], "description": "The HTTP method (default GET)."},
-    "headers": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Request headers, e.g. {\"Accept\": \"application/json\"}. Nothing else is added: no cookies or credentials."},
-    "body": {"type": "string", "description": "The request body, sent as given (for POST, PUT, PATCH)."},
-    "timeout": {"type": "number", "minimum": 1, "maximum": 600000, "description": "Timeout in milliseconds (default 60000)."}
-  },
-  "required": ["url"],
-  "additionalProperties": false
-}`)
+var httpRequestSchema = tools.SchemaOf[httpRequestParams](nil)
 
 type httpRequestParams struct {
-	URL     string            `json:"url"`
-	Method  string            `json:"method"`
-	Headers map[string]string `json:"headers"`
-	Body    *string           `json:"body"`
-	Timeout float64           `json:"timeout"`
+	URL     string            `json:"url" jsonschema:"The full URL, e.g. https://api.example.com/v1/items?limit=10."`
+	Method  string            `json:"method,omitempty" jsonschema:"The HTTP method (default GET)." schema:"enum=GET|POST|PUT|PATCH|DELETE"`
+	Headers map[string]string `json:"headers,omitempty" jsonschema:"Request headers, e.g. {\"Accept\": \"application/json\"}. Nothing else is added: no cookies or credentials."`
+	Body    *string           `json:"body,omitempty" jsonschema:"The request body, sent as given (for POST, PUT, PATCH)."`
+	Timeout float64           `json:"timeout,omitempty" jsonschema:"Timeout in milliseconds (default 60000)." schema:"minimum=1,maximum=600000"`
 }
 
 // shownHeaders are the response headers a result lists: what an API client
@@ -93,9 +82,8 @@ func NewHTTPRequest(cfg func() *settings.Settings, opts ...Option) *HTTPRequest 
 }
 
 func (*HTTPRequest) Name() string                 { return "HTTPRequest" }
-func (*HTTPRequest) NewInput() any                { return new(httpRequestParams) }
 func (*HTTPRequest) Description() string          { return httpRequestDescription }
-func (*HTTPRequest) InputSchema() json.RawMessage { return httpRequestSchema }
+func (*HTTPRequest) InputSchema() json.RawMessage { return httpRequestSchema.JSON() }
 func (*HTTPRequest) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
 
 // Docs implements tools.Documented.

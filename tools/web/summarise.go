@@ -28,7 +28,7 @@ type (
 func summarise(ctx context.Context, client *http.Client, agent settings.Agent, prompt, pageURL, text string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, summariseTimeout)
 	defer cancel()
-	choice, err := chatapi.Client{HTTP: client, UserAgent: userAgent}.Complete(ctx, agent, chatRequest{
+	choice, err := chatapi.Client{HTTP: client, UserAgent: userAgent}.Complete(ctx, chatapi.Endpoint(agent), chatRequest{
 		Model: agent.Model,
 		Messages: []chatMessage{
 			{Role: "system", Content: summariserInstructions},

@@ -22,21 +22,12 @@ var webFetchDescription string
 // defaultPageChars is how many characters of page text one result holds.
 const defaultPageChars = 50_000
 
-var webFetchSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "url": {"type": "string", "format": "uri", "description": "The full URL of the page to read."},
-    "prompt": {"type": "string", "description": "What you want to know from the page."},
-    "offset": {"type": "number", "minimum": 0, "description": "Character offset in the page text to read from; use the value a previous result gave to read a long page further."}
-  },
-  "required": ["url", "prompt"],
-  "additionalProperties": false
-}`)
+var webFetchSchema = tools.SchemaOf[webFetchParams](nil)
 
 type webFetchParams struct {
-	URL    string   `json:"url"`
-	Prompt string   `json:"prompt"`
-	Offset *float64 `json:"offset"`
+	URL    string   `json:"url" jsonschema:"The full URL of the page to read." schema:"format=uri"`
+	Prompt string   `json:"prompt" jsonschema:"What you want to know from the page."`
+	Offset *float64 `json:"offset,omitempty" jsonschema:"Character offset in the page text to read from; use the value a previous result gave to read a long page further." schema:"minimum=0"`
 }
 
 // WebFetchOutput is the structured result: Claude Code's fields, then
@@ -80,11 +71,8 @@ func NewWebFetch(cfg func() *settings.Settings, opts ...Option) *WebFetch {
 
 func (*WebFetch) Name() string                 { return "WebFetch" }
 func (*WebFetch) Description() string          { return webFetchDescription }
-func (*WebFetch) InputSchema() json.RawMessage { return webFetchSchema }
+func (*WebFetch) InputSchema() json.RawMessage { return webFetchSchema.JSON() }
 func (*WebFetch) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*WebFetch) NewInput() any { return new(webFetchParams) }
 
 // Docs implements tools.Documented.
 func (*WebFetch) Docs() tools.Docs {

@@ -23,21 +23,12 @@ const (
 	searchResultsFiltered = 20
 )
 
-var webSearchSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "description": "What to search for."},
-    "allowed_domains": {"type": "array", "items": {"type": "string"}, "description": "Keep only results from these domains (their subdomains included)."},
-    "blocked_domains": {"type": "array", "items": {"type": "string"}, "description": "Drop results from these domains (their subdomains included)."}
-  },
-  "required": ["query"],
-  "additionalProperties": false
-}`)
+var webSearchSchema = tools.SchemaOf[webSearchParams](nil)
 
 type webSearchParams struct {
-	Query          string   `json:"query"`
-	AllowedDomains []string `json:"allowed_domains"`
-	BlockedDomains []string `json:"blocked_domains"`
+	Query          string   `json:"query" jsonschema:"What to search for."`
+	AllowedDomains []string `json:"allowed_domains,omitempty" jsonschema:"Keep only results from these domains (their subdomains included)."`
+	BlockedDomains []string `json:"blocked_domains,omitempty" jsonschema:"Drop results from these domains (their subdomains included)."`
 }
 
 // WebSearchOutput is the structured result, in Claude Code's shape.
@@ -71,11 +62,8 @@ func NewWebSearch(cfg func() *settings.Settings, opts ...Option) *WebSearch {
 
 func (*WebSearch) Name() string                 { return "WebSearch" }
 func (*WebSearch) Description() string          { return webSearchDescription }
-func (*WebSearch) InputSchema() json.RawMessage { return webSearchSchema }
+func (*WebSearch) InputSchema() json.RawMessage { return webSearchSchema.JSON() }
 func (*WebSearch) SideEffect() tools.SideEffect { return tools.SideEffectNetwork }
-
-// NewInput implements tools.TypedInput: the struct the input decodes into.
-func (*WebSearch) NewInput() any { return new(webSearchParams) }
 
 // Docs implements tools.Documented.
 func (*WebSearch) Docs() tools.Docs {

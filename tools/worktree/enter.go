@@ -17,19 +17,12 @@ import (
 //go:embed enter.md
 var enterDescription string
 
-var enterSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "name": {"type": "string", "description": "Name for a new worktree: segments of letters, digits, dots, underscores and dashes separated by /, at most 64 characters. A name is chosen when neither name nor path is given."},
-    "path": {"type": "string", "description": "An existing worktree of this repository (in git worktree list) to switch into instead of making one."}
-  },
-  "additionalProperties": false
-}`)
+var enterSchema = tools.SchemaOf[enterParams](nil)
 
 // enterParams is the input of EnterWorktree.
 type enterParams struct {
-	Name string `json:"name"`
-	Path string `json:"path"`
+	Name string `json:"name,omitempty" jsonschema:"Name for a new worktree: segments of letters, digits, dots, underscores and dashes separated by /, at most 64 characters. A name is chosen when neither name nor path is given."`
+	Path string `json:"path,omitempty" jsonschema:"An existing worktree of this repository (in git worktree list) to switch into instead of making one."`
 }
 
 // EnterOutput is EnterWorktree's structured result, in Claude Code's shape.
@@ -46,9 +39,8 @@ type Enter struct{ s *Session }
 func NewEnter(s *Session) *Enter { return &Enter{s: s} }
 
 func (*Enter) Name() string                 { return "EnterWorktree" }
-func (*Enter) NewInput() any                { return new(enterParams) }
 func (*Enter) Description() string          { return enterDescription }
-func (*Enter) InputSchema() json.RawMessage { return enterSchema }
+func (*Enter) InputSchema() json.RawMessage { return enterSchema.JSON() }
 
 // SideEffect is mutating: it creates a worktree and a branch.
 func (*Enter) SideEffect() tools.SideEffect { return tools.SideEffectMutating }

@@ -14,20 +14,12 @@ import (
 //go:embed exit.md
 var exitDescription string
 
-var exitSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "action": {"type": "string", "enum": ["keep", "remove"], "description": "keep leaves the worktree and branch on disk; remove deletes the worktree and, when EnterWorktree made it, its branch."},
-    "discard_changes": {"type": "boolean", "description": "Required true to remove a worktree with uncommitted files or unmerged commits; set it only after the user confirmed."}
-  },
-  "required": ["action"],
-  "additionalProperties": false
-}`)
+var exitSchema = tools.SchemaOf[exitParams](nil)
 
 // exitParams is the input of ExitWorktree.
 type exitParams struct {
-	Action  string `json:"action"`
-	Discard bool   `json:"discard_changes"`
+	Action  string `json:"action" jsonschema:"keep leaves the worktree and branch on disk; remove deletes the worktree and, when EnterWorktree made it, its branch." schema:"enum=keep|remove"`
+	Discard bool   `json:"discard_changes,omitempty" jsonschema:"Required true to remove a worktree with uncommitted files or unmerged commits; set it only after the user confirmed."`
 }
 
 // ExitOutput is ExitWorktree's structured result, in Claude Code's shape.
@@ -48,9 +40,8 @@ type Exit struct{ s *Session }
 func NewExit(s *Session) *Exit { return &Exit{s: s} }
 
 func (*Exit) Name() string                 { return "ExitWorktree" }
-func (*Exit) NewInput() any                { return new(exitParams) }
 func (*Exit) Description() string          { return exitDescription }
-func (*Exit) InputSchema() json.RawMessage { return exitSchema }
+func (*Exit) InputSchema() json.RawMessage { return exitSchema.JSON() }
 
 // SideEffect is mutating: remove deletes a worktree and a branch.
 func (*Exit) SideEffect() tools.SideEffect { return tools.SideEffectMutating }

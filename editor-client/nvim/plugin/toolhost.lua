@@ -13,11 +13,18 @@ if vim.fn.filereadable(doc .. "/tags") == 0 and vim.fn.filewritable(doc) == 2 th
 end
 
 vim.api.nvim_create_user_command("Toolhost", function(args)
-  require("toolhost.commands").run(args.fargs, args.args)
+  require("toolhost.commands").run(args.fargs, args.args, args)
 end, {
   nargs = "*",
+  range = true,
   complete = function(arglead, cmdline)
     return require("toolhost.commands").complete(arglead, cmdline)
   end,
   desc = "toolhost: tools, run, todos, tasks, mode, status, start, stop, restart, allow, deny, ...",
 })
+
+-- A key for the running calls: map it, e.g.
+-- vim.keymap.set("n", "<leader>tc", "<Plug>(toolhost-cancel)").
+vim.keymap.set("n", "<Plug>(toolhost-cancel)", function()
+  require("toolhost.commands").run({ "cancel" }, "cancel")
+end, { desc = "toolhost: cancel the running tool calls" })

@@ -129,3 +129,34 @@ h.test("commands: a crashed server says how to restart it", function()
     return toolhost.is_running()
   end, "the server to start again")
 end)
+
+h.test("commands: :Toolhost cancel ends a long Bash at once", function()
+  local dir = h.start_server({}, { permission_mode = "bypassPermissions" })
+  local done, err = false, nil
+  toolhost.call_tool("Bash", { command = "sleep 30; echo late > late.txt" }, function(e)
+    done, err = true, e
+  end)
+  h.truthy(next(toolhost.state.running) ~= nil, "the call is tracked as running")
+  local messages, restore = capture_notify()
+  vim.cmd("Toolhost cancel")
+  -- Far below the command's 30 s: the call ended because it was cancelled.
+  h.wait_for(function()
+    return done
+  end, "the cancelled call to return", 10000)
+  vim.cmd("Toolhost cancel")
+  restore()
+  h.truthy(err ~= nil, "a cancelled call is answered with an error")
+  h.match(messages[1].msg, "cancelled Bash")
+  h.match(messages[2].msg, "no tool call is running")
+  -- Bash calls run one at a time: this one returns within its bound only
+  -- if the server ended the cancelled sleep.
+  local after
+  toolhost.call_tool("Bash", { command = "echo next" }, function(_, r)
+    after = r
+  end)
+  h.wait_for(function()
+    return after ~= nil
+  end, "the next Bash, which waits for the cancelled one to end", 10000)
+  h.match(format.result_text(after), "next")
+  h.eq(h.read(dir .. "/late.txt"), nil, "the command did not go on")
+end)

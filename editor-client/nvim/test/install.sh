@@ -24,7 +24,7 @@ fail() { echo "nvim install ($1): $2" >&2; exit 1; }
 run_case() {
   local name=$1 url=$2 want_source=$3
   local home=$tmp/$name
-  export XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache
+  export XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache CLAUDE_CONFIG_DIR=$home/claude
   mkdir -p "$XDG_CONFIG_HOME/nvim" "$XDG_DATA_HOME/nvim/site/pack/toolhost/start" "$home/work"
   # "git clone": this checkout's files (committed or not, ignored ones and
   # any binary left out).

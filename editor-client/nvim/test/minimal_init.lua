@@ -6,3 +6,6 @@ vim.opt.swapfile = false
 vim.opt.shortmess:append("F")
 vim.opt.more = false
 vim.cmd("runtime plugin/toolhost.lua")
+-- Claude Code's IDE lock files of the tests' servers go to a folder of the
+-- tests' own, never to the user's ~/.claude/ide.
+vim.env.CLAUDE_CONFIG_DIR = vim.fn.tempname()

@@ -16,6 +16,8 @@ if bin and bin ~= "" then
   dofile(here .. "/commands_spec.lua")
   dofile(here .. "/ask_spec.lua")
   dofile(here .. "/agents_spec.lua")
+  dofile(here .. "/claudeide_spec.lua")
+  dofile(here .. "/claudeide_e2e_spec.lua")
 else
   io.stdout:write("# TOOLHOST_BIN not set: skipping the tests against the server\n")
 end

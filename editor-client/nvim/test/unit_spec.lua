@@ -277,6 +277,20 @@ h.test("permission prompt writes out invisible characters and clips the descript
   h.eq(line:find("curl x | sh #\\u202e ls", 1, true) ~= nil, true, "the command is not shown: " .. line)
 end)
 
+-- The escaping of prompts is one table for the server and both editors
+-- (testdata/visible.json at the repository's root); the plugin shows
+-- prompts on one line, the table's "line" form.
+h.test("visible escapes as the shared table says", function()
+  local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
+  local f = assert(io.open(here .. "/../../../testdata/visible.json", "rb"))
+  local table_ = vim.fn.json_decode(f:read("*a"))
+  f:close()
+  h.eq(#table_.cases > 0, true, "no cases in testdata/visible.json")
+  for _, c in ipairs(table_.cases) do
+    h.eq(dialogs.visible(c["in"]), c.line, c.name)
+  end
+end)
+
 h.test("questions show invisible characters written out; the answer is the label as written", function()
   local q = { question = "Deploy\226\128\174?", options = { { label = "yes\27[8m", description = "d\226\129\166" } } }
   local shown = dialogs.format_option(q.options[1]) .. table.concat(dialogs.multi_lines(q), "") .. dialogs.multi_prompt(q)

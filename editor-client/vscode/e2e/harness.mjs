@@ -113,7 +113,14 @@ export function installExtensions({ userDataDir, extensionsDir, vsixes, settings
  */
 export async function startWorkbench({ userDataDir, extensionsDir, folder, logFile, env: serverEnv, workspaceTrust, viewport, consoleLogFile }) {
   const port = await freePort();
-  const server = await startCodeServer({ node, codeServer, port, userDataDir, extensionsDir, folder, workspaceTrust, logFile, env: serverEnv });
+  // The session announces itself to Claude Code's CLI with a lock file; a
+  // test's lock goes beside the test's own profile, never into the real
+  // ~/.claude of whoever runs the suite.
+  const claudeConfig = path.join(userDataDir, "claude-config");
+  const server = await startCodeServer({
+    node, codeServer, port, userDataDir, extensionsDir, folder, workspaceTrust, logFile,
+    env: { CLAUDE_CONFIG_DIR: claudeConfig, ...serverEnv },
+  });
   const browser = await chromium.launch({
     executablePath: env("CHROMIUM"),
     headless: true,

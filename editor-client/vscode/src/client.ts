@@ -26,6 +26,7 @@ import type { TeamState } from "./logic/teams";
 import type { Todo } from "./logic/todos";
 import { registerRunAgent } from "./runAgent";
 import { registerTrust } from "./trust";
+import { ServerNotifications, ServerRequests } from "./logic/protocol";
 
 /** What the client declares in `capabilities.experimental.toolhost`. */
 export const TOOLHOST_CLIENT_CAPABILITIES = {
@@ -35,6 +36,12 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   savesAppliedEdits: true,
   // Agent runs its sub-agent with the editor's language model (runAgent.ts).
   runAgent: true,
+  // Claude Code's IDE tools (claudeIde.ts).
+  ideTools: true,
+  // The terminals are children of the window's process, not of the
+  // extension host: the Claude Code CLI checks the lock file's pid is its
+  // ancestor.
+  ideProcessId: process.ppid,
   // toolhost/diagnostics and toolhost/languageFeature (intel.ts).
   diagnostics: true,
   languageFeatures: true,
@@ -83,6 +90,10 @@ export interface ClientEvents {
   teamChanged(params: TeamState): void;
   /** Answers toolhost/requestPermission (null: dismissed). */
   requestPermission(params: PermissionParams, token: vscode.CancellationToken): Promise<PermissionAnswer | null>;
+  /** Answers toolhost/ideTool (Claude Code's IDE tools). */
+  ideTool(params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken): Promise<unknown>;
+  /** The server runs; status is its toolhost/status. */
+  serverStarted(client: LanguageClient, status: unknown): void;
 }
 
 /**
@@ -127,18 +138,21 @@ export function createClient(
     return applyWorkspaceEdit(client, params, log);
   });
   registerIntel(client, diagnostics);
-  client.onRequest("toolhost/askUserQuestion", askUserQuestion);
-  client.onRequest("toolhost/requestPermission", (params: PermissionParams, token: vscode.CancellationToken) =>
+  client.onRequest(ServerRequests.askUserQuestion, askUserQuestion);
+  client.onRequest(ServerRequests.requestPermission, (params: PermissionParams, token: vscode.CancellationToken) =>
     events.requestPermission(params, token),
   );
+  client.onRequest(ServerRequests.ideTool, (params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken) =>
+    events.ideTool(params, token),
+  );
   registerTrust(client);
-  client.onNotification("toolhost/todos", (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
-  client.onNotification("toolhost/taskList", (params: { tasks?: BoardTask[] }) => events.todos(taskListAsTodos(params?.tasks)));
-  client.onNotification("toolhost/modeChanged", (params: { mode?: string }) => {
+  client.onNotification(ServerNotifications.todos, (params: { todos: Todo[] }) => events.todos(params?.todos ?? []));
+  client.onNotification(ServerNotifications.taskList, (params: { tasks?: BoardTask[] }) => events.todos(taskListAsTodos(params?.tasks)));
+  client.onNotification(ServerNotifications.modeChanged, (params: { mode?: string }) => {
     log(`permission mode: ${params?.mode}`);
     vscode.window.setStatusBarMessage(`toolhost: ${params?.mode} mode`, 10_000);
   });
-  client.onNotification("toolhost/worktreeChanged", (params: { action?: string; worktreePath?: string; root?: string }) => {
+  client.onNotification(ServerNotifications.worktreeChanged, (params: { action?: string; worktreePath?: string; root?: string }) => {
     const text =
       params?.action === "enter"
         ? `toolhost: working in the worktree ${params.worktreePath}`
@@ -146,9 +160,9 @@ export function createClient(
     log(text);
     vscode.window.setStatusBarMessage(text, 10_000);
   });
-  client.onNotification("toolhost/taskChanged", events.taskChanged);
-  client.onNotification("toolhost/toolsChanged", events.toolsChanged);
-  client.onNotification("toolhost/teamChanged", (params: TeamState) => events.teamChanged(params));
+  client.onNotification(ServerNotifications.taskChanged, events.taskChanged);
+  client.onNotification(ServerNotifications.toolsChanged, events.toolsChanged);
+  client.onNotification(ServerNotifications.teamChanged, (params: TeamState) => events.teamChanged(params));
   registerRunAgent(client, output);
   return client;
 }

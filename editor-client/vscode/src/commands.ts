@@ -1,12 +1,14 @@
 /** The extension's commands: Run Tool…, Set Permission Mode, Show Status. */
 import * as vscode from "vscode";
 import { ErrorCodes, type LanguageClient } from "vscode-languageclient/node";
+import { cancelledByUser } from "./logic/cancel";
 import { MODES } from "./logic/modes";
 import { CallToolResult, formatResult, formatStatus } from "./logic/results";
 import { checkInput } from "./logic/schema";
 import { inputTemplate, ListedTool, toolChoices } from "./logic/tools";
 import { inputSchema, inputToolName, openInputEditor } from "./inputEditor";
 import type { ResultDocuments } from "./resultDocs";
+import { ClientRequests } from "./logic/protocol";
 
 /** Gives the running client, or undefined (the command then says so). */
 export type ClientGetter = () => LanguageClient | undefined;
@@ -48,7 +50,7 @@ export async function runTool(
   if (!client) {
     return;
   }
-  const listed = await client.sendRequest<{ tools: ListedTool[] }>("toolhost/listTools", {});
+  const listed = await client.sendRequest<{ tools: ListedTool[] }>(ClientRequests.listTools, {});
   const choices = toolChoices(listed?.tools ?? []);
   const choice = await vscode.window.showQuickPick(
     choices.map((c) => ({ ...c, label: c.label })),
@@ -130,12 +132,24 @@ async function callAndShow(
   const started = Date.now();
   log.appendLine(`[call] ${name} ${JSON.stringify(input)}`);
   let result: CallToolResult | undefined;
+  let cancelToken: vscode.CancellationToken | undefined;
   try {
+    // A notification, not the status bar: only a notification's progress
+    // has a Cancel button, and a long Bash must be stoppable. Cancel sends
+    // $/cancelRequest; the server stops the call and its processes.
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `toolhost: ${name}`, cancellable: true },
-      (_progress, token) => client.sendRequest<CallToolResult>("toolhost/callTool", { name, input }, token),
+      { location: vscode.ProgressLocation.Notification, title: `toolhost: ${name}`, cancellable: true },
+      (_progress, token) => {
+        cancelToken = token;
+        return client.sendRequest<CallToolResult>(ClientRequests.callTool, { name, input }, token);
+      },
     );
   } catch (err) {
+    if (cancelledByUser(err, cancelToken)) {
+      log.appendLine(`[call] ${name} cancelled by the user after ${Date.now() - started} ms`);
+      void vscode.window.showInformationMessage(`toolhost: ${name} was cancelled.`);
+      return;
+    }
     if (!connectionLost(err)) {
       throw err;
     }
@@ -209,7 +223,7 @@ export async function setPermissionMode(getClient: ClientGetter, current?: strin
   if (!picked) {
     return undefined;
   }
-  const answer = await client.sendRequest<{ mode: string }>("toolhost/setPermissionMode", { mode: picked.label });
+  const answer = await client.sendRequest<{ mode: string }>(ClientRequests.setPermissionMode, { mode: picked.label });
   return answer?.mode ?? picked.label;
 }
 
@@ -219,7 +233,7 @@ export async function showStatus(getClient: ClientGetter, docs: ResultDocuments,
   if (!client) {
     return;
   }
-  const status = await client.sendRequest<Record<string, unknown>>("toolhost/status", {});
+  const status = await client.sendRequest<Record<string, unknown>>(ClientRequests.status, {});
   const init = client.initializeResult as { serverInfo?: { version?: string } } | undefined;
   await docs.show("status", formatStatus(status ?? {}, {
     version: init?.serverInfo?.version,

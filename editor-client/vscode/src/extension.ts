@@ -13,10 +13,12 @@ import { taskNotice } from "./logic/taskEvents";
 import { ResultDocuments, SCHEME } from "./resultDocs";
 import { registerLanguageModelTools } from "./lmTools";
 import { registerMcpProvider } from "./mcpProvider";
+import { ClaudeIde } from "./claudeIde";
 import { DiffReviews, ReviewAction } from "./review";
 import { ServerManager } from "./server";
 import { TeamTreeProvider } from "./teamView";
 import { TodoTreeProvider } from "./todoView";
+import { ClientRequests, DidChangeConfiguration } from "./logic/protocol";
 
 let server: ServerManager | undefined;
 
@@ -24,6 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = vscode.window.createOutputChannel("toolhost");
   const docs = new ResultDocuments();
   const reviews = new DiffReviews();
+  const claudeIde = new ClaudeIde(context.environmentVariableCollection);
   const todos = new TodoTreeProvider();
   const todoView = vscode.window.createTreeView("toolhost.todos", { treeDataProvider: todos }) as vscode.TreeView<unknown>;
   const teams = new TeamTreeProvider();
@@ -76,6 +79,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           vscode.window.setStatusBarMessage(`toolhost: ${what}`, 10_000);
         }
       },
+      ideTool: (params, token) => claudeIde.tool(params, token),
+      serverStarted: (client, status) => claudeIde.started(client, status),
       requestPermission: (params, token) =>
         manager.answerWhileConnected(params.title || params.toolName, () =>
           requestPermission(params, reviews, (rules) => manager.rememberRules(rules), token),
@@ -83,6 +88,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     () => {
       reviews.dismissAll();
+      claudeIde.stopped();
       teams.clear();
       watching.forEach((d) => d.dispose());
       watching.clear();
@@ -97,6 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const answer = (action: ReviewAction) => (uri?: vscode.Uri) => reviews.answer(action, uri instanceof vscode.Uri ? uri : undefined);
 
   context.subscriptions.push(
+    claudeIde,
     output,
     docs,
     reviews,
@@ -127,7 +134,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // For this session only: the setting stays as the user wrote it.
       const current = manager.reviewInPreview ?? vscode.workspace.getConfiguration("toolhost").get<boolean>("reviewEditsInPreview") ?? false;
       manager.reviewInPreview = !current;
-      await manager.running()?.sendNotification("workspace/didChangeConfiguration", { settings: reviewSettings(!current) });
+      await manager.running()?.sendNotification(DidChangeConfiguration, { settings: reviewSettings(!current) });
       vscode.window.setStatusBarMessage(
         !current ? "toolhost: edits are reviewed in the Refactor Preview (this session)" : "toolhost: edits are reviewed in a dialog (this session)",
         5000,
@@ -149,10 +156,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       } else if (e.affectsConfiguration("toolhost.reviewEditsInPreview") && manager.running()) {
         manager.reviewInPreview = undefined;
         const review = vscode.workspace.getConfiguration("toolhost").get<boolean>("reviewEditsInPreview") ?? false;
-        await manager.running()?.sendNotification("workspace/didChangeConfiguration", { settings: reviewSettings(review) });
+        await manager.running()?.sendNotification(DidChangeConfiguration, { settings: reviewSettings(review) });
       } else if (e.affectsConfiguration("toolhost.permissionMode") && manager.running()) {
         const wanted = vscode.workspace.getConfiguration("toolhost").get<string>("permissionMode");
-        const result = await manager.running()?.sendRequest<{ mode: string }>("toolhost/setPermissionMode", { mode: wanted });
+        const result = await manager.running()?.sendRequest<{ mode: string }>(ClientRequests.setPermissionMode, { mode: wanted });
         manager.chooseMode(result?.mode ?? wanted ?? "default");
       }
     }),
@@ -171,7 +178,7 @@ async function logTaskOutput(manager: ServerManager, output: vscode.OutputChanne
     return;
   }
   const result = await client
-    .sendRequest<CallToolResult>("toolhost/callTool", { name: "TaskOutput", input: { task_id: taskId, block: false } })
+    .sendRequest<CallToolResult>(ClientRequests.callTool, { name: "TaskOutput", input: { task_id: taskId, block: false } })
     .catch(() => undefined);
   const text = (result?.content ?? []).map((b) => b.text ?? "").join("\n").trim();
   if (text) {
@@ -184,7 +191,7 @@ async function logTaskOutput(manager: ServerManager, output: vscode.OutputChanne
 function refreshMode(manager: ServerManager): void {
   manager
     .running()
-    ?.sendRequest("toolhost/status", {})
+    ?.sendRequest(ClientRequests.status, {})
     .then((status) => {
       const mode = (status as { permissionMode?: string } | undefined)?.permissionMode;
       if (mode) {

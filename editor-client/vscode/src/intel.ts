@@ -7,6 +7,7 @@
  */
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import { ServerRequests } from "./logic/protocol";
 
 /** How long diagnostics must stay unchanged to count as settled. */
 const QUIET_MS = 200;
@@ -238,8 +239,8 @@ export async function languageFeature(params: LanguageFeatureParams): Promise<un
 
 /** Answers the language requests for client; the tracker is disposed with the returned disposable. */
 export function registerIntel(client: LanguageClient, tracker: DiagnosticsTracker): void {
-  client.onRequest("toolhost/diagnostics", (params: DiagnosticsParams, token: vscode.CancellationToken) =>
+  client.onRequest(ServerRequests.diagnostics, (params: DiagnosticsParams, token: vscode.CancellationToken) =>
     diagnostics(tracker, params, token),
   );
-  client.onRequest("toolhost/languageFeature", (params: LanguageFeatureParams) => languageFeature(params));
+  client.onRequest(ServerRequests.languageFeature, (params: LanguageFeatureParams) => languageFeature(params));
 }

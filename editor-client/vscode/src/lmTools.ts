@@ -3,13 +3,23 @@
  * (`toolhost_Read`, ...), listed in package.json from the registry. One
  * approval per call: prepareInvocation asks toolhost what it would decide
  * (`toolhost/checkPermission`) and shows toolhost's prompt as the chat's
- * confirmation only when toolhost would ask; invoke runs the call with
- * `approved: true`, so toolhost does not ask again, and edits still arrive
- * as workspace/applyEdit (undoable, versioned).
+ * confirmation only when toolhost would ask; invoke runs the call with the
+ * check's approval token, so toolhost does not ask again, and edits still
+ * arrive as workspace/applyEdit (undoable, versioned).
  */
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { CallResult, CheckResult, confirmationFor, invocationMessage, LM_TOOL_PREFIX, resultParts, toolhostName } from "./logic/lmTools";
+import {
+  CallResult,
+  CheckResult,
+  confirmationFor,
+  invocationMessage,
+  LM_TOOL_PREFIX,
+  PendingApprovals,
+  resultParts,
+  toolhostName,
+} from "./logic/lmTools";
+import { ClientRequests } from "./logic/protocol";
 
 interface ContributedTool {
   name: string;
@@ -30,6 +40,8 @@ export function registerLanguageModelTools(context: vscode.ExtensionContext, get
 
 /** One toolhost tool in agent mode. */
 class ToolhostTool implements vscode.LanguageModelTool<object> {
+  private readonly approvals = new PendingApprovals();
+
   constructor(
     private readonly name: string,
     private readonly getClient: () => LanguageClient | undefined,
@@ -45,7 +57,8 @@ class ToolhostTool implements vscode.LanguageModelTool<object> {
       // invoke says what is wrong; nothing can run, so nothing is asked.
       return { invocationMessage: invocation };
     }
-    const check = await client.sendRequest<CheckResult>("toolhost/checkPermission", { name: this.name, input: options.input }, token);
+    const check = await client.sendRequest<CheckResult>(ClientRequests.checkPermission, { name: this.name, input: options.input }, token);
+    this.approvals.put(this.name, options.input, check.approval);
     const confirmation = confirmationFor(this.name, check);
     if (!confirmation) {
       return { invocationMessage: invocation };
@@ -61,12 +74,13 @@ class ToolhostTool implements vscode.LanguageModelTool<object> {
     if (!client?.isRunning()) {
       return textResult("Error: the toolhost server is not running in this editor. Ask the user to check the \"toolhost\" output channel and the toolhost.path setting.");
     }
-    // approved: the user agreed to exactly this input in the chat's
-    // confirmation (or toolhost allows it without one); any other input
-    // is asked again by toolhost.
+    // The check's token: the user agreed to exactly this input in the
+    // chat's confirmation (or toolhost allows it without one); any other
+    // input is asked again by toolhost.
+    const approval = this.approvals.take(this.name, options.input);
     const result = await client.sendRequest<CallResult>(
-      "toolhost/callTool",
-      { name: this.name, input: options.input, approved: true },
+      ClientRequests.callTool,
+      { name: this.name, input: options.input, ...(approval ? { approval } : {}) },
       token,
     );
     return new vscode.LanguageModelToolResult(

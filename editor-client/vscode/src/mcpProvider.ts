@@ -7,6 +7,7 @@
  */
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import { ClientRequests } from "./logic/protocol";
 
 /** The provider's id, as package.json lists it. */
 export const MCP_PROVIDER_ID = "toolhost.mcpServers";
@@ -31,7 +32,7 @@ export function registerMcpProvider(context: vscode.ExtensionContext, getClient:
         if (!client?.isRunning()) {
           return [];
         }
-        const status = await client.sendRequest<{ agentEndpoint?: EndpointStatus; mcpServers?: unknown[] }>("toolhost/status", {});
+        const status = await client.sendRequest<{ agentEndpoint?: EndpointStatus; mcpServers?: unknown[] }>(ClientRequests.status, {});
         const ep = status?.agentEndpoint;
         if (!ep?.serversUrl || !ep.editorToken || (status.mcpServers ?? []).length === 0) {
           return [];

@@ -130,7 +130,7 @@ async function currentUri(file: string, n: number, texts: Map<string, string>): 
   }
 }
 
-function tabShows(tab: vscode.Tab, uri: vscode.Uri): boolean {
+export function tabShows(tab: vscode.Tab, uri: vscode.Uri): boolean {
   const input = tab.input;
   if (input instanceof vscode.TabInputTextDiff) {
     return input.modified.toString() === uri.toString();
@@ -138,7 +138,7 @@ function tabShows(tab: vscode.Tab, uri: vscode.Uri): boolean {
   return false;
 }
 
-async function closeTabsOf(uri: vscode.Uri): Promise<void> {
+export async function closeTabsOf(uri: vscode.Uri): Promise<void> {
   const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => tabShows(t, uri));
   if (tabs.length > 0) {
     await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);

@@ -8,6 +8,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { CallResult, LM_TOOL_PREFIX, resultParts, toolhostName } from "./logic/lmTools";
+import { ClientRequests, ServerRequests } from "./logic/protocol";
 
 /** Most model turns of one sub-agent. */
 const MAX_TURNS = 25;
@@ -31,7 +32,7 @@ export function canRunAgents(): boolean {
 
 /** Answers toolhost/runAgent for client. */
 export function registerRunAgent(client: LanguageClient, output: vscode.OutputChannel): void {
-  client.onRequest("toolhost/runAgent", (params: RunAgentParams, token: vscode.CancellationToken) =>
+  client.onRequest(ServerRequests.runAgent, (params: RunAgentParams, token: vscode.CancellationToken) =>
     runAgent(client, params, token).catch((err: unknown): RunAgentResult => {
       const message = err instanceof Error ? err.message : String(err);
       output.appendLine(`[agent] failed: ${message}`);
@@ -76,7 +77,7 @@ async function runAgent(client: LanguageClient, params: RunAgentParams, token: v
     messages.push(vscode.LanguageModelChatMessage.Assistant([...(text ? [new vscode.LanguageModelTextPart(text)] : []), ...calls]));
     const results: vscode.LanguageModelToolResultPart[] = [];
     for (const call of calls) {
-      const result = await client.sendRequest<CallResult>("toolhost/callTool", { name: toolhostName(call.name), input: call.input, callId: call.callId }, token);
+      const result = await client.sendRequest<CallResult>(ClientRequests.callTool, { name: toolhostName(call.name), input: call.input, callId: call.callId }, token);
       const parts = resultParts(result).map((p) => new vscode.LanguageModelTextPart(p.kind === "text" ? p.text : `[an image, ${p.mimeType}]`));
       results.push(new vscode.LanguageModelToolResultPart(call.callId, parts));
     }

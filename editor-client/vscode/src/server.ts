@@ -13,8 +13,10 @@ import * as os from "node:os";
 import * as vscode from "vscode";
 import { CloseAction, ErrorAction, LanguageClient, State } from "vscode-languageclient/node";
 import { ClientEvents, createClient } from "./client";
+import { ANTHROPIC_EXTENSION_ID, claudeIdeEnabled } from "./logic/claudeIde";
 import { initializationOptions, modeOf, statusBarText } from "./logic/modes";
 import { resolveServerPath } from "./logic/serverPath";
+import { ClientRequests } from "./logic/protocol";
 
 /** What the status bar item says about the server. */
 export type ServerState = "starting" | "running" | "crashed" | "stopped" | "notConfigured";
@@ -136,6 +138,11 @@ export class ServerManager implements vscode.Disposable {
     const mode = this.chosenMode ?? config.get<string>("permissionMode");
     const review = this.reviewInPreview ?? config.get<boolean>("reviewEditsInPreview") ?? false;
     const init = initializationOptions(mode, review) as { permissions?: { allow?: string[] } };
+    // Claude Code's IDE protocol, unless Anthropic's extension is the
+    // CLI's IDE here (docs/agents.md, "Claude Code CLI").
+    (init as Record<string, unknown>).server = {
+      claudeCodeIde: claudeIdeEnabled(config.get<string>("claudeCodeIde"), vscode.extensions.getExtension(ANTHROPIC_EXTENSION_ID) !== undefined),
+    };
     if (this.sessionRules.length > 0) {
       init.permissions = { ...(init.permissions ?? {}), allow: [...this.sessionRules] };
     }
@@ -187,8 +194,9 @@ export class ServerManager implements vscode.Disposable {
       return;
     }
     this.show("running");
-    const status = await client.sendRequest("toolhost/status", {}).catch(() => undefined);
+    const status = await client.sendRequest(ClientRequests.status, {}).catch(() => undefined);
     this.showMode(modeOf(status) ?? mode ?? "default");
+    this.events.serverStarted(client, status);
   }
 
   /** Stops the server and its process. */

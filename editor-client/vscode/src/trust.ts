@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { TRUST_ACTIONS, TrustAnswer, trustAnswer, TrustParams, trustPrompt, TrustState, trustStatus } from "./logic/trust";
+import { ServerNotifications, ServerRequests } from "./logic/protocol";
 
 let item: vscode.StatusBarItem | undefined;
 
@@ -41,7 +42,7 @@ export async function requestTrust(params: TrustParams): Promise<TrustAnswer> {
 
 /** Registers the trust handlers on a client. */
 export function registerTrust(client: LanguageClient): vscode.Disposable {
-  client.onRequest("toolhost/requestTrust", requestTrust);
-  client.onNotification("toolhost/trustChanged", (state: TrustState) => showTrust(state));
+  client.onRequest(ServerRequests.requestTrust, requestTrust);
+  client.onNotification(ServerNotifications.trustChanged, (state: TrustState) => showTrust(state));
   return { dispose: () => item?.dispose() };
 }

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { confirmationFor, invocationMessage, resultParts, toolhostName } from "../src/logic/lmTools";
+import { confirmationFor, invocationMessage, MAX_PENDING_APPROVALS, PendingApprovals, resultParts, toolhostName } from "../src/logic/lmTools";
 
 test("only an ask has a confirmation, titled by toolhost with its diff", () => {
   assert.equal(confirmationFor("Read", { decision: "allow" }), undefined);
@@ -38,4 +38,32 @@ test("result parts keep text and images, and never come back empty", () => {
     { kind: "image", data: "AA==", mimeType: "image/png" },
   ]);
   assert.deepEqual(resultParts({ content: [], isError: true }), [{ kind: "text", text: "Error: the call failed without a message." }]);
+});
+
+test("a check's approval token goes to the invocation of the same input, once", () => {
+  const tests: { name: string; put: [string, unknown, string | undefined][]; take: [string, unknown]; want: string | undefined }[] = [
+    { name: "same input", put: [["Bash", { command: "ls" }, "approval-1"]], take: ["Bash", { command: "ls" }], want: "approval-1" },
+    { name: "another input", put: [["Bash", { command: "ls" }, "approval-1"]], take: ["Bash", { command: "ls -a" }], want: undefined },
+    { name: "another tool", put: [["Read", { file_path: "a" }, "approval-1"]], take: ["Write", { file_path: "a" }], want: undefined },
+    { name: "checked again", put: [["Bash", { command: "ls" }, "approval-1"], ["Bash", { command: "ls" }, "approval-2"]], take: ["Bash", { command: "ls" }], want: "approval-2" },
+    { name: "denied on the second check", put: [["Bash", { command: "ls" }, "approval-1"], ["Bash", { command: "ls" }, undefined]], take: ["Bash", { command: "ls" }], want: undefined },
+  ];
+  for (const tt of tests) {
+    const pending = new PendingApprovals();
+    for (const [name, input, token] of tt.put) {
+      pending.put(name, input, token);
+    }
+    assert.equal(pending.take(...tt.take), tt.want, tt.name);
+    assert.equal(pending.take(...tt.take), undefined, tt.name + ": taken twice");
+  }
+});
+
+test("pending approvals are bounded, the oldest forgotten first", () => {
+  const pending = new PendingApprovals();
+  for (let i = 0; i <= MAX_PENDING_APPROVALS; i++) {
+    pending.put("Bash", { command: `echo ${i}` }, `approval-${i}`);
+  }
+  assert.equal(pending.take("Bash", { command: "echo 0" }), undefined);
+  assert.equal(pending.take("Bash", { command: "echo 1" }), "approval-1");
+  assert.equal(pending.take("Bash", { command: `echo ${MAX_PENDING_APPROVALS}` }), `approval-${MAX_PENDING_APPROVALS}`);
 });

@@ -13,10 +13,20 @@ import {
   ruleChoices,
 } from "../src/logic/permission";
 
-test("permissionPrompt shows the command of a Bash call and the risk", () => {
-  const p = permissionPrompt({ toolName: "Bash", title: "Run a command?", risk: "high", input: { command: "rm -rf build" } });
-  assert.equal(p.message, "Run a command? [risk: high]");
-  assert.equal(p.detail, "$ rm -rf build");
+test("permissionPrompt shows a Bash call's risk on its own line and its command once", () => {
+  const tests = [
+    { name: "from the input", params: { toolName: "Bash", title: "Run `rm -rf build`?", risk: "high", input: { command: "rm -rf build" } } },
+    {
+      name: "from the preview",
+      params: { toolName: "Bash", title: "Run `rm -rf build`?", risk: "high", input: { command: "rm -rf build" }, preview: { kind: "command", text: "$ rm -rf build" } },
+    },
+  ];
+  for (const t of tests) {
+    const p = permissionPrompt(t.params);
+    assert.equal(p.message, "Run this command?", t.name);
+    assert.equal(p.detail, "Risk: high\n\n$ rm -rf build", t.name);
+    assert.equal(`${p.message}\n${p.detail}`.split("rm -rf build").length - 1, 1, `${t.name}: the command appears once`);
+  }
 });
 
 test("permissionPrompt prefers the preview and lists suggested rules", () => {

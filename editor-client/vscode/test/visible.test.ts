@@ -1,4 +1,6 @@
 import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { test } from "node:test";
 import { MAX_DESCRIPTION_CHARS, permissionPrompt, ruleChoices, visible } from "../src/logic/permission";
 
@@ -38,4 +40,18 @@ test("questions show invisible characters written out and answer with the label 
   const pick = questionPick({ question: "Deploy\u202e?", header: "Go", options: [{ label: "yes\x1b[8m", description: "d\u2066" }] }, 0, 1);
   assert.ok(!/[\u202e\u2066\x1b]/.test(pick.title + pick.placeholder + pick.items.map((i) => i.label + (i.description ?? "")).join("")), JSON.stringify(pick));
   assert.equal(formatAnswer([pick.items[0]]), "yes\x1b[8m");
+});
+
+// The escaping of prompts is one table for the server and both editors:
+// testdata/visible.json at the repository's root.
+test("visible escapes as the shared table says", () => {
+  const root = path.resolve(__dirname, "../..");
+  const table: { cases: { name: string; in: string; line: string; text: string }[] } = JSON.parse(
+    fs.readFileSync(path.resolve(root, "../../testdata/visible.json"), "utf8"),
+  );
+  assert.ok(table.cases.length > 0);
+  for (const c of table.cases) {
+    assert.equal(visible(c.in, true), c.line, `${c.name}: one line`);
+    assert.equal(visible(c.in), c.text, `${c.name}: lines kept`);
+  }
 });

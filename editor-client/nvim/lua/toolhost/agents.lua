@@ -22,6 +22,9 @@ local exported = nil
 --- as active, so the request goes to it directly).
 function M.on_init(client)
   require("toolhost.client").request(client, "toolhost/status", vim.empty_dict(), function(err, status)
+    if not err then
+      require("toolhost.claudeide").on_status(client, status)
+    end
     if err or type(status) ~= "table" or type(status.agentEndpoint) ~= "table" then
       return -- the endpoint is off (server.agentEndpoint = false)
     end
@@ -36,6 +39,7 @@ end
 
 --- Forgets the endpoint when the server stops.
 function M.on_stop()
+  require("toolhost.claudeide").on_stop()
   M.endpoint = nil
   if exported and vim.env[M.ENV] == exported then
     vim.env[M.ENV] = nil

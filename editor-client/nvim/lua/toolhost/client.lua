@@ -29,6 +29,15 @@ function M.notify(client, method, params)
   return client.notify(method, params)
 end
 
+--- client.cancel_request / client:cancel_request: sends $/cancelRequest;
+--- the request's handler still gets the server's answer (an error).
+function M.cancel_request(client, id)
+  if has_011 then
+    return client:cancel_request(id)
+  end
+  return client.cancel_request(id)
+end
+
 --- client.stop / client:stop.
 function M.stop(client, force)
   if has_011 then
@@ -51,6 +60,7 @@ M.TOOLHOST_CAPABILITIES = {
   requestPermission = true,
   requestTrust = true,
   savesAppliedEdits = true,
+  ideTools = true,
   -- toolhost/diagnostics and toolhost/languageFeature (toolhost.intel).
   diagnostics = true,
   languageFeatures = true,
@@ -116,6 +126,9 @@ function M.handlers(state, opts)
     end,
     ["toolhost/requestPermission"] = function(_, params)
       return dialogs.request_permission(params, opts)
+    end,
+    ["toolhost/ideTool"] = function(_, params)
+      return require("toolhost.claudeide").ide_tool(params or {})
     end,
     ["toolhost/requestTrust"] = function(_, params)
       return require("toolhost.trust").request_trust(params, opts)

@@ -1,5 +1,6 @@
 -- :Toolhost {subcommand}: tools, run, todos, tasks, team, mode, status,
--- agents, start, stop, restart, and allow/always/deny/feedback/answer for
+-- agents, start, stop, restart, cancel (the running calls), and
+-- allow/always/deny/feedback/answer for
 -- the prompt that waits. :Toolhost alone lists them.
 local format = require("toolhost.format")
 
@@ -84,6 +85,15 @@ function M.subcommands.run(args, raw)
   end))
 end
 
+function M.subcommands.cancel()
+  local names = th().cancel()
+  if #names == 0 then
+    vim.notify("toolhost: no tool call is running", vim.log.levels.INFO)
+    return
+  end
+  vim.notify("toolhost: cancelled " .. table.concat(names, ", "), vim.log.levels.INFO)
+end
+
 function M.subcommands.todos()
   M.show("todos", format.todos(th().todos()))
 end
@@ -146,6 +156,13 @@ function M.subcommands.status()
   end))
 end
 
+-- :'<,'>Toolhost mention: the lines go to the Claude Code CLI as context.
+function M.subcommands.mention(_, _, cmd)
+  local line1 = cmd and cmd.line1 or vim.fn.line(".")
+  local line2 = cmd and cmd.line2 or line1
+  require("toolhost.claudeide").mention(line1, line2)
+end
+
 function M.subcommands.agents()
   require("toolhost.agents").show()
 end
@@ -178,6 +195,7 @@ M.HELP = {
   "  mode [{mode}]         the permission mode (no argument: pick one)",
   "  status                server, version, mode, MCP servers, settings",
   "  agents                configurations for agent plugins in this session",
+  "  mention               (with a range) send the lines to the Claude Code CLI as context",
   "  start | stop | restart  the server",
   "  allow | always | deny | feedback   answer the prompt that waits",
   "  answer                open the waiting prompt's menu again",
@@ -223,15 +241,16 @@ function M.complete(arglead, cmdline)
   end, candidates)
 end
 
---- Runs ":Toolhost {args}"; raw is the unsplit argument text.
-function M.run(fargs, raw)
+--- Runs ":Toolhost {args}"; raw is the unsplit argument text, cmd the
+--- user command's arguments (its range).
+function M.run(fargs, raw, cmd)
   local sub = fargs[1] or "help"
   local fn = M.subcommands[sub]
   if not fn then
     vim.notify("toolhost: unknown subcommand " .. sub .. " (try " .. table.concat(vim.tbl_keys(M.subcommands), ", ") .. ")", vim.log.levels.ERROR)
     return
   end
-  fn(vim.list_slice(fargs, 2), raw)
+  fn(vim.list_slice(fargs, 2), raw, cmd)
 end
 
 return M

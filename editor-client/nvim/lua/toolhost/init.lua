@@ -37,6 +37,9 @@ M.state = {
   -- Teams by lower-case name, from toolhost/teamChanged.
   teams = {},
   progress = {},
+  -- The tool calls waiting for their answers: request id -> tool name,
+  -- for :Toolhost cancel.
+  running = {},
   tools = nil,
   -- The permission mode chosen with :Toolhost mode, re-applied after a
   -- restart.
@@ -111,6 +114,7 @@ function M.start()
   end
   M.state.todos, M.state.tasks, M.state.progress, M.state.tools, M.state.trust = {}, {}, {}, nil, nil
   M.state.teams = {}
+  M.state.running = {}
   local cmd, why = M.command()
   if not cmd then
     vim.notify(why, vim.log.levels.ERROR)
@@ -228,7 +232,49 @@ function M.call_tool(name, input, callback)
   if input == nil or (type(input) == "table" and vim.tbl_isempty(input)) then
     input = vim.empty_dict()
   end
-  return M.request("toolhost/callTool", { name = name, input = input }, callback)
+  local c = M.client()
+  if not c then
+    return M.request("toolhost/callTool", { name = name, input = input }, callback)
+  end
+  local id
+  local ok, req = client_mod.request(c, "toolhost/callTool", { name = name, input = input }, function(err, result)
+    -- A call cancelled here was answered already (the transport drops the
+    -- server's RequestCancelled answer).
+    if id and not M.state.running[id] then
+      return
+    end
+    if id then
+      M.state.running[id] = nil
+    end
+    callback(err, result)
+  end)
+  if ok and req then
+    id = req
+    M.state.running[id] = { name = name, callback = callback }
+  end
+  return ok
+end
+
+--- Cancels every tool call that waits for its answer: $/cancelRequest
+--- (the server stops the call, its processes with it) and the call's
+--- callback answered at once with a RequestCancelled error, since the
+--- transport drops the server's own. Returns the names of the calls
+--- cancelled.
+function M.cancel()
+  local c = M.client()
+  local names = {}
+  if not c then
+    return names
+  end
+  local cancelled = M.state.running
+  M.state.running = {}
+  for id, call in pairs(cancelled) do
+    client_mod.cancel_request(c, id)
+    table.insert(names, call.name)
+    call.callback({ code = vim.lsp.protocol.ErrorCodes.RequestCancelled, message = call.name .. " was cancelled by the user" }, nil)
+  end
+  table.sort(names)
+  return names
 end
 
 --- Sends a request and waits for the answer (bounded). Returns result, err.

@@ -20,6 +20,46 @@ export interface CheckResult {
   risk?: string;
   preview?: { kind: string; text: string };
   suggestions?: string[];
+  /** The opaque token `toolhost/callTool` presents to run the call as checked. */
+  approval?: string;
+}
+
+/** How many checked calls wait for their invocation at most. */
+export const MAX_PENDING_APPROVALS = 64;
+
+/**
+ * The approval tokens of checked calls, from prepareInvocation to invoke
+ * (VS Code passes nothing between the two but the input): by tool and
+ * input, each taken once. A call whose token is missing (never checked,
+ * forgotten, another input) goes without one, and toolhost asks in its
+ * own dialog.
+ */
+export class PendingApprovals {
+  private readonly tokens = new Map<string, string>();
+
+  /** Keeps the token of a check of name with input. */
+  put(name: string, input: unknown, token: string | undefined): void {
+    const key = approvalKey(name, input);
+    this.tokens.delete(key);
+    if (token) {
+      this.tokens.set(key, token);
+    }
+    while (this.tokens.size > MAX_PENDING_APPROVALS) {
+      this.tokens.delete(this.tokens.keys().next().value as string);
+    }
+  }
+
+  /** Takes the token of a check of name with input, if any. */
+  take(name: string, input: unknown): string | undefined {
+    const key = approvalKey(name, input);
+    const token = this.tokens.get(key);
+    this.tokens.delete(key);
+    return token;
+  }
+}
+
+function approvalKey(name: string, input: unknown): string {
+  return name + "\u0000" + JSON.stringify(input ?? {});
 }
 
 /** Longest preview shown in the chat's confirmation. */

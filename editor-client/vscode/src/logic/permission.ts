@@ -86,11 +86,20 @@ export function visible(text: string, oneLine = false): string {
   return oneLine ? out.replace(/\n/g, "\\n").replace(/\t/g, "\\t") : out;
 }
 
-/** Builds the modal's text for a request. */
+/**
+ * Builds the modal's text for a request. The risk is a line of its own at
+ * the top of the detail, not glued to the question; a command is shown
+ * once, in the detail (the server's title quotes it too, so a command's
+ * question is asked without it).
+ */
 export function permissionPrompt(p: PermissionParams): PermissionPrompt {
-  const risk = p.risk ? ` [risk: ${p.risk}]` : "";
-  const message = visible(`${p.title || `Allow ${p.toolName}?`}${risk}`, true);
+  const command = p.preview?.kind === "command" || (!p.preview && typeof (p.input as { command?: unknown } | undefined)?.command === "string");
+  const question = command ? (p.toolName === "Bash" ? "Run this command?" : `Run this ${p.toolName} command?`) : p.title || `Allow ${p.toolName}?`;
+  const message = visible(question, true);
   const parts: string[] = [];
+  if (p.risk) {
+    parts.push(`Risk: ${visible(p.risk, true)}`);
+  }
   const why = callDescription(p.input);
   if (why) {
     const short = why.length > MAX_DESCRIPTION_CHARS ? `${why.slice(0, MAX_DESCRIPTION_CHARS)}…` : why;

@@ -1,0 +1,208 @@
+// End-to-end scenario: the real Claude Code CLI (npm, test/mcp's or
+// $CLAUDE_BIN) typed into VS Code's integrated terminal, interactive under
+// script(1), against a scripted Messages API on 127.0.0.1. It connects to
+// the window through toolhost by itself (the terminal's environment and
+// the lock file); its Edit opens VS Code's diff editor with the proposal
+// editable; the proposal changed by the user and saved lands on disk and
+// the model is told; a rejected proposal leaves the file.
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as path from "node:path";
+import {
+  artifacts, extDir, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed, reportPassed, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
+} from "../harness.mjs";
+
+const claude = process.env.CLAUDE_BIN || path.join(extDir, "..", "..", "test", "mcp", "node_modules", ".bin", "claude");
+const API_KEY = "sk-ant-api03-toolhost-test-key-0000000000000000";
+
+/** The server-sent events of one assistant message made of blocks. */
+function stream(blocks) {
+  const ev = (name, data) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  let out = ev("message_start", { type: "message_start", message: { id: `msg_${Date.now()}`, type: "message", role: "assistant", model: "claude-test",
+    content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+  let stop = "end_turn";
+  blocks.forEach((b, index) => {
+    if (b.type === "tool_use") {
+      stop = "tool_use";
+      out += ev("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} } });
+      out += ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) } });
+    } else {
+      out += ev("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
+      out += ev("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: b.text } });
+    }
+    out += ev("content_block_stop", { type: "content_block_stop", index });
+  });
+  out += ev("message_delta", { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+  return out + ev("message_stop", { type: "message_stop" });
+}
+
+/** The messages after the last assistant message (the newest turn). */
+function newestTurn(req) {
+  const msgs = req.messages ?? [];
+  let first = msgs.length - 1;
+  while (first > 0 && msgs[first - 1].role !== "assistant") first--;
+  return msgs.slice(Math.max(first, 0));
+}
+
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((c) => (c.text ?? "") + textOf(c.content)).join("\n");
+}
+
+/** The text of the newest turn's tool result whose id starts with prefix. */
+function toolResult(req, prefix) {
+  for (const m of newestTurn(req)) {
+    for (const c of Array.isArray(m.content) ? m.content : []) {
+      if (c.type === "tool_result" && (!prefix || c.tool_use_id.startsWith(prefix))) return textOf(c.content);
+    }
+  }
+  return undefined;
+}
+
+/** A scripted model: EDIT reads then edits the file; a tool result ends the turn. */
+function startApi(file) {
+  const requests = [];
+  let n = 0;
+  let edits = 0;
+  const script = (req) => {
+    if (!req.tools?.length) return [{ type: "text", text: "ok" }];
+    n++;
+    if (toolResult(req, "toolu_read")) {
+      edits++;
+      const old = edits === 1 ? "two" : "one";
+      return [{ type: "tool_use", id: `toolu_edit${n}`, name: "Edit", input: { file_path: file, old_string: old, new_string: old.toUpperCase() } }];
+    }
+    if (toolResult(req)) return [{ type: "text", text: "Done." }];
+    if (newestTurn(req).map((m) => textOf(m.content)).join("\n").includes("EDIT")) {
+      return [{ type: "tool_use", id: `toolu_read${n}`, name: "Read", input: { file_path: file } }];
+    }
+    return [{ type: "text", text: "Nothing to do." }];
+  };
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      if (req.method === "POST" && req.url.startsWith("/v1/messages/count_tokens")) {
+        res.writeHead(200, { "content-type": "application/json" }).end('{"input_tokens":10}');
+      } else if (req.method === "POST" && req.url.startsWith("/v1/messages")) {
+        const parsed = JSON.parse(body);
+        requests.push(parsed);
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" }).end(stream(script(parsed)));
+      } else {
+        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      }
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ port: server.address().port, requests, close: () => server.close() })));
+}
+
+/** The terminal's output without its control sequences (CSI; OSC, APC, DCS strings; two-byte escapes). */
+function plain(text) {
+  return text
+    .replace(/\x1b[\]_P^][^\x07\x1b]*(\x07|\x1b\\)/g, "")
+    .replace(/\x1b\[[0-9;?<>=!]*[ -\/]*[@-~]/g, "")
+    .replace(/\x1b[^[\]]/g, "");
+}
+
+/** Whether the terminal's log showed text (control sequences and spaces left out). */
+function shown(log, text) {
+  const flat = plain(readOrNull(log) ?? "").replace(/\s/g, "");
+  return flat.includes(text.replace(/\s/g, ""));
+}
+
+async function main() {
+  if (!fs.existsSync(claude)) {
+    console.log(`claude-ide: no Claude Code CLI at ${claude}; skipped`);
+    return;
+  }
+  const started = Date.now();
+  fs.mkdirSync(artifacts, { recursive: true });
+  const tmp = makeTemp("toolhost-e2e-claude-");
+  const folder = path.join(tmp, "project");
+  const file = path.join(folder, "a.txt");
+  const home = path.join(tmp, "home");
+  const config = path.join(home, ".claude");
+  fs.mkdirSync(folder, { recursive: true });
+  fs.mkdirSync(config, { recursive: true });
+  fs.writeFileSync(file, "one\ntwo\nthree\n");
+  const seeded = JSON.stringify({
+    hasCompletedOnboarding: true, lastOnboardingVersion: "2.1.330", theme: "dark",
+    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+    projects: { [folder]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
+  });
+  fs.writeFileSync(path.join(home, ".claude.json"), seeded);
+  fs.writeFileSync(path.join(config, ".claude.json"), seeded);
+  const api = await startApi(file);
+  const ptyLog = path.join(tmp, "pty.log");
+  let session;
+  const log = stepLog("claude-ide: ");
+  const { step } = log;
+  try {
+    const userDataDir = path.join(tmp, "user");
+    const extensionsDir = path.join(tmp, "extensions");
+    installExtensions({ userDataDir, extensionsDir, vsixes: [toolhostVsix], settings: {
+      ...quietSettings, "toolhost.path": toolhostBin, "security.workspace.trust.enabled": false, "chat.disableAIFeatures": true,
+      "workbench.secondarySideBar.defaultVisibility": "hidden", "terminal.integrated.enablePersistentSessions": false,
+    } });
+    session = await startWorkbench({ userDataDir, extensionsDir, folder, logFile: path.join(artifacts, "claude-ide-code-server.log"),
+      env: { CLAUDE_CONFIG_DIR: config }, viewport: { width: 1400, height: 900 } });
+    const { wb, page } = session;
+    // A loaded machine takes long to serve the workbench the first time.
+    await page.goto(session.url, { timeout: 180000 });
+
+    step("the extension's server writes the lock file; a terminal gets the port");
+    await waitFor(() => fs.existsSync(path.join(config, "ide")) && fs.readdirSync(path.join(config, "ide")).some((f) => f.endsWith(".lock")),
+      "the lock file", 90000);
+    await wb.runCommand("Terminal: Create New Terminal", 90000);
+    await page.locator(".terminal-wrapper.active .xterm").waitFor({ state: "visible", timeout: 30000 });
+    const env = `HOME=${home} ANTHROPIC_BASE_URL=http://127.0.0.1:${api.port} ANTHROPIC_API_KEY=${API_KEY} CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_AUTOUPDATER=1 DISABLE_ERROR_REPORTING=1 CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL=1`;
+    await page.keyboard.type(`echo port=$CLAUDE_CODE_SSE_PORT; ${env} script -qfec "${claude} --permission-mode manual --model claude-test" ${ptyLog}\n`);
+    await waitFor(() => shown(ptyLog, "manual mode on"), "the CLI to start", 60000);
+
+    const say = async (text) => {
+      await page.keyboard.type(text);
+      await waitFor(() => shown(ptyLog, text), `the CLI to show ${text}`, 30000);
+      await page.keyboard.press("Enter");
+    };
+    const resultOf = async (prefix, from) => {
+      let found;
+      await waitFor(() => (found = api.requests.slice(from).map((r) => toolResult(r, prefix)).find((t) => t !== undefined)) !== undefined,
+        `the model to get the result of ${prefix}`, 60000);
+      return found;
+    };
+
+    step("the CLI's Edit opens the diff editor; the proposal, changed and saved, lands on disk and the model is told");
+    let from = api.requests.length;
+    await say("EDIT a.txt");
+    const modified = page.locator(".editor-instance .monaco-diff-editor .editor.modified");
+    await modified.waitFor({ state: "visible", timeout: 60000 });
+    await wb.screenshot("claude-ide-01-review");
+    await modified.locator(".view-lines").click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("four (the user's)\n");
+    await page.keyboard.press("Control+S");
+    const told = await resultOf("toolu_edit", from);
+    await waitFor(() => readOrNull(file) === "one\nTWO\nthree\nfour (the user's)\n", "the accepted text on disk", 30000);
+    if (!/user/i.test(told)) throw new Error(`the model was not told of the user's change: ${told}`);
+
+    step("a rejected proposal leaves the file");
+    from = api.requests.length;
+    await page.locator(".terminal-wrapper.active .xterm").click();
+    await say("EDIT a.txt again");
+    await modified.waitFor({ state: "visible", timeout: 60000 });
+    await wb.runCommand("toolhost: Reject Proposal", 60000);
+    await waitFor(() => shown(ptyLog, "Rejected update to a.txt"), "the CLI to say the edit was rejected", 30000);
+    if (readOrNull(file) !== "one\nTWO\nthree\nfour (the user's)\n") throw new Error(`the file changed: ${readOrNull(file)}`);
+    reportPassed("e2e claude-ide", log, started);
+  } catch (err) {
+    fs.writeFileSync(path.join(artifacts, "claude-ide-terminal.txt"), plain(readOrNull(ptyLog) ?? ""));
+    await reportFailed("e2e claude-ide", log, err, session?.wb, "claude-ide-failure");
+  } finally {
+    await session?.close();
+    api.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

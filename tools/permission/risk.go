@@ -1,0 +1,153 @@
+package permission
+
+import (
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+// CommandRisk rates a Bash command for the permission prompt from the same
+// parsed reading as the permission decision (parseCommand), so that what
+// the user is told and what the rules see cannot disagree:
+//
+//   - high: bash cannot parse it; what it runs is computed or read from a
+//     pipe (a download piped into a shell, eval "$x"); it deletes
+//     recursively or by force, wipes, formats, escalates privileges or
+//     rewrites history; or it may write a protected file (.git/config,
+//     .toolhost/, .vscode/settings.json, ...).
+//   - low: every command it runs only looks or waits (ls, cat, grep,
+//     sleep, echo, a for loop of them), with no redirection into a file,
+//     however long it takes.
+//   - medium: anything else (a build, a test run, a write to an ordinary
+//     file): it changes things, but in the ordinary way.
+//
+// dir is the absolute folder the command starts in ("" for the first
+// root).
+func CommandRisk(command, dir string) tools.Risk {
+	sc := parseCommand(command, dir)
+	if sc.unparsed != "" {
+		return tools.RiskHigh
+	}
+	low := true
+	for _, p := range sc.parts {
+		if p.opaque || p.gitConfigWrite || dangerous(p.argv) || writesProtected(p) {
+			return tools.RiskHigh
+		}
+		if len(p.argv) > 0 && !looksOnly(p.argv) || slices.ContainsFunc(p.targets, func(t string) bool { return t != "/dev/null" }) {
+			low = false
+		}
+	}
+	if low {
+		return tools.RiskLow
+	}
+	return tools.RiskMedium
+}
+
+// lookingCommands only read, print or wait, whatever their arguments
+// (find and sed are judged by theirs, in looksOnly).
+var lookingCommands = map[string]bool{
+	"ls": true, "pwd": true, "echo": true, "printf": true, "date": true, "whoami": true, "which": true,
+	"wc": true, "head": true, "tail": true, "file": true, "stat": true, "du": true, "df": true,
+	"uname": true, "cat": true, "grep": true, "rg": true, "egrep": true, "fgrep": true, "less": true,
+	"sleep": true, "true": true, "false": true, "test": true, "[": true, "seq": true, "sort": true,
+	"uniq": true, "cut": true, "tr": true, "diff": true, "cmp": true, "basename": true, "dirname": true,
+	"realpath": true, "readlink": true, "env": true, "printenv": true, "id": true, "hostname": true,
+	"tree": true, "jq": true, "type": true, "cd": true, "nproc": true, "uptime": true, "ps": true,
+}
+
+// lookingSubcommands are read-only subcommands of tools that also write.
+var lookingSubcommands = map[string]bool{
+	"git status": true, "git log": true, "git diff": true, "git show": true, "git branch": true,
+	"git blame": true, "git rev-parse": true, "go version": true, "go env": true, "go list": true,
+	"node --version": true, "npm ls": true,
+}
+
+// looksOnly reports whether argv only reads, prints or waits.
+func looksOnly(argv []string) bool {
+	name := path.Base(argv[0])
+	switch {
+	case name == "find":
+		return !slices.ContainsFunc(argv[1:], func(a string) bool {
+			return a == "-delete" || strings.HasPrefix(a, "-exec") || strings.HasPrefix(a, "-ok") || strings.HasPrefix(a, "-fprint")
+		})
+	case name == "sed":
+		return !slices.ContainsFunc(argv[1:], func(a string) bool { return strings.HasPrefix(a, "-i") || a == "--in-place" })
+	case lookingCommands[name]:
+		return true
+	}
+	return len(argv) > 1 && lookingSubcommands[name+" "+argv[1]]
+}
+
+// dangerous reports commands whose harm is hard to undo, whatever the
+// files they name.
+func dangerous(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	name, args := path.Base(argv[0]), argv[1:]
+	has := func(flags ...string) bool {
+		return slices.ContainsFunc(args, func(a string) bool {
+			for _, f := range flags {
+				if a == f || len(f) == 2 && strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a[1:], f[1:]) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	switch name {
+	case "sudo", "su", "doas", "dd", "mkfs", "shred", "wipefs", "fdisk", "parted", "shutdown", "reboot":
+		return true
+	case "rm":
+		return has("-r", "-R", "-f", "--recursive", "--force")
+	case "chmod", "chown", "chgrp":
+		return has("-R", "--recursive")
+	case "git":
+		if len(args) == 0 {
+			return false
+		}
+		switch args[0] {
+		case "push":
+			return has("-f", "--force", "--force-with-lease", "--mirror", "--delete")
+		case "reset":
+			return has("--hard")
+		case "clean":
+			return has("-f", "--force")
+		case "checkout", "restore":
+			return slices.Contains(args, ".") || has("-f", "--force")
+		}
+	}
+	return strings.HasPrefix(name, "mkfs.")
+}
+
+// writesProtected reports whether p may write a protected file: a
+// redirection into one, or a protected file named to a command that does
+// not only look.
+func writesProtected(p simpleCommand) bool {
+	for _, t := range p.targets {
+		if protectedName(t) {
+			return true
+		}
+	}
+	if len(p.argv) == 0 || looksOnly(p.argv) {
+		return false
+	}
+	return slices.ContainsFunc(p.names, protectedName)
+}
+
+// protectedName reports whether a file named in a command (relative to the
+// folder it runs in, or absolute) is a protected file of a workspace: the
+// protected names are matched from any folder of the path on, since the
+// command's folder and the root are not known here.
+func protectedName(name string) bool {
+	segs := strings.Split(filepath.ToSlash(filepath.Clean(name)), "/")
+	for i := range segs {
+		if protectedPath(strings.Join(segs[i:], "/")) {
+			return true
+		}
+	}
+	return false
+}

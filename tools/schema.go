@@ -1,0 +1,223 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// InputSchema is a tool's input schema generated from the struct its input
+// decodes into, so that the schema the model sees and the fields the tool
+// reads are one declaration. It is built on first use (listing or the first
+// call), never at start, and kept.
+//
+// The struct says it all through tags:
+//   - json: the property's name; a field without omitempty (or omitzero)
+//     is required;
+//   - jsonschema: the property's description (jsonschema.For's own tag);
+//   - schema: constraints as comma-separated key=value pairs: minimum,
+//     maximum, minLength, maxLength, minItems, maxItems, format,
+//     default (a JSON value), enum (values separated by |), type (one or
+//     several JSON types separated by |, for a field whose Go type says
+//     less, e.g. number for an int that accepts 1.0), and
+//     additionalProperties=true for an open object.
+//
+// Nullable Go types (pointers, slices, maps) give plain types: a property
+// is optional by leaving it out, as Claude Code's schemas say it. What tags
+// cannot say goes in the adjust function given to SchemaOf.
+type InputSchema[In any] struct {
+	adjust func(*jsonschema.Schema)
+
+	once sync.Once
+	raw  json.RawMessage
+	err  error
+}
+
+// SchemaOf returns the schema of In, adjusted by adjust (nil for none)
+// after the tags are applied.
+func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
+	return &InputSchema[In]{adjust: adjust}
+}
+
+// JSON is the schema's text. A struct the generator cannot describe is a
+// fault of the tool: the text then refers to a definition that does not
+// exist, so the validator reports the tool's schema as broken (with this
+// error) and the server keeps serving the other tools.
+func (s *InputSchema[In]) JSON() json.RawMessage {
+	s.once.Do(func() {
+		s.raw, s.err = generate[In](s.adjust)
+		if s.err != nil {
+			s.raw, _ = json.Marshal(map[string]any{"type": "object", "$ref": "#/$defs/broken", "$comment": s.err.Error()})
+		}
+	})
+	return s.raw
+}
+
+// Err is the generation's error, for tests; nil when the schema is sound.
+func (s *InputSchema[In]) Err() error {
+	s.JSON()
+	return s.err
+}
+
+// Decode decodes a validated input into In.
+func (s *InputSchema[In]) Decode(input json.RawMessage) (In, error) {
+	var in In
+	err := json.Unmarshal(input, &in)
+	return in, err
+}
+
+// rawMessageType is described as any JSON value, not as an array of bytes.
+var rawMessageType = reflect.TypeFor[json.RawMessage]()
+
+func generate[In any](adjust func(*jsonschema.Schema)) (json.RawMessage, error) {
+	s, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{rawMessageType: {}}})
+	if err != nil {
+		return nil, err
+	}
+	if err := applyTags(reflect.TypeFor[In](), s); err != nil {
+		return nil, fmt.Errorf("schema of %s: %w", reflect.TypeFor[In](), err)
+	}
+	if s.Type == "object" && s.Properties == nil {
+		// An input without fields still says so: {"properties": {}}, as
+		// Claude Code's schemas and strict function-calling APIs have it.
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
+	if adjust != nil {
+		adjust(s)
+	}
+	return json.Marshal(s)
+}
+
+// applyTags makes nullable types plain and applies the schema tags of t's
+// fields to s, recursively through structs, slices and maps.
+func applyTags(t reflect.Type, s *jsonschema.Schema) error {
+	if s == nil {
+		return nil
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == rawMessageType {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return applyTags(t.Elem(), s.Items)
+	case reflect.Map:
+		return applyTags(t.Elem(), s.AdditionalProperties)
+	case reflect.Struct:
+	default:
+		return nil
+	}
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous || !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		prop := s.Properties[name]
+		if prop == nil {
+			continue
+		}
+		if err := applyTags(f.Type, prop); err != nil {
+			return err
+		}
+		if tag, ok := f.Tag.Lookup("schema"); ok {
+			if err := applyTag(prop, tag); err != nil {
+				return fmt.Errorf("field %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// applyTag applies one field's schema tag.
+func applyTag(s *jsonschema.Schema, tag string) error {
+	for _, pair := range strings.Split(tag, ",") {
+		key, value, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		if !ok {
+			return fmt.Errorf("schema tag %q: want key=value", pair)
+		}
+		switch key {
+		case "minimum", "maximum":
+			f, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				return fmt.Errorf("schema tag %s=%q: %w", key, value, err)
+			}
+			if key == "minimum" {
+				s.Minimum = &f
+			} else {
+				s.Maximum = &f
+			}
+		case "minLength", "maxLength", "minItems", "maxItems":
+			n, err := strconv.Atoi(value)
+			if err != nil {
+				return fmt.Errorf("schema tag %s=%q: %w", key, value, err)
+			}
+			switch key {
+			case "minLength":
+				s.MinLength = &n
+			case "maxLength":
+				s.MaxLength = &n
+			case "minItems":
+				s.MinItems = &n
+			default:
+				s.MaxItems = &n
+			}
+		case "format":
+			s.Format = value
+		case "default":
+			if !json.Valid([]byte(value)) {
+				return fmt.Errorf("schema tag default=%q is not a JSON value", value)
+			}
+			s.Default = json.RawMessage(value)
+		case "enum":
+			s.Enum = nil
+			for _, v := range strings.Split(value, "|") {
+				s.Enum = append(s.Enum, v)
+			}
+		case "type":
+			if types := strings.Split(value, "|"); len(types) > 1 {
+				s.Type, s.Types = "", types
+			} else {
+				s.Type, s.Types = value, nil
+			}
+		case "additionalProperties":
+			open, err := strconv.ParseBool(value)
+			if err != nil {
+				return fmt.Errorf("schema tag additionalProperties=%q: %w", value, err)
+			}
+			if open {
+				s.AdditionalProperties = &jsonschema.Schema{} // marshals as true
+			} else {
+				s.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+			}
+		default:
+			return fmt.Errorf("schema tag has an unknown key %q", key)
+		}
+	}
+	return nil
+}
+
+// Omit is an adjust function for SchemaOf that leaves out properties: a
+// variant of a tool's schema without the fields a setting adds.
+func Omit(names ...string) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) {
+		for _, n := range names {
+			delete(s.Properties, n)
+			s.Required = slices.DeleteFunc(s.Required, func(r string) bool { return r == n })
+			s.PropertyOrder = slices.DeleteFunc(s.PropertyOrder, func(r string) bool { return r == n })
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+type schemaItem struct {
+	Name string   `json:"name" schema:"minLength=1"`
+	Tags []string `json:"tags,omitempty" schema:"maxItems=3"`
+}
+
+type schemaParams struct {
+	Path    string            `json:"path" jsonschema:"Where to act."`
+	Limit   int               `json:"limit,omitempty" schema:"minimum=1,maximum=10,default=5"`
+	Timeout *float64          `json:"timeout,omitempty" schema:"type=number,minimum=0"`
+	Mode    string            `json:"mode,omitempty" schema:"enum=a|b"`
+	Items   []schemaItem      `json:"items,omitempty" schema:"minItems=1"`
+	Headers map[string]string `json:"headers,omitempty"`
+	Value   json.RawMessage   `json:"value,omitempty" schema:"type=string|boolean"`
+	Meta    map[string]any    `json:"meta,omitempty" schema:"additionalProperties=true"`
+	URL     string            `json:"url,omitempty" schema:"format=uri"`
+}
+
+type badTag struct {
+	Path string `json:"path" schema:"minimum"`
+}
+
+type unknownKey struct {
+	Path string `json:"path" schema:"pattern=x"`
+}
+
+// The schema comes from the struct: names and required from json tags,
+// descriptions from jsonschema tags, constraints from schema tags, plain
+// types for nullable Go types, in field order.
+func TestSchemaOf(t *testing.T) {
+	tests := []struct {
+		name string
+		got  json.RawMessage
+		want string
+	}{
+		{"tags", SchemaOf[schemaParams](nil).JSON(), `{"type":"object","properties":{` +
+			`"path":{"type":"string","description":"Where to act."},` +
+			`"limit":{"type":"integer","default":5,"minimum":1,"maximum":10},` +
+			`"timeout":{"type":"number","minimum":0},` +
+			`"mode":{"type":"string","enum":["a","b"]},` +
+			`"items":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","minLength":1},"tags":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["name"],"additionalProperties":false},"minItems":1},` +
+			`"headers":{"type":"object","additionalProperties":{"type":"string"}},` +
+			`"value":{"type":["string","boolean"]},` +
+			`"meta":{"type":"object","additionalProperties":true},` +
+			`"url":{"type":"string","format":"uri"}` +
+			`},"required":["path"],"additionalProperties":false}`},
+		{"no fields", SchemaOf[struct{}](nil).JSON(), `{"type":"object","properties":{},"additionalProperties":false}`},
+		{"omitted", SchemaOf[schemaItem](Omit("tags")).JSON(), `{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"],"additionalProperties":false}`},
+		{"adjusted", SchemaOf[schemaItem](func(s *jsonschema.Schema) { s.Properties["name"].Description = "Who." }).JSON(),
+			`{"type":"object","properties":{"name":{"type":"string","description":"Who.","minLength":1},"tags":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["name"],"additionalProperties":false}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if string(tt.got) != tt.want {
+				t.Errorf("schema\n got %s\nwant %s", tt.got, tt.want)
+			}
+		})
+	}
+}
+
+// A struct the tags describe wrongly is the tool's fault: the validator
+// reports its schema as broken, naming the field, and nothing panics.
+func TestSchemaOfBrokenTags(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema interface {
+			JSON() json.RawMessage
+			Err() error
+		}
+		want string
+	}{
+		{"no value", SchemaOf[badTag](nil), "field path: schema tag \"minimum\": want key=value"},
+		{"unknown key", SchemaOf[unknownKey](nil), "unknown key \"pattern\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.schema.Err(); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Err() = %v, want it to contain %q", err, tt.want)
+			}
+			tool := &fakeTool{name: "Broken", schema: string(tt.schema.JSON())}
+			_, err := NewValidator().Problems(tool, json.RawMessage(`{}`), nil)
+			var serr *SchemaError
+			if !errors.As(err, &serr) {
+				t.Fatalf("validation error = %v, want a SchemaError", err)
+			}
+		})
+	}
+}
+
+// Decode reads a validated input into the params struct.
+func TestInputSchemaDecode(t *testing.T) {
+	in, err := SchemaOf[schemaParams](nil).Decode(json.RawMessage(`{"path":"a","limit":3,"items":[{"name":"x"}]}`))
+	if err != nil || in.Path != "a" || in.Limit != 3 || len(in.Items) != 1 || in.Items[0].Name != "x" {
+		t.Fatalf("Decode = %+v, %v", in, err)
+	}
+}
