@@ -150,15 +150,18 @@ func applyTag(s *jsonschema.Schema, tag string) error {
 			return fmt.Errorf("schema tag %q: want key=value", pair)
 		}
 		switch key {
-		case "minimum", "maximum":
+		case "minimum", "maximum", "exclusiveMinimum":
 			f, err := strconv.ParseFloat(value, 64)
 			if err != nil {
 				return fmt.Errorf("schema tag %s=%q: %w", key, value, err)
 			}
-			if key == "minimum" {
+			switch key {
+			case "minimum":
 				s.Minimum = &f
-			} else {
+			case "maximum":
 				s.Maximum = &f
+			default:
+				s.ExclusiveMinimum = &f
 			}
 		case "minLength", "maxLength", "minItems", "maxItems":
 			n, err := strconv.Atoi(value)

@@ -152,18 +152,12 @@ func splitNew(before, after []tools.FileDiagnostics, keep func(int) bool) (fresh
 	return fresh, old
 }
 
-// getDiagnosticsSchema is Claude Code's IDE getDiagnostics input.
-var getDiagnosticsSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "uri": {"type": "string", "description": "The file to get diagnostics for: a file:// URI or a path (absolute or relative to the workspace). Leave it out for every file the editor has diagnostics for."}
-  },
-  "additionalProperties": false
-}`)
-
+// getDiagnosticsParams is the input of Claude Code's IDE getDiagnostics.
 type getDiagnosticsParams struct {
-	URI string `json:"uri,omitempty"`
+	URI string `json:"uri,omitempty" jsonschema:"The file to get diagnostics for: a file:// URI or a path (absolute or relative to the workspace). Leave it out for every file the editor has diagnostics for."`
 }
+
+var getDiagnosticsSchema = tools.SchemaOf[getDiagnosticsParams](nil)
 
 // IDEDiagnostic is one diagnostic in the shape Claude Code's IDE
 // integrations return from getDiagnostics.
@@ -209,11 +203,8 @@ func (*GetDiagnostics) Name() string { return "getDiagnostics" }
 func (*GetDiagnostics) Description() string {
 	return "Get the diagnostics (errors, warnings) the editor's language servers report, for one file or for every file the editor has diagnostics for. Use it after changing code to check for type errors without running a build."
 }
-func (*GetDiagnostics) InputSchema() json.RawMessage { return getDiagnosticsSchema }
+func (*GetDiagnostics) InputSchema() json.RawMessage { return getDiagnosticsSchema.JSON() }
 func (*GetDiagnostics) SideEffect() tools.SideEffect { return tools.SideEffectNone }
-
-// NewInput implements tools.TypedInput.
-func (*GetDiagnostics) NewInput() any { return new(getDiagnosticsParams) }
 
 // Access implements tools.AccessDescriber: the one file read, if any.
 func (t *GetDiagnostics) Access(input json.RawMessage) tools.Access {

@@ -33,27 +33,16 @@ var lspOperations = []string{
 	tools.OpGoToImplementation, tools.OpPrepareCallHierarchy, tools.OpIncomingCalls, tools.OpOutgoingCalls,
 }
 
-// lspSchema is Claude Code's LSP tool input.
-var lspSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "operation": {"type": "string", "enum": ["goToDefinition", "findReferences", "hover", "documentSymbol", "workspaceSymbol", "goToImplementation", "prepareCallHierarchy", "incomingCalls", "outgoingCalls"], "description": "The LSP operation to perform"},
-    "filePath": {"type": "string", "description": "The absolute or relative path to the file"},
-    "line": {"type": "integer", "exclusiveMinimum": 0, "description": "The line number (1-based, as shown in editors)"},
-    "character": {"type": "integer", "exclusiveMinimum": 0, "description": "The character offset (1-based, as shown in editors)"},
-    "query": {"type": "string", "description": "The symbol name or part of it to search for (workspaceSymbol only); language servers find little for an empty query, so give one."}
-  },
-  "required": ["operation", "filePath", "line", "character"],
-  "additionalProperties": false
-}`)
-
+// lspParams is Claude Code's LSP tool input.
 type lspParams struct {
-	Operation string `json:"operation"`
-	FilePath  string `json:"filePath"`
-	Line      int    `json:"line"`
-	Character int    `json:"character"`
-	Query     string `json:"query,omitempty"`
+	Operation string `json:"operation" jsonschema:"The LSP operation to perform" schema:"enum=goToDefinition|findReferences|hover|documentSymbol|workspaceSymbol|goToImplementation|prepareCallHierarchy|incomingCalls|outgoingCalls"`
+	FilePath  string `json:"filePath" jsonschema:"The absolute or relative path to the file"`
+	Line      int    `json:"line" jsonschema:"The line number (1-based, as shown in editors)" schema:"exclusiveMinimum=0"`
+	Character int    `json:"character" jsonschema:"The character offset (1-based, as shown in editors)" schema:"exclusiveMinimum=0"`
+	Query     string `json:"query,omitempty" jsonschema:"The symbol name or part of it to search for (workspaceSymbol only); language servers find little for an empty query, so give one."`
 }
+
+var lspSchema = tools.SchemaOf[lspParams](nil)
 
 // LSP is Claude Code's LSP tool, answered by the editor's language servers.
 type LSP struct {
@@ -69,11 +58,8 @@ func (*LSP) Description() string {
 
 filePath names the file; line and character are 1-based, as editors show them, and point at the symbol. Results name files relative to the workspace with 1-based line:character positions.`
 }
-func (*LSP) InputSchema() json.RawMessage { return lspSchema }
+func (*LSP) InputSchema() json.RawMessage { return lspSchema.JSON() }
 func (*LSP) SideEffect() tools.SideEffect { return tools.SideEffectNone }
-
-// NewInput implements tools.TypedInput.
-func (*LSP) NewInput() any { return new(lspParams) }
 
 // Access implements tools.AccessDescriber: the file asked about.
 func (*LSP) Access(input json.RawMessage) tools.Access {
