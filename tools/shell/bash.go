@@ -163,11 +163,16 @@ func (*Bash) Preview(_ context.Context, in json.RawMessage) *tools.Preview {
 	if json.Unmarshal(in, &p) != nil {
 		return nil
 	}
-	text := p.Command
-	if p.RunInBackground {
-		text += "\n# runs in the background"
+	return commandPreview(p.Command, p.RunInBackground)
+}
+
+// commandPreview is what a permission prompt shows of a shell command,
+// Bash's or PowerShell's.
+func commandPreview(command string, background bool) *tools.Preview {
+	if background {
+		command += "\n# runs in the background"
 	}
-	return &tools.Preview{Kind: "command", Text: text}
+	return &tools.Preview{Kind: "command", Text: command}
 }
 
 // Risk is the permission module's reading of the command (see

@@ -84,11 +84,7 @@ func (*PowerShell) Preview(_ context.Context, in json.RawMessage) *tools.Preview
 	if json.Unmarshal(in, &p) != nil {
 		return nil
 	}
-	text := p.Command
-	if p.RunInBackground {
-		text += "\n# runs in the background"
-	}
-	return &tools.Preview{Kind: "command", Text: text}
+	return commandPreview(p.Command, p.RunInBackground)
 }
 
 func (p *PowerShell) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
