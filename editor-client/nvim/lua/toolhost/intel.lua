@@ -12,6 +12,9 @@ local QUIET_MS = 200
 --- How often a wait for a language server to attach looks again (Neovim
 --- 0.7 has no LspAttach event).
 local ATTACH_POLL_MS = 50
+--- How long an edit of a buffer without diagnostics yet waits for the
+--- language server's first.
+local FIRST_WAIT_MS = 2000
 
 -- Per buffer: how often its diagnostics changed, and that count when the
 -- agent's last edit of it began.
@@ -47,29 +50,6 @@ local function language_clients(bufnr)
     end
   end
   return out
-end
-
---- Marks that an edit of the documents of an applyEdit's params begins.
-function M.editing(params)
-  local edit = params and params.edit or {}
-  local function mark(uri)
-    local bufnr = vim.uri_to_bufnr(uri)
-    -- Only a buffer a language server watches will see its diagnostics
-    -- change; a wait for any other would only run out its time.
-    if vim.api.nvim_buf_is_loaded(bufnr) and #language_clients(bufnr) > 0 then
-      edited_at[bufnr] = changes[bufnr] or 0
-    else
-      edited_at[bufnr] = nil
-    end
-  end
-  for uri in pairs(edit.changes or {}) do
-    mark(uri)
-  end
-  for _, c in ipairs(edit.documentChanges or {}) do
-    if c.textDocument then
-      mark(c.textDocument.uri)
-    end
-  end
 end
 
 local function followed(bufnr)
@@ -123,6 +103,44 @@ local function settle(bufnrs, wait_ms)
       end
     end, wait_ms)
   end)
+end
+
+--- Marks that an edit of the documents of an applyEdit's params begins.
+--- A buffer its language server has published nothing for yet first
+--- waits, at most FIRST_WAIT_MS, for the diagnostics of the text as the
+--- edit finds it: the server may still be answering the buffer's opening,
+--- and that answer, arriving after the edit, would pass for the edit's.
+function M.editing(params)
+  local edit = params and params.edit or {}
+  local marked, first = {}, {}
+  local function mark(uri)
+    local bufnr = vim.uri_to_bufnr(uri)
+    -- Only a buffer a language server watches will see its diagnostics
+    -- change; a wait for any other would only run out its time.
+    if vim.api.nvim_buf_is_loaded(bufnr) and #language_clients(bufnr) > 0 then
+      table.insert(marked, bufnr)
+      if changes[bufnr] == nil then
+        edited_at[bufnr] = 0
+        table.insert(first, bufnr)
+      end
+    else
+      edited_at[bufnr] = nil
+    end
+  end
+  for uri in pairs(edit.changes or {}) do
+    mark(uri)
+  end
+  for _, c in ipairs(edit.documentChanges or {}) do
+    if c.textDocument then
+      mark(c.textDocument.uri)
+    end
+  end
+  if #first > 0 and coroutine.running() then
+    settle(first, FIRST_WAIT_MS)
+  end
+  for _, b in ipairs(marked) do
+    edited_at[b] = changes[b] or 0
+  end
 end
 
 local function lsp_diagnostic(d)
