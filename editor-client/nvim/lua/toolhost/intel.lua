@@ -13,13 +13,21 @@ local QUIET_MS = 200
 --- 0.7 has no LspAttach event).
 local ATTACH_POLL_MS = 50
 --- How long an edit of a buffer without diagnostics yet waits for the
---- language server's first.
+--- language server's first: the server's default bound
+--- (edit.diagnosticsWaitMs), whose wait after the edit is shortened by
+--- what this one took.
 local FIRST_WAIT_MS = 2000
 
 -- Per buffer: how often its diagnostics changed, and that count when the
 -- agent's last edit of it began.
 local changes = {}
 local edited_at = {}
+-- Per buffer: the server asked for its diagnostics before an edit (the
+-- baseline it compares with), so diagnostics after the edit are wanted.
+local baseline_asked = {}
+-- Per buffer: how long its last edit waited for the server's first
+-- diagnostics, taken off the wait after that edit.
+local first_waited = {}
 -- Functions called on every change of diagnostics.
 local listeners = {}
 local augroup
@@ -119,7 +127,10 @@ function M.editing(params)
     -- change; a wait for any other would only run out its time.
     if vim.api.nvim_buf_is_loaded(bufnr) and #language_clients(bufnr) > 0 then
       table.insert(marked, bufnr)
-      if changes[bufnr] == nil then
+      first_waited[bufnr] = nil
+      -- Only when the server will ask for the edit's diagnostics (it took a
+      -- baseline): with edit.diagnostics off nothing waits.
+      if changes[bufnr] == nil and baseline_asked[bufnr] then
         edited_at[bufnr] = 0
         table.insert(first, bufnr)
       end
@@ -136,10 +147,16 @@ function M.editing(params)
     end
   end
   if #first > 0 and coroutine.running() then
+    local start = vim.loop.now()
     settle(first, FIRST_WAIT_MS)
+    local took = vim.loop.now() - start
+    for _, b in ipairs(first) do
+      first_waited[b] = took
+    end
   end
   for _, b in ipairs(marked) do
     edited_at[b] = changes[b] or 0
+    baseline_asked[b] = nil
   end
 end
 
@@ -168,7 +185,21 @@ function M.diagnostics(params)
   for _, uri in ipairs(uris) do
     table.insert(bufnrs, vim.uri_to_bufnr(uri))
   end
-  settle(bufnrs, params.waitMs)
+  local wait_ms = params.waitMs
+  if wait_ms and wait_ms > 0 then
+    -- One bound for the whole edit: what its first wait took is spent.
+    local spent = 0
+    for _, b in ipairs(bufnrs) do
+      spent = math.max(spent, first_waited[b] or 0)
+      first_waited[b] = nil
+    end
+    wait_ms = math.max(wait_ms - spent, 0)
+  else
+    for _, b in ipairs(bufnrs) do
+      baseline_asked[b] = true
+    end
+  end
+  settle(bufnrs, wait_ms)
   local items = {}
   if #bufnrs > 0 then
     for i, b in ipairs(bufnrs) do
