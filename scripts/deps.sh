@@ -62,7 +62,7 @@ fi
 
 # npm packages: each folder with a package-lock.json gets `npm ci` when its
 # node_modules is missing or older than its lock file.
-for dir in test/node test/mcp editor-client/vscode; do
+for dir in test/node test/mcp editor-client/vscode editor-client/nvim/test/lsp; do
   [ -f "$dir/package-lock.json" ] || continue
   if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules" ]; then
     say "npm ci in $dir (log: $log)"

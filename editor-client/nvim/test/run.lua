@@ -18,6 +18,7 @@ if bin and bin ~= "" then
   dofile(here .. "/agents_spec.lua")
   dofile(here .. "/claudeide_spec.lua")
   dofile(here .. "/claudeide_e2e_spec.lua")
+  dofile(here .. "/intel_spec.lua")
 else
   io.stdout:write("# TOOLHOST_BIN not set: skipping the tests against the server\n")
 end

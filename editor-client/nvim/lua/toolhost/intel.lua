@@ -12,11 +12,22 @@ local QUIET_MS = 200
 --- How often a wait for a language server to attach looks again (Neovim
 --- 0.7 has no LspAttach event).
 local ATTACH_POLL_MS = 50
+--- How long an edit of a buffer without diagnostics yet waits for the
+--- language server's first: the server's default bound
+--- (edit.diagnosticsWaitMs), whose wait after the edit is shortened by
+--- what this one took.
+local FIRST_WAIT_MS = 2000
 
 -- Per buffer: how often its diagnostics changed, and that count when the
 -- agent's last edit of it began.
 local changes = {}
 local edited_at = {}
+-- Per buffer: the server asked for its diagnostics before an edit (the
+-- baseline it compares with), so diagnostics after the edit are wanted.
+local baseline_asked = {}
+-- Per buffer: how long its last edit waited for the server's first
+-- diagnostics, taken off the wait after that edit.
+local first_waited = {}
 -- Functions called on every change of diagnostics.
 local listeners = {}
 local augroup
@@ -47,29 +58,6 @@ local function language_clients(bufnr)
     end
   end
   return out
-end
-
---- Marks that an edit of the documents of an applyEdit's params begins.
-function M.editing(params)
-  local edit = params and params.edit or {}
-  local function mark(uri)
-    local bufnr = vim.uri_to_bufnr(uri)
-    -- Only a buffer a language server watches will see its diagnostics
-    -- change; a wait for any other would only run out its time.
-    if vim.api.nvim_buf_is_loaded(bufnr) and #language_clients(bufnr) > 0 then
-      edited_at[bufnr] = changes[bufnr] or 0
-    else
-      edited_at[bufnr] = nil
-    end
-  end
-  for uri in pairs(edit.changes or {}) do
-    mark(uri)
-  end
-  for _, c in ipairs(edit.documentChanges or {}) do
-    if c.textDocument then
-      mark(c.textDocument.uri)
-    end
-  end
 end
 
 local function followed(bufnr)
@@ -125,6 +113,53 @@ local function settle(bufnrs, wait_ms)
   end)
 end
 
+--- Marks that an edit of the documents of an applyEdit's params begins.
+--- A buffer its language server has published nothing for yet first
+--- waits, at most FIRST_WAIT_MS, for the diagnostics of the text as the
+--- edit finds it: the server may still be answering the buffer's opening,
+--- and that answer, arriving after the edit, would pass for the edit's.
+function M.editing(params)
+  local edit = params and params.edit or {}
+  local marked, first = {}, {}
+  local function mark(uri)
+    local bufnr = vim.uri_to_bufnr(uri)
+    -- Only a buffer a language server watches will see its diagnostics
+    -- change; a wait for any other would only run out its time.
+    if vim.api.nvim_buf_is_loaded(bufnr) and #language_clients(bufnr) > 0 then
+      table.insert(marked, bufnr)
+      first_waited[bufnr] = nil
+      -- Only when the server will ask for the edit's diagnostics (it took a
+      -- baseline): with edit.diagnostics off nothing waits.
+      if changes[bufnr] == nil and baseline_asked[bufnr] then
+        edited_at[bufnr] = 0
+        table.insert(first, bufnr)
+      end
+    else
+      edited_at[bufnr] = nil
+    end
+  end
+  for uri in pairs(edit.changes or {}) do
+    mark(uri)
+  end
+  for _, c in ipairs(edit.documentChanges or {}) do
+    if c.textDocument then
+      mark(c.textDocument.uri)
+    end
+  end
+  if #first > 0 and coroutine.running() then
+    local start = vim.loop.now()
+    settle(first, FIRST_WAIT_MS)
+    local took = vim.loop.now() - start
+    for _, b in ipairs(first) do
+      first_waited[b] = took
+    end
+  end
+  for _, b in ipairs(marked) do
+    edited_at[b] = changes[b] or 0
+    baseline_asked[b] = nil
+  end
+end
+
 local function lsp_diagnostic(d)
   local code = d.code
   if code == nil and d.user_data and d.user_data.lsp then
@@ -150,7 +185,21 @@ function M.diagnostics(params)
   for _, uri in ipairs(uris) do
     table.insert(bufnrs, vim.uri_to_bufnr(uri))
   end
-  settle(bufnrs, params.waitMs)
+  local wait_ms = params.waitMs
+  if wait_ms and wait_ms > 0 then
+    -- One bound for the whole edit: what its first wait took is spent.
+    local spent = 0
+    for _, b in ipairs(bufnrs) do
+      spent = math.max(spent, first_waited[b] or 0)
+      first_waited[b] = nil
+    end
+    wait_ms = math.max(wait_ms - spent, 0)
+  else
+    for _, b in ipairs(bufnrs) do
+      baseline_asked[b] = true
+    end
+  end
+  settle(bufnrs, wait_ms)
   local items = {}
   if #bufnrs > 0 then
     for i, b in ipairs(bufnrs) do
