@@ -20,7 +20,7 @@ var claudeCodeComparison = map[string]string{
 	"Write": "Same. A file changed since the Read is not overwritten, as in Claude Code; an existing file keeps its encoding " +
 		"and BOM (UTF-8, UTF-8 with BOM, UTF-16LE/BE with BOM) and one whose encoding cannot be kept exactly (Latin-1) is " +
 		"refused, as in Claude Code. Differences: the write goes through the editor (workspace/applyEdit) so the user can " +
-		"undo it, and through the editor only UTF-8 files can be changed; the result says when an encoding was kept.",
+		"undo it (a UTF-16 file the editor does not have open is written in its encoding by the server instead; one open in the editor is refused, with what to do); the result says when an encoding was kept.",
 	"Edit": "Same matching: exact, or with curly quotes typed straight (new_string then takes the file's quote style); " +
 		"unique unless replace_all; a file changed since the Read takes the edit when old_string still matches exactly " +
 		"once there, with a note; notebooks refused in favour of NotebookEdit. Differences: edit.fuzzy (off by default) " +

@@ -99,14 +99,22 @@ func (e *RejectedError) Error() string {
 }
 
 // EncodingError refuses to send the editor a change of text that is not
-// UTF-8 (latin-1, UTF-16, ...): LSP positions address UTF-8 text, and the
-// editor holds the file decoded in its own way.
+// UTF-8 (UTF-16, latin-1, ...) for a file the editor has open or a change
+// the user reviews there: edits address UTF-8 text, and the editor holds
+// the file decoded in its own way.
 type EncodingError struct {
 	Path string
+	// Open: the editor has the file open (else the change was to be
+	// reviewed in the editor).
+	Open bool
 }
 
 func (e *EncodingError) Error() string {
-	return fmt.Sprintf("%s is not UTF-8 text (it may be latin-1 or UTF-16), and changes go through the editor, which addresses text as UTF-8, so it was not changed. Convert the file to UTF-8 first (e.g. with iconv in Bash), or change it with a command", e.Path)
+	where := "the change was to be reviewed in the editor"
+	if e.Open {
+		where = "the file is open in the editor"
+	}
+	return fmt.Sprintf("%s is not UTF-8 text (it may be UTF-16 or latin-1) and %s, which addresses text as UTF-8, so it was not changed. Close the file in the editor and try again (a file the editor does not have open is written in its own encoding), or convert it to UTF-8 first (e.g. with iconv in Bash)", e.Path, where)
 }
 
 // Refused reports an error that refuses a change for a reason the caller
@@ -237,7 +245,19 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	// The new content is what the agent has seen from here on; the file's
 	// time vouches for it only if nothing touches the file from now on.
 	written := time.Now()
-	if ed == nil || !ed.CanApplyEdit() {
+	// Text that is not UTF-8 (a UTF-16 file whose encoding Write or Edit
+	// kept) cannot be sent as edits, which address UTF-8 text, and the
+	// editor holds such a file decoded its own way. A file the editor does
+	// not have open is written here, byte for byte as planned; one it has
+	// open, or a change the user reviews in the editor, is refused.
+	notUTF8 := !utf8.Valid(old) || !utf8.Valid(next)
+	if notUTF8 && ed != nil && ed.CanApplyEdit() && (t.kind != notOpen || m.Review) {
+		if err := w.CheckWritable(m.Path); err != nil {
+			return nil, err
+		}
+		return nil, &EncodingError{Path: m.Path, Open: t.kind != notOpen}
+	}
+	if ed == nil || !ed.CanApplyEdit() || notUTF8 {
 		if err := w.WriteFile(m.Path, next); err != nil {
 			return nil, err
 		}
@@ -253,9 +273,6 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	// positions cannot address.
 	if err := w.CheckWritable(m.Path); err != nil {
 		return nil, err
-	}
-	if !utf8.Valid(old) || !utf8.Valid(next) {
-		return nil, &EncodingError{Path: m.Path}
 	}
 	var created []string
 	var err error

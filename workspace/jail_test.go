@@ -171,26 +171,63 @@ func TestWriteRefusesWhatIsNotAWritableFile(t *testing.T) {
 	}
 }
 
-// Text in an encoding the editor cannot address is refused, never a panic.
-func TestEditorPathRefusesNonUTF8(t *testing.T) {
-	ws, root, _ := jailed(t)
-	latin1 := []byte("caf\xe9 cr\xe8me\n")
+// Text in an encoding the editor cannot address never goes to it as edits:
+// a file the editor does not have open is written here byte for byte as
+// planned (the editor is not asked), one it has open is refused, and so is
+// a change the user reviews in the editor. Never a panic.
+func TestEditorPathAndNonUTF8(t *testing.T) {
 	utf16 := []byte{0xff, 0xfe, 'h', 0, 'i', 0, '\n', 0}
-	fe := workspacetest.NewFakeEditor(ws)
-	for i, old := range [][]byte{latin1, utf16} {
-		p := filepath.Join(root, "f"+strconv.Itoa(i)+".txt")
-		if err := os.WriteFile(p, old, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ws.MarkRead(p, old, nil, time.Now())
-		_, err := ws.Modify(context.Background(), fe, workspace.Modification{Path: p, Label: "Write", Plan: setTo("new text\n")})
-		var enc *workspace.EncodingError
-		if !errors.As(err, &enc) {
-			t.Errorf("change of a non-UTF-8 file through the editor = %v, want an EncodingError", err)
-		}
-		if got, _ := os.ReadFile(p); string(got) != string(old) {
-			t.Errorf("the file was changed to %q", got)
-		}
+	utf16Next := []byte{0xff, 0xfe, 'h', 0, 'o', 0, '\n', 0}
+	latin1 := []byte("caf\xe9 cr\xe8me\n")
+	tests := []struct {
+		name         string
+		old, next    []byte
+		open, review bool
+		written      bool
+	}{
+		{"UTF-16, not open", utf16, utf16Next, false, false, true},
+		{"Latin-1 to UTF-8, not open", latin1, []byte("new text\n"), false, false, true},
+		{"UTF-16, open in the editor", utf16, utf16Next, true, false, false},
+		{"UTF-16, reviewed in the editor", utf16, utf16Next, false, true, false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, root, _ := jailed(t)
+			fe := workspacetest.NewFakeEditor(ws)
+			p := filepath.Join(root, "f"+strconv.Itoa(i)+".txt")
+			if err := os.WriteFile(p, tt.old, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			seen := tt.old
+			if tt.open {
+				// The editor holds the file decoded: what a Read shows.
+				seen = []byte("hi\n")
+				if err := fe.Open(p, string(seen)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ws.MarkRead(p, seen, nil, time.Now())
+			next := tt.next
+			_, err := ws.Modify(context.Background(), fe, workspace.Modification{Path: p, Label: "Write", Review: tt.review,
+				Plan: func([]byte) ([]byte, error) { return next, nil }})
+			got, _ := os.ReadFile(p)
+			if tt.written {
+				if err != nil || string(got) != string(next) {
+					t.Errorf("Modify = %v, file %q; want %q written", err, got, next)
+				}
+			} else {
+				var enc *workspace.EncodingError
+				if !errors.As(err, &enc) || !workspace.Refused(err) {
+					t.Errorf("Modify = %v, want an EncodingError", err)
+				}
+				if string(got) != string(tt.old) {
+					t.Errorf("the refused change left the file as %q", got)
+				}
+			}
+			if n := len(fe.Calls()); n != 0 {
+				t.Errorf("the editor got %d applyEdit calls for text it cannot address", n)
+			}
+		})
 	}
 }
 

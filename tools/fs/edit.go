@@ -58,7 +58,7 @@ func (*Edit) Docs() tools.Docs {
 			"file, and the file stays CRLF), the file's encoding (UTF-8, UTF-8 with a BOM, UTF-16LE/BE with a BOM, " +
 			"as in Claude Code; the result says when one other than plain UTF-8 was kept) and the file mode are kept; a file " +
 			"in an encoding that cannot be kept exactly (Latin-1, invalid UTF-8) is refused rather than rewritten, with how to " +
-			"convert it; a change through the editor takes UTF-8 files only. Straight quotes in old_string match curly ones " +
+			"convert it; a UTF-16 file the editor does not have open is written by the server in its encoding, one open in the editor is refused with what to do. Straight quotes in old_string match curly ones " +
 			"when nothing matches exactly, and new_string then takes the file's quote style. A binary file (one Read refuses) is " +
 			"refused at once, saying so, even before it was read. Notebooks are " +
 			"refused in favour of NotebookEdit. The edit.fuzzy setting (off by default) " +

@@ -3,10 +3,12 @@ package fs
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
 
 // TestReadEditParityAnswers states Claude Code's answers to the inputs
@@ -126,26 +128,48 @@ func TestWriteKeepsEncoding(t *testing.T) {
 		{name: "Latin-1 refused", initial: "caf\xe9\n", content: "caf\u00e9\n", isError: true,
 			want: []string{"not valid UTF-8", "Latin-1", "iconv"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t)
-			p := e.write("f.txt", tt.initial, 0o644)
-			e.readFile(p)
-			w := NewWrite(e.ws)
-			input := map[string]any{"file_path": p, "content": tt.content}
-			pre := w.Precheck(context.Background(), tools.NoHost{}, mustJSON(t, input))
-			if (pre != nil) != tt.isError {
-				t.Fatalf("Precheck = %v, want an error: %v", pre, tt.isError)
-			}
-			res := call(t, context.Background(), w, nil, input)
-			wantResult(t, res, tt.isError, tt.want...)
-			want := tt.disk
-			if want == "" {
-				want = tt.initial
-			}
-			if got := e.read("f.txt"); got != want {
-				t.Errorf("disk = %q, want %q", got, want)
-			}
-		})
+	// Through an editor too: a UTF-16 file the editor does not have open is
+	// written in its encoding rather than refused.
+	for _, withEditor := range []bool{false, true} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/editor=%v", tt.name, withEditor), func(t *testing.T) {
+				e := newEnv(t)
+				p := e.write("f.txt", tt.initial, 0o644)
+				e.readFile(p)
+				var host tools.Host
+				if withEditor {
+					host = editorHost{ed: workspacetest.NewFakeEditor(e.ws)}
+				}
+				w := NewWrite(e.ws)
+				input := map[string]any{"file_path": p, "content": tt.content}
+				pre := w.Precheck(context.Background(), tools.NoHost{}, mustJSON(t, input))
+				if (pre != nil) != tt.isError {
+					t.Fatalf("Precheck = %v, want an error: %v", pre, tt.isError)
+				}
+				res := call(t, context.Background(), w, host, input)
+				wantResult(t, res, tt.isError, tt.want...)
+				want := tt.disk
+				if want == "" {
+					want = tt.initial
+				}
+				if got := e.read("f.txt"); got != want {
+					t.Errorf("disk = %q, want %q", got, want)
+				}
+			})
+		}
+	}
+}
+
+// An Edit of a UTF-16 file through an editor that does not have it open
+// keeps its encoding, as without an editor (Claude Code edits UTF-16).
+func TestEditUTF16ThroughTheEditor(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("u.txt", "\xff\xfeo\x00l\x00d\x00\n\x00", 0o644)
+	e.readFile(p)
+	fe := workspacetest.NewFakeEditor(e.ws)
+	res := call(t, context.Background(), NewEdit(e.ws, nil), editorHost{ed: fe}, map[string]any{"file_path": p, "old_string": "old", "new_string": "n\u00e9w"})
+	wantResult(t, res, false, "UTF-16LE with BOM")
+	if got, want := e.read("u.txt"), "\xff\xfen\x00\xe9\x00w\x00\n\x00"; got != want {
+		t.Errorf("disk = %q, want %q", got, want)
 	}
 }

@@ -47,7 +47,7 @@ func (*Write) Docs() tools.Docs {
 			"unchanged since (in the editor or on disk), else the call fails and asks for a new Read. The " +
 			"content is written as given, in the existing file's encoding: as in Claude Code, UTF-8, UTF-8 with a BOM and " +
 			"UTF-16LE/BE with a BOM are kept (the result says so), and a file in an encoding that cannot be kept exactly " +
-			"(Latin-1, invalid UTF-8) is refused with how to convert it; a change through the editor takes UTF-8 files only. With an editor the change goes out as workspace/applyEdit " +
+			"(Latin-1, invalid UTF-8) is refused with how to convert it; a UTF-16 file the editor does not have open is written by the server in its encoding, one open in the editor is refused with what to do. With an editor the change goes out as workspace/applyEdit " +
 			"(CreateFile for a new file) and is on disk when the call returns; without one the file is " +
 			"written atomically, keeping an existing file's mode. The result says whether the file was " +
 			"created or updated and carries a unified diff of an update; its structuredPatch keeps at most " +
