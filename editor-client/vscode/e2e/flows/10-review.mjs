@@ -68,7 +68,9 @@ export async function run(t) {
 
   step("the permission modal: the agent's description, no Cancel, Enter does not approve a high-risk call");
   const marker = path.join(workspace, "risky.txt");
-  await runTool(wb, "Bash", { command: "echo risky > risky.txt", description: "Write a risky marker" });
+  // High risk by what it does (rm -rf), so Deny with feedback… comes first;
+  // the marker shows whether anything ran.
+  await runTool(wb, "Bash", { command: "echo risky > risky.txt && rm -rf risky-leftovers", description: "Write a risky marker" });
   const dialog = await wb.modal();
   const text = await dialog.innerText();
   if (!text.includes("The agent says: Write a risky marker")) {
