@@ -41,6 +41,12 @@ type DiagnosticsRequest struct {
 	// WaitMs, when positive, bounds the client's wait for the files'
 	// diagnostics to change after its last applied edit and to settle.
 	WaitMs int `json:"waitMs,omitempty"`
+	// FirstWaitMs, on the request made before an edit is applied (the
+	// baseline), is the edit's bound: a client that has had no report yet
+	// for a file may wait, at most that long, for its language server's
+	// first before taking the edit, so that a late answer to the file's
+	// opening does not pass for the edit's; what it waits comes off WaitMs.
+	FirstWaitMs int `json:"firstWaitMs,omitempty"`
 }
 
 // FileDiagnostics are the diagnostics of one file, as the client reports

@@ -61,7 +61,7 @@ func (f *Feedback) Wrap(h tools.Host) (tools.Host, func(context.Context, *tools.
 	if !ok || !li.CanReportDiagnostics() || !h.CanApplyEdit() || mode == settings.DiagnosticsOff || wait <= 0 {
 		return h, nil
 	}
-	w := &watchedHost{Host: h, li: li, before: map[string]tools.FileDiagnostics{}}
+	w := &watchedHost{Host: h, li: li, wait: wait, before: map[string]tools.FileDiagnostics{}}
 	return w, func(ctx context.Context, res *tools.Result) *tools.Result {
 		return f.after(ctx, w, mode, wait, res)
 	}
@@ -72,6 +72,8 @@ func (f *Feedback) Wrap(h tools.Host) (tools.Host, func(context.Context, *tools.
 type watchedHost struct {
 	tools.Host
 	li tools.LanguageIntel
+	// wait is the edit's bound (edit.diagnosticsWaitMs).
+	wait time.Duration
 
 	// mu guards uris and before: a tool may apply edits from goroutines.
 	mu     sync.Mutex
@@ -98,7 +100,7 @@ func (w *watchedHost) ApplyEdit(ctx context.Context, params *workspace.ApplyWork
 	w.mu.Unlock()
 	if len(unseen) > 0 {
 		bctx, cancel := context.WithTimeout(ctx, baselineTimeout)
-		files, err := w.li.Diagnostics(bctx, tools.DiagnosticsRequest{URIs: unseen})
+		files, err := w.li.Diagnostics(bctx, tools.DiagnosticsRequest{URIs: unseen, FirstWaitMs: int(w.wait / time.Millisecond)})
 		cancel()
 		w.mu.Lock()
 		for _, u := range unseen {

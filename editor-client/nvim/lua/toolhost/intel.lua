@@ -12,18 +12,14 @@ local QUIET_MS = 200
 --- How often a wait for a language server to attach looks again (Neovim
 --- 0.7 has no LspAttach event).
 local ATTACH_POLL_MS = 50
---- How long an edit of a buffer without diagnostics yet waits for the
---- language server's first: the server's default bound
---- (edit.diagnosticsWaitMs), whose wait after the edit is shortened by
---- what this one took.
-local FIRST_WAIT_MS = 2000
 
 -- Per buffer: how often its diagnostics changed, and that count when the
 -- agent's last edit of it began.
 local changes = {}
 local edited_at = {}
 -- Per buffer: the server asked for its diagnostics before an edit (the
--- baseline it compares with), so diagnostics after the edit are wanted.
+-- baseline it compares with), so diagnostics after the edit are wanted;
+-- the value is the edit's bound (firstWaitMs).
 local baseline_asked = {}
 -- Per buffer: how long its last edit waited for the server's first
 -- diagnostics, taken off the wait after that edit.
@@ -115,12 +111,13 @@ end
 
 --- Marks that an edit of the documents of an applyEdit's params begins.
 --- A buffer its language server has published nothing for yet first
---- waits, at most FIRST_WAIT_MS, for the diagnostics of the text as the
+--- waits, at most the edit's bound (the baseline request's firstWaitMs),
+--- for the diagnostics of the text as the
 --- edit finds it: the server may still be answering the buffer's opening,
 --- and that answer, arriving after the edit, would pass for the edit's.
 function M.editing(params)
   local edit = params and params.edit or {}
-  local marked, first = {}, {}
+  local marked, first, first_ms = {}, {}, 0
   local function mark(uri)
     local bufnr = vim.uri_to_bufnr(uri)
     -- Only a buffer a language server watches will see its diagnostics
@@ -133,6 +130,7 @@ function M.editing(params)
       if changes[bufnr] == nil and baseline_asked[bufnr] then
         edited_at[bufnr] = 0
         table.insert(first, bufnr)
+        first_ms = math.max(first_ms, baseline_asked[bufnr])
       end
     else
       edited_at[bufnr] = nil
@@ -148,7 +146,7 @@ function M.editing(params)
   end
   if #first > 0 and coroutine.running() then
     local start = vim.loop.now()
-    settle(first, FIRST_WAIT_MS)
+    settle(first, first_ms)
     local took = vim.loop.now() - start
     for _, b in ipairs(first) do
       first_waited[b] = took
@@ -194,9 +192,9 @@ function M.diagnostics(params)
       first_waited[b] = nil
     end
     wait_ms = math.max(wait_ms - spent, 0)
-  else
+  elseif (params.firstWaitMs or 0) > 0 then
     for _, b in ipairs(bufnrs) do
-      baseline_asked[b] = true
+      baseline_asked[b] = params.firstWaitMs
     end
   end
   settle(bufnrs, wait_ms)
