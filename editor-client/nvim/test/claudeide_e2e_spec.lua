@@ -4,7 +4,9 @@
 -- the session by itself from the environment the plugin exported; its
 -- Edit opens the review; accepting an edited proposal lands that text on
 -- disk and the model is told; rejecting leaves the file; getDiagnostics
--- returns the editor's diagnostics; a selection reaches the CLI.
+-- returns the editor's diagnostics, among them a real language server's
+-- (typescript-language-server from test/lsp, as intel_spec.lua starts it);
+-- a selection reaches the CLI.
 local h = require("harness")
 local api_mod = require("claude_api")
 local ide = require("toolhost.claudeide")
@@ -18,6 +20,20 @@ end
 if vim.fn.executable(claude) ~= 1 or vim.fn.executable("script") ~= 1 then
   io.stdout:write("# no Claude Code CLI (" .. claude .. ") or no script(1): skipping the journey with the real CLI\n")
   return
+end
+
+local tsls = here .. "/lsp/node_modules/.bin/typescript-language-server"
+local with_tsls = vim.fn.executable(tsls) == 1
+if not with_tsls then
+  local missing = tsls .. " is not installed: run `npm ci` in editor-client/nvim/test/lsp (make deps)"
+  if (os.getenv("CI") or "") ~= "" then
+    -- Under CI a missing install is a failure, as in intel_spec.lua.
+    h.test("claudeide e2e: typescript-language-server is installed", function()
+      error(missing, 0)
+    end)
+  else
+    io.stdout:write("# " .. missing .. " for getDiagnostics with a language server's error\n")
+  end
 end
 
 local API_KEY = "sk-ant-api03-toolhost-test-key-0000000000000000"
@@ -74,8 +90,13 @@ h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its
   local home = vim.fn.resolve(vim.fn.tempname())
   vim.fn.mkdir(home, "p")
   vim.env.CLAUDE_CONFIG_DIR = home .. "/.claude"
-  local dir = h.start_server({ ["a.txt"] = "one\ntwo\nthree\n" }, {})
+  local dir = h.start_server({
+    ["a.txt"] = "one\ntwo\nthree\n",
+    ["tsconfig.json"] = '{"compilerOptions": {"strict": true}, "include": ["src"]}',
+    ["src/bad.ts"] = 'const total: number = "three";\nconsole.log(total);\n',
+  }, {})
   local path = dir .. "/a.txt"
+  local ts_path = dir .. "/src/bad.ts"
   seed_config(home, dir)
   h.wait_for(function()
     return vim.env.CLAUDE_CODE_SSE_PORT ~= nil
@@ -100,6 +121,8 @@ h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its
       return { { type = "text", text = "Done." } }
     elseif last:find("EDIT", 1, true) then
       return { { type = "tool_use", id = "toolu_read" .. n, name = "Read", input = { file_path = path } } }
+    elseif last:find("TSDIAG", 1, true) then
+      return { { type = "tool_use", id = "toolu_tsdiag" .. n, name = "mcp__ide__getDiagnostics", input = { uri = vim.uri_from_fname(ts_path) } } }
     elseif last:find("DIAG", 1, true) then
       return { { type = "tool_use", id = "toolu_diag" .. n, name = "mcp__ide__getDiagnostics", input = { uri = vim.uri_from_fname(path) } } }
     end
@@ -235,20 +258,64 @@ h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its
     -- getDiagnostics answers with the editor's diagnostics.
     local ns = vim.api.nvim_create_namespace("claudeide_e2e")
     vim.diagnostic.set(ns, buf, { { lnum = 1, col = 0, end_lnum = 1, end_col = 3, message = "TWO is shouting", severity = vim.diagnostic.severity.ERROR, source = "lint" } })
-    from = #api.requests + 1
-    say("DIAG")
-    local diag
-    h.wait_for(function()
-      diag = nil
-      for i = from, #api.requests do
-        diag = diag or tool_result(api.requests[i], "toolu_diag")
+    -- The model's getDiagnostics call (prompt names it, prefix its id):
+    -- its result, once the model has it.
+    local function diagnostics_via_cli(prompt, prefix)
+      local from_ = #api.requests + 1
+      say(prompt)
+      local diag
+      h.wait_for(function()
+        diag = nil
+        for i = from_, #api.requests do
+          diag = diag or tool_result(api.requests[i], prefix)
+        end
+        if not diag and shown("Do you want to") then
+          vim.fn.chansend(job, "\r") -- allow the call, if the CLI asks
+        end
+        return diag ~= nil
+      end, "the model to get the result of " .. prefix, 30000)
+      return diag
+    end
+    h.match(diagnostics_via_cli("DIAG", "toolu_diag"), "TWO is shouting", "getDiagnostics' result")
+
+    -- ... and a real language server's: typescript-language-server's type
+    -- error in a TypeScript file open in the editor.
+    if with_tsls then
+      vim.cmd("filetype on")
+      local id = vim.lsp.start_client({
+        name = "tsserver-test",
+        cmd = { tsls, "--stdio" },
+        root_dir = dir,
+        init_options = { tsserver = { path = here .. "/lsp/node_modules/typescript/lib" } },
+      })
+      vim.api.nvim_create_autocmd("FileType", {
+        group = vim.api.nvim_create_augroup("claudeide_e2e_tsls", { clear = true }),
+        pattern = "typescript",
+        callback = function(args)
+          vim.lsp.buf_attach_client(args.buf, id)
+        end,
+      })
+      local ok_ts, err_ts = pcall(function()
+        vim.cmd("edit " .. vim.fn.fnameescape(ts_path))
+        local tsbuf = vim.api.nvim_get_current_buf()
+        h.wait_for(function()
+          for _, d in ipairs(vim.diagnostic.get(tsbuf)) do
+            if d.message:find("is not assignable", 1, true) then
+              return true
+            end
+          end
+          return false
+        end, "typescript-language-server's type error in src/bad.ts", 60000)
+        local diag = diagnostics_via_cli("TSDIAG", "toolu_tsdiag")
+        h.match(diag, "Type 'string' is not assignable to type 'number'", "getDiagnostics' result for src/bad.ts")
+        h.match(diag, "2322", "getDiagnostics' result for src/bad.ts: the error's code")
+      end)
+      vim.api.nvim_del_augroup_by_name("claudeide_e2e_tsls")
+      vim.lsp.stop_client(id)
+      if not ok_ts then
+        error(err_ts, 0)
       end
-      if not diag and shown("Do you want to") then
-        vim.fn.chansend(job, "\r") -- allow the call, if the CLI asks
-      end
-      return diag ~= nil
-    end, "the model to get getDiagnostics' result", 30000)
-    h.match(diag, "TWO is shouting", "getDiagnostics' result")
+    end
   end)
   if not ok then
     local last = api.requests[#api.requests]

@@ -4,10 +4,13 @@
 // the window through toolhost by itself (the terminal's environment and
 // the lock file); its Edit opens VS Code's diff editor with the proposal
 // editable; the proposal changed by the user and saved lands on disk and
-// the model is told; a rejected proposal leaves the file.
+// the model is told; a rejected proposal leaves the file; a selection made
+// in an editor reaches the CLI and the model; getDiagnostics returns VS
+// Code's TypeScript error of a file open in a tab.
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   artifacts, extDir, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed, reportPassed, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
 } from "../harness.mjs";
@@ -60,8 +63,11 @@ function toolResult(req, prefix) {
   return undefined;
 }
 
-/** A scripted model: EDIT reads then edits the file; a tool result ends the turn. */
-function startApi(file) {
+/**
+ * A scripted model: EDIT reads then edits the file; DIAG asks the IDE for
+ * tsFile's diagnostics; a tool result ends the turn.
+ */
+function startApi(file, tsFile) {
   const requests = [];
   let n = 0;
   let edits = 0;
@@ -74,8 +80,12 @@ function startApi(file) {
       return [{ type: "tool_use", id: `toolu_edit${n}`, name: "Edit", input: { file_path: file, old_string: old, new_string: old.toUpperCase() } }];
     }
     if (toolResult(req)) return [{ type: "text", text: "Done." }];
-    if (newestTurn(req).map((m) => textOf(m.content)).join("\n").includes("EDIT")) {
+    const said = newestTurn(req).map((m) => textOf(m.content)).join("\n");
+    if (said.includes("EDIT")) {
       return [{ type: "tool_use", id: `toolu_read${n}`, name: "Read", input: { file_path: file } }];
+    }
+    if (said.includes("DIAG")) {
+      return [{ type: "tool_use", id: `toolu_diag${n}`, name: "mcp__ide__getDiagnostics", input: { uri: pathToFileURL(tsFile).href } }];
     }
     return [{ type: "text", text: "Nothing to do." }];
   };
@@ -126,6 +136,10 @@ async function main() {
   fs.mkdirSync(folder, { recursive: true });
   fs.mkdirSync(config, { recursive: true });
   fs.writeFileSync(file, "one\ntwo\nthree\n");
+  const tsFile = path.join(folder, "src", "bad.ts");
+  fs.mkdirSync(path.dirname(tsFile), { recursive: true });
+  fs.writeFileSync(path.join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, target: "es2020", module: "commonjs" }, include: ["src"] }));
+  fs.writeFileSync(tsFile, 'const total: number = "three";\nconsole.log(total);\n');
   const seeded = JSON.stringify({
     hasCompletedOnboarding: true, lastOnboardingVersion: "2.1.330", theme: "dark",
     customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
@@ -133,7 +147,7 @@ async function main() {
   });
   fs.writeFileSync(path.join(home, ".claude.json"), seeded);
   fs.writeFileSync(path.join(config, ".claude.json"), seeded);
-  const api = await startApi(file);
+  const api = await startApi(file, tsFile);
   const ptyLog = path.join(tmp, "pty.log");
   let session;
   const log = stepLog("claude-ide: ");
@@ -194,6 +208,63 @@ async function main() {
     await wb.runCommand("toolhost: Reject Proposal", 60000);
     await waitFor(() => shown(ptyLog, "Rejected update to a.txt"), "the CLI to say the edit was rejected", 30000);
     if (readOrNull(file) !== "one\nTWO\nthree\nfour (the user's)\n") throw new Error(`the file changed: ${readOrNull(file)}`);
+
+    // What the terminal showed after a point (its log's length then).
+    const logLength = () => (readOrNull(ptyLog) ?? "").length;
+    const shownSince = (mark, text) => plain((readOrNull(ptyLog) ?? "").slice(mark)).replace(/\s/g, "").includes(text.replace(/\s/g, ""));
+    const openFile = async (name, contains) => {
+      await wb.runCommand("Go to File...", 60000);
+      await wb.quickInput().locator("input").fill(name);
+      await wb.pickRow(name, 30000);
+      await waitFor(async () => (await wb.activeEditorText()).includes(contains), `${name} open`, 60000);
+    };
+
+    step("lines selected in the editor reach the CLI (selection_changed) and the model with the next prompt");
+    await openFile("a.txt", "four (the user's)");
+    let mark = logLength();
+    // One drag from the start of line 3 to past the end of line 4: the CLI
+    // redraws only the cells that change, so a selection grown in steps
+    // ("1 line" then "2 lines") would never show "2 lines selected" whole.
+    const lines = await page.locator(".editor-group-container.active .view-lines").first().boundingBox();
+    const lineHeight = (await page.locator(".editor-group-container.active .view-line").first().boundingBox()).height;
+    await page.mouse.move(lines.x + 1, lines.y + 2.5 * lineHeight);
+    await page.mouse.down();
+    await page.mouse.move(lines.x + 400, lines.y + 3.5 * lineHeight);
+    await page.mouse.up();
+    const onScreen = (text) => shownSince(mark, text);
+    await waitFor(() => onScreen("2 lines selected"), "the CLI to show the editor's selection", 30000);
+    await wb.screenshot("claude-ide-02-selection");
+    from = api.requests.length;
+    await page.locator(".terminal-wrapper.active .xterm").click();
+    await say("What did I select?");
+    await waitFor(() => api.requests.slice(from).some((r) => {
+      const t = newestTurn(r).map((m) => textOf(m.content)).join("\n");
+      return t.includes("What did I select?") && t.includes("four (the user's)") && t.includes("a.txt");
+    }), "the model to be told of the selection", 30000);
+
+    step("getDiagnostics returns VS Code's TypeScript error of a file open in a tab");
+    await openFile("bad.ts", "console.log(total)");
+    await page.locator(".editor-group-container.active .squiggly-error").first().waitFor({ state: "attached", timeout: 120000 });
+    from = api.requests.length;
+    await page.locator(".terminal-wrapper.active .xterm").click();
+    mark = logLength();
+    await say("DIAG");
+    let diag;
+    let allowedAt = 0;
+    await waitFor(async () => {
+      diag = api.requests.slice(from).map((r) => toolResult(r, "toolu_diag")).find((t) => t !== undefined);
+      // Allows the call when the CLI asks; an Enter that comes while the
+      // question is still being drawn is lost, so it is pressed again each
+      // second until the result arrives.
+      if (diag === undefined && shownSince(mark, "Do you want to proceed") && Date.now() - allowedAt > 1000) {
+        allowedAt = Date.now();
+        await page.keyboard.press("Enter");
+      }
+      return diag !== undefined;
+    }, "the model to get getDiagnostics' result", 60000);
+    if (!diag.includes("Type 'string' is not assignable to type 'number'") || !diag.includes("2322")) {
+      throw new Error(`getDiagnostics' result has no TS2322 for src/bad.ts: ${diag}`);
+    }
     reportPassed("e2e claude-ide", log, started);
   } catch (err) {
     fs.writeFileSync(path.join(artifacts, "claude-ide-terminal.txt"), plain(readOrNull(ptyLog) ?? ""));
