@@ -121,6 +121,36 @@ function shown(log, text) {
   return flat.includes(text.replace(/\s/g, ""));
 }
 
+/**
+ * Ends the CLI started under script(1) with `ptyLog` as its log, and
+ * script itself: the integrated terminal they run in is a session of its
+ * own, which closing code-server does not end. Waits (bounded) until both
+ * are gone, so that nothing writes into the test's folder as it is removed.
+ */
+async function endCLI(ptyLog) {
+  const procs = () => fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map((pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      return { pid: Number(pid), ppid, cmd: fs.readFileSync(`/proc/${pid}/cmdline`, "utf8") };
+    } catch {
+      return null; // ended meanwhile
+    }
+  }).filter(Boolean);
+  const all = procs();
+  const scripts = all.filter((p) => p.cmd.startsWith("script\0") && p.cmd.includes(ptyLog)).map((p) => p.pid);
+  const targets = [...scripts, ...all.filter((p) => scripts.includes(p.ppid)).map((p) => p.pid)];
+  for (const pid of targets) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  await waitFor(() => targets.every((pid) => !fs.existsSync(`/proc/${pid}`) || /\) Z /.test(readOrNull(`/proc/${pid}/stat`) ?? ") Z ")),
+    "the CLI and script(1) to end", 15000);
+}
+
 async function main() {
   if (!fs.existsSync(claude)) {
     console.log(`claude-ide: no Claude Code CLI at ${claude}; skipped`);
@@ -270,9 +300,10 @@ async function main() {
     fs.writeFileSync(path.join(artifacts, "claude-ide-terminal.txt"), plain(readOrNull(ptyLog) ?? ""));
     await reportFailed("e2e claude-ide", log, err, session?.wb, "claude-ide-failure");
   } finally {
+    await endCLI(ptyLog).catch((err) => console.error(`could not end the CLI: ${err.message}`));
     await session?.close();
     api.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
