@@ -22,19 +22,7 @@ if vim.fn.executable(claude) ~= 1 or vim.fn.executable("script") ~= 1 then
   return
 end
 
-local tsls = here .. "/lsp/node_modules/.bin/typescript-language-server"
-local with_tsls = vim.fn.executable(tsls) == 1
-if not with_tsls then
-  local missing = tsls .. " is not installed: run `npm ci` in editor-client/nvim/test/lsp (make deps)"
-  if (os.getenv("CI") or "") ~= "" then
-    -- Under CI a missing install is a failure, as in intel_spec.lua.
-    h.test("claudeide e2e: typescript-language-server is installed", function()
-      error(missing, 0)
-    end)
-  else
-    io.stdout:write("# " .. missing .. " for getDiagnostics with a language server's error\n")
-  end
-end
+local with_tsls = h.has_tsls("claudeide e2e", "for getDiagnostics with a language server's error")
 
 local API_KEY = "sk-ant-api03-toolhost-test-key-0000000000000000"
 
@@ -281,20 +269,7 @@ h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its
     -- ... and a real language server's: typescript-language-server's type
     -- error in a TypeScript file open in the editor.
     if with_tsls then
-      vim.cmd("filetype on")
-      local id = vim.lsp.start_client({
-        name = "tsserver-test",
-        cmd = { tsls, "--stdio" },
-        root_dir = dir,
-        init_options = { tsserver = { path = here .. "/lsp/node_modules/typescript/lib" } },
-      })
-      vim.api.nvim_create_autocmd("FileType", {
-        group = vim.api.nvim_create_augroup("claudeide_e2e_tsls", { clear = true }),
-        pattern = "typescript",
-        callback = function(args)
-          vim.lsp.buf_attach_client(args.buf, id)
-        end,
-      })
+      local _, stop_tsls = h.start_tsls(dir)
       local ok_ts, err_ts = pcall(function()
         vim.cmd("edit " .. vim.fn.fnameescape(ts_path))
         local tsbuf = vim.api.nvim_get_current_buf()
@@ -310,8 +285,7 @@ h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its
         h.match(diag, "Type 'string' is not assignable to type 'number'", "getDiagnostics' result for src/bad.ts")
         h.match(diag, "2322", "getDiagnostics' result for src/bad.ts: the error's code")
       end)
-      vim.api.nvim_del_augroup_by_name("claudeide_e2e_tsls")
-      vim.lsp.stop_client(id)
+      stop_tsls()
       if not ok_ts then
         error(err_ts, 0)
       end

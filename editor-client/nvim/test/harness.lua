@@ -169,4 +169,53 @@ function M.run()
   return failed
 end
 
+-- typescript-language-server as the specs install it: npm ci in test/lsp
+-- (make deps).
+local test_dir = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
+local tsls = test_dir .. "/lsp/node_modules/.bin/typescript-language-server"
+
+--- Whether typescript-language-server is installed for the specs. When it
+--- is not, a spec's language-server cases cannot run: under CI that is a
+--- failing case named after `spec` (a missing install must not pass as a
+--- skip); elsewhere a note saying what is skipped (`what`).
+function M.has_tsls(spec, what)
+  if vim.fn.executable(tsls) == 1 then
+    return true
+  end
+  local missing = tsls .. " is not installed: run `npm ci` in editor-client/nvim/test/lsp (make deps)"
+  if (os.getenv("CI") or "") ~= "" then
+    M.test(spec .. ": typescript-language-server is installed", function()
+      error(missing, 0)
+    end)
+  else
+    io.stdout:write("# " .. missing .. " " .. what .. "\n")
+  end
+  return false
+end
+
+--- Starts typescript-language-server for the TypeScript buffers of root,
+--- as a user's config (lspconfig) would. Returns the client id and a
+--- function that stops it.
+function M.start_tsls(root)
+  vim.cmd("filetype on")
+  local id = vim.lsp.start_client({
+    name = "tsserver-test",
+    cmd = { tsls, "--stdio" },
+    root_dir = root,
+    init_options = { tsserver = { path = test_dir .. "/lsp/node_modules/typescript/lib" } },
+  })
+  local group = vim.api.nvim_create_augroup("harness_tsls", { clear = true })
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = "typescript",
+    callback = function(args)
+      vim.lsp.buf_attach_client(args.buf, id)
+    end,
+  })
+  return id, function()
+    vim.api.nvim_del_augroup_by_id(group)
+    vim.lsp.stop_client(id)
+  end
+end
+
 return M

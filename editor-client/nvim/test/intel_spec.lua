@@ -5,43 +5,11 @@
 -- answered by the server attached to the file's buffer.
 local h = require("harness")
 
-local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
-local tsls = here .. "/lsp/node_modules/.bin/typescript-language-server"
-
-if vim.fn.executable(tsls) ~= 1 then
-  local missing = tsls .. " is not installed: run `npm ci` in editor-client/nvim/test/lsp (make deps)"
-  if (os.getenv("CI") or "") ~= "" then
-    -- Under CI a missing install is a failure, as for the Go tests' npm packages.
-    h.test("intel: typescript-language-server is installed", function()
-      error(missing, 0)
-    end)
-  else
-    io.stdout:write("# " .. missing .. " to run the language-server cases\n")
-  end
+if not h.has_tsls("intel", "to run the language-server cases") then
   return
 end
 
---- Starts typescript-language-server for TypeScript buffers of root, as a
---- user's config (lspconfig) would.
-local function start_tsls(root)
-  local id = vim.lsp.start_client({
-    name = "tsserver-test",
-    cmd = { tsls, "--stdio" },
-    root_dir = root,
-    init_options = { tsserver = { path = here .. "/lsp/node_modules/typescript/lib" } },
-  })
-  vim.api.nvim_create_autocmd("FileType", {
-    group = vim.api.nvim_create_augroup("intel_spec_tsls", { clear = true }),
-    pattern = "typescript",
-    callback = function(args)
-      vim.lsp.buf_attach_client(args.buf, id)
-    end,
-  })
-  return id
-end
-
 h.test("intel: an Edit reports the type error it made and none once fixed; LSP finds definition and references", function()
-  vim.cmd("filetype on")
   local dir = h.start_server({
     ["tsconfig.json"] = '{"compilerOptions": {"strict": true}, "include": ["src"]}',
     ["src/util.ts"] = "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
@@ -52,7 +20,7 @@ h.test("intel: an Edit reports the type error it made and none once fixed; LSP f
     -- as the diagnostics settle, so it costs nothing when the server is quick.
     settings = { edit = { diagnosticsWaitMs = 15000 } },
   })
-  local id = start_tsls(dir)
+  local id, stop_tsls = h.start_tsls(dir)
   local app = dir .. "/src/app.ts"
   -- How often the language server reported on app.ts: the Edit below is
   -- made once it has (as by a user who opened the file a moment before),
@@ -108,7 +76,6 @@ h.test("intel: an Edit reports the type error it made and none once fixed; LSP f
   end
   h.truthy(not all:find("2322", 1, true), "the fixing Edit reports no error: " .. all)
   io.stdout:write(string.format("# intel: the fixing Edit took %d ms (diagnostics bound 15000 ms)\n", fixed_ms))
-  vim.api.nvim_del_augroup_by_name("intel_spec_tsls")
   vim.api.nvim_del_augroup_by_name("intel_spec_reports")
-  vim.lsp.stop_client(id)
+  stop_tsls()
 end)
