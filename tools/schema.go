@@ -1,6 +1,7 @@
 package tools
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -14,8 +15,13 @@ import (
 
 // InputSchema is a tool's input schema generated from the struct its input
 // decodes into, so that the schema the model sees and the fields the tool
-// reads are one declaration. It is built on first use (listing or the first
-// call), never at start, and kept.
+// reads are one declaration. Generating it takes reflection and
+// jsonschema-go (milliseconds for all the tools, which a server lists while
+// it answers its first requests), so the schemas the generator makes are
+// kept in schemas.json, generated from the same structs and embedded: a
+// tool's schema is looked up there and generated only when missing.
+// TestGeneratedSchemasAreCurrent (cmd/toolhost) regenerates every schema and
+// fails when the file differs; `make docs` rewrites it.
 //
 // The struct says it all through tags:
 //   - json: the property's name; a field without omitempty (or omitzero)
@@ -42,8 +48,59 @@ type InputSchema[In any] struct {
 // SchemaOf returns the schema of In, adjusted by adjust (nil for none)
 // after the tags are applied.
 func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
-	return &InputSchema[In]{adjust: adjust}
+	s := &InputSchema[In]{adjust: adjust}
+	if adjust == nil {
+		// Only the plain schema of a struct is kept in schemas.json: an
+		// adjusted variant (a handful) has no key of its own and is
+		// generated when first used.
+		allSchemasMu.Lock()
+		allSchemas = append(allSchemas, GeneratedSchema{Key: schemaKey[In](), Generate: func() (json.RawMessage, error) { return generate[In](nil) }})
+		allSchemasMu.Unlock()
+	}
+	return s
 }
+
+// GeneratedSchema is one unadjusted SchemaOf: the key of its schema in
+// schemas.json and the function that generates it.
+type GeneratedSchema struct {
+	Key      string
+	Generate func() (json.RawMessage, error)
+}
+
+// allSchemasMu guards allSchemas: package variables of every tool family
+// call SchemaOf as their packages initialise.
+var (
+	allSchemasMu sync.Mutex
+	allSchemas   []GeneratedSchema
+)
+
+// AllSchemas lists every SchemaOf of the binary, for the test that keeps
+// schemas.json current.
+func AllSchemas() []GeneratedSchema {
+	allSchemasMu.Lock()
+	defer allSchemasMu.Unlock()
+	return slices.Clone(allSchemas)
+}
+
+// schemaKey names In in schemas.json: its package path and name, or its
+// literal for an unnamed type.
+func schemaKey[In any]() string {
+	t := reflect.TypeFor[In]()
+	if t.Name() == "" {
+		return t.String()
+	}
+	return t.PkgPath() + "." + t.Name()
+}
+
+//go:embed schemas.json
+var schemasJSON []byte
+
+// storedSchemas is schemas.json, decoded on first use.
+var storedSchemas = sync.OnceValue(func() map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(schemasJSON, &m) // a broken file only means generating
+	return m
+})
 
 // JSON is the schema's text. A struct the generator cannot describe is a
 // fault of the tool: the text then refers to a definition that does not
@@ -51,6 +108,10 @@ func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
 // error) and the server keeps serving the other tools.
 func (s *InputSchema[In]) JSON() json.RawMessage {
 	s.once.Do(func() {
+		if raw, ok := storedSchemas()[schemaKey[In]()]; ok && s.adjust == nil {
+			s.raw = raw
+			return
+		}
 		s.raw, s.err = generate[In](s.adjust)
 		if s.err != nil {
 			s.raw, _ = json.Marshal(map[string]any{"type": "object", "$ref": "#/$defs/broken", "$comment": s.err.Error()})
