@@ -37,28 +37,25 @@ command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 bare=()
 [ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null 2>&1 || bare+=(wine64 wine)
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || bare+=(gcc-mingw-w64-x86-64-win32)
-if [ ${#missing[@]} -gt 0 ]; then
+# apt_install FLAGS PACKAGE...: installs the packages with apt-get, as root
+# or through sudo; the first call also updates the package lists.
+updated=""
+apt_install() {
+  local flags=$1
+  shift
   if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
-    say "missing Debian packages: ${missing[*]} — install them as root: apt-get install ${missing[*]}"
+    say "missing Debian packages: $* — install them as root: apt-get install $flags $*"
     exit 1
   fi
-  sudo=""
+  local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo=sudo
-  say "installing Debian packages: ${missing[*]} (log: $log)"
-  step "apt-get update" $sudo apt-get update
-  step "apt-get install ${missing[*]}" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${missing[@]}"
-fi
-if [ ${#bare[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
-    say "missing Debian packages: ${bare[*]} — install them as root: apt-get install --no-install-recommends ${bare[*]}"
-    exit 1
-  fi
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo=sudo
-  say "installing Debian packages: ${bare[*]} (log: $log)"
-  [ ${#missing[@]} -gt 0 ] || step "apt-get update" $sudo apt-get update
-  step "apt-get install ${bare[*]}" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${bare[@]}"
-fi
+  say "installing Debian packages: $* (log: $log)"
+  [ -n "$updated" ] || step "apt-get update" $sudo apt-get update
+  updated=1
+  step "apt-get install $*" env DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y $flags "$@"
+}
+[ ${#missing[@]} -eq 0 ] || apt_install "" "${missing[@]}"
+[ ${#bare[@]} -eq 0 ] || apt_install --no-install-recommends "${bare[@]}"
 
 # npm packages: each folder with a package-lock.json gets `npm ci` when its
 # node_modules is missing or older than its lock file.
