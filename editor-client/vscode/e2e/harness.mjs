@@ -171,10 +171,14 @@ export async function reportFailed(name, log, err, wb, shotName) {
 
 /** Runs one tool through the "toolhost: Run Tool…" command with `input`. */
 export async function runTool(wb, name, input) {
-  await wb.runCommand("toolhost: Run Tool…");
-  await wb.quickInput().locator(".quick-input-title", { hasText: "toolhost: Run Tool" }).waitFor({ state: "visible", timeout: 5000 });
-  await wb.quickInput().locator("input").fill(name);
-  await wb.pickRow(name);
+  await wb.choose(
+    async () => {
+      await wb.runCommand("toolhost: Run Tool…");
+      await wb.quickInput().locator(".quick-input-title", { hasText: "toolhost: Run Tool" }).waitFor({ state: "visible", timeout: 5000 });
+    },
+    name,
+    { filter: name },
+  );
   await wb.waitQuickInput();
   await wb.submitInput(JSON.stringify(input));
 }

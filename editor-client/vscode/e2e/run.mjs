@@ -247,8 +247,7 @@ async function main() {
     await wb.runCommand("toolhost: Show Status");
     await waitResult(wb, "status");
     await waitFor(async () => (await wb.activeEditorText()).includes("Permission mode: **default**"), "the status document");
-    await wb.statusItem("toolhost: default").click();
-    await wb.pickRow("acceptEdits");
+    await wb.pickFromStatus("toolhost: default", "acceptEdits");
     await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
     await wb.screenshot("08-mode");
 

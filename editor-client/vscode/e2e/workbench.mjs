@@ -26,32 +26,48 @@ export class Workbench {
   }
 
   /**
-   * Runs a command by its palette title. Focus coming back late (after a
-   * modal closes, a document opens or a server restarts) can close the
-   * palette right after it opened; that palette is closed and opened again,
-   * up to three times. Each attempt fails only before the row is clicked,
-   * so a command never runs twice.
+   * Opens a quick input with `open`, optionally types `filter` into it and
+   * clicks the row labelled `label`. Focus coming back late (after a modal
+   * closes, a document opens or a server restarts) can close a quick input
+   * right after it opened; that one is closed and opened again, up to three
+   * times. An attempt fails only before the row is clicked, so the choice
+   * never happens twice.
    */
-  async runCommand(title, timeout = 15000) {
+  async choose(open, label, { filter, timeout = 15000 } = {}) {
     const attempts = 3;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.page.keyboard.press("F1");
-        // A palette that is closing is still visible for its animation, but
-        // inert: wait for one that takes input.
-        const input = this.page.locator(`${QUICK_INPUT}:not([inert]) input`);
-        await input.first().waitFor({ state: "visible", timeout: timeout / attempts });
-        await input.first().fill(`>${title}`, { timeout: timeout / attempts });
-        await this.pickRow(title, timeout / attempts);
+        await open();
+        // A quick input that is closing is still visible for its animation,
+        // but inert: wait for one that takes input.
+        const input = this.page.locator(`${QUICK_INPUT}:not([inert]) input`).first();
+        await input.waitFor({ state: "visible", timeout: timeout / attempts });
+        if (filter !== undefined) await input.fill(filter, { timeout: timeout / attempts });
+        await this.pickRow(label, timeout / attempts);
         return;
       } catch (err) {
         if (attempt === attempts) {
-          throw new Error(`running "${title}" from the palette failed ${attempts} times; the workbench shows: ${await this.describe()}`, { cause: err });
+          throw new Error(`choosing "${label}" failed ${attempts} times; the workbench shows: ${await this.describe()}`, { cause: err });
         }
-        console.error(`(the palette for "${title}" closed before its row was picked; opening it again)`);
+        console.error(`(the quick input for "${label}" closed before its row was picked; opening it again)`);
         await this.page.keyboard.press("Escape");
       }
     }
+  }
+
+  /** Runs a command by its palette title (see choose for the retries). */
+  async runCommand(title, timeout = 15000) {
+    await this.choose(() => this.page.keyboard.press("F1"), title, { filter: `>${title}`, timeout });
+  }
+
+  /** Opens `name`, a file at the workspace root, with Go to File. */
+  async openFile(name, timeout = 15000) {
+    await this.choose(() => this.runCommand("Go to File...", timeout), name, { filter: name, timeout });
+  }
+
+  /** Clicks the status bar item showing `text` and picks `label` in its quick pick. */
+  async pickFromStatus(text, label, timeout = 15000) {
+    await this.choose(() => this.statusItem(text).click({ timeout }), label, { timeout });
   }
 
   /**

@@ -9,8 +9,7 @@ export async function run(t) {
 
   step("review: default mode, edits reviewed by a prompt");
   await wb.runCommand("toolhost: Toggle Reviewing Edits in the Refactor Preview (this session)");
-  await wb.statusItem("toolhost: acceptEdits").click();
-  await wb.pickRow("default");
+  await wb.pickFromStatus("toolhost: acceptEdits", "default");
   await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 15000 });
   await waitStatus(wb, /Edit review: dialog/, "the server reviewing edits by a prompt");
 

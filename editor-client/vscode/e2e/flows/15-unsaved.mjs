@@ -11,10 +11,7 @@ export async function run(t) {
   step("unsaved typing: an applied edit writes the disk's content plus the change; the typing stays unsaved");
   const file = path.join(workspace, "notes.txt");
   fs.writeFileSync(file, "first\nsecond\nthird\nfourth\n");
-  await page.keyboard.press("Control+P");
-  await wb.waitQuickInput();
-  await wb.quickInput().locator("input").fill("notes.txt");
-  await wb.pickRow("notes.txt");
+  await wb.choose(() => page.keyboard.press("Control+P"), "notes.txt", { filter: "notes.txt" });
   const tab = page.locator(".editor-group-container.active .tab.active", { hasText: "notes.txt" });
   await tab.waitFor({ state: "visible", timeout: 15000 });
   await page.locator(".editor-group-container.active .view-lines").first().click();

@@ -46,8 +46,7 @@ export async function run(t) {
   const statusSays = (mode) => waitStatus(wb, new RegExp(`Permission mode: \\*\\*${mode}\\*\\*`), `the server in ${mode} mode`);
 
   step("recovery: a killed server comes back in the mode the user chose");
-  await wb.statusItem("toolhost: default").click();
-  await wb.pickRow("acceptEdits");
+  await wb.pickFromStatus("toolhost: default", "acceptEdits");
   await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
   const first = await killServer();
   await newServer(first);

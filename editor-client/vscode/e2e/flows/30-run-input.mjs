@@ -8,9 +8,7 @@ export async function run(t) {
 
   step("Run Tool: a multi-line input written in a JSON editor and run from its title bar");
   const file = path.join(workspace, "multi.txt");
-  await wb.runCommand("toolhost: Run Tool…");
-  await wb.quickInput().locator("input").fill("Write");
-  await wb.pickRow("Write");
+  await wb.choose(() => wb.runCommand("toolhost: Run Tool…"), "Write", { filter: "Write" });
   await wb.waitQuickInput();
   await wb.quickInput().locator('.action-label[aria-label^="Edit in a JSON editor"]').click();
   await page.locator(".editor-group-container.active .tab.active", { hasText: "Write.input.json" }).waitFor({ state: "visible", timeout: 15000 });

@@ -14,8 +14,7 @@ export async function run(t) {
   await runTool(wb, "Write", { file_path: file, content: "first line\nsecond line\n" });
   await waitFor(() => readOrNull(file) === "first line\nsecond line\n", "preview.txt written unasked in acceptEdits");
   await waitResult(wb, "Write");
-  await wb.statusItem("toolhost: acceptEdits").click();
-  await wb.pickRow("default");
+  await wb.pickFromStatus("toolhost: acceptEdits", "default");
   await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 15000 });
   await wb.runCommand("toolhost: Toggle Reviewing Edits in the Refactor Preview (this session)");
   await waitStatus(wb, /Edit review: editor/, "the server reviewing edits in the editor");
@@ -47,7 +46,6 @@ export async function run(t) {
   await wb.runCommand("Notifications: Clear All Notifications");
   await wb.runCommand("toolhost: Toggle Reviewing Edits in the Refactor Preview (this session)");
   await waitStatus(wb, /Edit review: (?!editor)/, "the server reviewing edits by a prompt again");
-  await wb.statusItem("toolhost: default").click();
-  await wb.pickRow("acceptEdits");
+  await wb.pickFromStatus("toolhost: default", "acceptEdits");
   await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
 }

@@ -119,9 +119,7 @@ async function main() {
     step("open the workspace and wait for both extensions");
     await page.goto(session.url);
     await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 90000 });
-    await wb.runCommand("Go to File...");
-    await wb.quickInput().locator("input").fill("sample.txt");
-    await wb.pickRow("sample.txt");
+    await wb.openFile("sample.txt");
     await waitFor(async () => (await wb.activeEditorText()).includes("lazy dog"), "sample.txt open");
 
     step("Read runs with no confirmation and sees typing that is not saved");

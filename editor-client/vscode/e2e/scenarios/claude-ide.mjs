@@ -243,9 +243,7 @@ async function main() {
     const logLength = () => (readOrNull(ptyLog) ?? "").length;
     const shownSince = (mark, text) => plain((readOrNull(ptyLog) ?? "").slice(mark)).replace(/\s/g, "").includes(text.replace(/\s/g, ""));
     const openFile = async (name, contains) => {
-      await wb.runCommand("Go to File...", 60000);
-      await wb.quickInput().locator("input").fill(name);
-      await wb.pickRow(name, 30000);
+      await wb.openFile(name, 60000);
       await waitFor(async () => (await wb.activeEditorText()).includes(contains), `${name} open`, 60000);
     };
 

@@ -24,10 +24,7 @@ async function result(wb, tool) {
 
 /** Opens `name` (a file at the workspace root) in the editor with Go to File. */
 async function openFile(wb, name) {
-  await wb.runCommand("Go to File...");
-  await wb.waitQuickInput();
-  await wb.quickInput().locator("input").fill(name);
-  await wb.pickRow(name);
+  await wb.openFile(name);
   await wb.page.locator(".editor-group-container.active .tab.active", { hasText: name }).waitFor({ state: "visible", timeout: 15000 });
 }
 

@@ -97,9 +97,7 @@ async function main() {
     // VS Code's TypeScript reports diagnostics for files open in a tab:
     // the user has app.ts open.
     const { wb } = session;
-    await wb.runCommand("Go to File...", 60000);
-    await wb.quickInput().locator("input").fill("app.ts");
-    await wb.pickRow("app.ts", 30000);
+    await wb.openFile("app.ts", 60000);
     await waitFor(async () => (await wb.activeEditorText()).includes("add(1, 2)"), "app.ts open", 60000);
     agent = attach(folder, env);
     await agent.init();
