@@ -524,6 +524,9 @@ type FileState struct {
 	Created bool `json:"created,omitempty"`
 	// Rewindable: its contents are kept.
 	Rewindable bool `json:"rewindable"`
+	// BeforeFile is where the content before is stored, for an editor's
+	// diff; "" when none is (a created file, a content not kept).
+	BeforeFile string `json:"beforeFile,omitempty"`
 	// State is "asLeft" (the file holds what the change left),
 	// "rewound" (it holds what was there before), or "changedSince".
 	State string `json:"state,omitempty"`
@@ -544,6 +547,9 @@ func (j *Journal) Turns(state func(path, before, after string) string) []Turn {
 		}
 		t.Ended = e.Time
 		f := FileState{Path: e.Path, URI: PathToURI(e.Path), Before: e.Before, After: e.After, Created: e.Before == "", Rewindable: e.Kept}
+		if e.Kept && e.Before != "" {
+			f.BeforeFile = j.blobPath(e.Before)
+		}
 		if n := len(t.Calls); n == 0 || t.Calls[n-1].ID != e.CallID {
 			t.Calls = append(t.Calls, Call{ID: e.CallID, Tool: e.Tool})
 		}
