@@ -192,6 +192,8 @@ M.HELP = {
   "  todos                 the agent's todo list",
   "  tasks                 background tasks",
   "  team                  teams and their members' states",
+  "  changes               the agent's turns and the files each changed (r: rewind)",
+  "  rewind [file]         rewind the last turn (or only this buffer's file in it)",
   "  mode [{mode}]         the permission mode (no argument: pick one)",
   "  status                server, version, mode, MCP servers, settings",
   "  agents                configurations for agent plugins in this session",
@@ -200,6 +202,14 @@ M.HELP = {
   "  allow | always | deny | feedback   answer the prompt that waits",
   "  answer                open the waiting prompt's menu again",
 }
+
+function M.subcommands.changes()
+  require("toolhost.changes").show()
+end
+
+function M.subcommands.rewind(args)
+  require("toolhost.changes").rewind_command(args)
+end
 
 function M.subcommands.help()
   M.show("help", M.HELP)
