@@ -18,6 +18,7 @@ import {
   LM_TOOL_PREFIX,
   PendingApprovals,
   resultParts,
+  reviewedByToolhost,
   toolhostName,
 } from "./logic/lmTools";
 import { ClientRequests } from "./logic/protocol";
@@ -59,7 +60,9 @@ class ToolhostTool implements vscode.LanguageModelTool<object> {
       return { invocationMessage: invocation };
     }
     const check = await client.sendRequest<CheckResult>(ClientRequests.checkPermission, { name: this.name, input: options.input }, token);
-    this.approvals.put(this.name, options.input, check.approval);
+    // A change toolhost reviews itself goes without the token: toolhost
+    // then asks through its own review, whatever the chat auto-approves.
+    this.approvals.put(this.name, options.input, reviewedByToolhost(this.name, check) ? undefined : check.approval);
     const confirmation = confirmationFor(this.name, check);
     if (!confirmation) {
       return { invocationMessage: invocation };
