@@ -110,8 +110,8 @@ type JournalEntry struct {
 	Before string `json:"before,omitempty"`
 	// After is the SHA-256 (hex) of the content it left.
 	After string `json:"after"`
-	// Kept is set when both contents are stored: only then can the change
-	// be rewound or shown.
+	// Kept is set when the content before is stored: only then can the
+	// change be rewound or shown.
 	Kept bool `json:"kept"`
 }
 
@@ -195,7 +195,7 @@ func (j *Journal) load() {
 			continue
 		}
 		if e.Kept {
-			e.Kept = j.statBlob(e.Before) && j.statBlob(e.After)
+			e.Kept = j.statBlob(e.Before)
 		}
 		j.entries = append(j.entries, e)
 		j.seq = max(j.seq, e.Seq)
@@ -246,11 +246,12 @@ func (j *Journal) Record(ctx context.Context, ed Editor, path string, before, af
 	if e.Turn == "" {
 		e.Turn = j.autoTurnLocked(o.Agent, now)
 	}
+	// Only the content before is kept: what the change left is the file
+	// itself until something changes it again, and then the rewind keeps
+	// the file anyway.
 	var err error
-	if int64(len(before)) <= j.opts.FileMax && int64(len(after)) <= j.opts.FileMax {
-		if err = j.storeBlob(e.Before, before); err == nil {
-			err = j.storeBlob(e.After, after)
-		}
+	if int64(len(before)) <= j.opts.FileMax {
+		err = j.storeBlob(e.Before, before)
 		e.Kept = err == nil
 	}
 	j.entries = append(j.entries, e)
@@ -311,10 +312,24 @@ func (j *Journal) storeBlob(hash string, data []byte) error {
 	if _, ok := j.blobs[hash]; ok {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Join(j.dir, "blobs"), 0o700); err != nil {
+	dir := filepath.Join(j.dir, "blobs")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(j.blobPath(hash), data); err != nil {
+	// Written and renamed, not synced: a content cut short by a crash
+	// fails Content's hash check, and its change is not rewound, while a
+	// sync would cost every Edit milliseconds.
+	f, err := os.CreateTemp(dir, ".blob-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), j.blobPath(hash)); err != nil {
+		_ = os.Remove(f.Name())
 		return err
 	}
 	j.blobs[hash] = int64(len(data))
@@ -380,8 +395,8 @@ func (j *Journal) trimLocked() {
 func (j *Journal) usedBlobs(drop map[string]bool) map[string]bool {
 	used := map[string]bool{}
 	for _, e := range j.entries {
-		if e.Kept && !drop[e.Turn] {
-			used[e.Before], used[e.After] = true, true
+		if e.Kept && !drop[e.Turn] && e.Before != "" {
+			used[e.Before] = true
 		}
 	}
 	return used
@@ -422,7 +437,7 @@ func (j *Journal) Content(hash string) ([]byte, error) {
 		return nil, nil
 	}
 	data, err := os.ReadFile(j.blobPath(hash))
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && Hash(data) != hash) {
 		return nil, fmt.Errorf("the content before the change is no longer kept (the journal keeps %d turns and %d MiB)", j.opts.TurnsMax, j.opts.TotalMax>>20)
 	}
 	return data, err

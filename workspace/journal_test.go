@@ -161,9 +161,10 @@ func TestRewind(t *testing.T) {
 			name: "a file over the per-file cap is listed but not rewound",
 			opts: workspace.JournalOptions{FileMax: 4},
 			act: func(f *journalFixture, ed workspace.Editor) {
-				f.change(ed, "t1", "c1", "a.txt", "A2 is long\n")
+				f.write("a.txt", "A1 is long\n")
+				f.change(ed, "t1", "c1", "a.txt", "A2\n")
 			},
-			want: map[string]string{"a.txt": "A2 is long\n"},
+			want: map[string]string{"a.txt": "A2\n"},
 			kept: map[string]string{"a.txt": "not kept"},
 		},
 		{

@@ -157,7 +157,7 @@ async function main() {
     await send(`CALL toolhost_Edit <<<${JSON.stringify({ file_path: sample, old_string: "lazy dog", new_string: "tired cat" })}>>>`);
     await reviewAllow.waitFor({ state: "visible", timeout: 60000 });
     await reviewAllow.click();
-    await result("Edit", "+jumps over the tired cat");
+    await result("Edit", "replaced 1 occurrence");
     await waitFor(() => /tired cat/.test(readOrNull(sample) ?? ""), "the second edit on disk");
     await wb.runCommand("toolhost: Undo Last Turn");
     await waitFor(() => /lazy dog/.test(readOrNull(sample) ?? ""), "the rewound file on disk");
