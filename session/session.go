@@ -117,7 +117,7 @@ func New(opts Options) (*Session, error) {
 	}
 	ws := workspace.New(opts.Roots...)
 	if dir := changesDir(ws.Root()); dir != "" {
-		ws.SetJournal(workspace.OpenJournal(dir, workspace.JournalOptions{}))
+		ws.SetJournal(workspace.OpenJournal(dir, workspace.JournalOptions{Log: log}))
 	}
 	store := settings.NewStore(settings.LoadOptions{Roots: ws.Roots(), UserConfigPath: opts.UserConfigPath, InitOptions: opts.InitOptions})
 	for _, p := range store.Problems() {

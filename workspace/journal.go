@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -49,6 +50,9 @@ type JournalOptions struct {
 	Pause             time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Log receives the failures to store a change (the change itself
+	// stands); nil discards them.
+	Log *slog.Logger
 }
 
 // Origin says who made a change: the call, its tool, the agent and the
@@ -150,6 +154,9 @@ func OpenJournal(dir string, opts JournalOptions) *Journal {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Journal{dir: dir, opts: opts, blobs: map[string]int64{}, autoTurn: map[string]string{}}
 }
@@ -259,6 +266,9 @@ func (j *Journal) Record(ctx context.Context, ed Editor, path string, before, af
 		err = werr
 	}
 	j.trimLocked()
+	if err != nil {
+		j.opts.Log.Warn("the change journal could not store a change: it cannot be rewound", "path", path, "err", err)
+	}
 	return err
 }
 
