@@ -5,17 +5,6 @@
 local h = require("harness")
 local toolhost = require("toolhost")
 
-local function capture_notify()
-  local messages = {}
-  local original = vim.notify
-  vim.notify = function(msg, level)
-    table.insert(messages, { msg = msg, level = level })
-  end
-  return messages, function()
-    vim.notify = original
-  end
-end
-
 local function ok_calls(params)
   local result, err = toolhost.request_wait("toolhost/callTools", params, 30000)
   h.truthy(result, vim.inspect(err))
@@ -62,7 +51,7 @@ h.test("changes: :Toolhost rewind restores an agent's turn, keeps the file chang
   h.match(list, "changed b.txt %(changed since%)", "b.txt changed since")
   h.match(list, "created c.txt", "c.txt created")
 
-  local messages, restore = capture_notify()
+  local messages, restore = h.capture_notify()
   vim.cmd("Toolhost rewind")
   h.wait_for(function()
     return #messages > 0

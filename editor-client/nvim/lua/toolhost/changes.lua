@@ -7,12 +7,8 @@
 -- message says so.
 local M = {}
 
-local function th()
-  return require("toolhost")
-end
-
 local function err_text(err)
-  return type(err) == "table" and (err.message or vim.inspect(err)) or tostring(err)
+  return require("toolhost.commands").err_text(err)
 end
 
 local STATE = { asLeft = "", rewound = " (rewound)", changedSince = " (changed since)" }
@@ -42,7 +38,7 @@ end
 
 --- Rewinds a turn (nil: the last) or one file of it, and reports.
 function M.rewind(params, done)
-  th().request("toolhost/rewind", params or vim.empty_dict(), function(err, result)
+  require("toolhost").request("toolhost/rewind", params or vim.empty_dict(), function(err, result)
     if err then
       vim.notify("toolhost: " .. err_text(err), vim.log.levels.ERROR)
     else
@@ -75,7 +71,7 @@ end
 
 --- `:Toolhost changes`: the list in a scratch split.
 function M.show()
-  th().request("toolhost/changes", { limit = 50 }, function(err, result)
+  require("toolhost").request("toolhost/changes", { limit = 50 }, function(err, result)
     if err then
       vim.notify("toolhost: " .. err_text(err), vim.log.levels.ERROR)
       return

@@ -13,6 +13,8 @@ end
 local function err_text(err)
   return type(err) == "table" and (err.message or vim.inspect(err)) or tostring(err)
 end
+--- The words of a JSON-RPC error or any other, for a message.
+M.err_text = err_text
 
 --- Shows lines in a scratch split named `name`, reusing it if open.
 function M.show(name, lines, filetype)
