@@ -307,14 +307,6 @@ func newAutoTurn(now time.Time) string { return "auto-" + strconv.FormatInt(now.
 
 func isAutoTurn(id string) bool { return len(id) > 5 && id[:5] == "auto-" }
 
-// StartTurn ends the running turn of agent that gave no turn id: its next
-// change starts a new one (the editor's chat sent a new request).
-func (j *Journal) StartTurn(agent string) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.autoTurn[agent] = newAutoTurn(j.opts.Now())
-}
-
 func (j *Journal) storeBlob(hash string, data []byte) error {
 	if hash == "" {
 		return nil
