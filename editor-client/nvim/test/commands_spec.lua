@@ -160,3 +160,31 @@ h.test("commands: :Toolhost cancel ends a long Bash at once", function()
   h.match(format.result_text(after), "next")
   h.eq(h.read(dir .. "/late.txt"), nil, "the command did not go on")
 end)
+
+h.test("commands: a long Bash shows its output line by line in a float and Ctrl-C cancels it", function()
+  local dir = h.start_server({}, { permission_mode = "bypassPermissions", progress = true })
+  local progress = require("toolhost.progress")
+  local done, err = false, nil
+  toolhost.call_tool("Bash", { command = "printf 'step 1\\nstep 2\\nstep 3\\n'; sleep 30; echo late > late.txt" }, function(e)
+    done, err = true, e
+  end)
+  local lines
+  h.wait_for(function()
+    local win = progress.window()
+    lines = win and vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false) or {}
+    return vim.tbl_contains(lines, "  step 3")
+  end, "the progress float with the output's last line")
+  h.truthy(vim.tbl_contains(lines, "  step 1") and vim.tbl_contains(lines, "  step 2"), "each output line on its own line: " .. vim.inspect(lines))
+  h.match(table.concat(lines, "\n"), "<C%-c> or :Toolhost cancel stops it", "the float says how to stop it")
+  h.eq(table.concat(vim.list_slice(lines, 2), "\n"):find("\\n", 1, true), nil, "no written-out line break in the output")
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<C-c>", true, false, true), "xt", false)
+  h.wait_for(function()
+    return done
+  end, "the call Ctrl-C cancelled to return", 10000)
+  h.truthy(err ~= nil, "a cancelled call is answered with an error")
+  h.wait_for(function()
+    return progress.window() == nil
+  end, "the float to close")
+  h.eq(vim.fn.maparg("<C-c>", "n"), "", "Ctrl-C is the user's again once nothing runs")
+  h.eq(h.read(dir .. "/late.txt"), nil, "the command did not go on")
+end)

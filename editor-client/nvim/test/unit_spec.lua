@@ -68,7 +68,11 @@ end)
 
 h.test("permission prompt shows command and risk; answers map buttons", function()
   h.eq(dialogs.permission_prompt({ toolName = "Bash", title = "Run a command?", risk = "high", input = { command = "make\nclean" } }),
-    "Run a command? [risk: high] — $ make ⏎ clean")
+    "[risk: high]  Run a command? — $ make ⏎ clean")
+  -- The command the question names is not repeated.
+  h.eq(dialogs.permission_prompt({ toolName = "Bash", title = "Run `sleep 40; echo finished`?", risk = "medium",
+    input = { command = "sleep 40; echo finished" }, preview = { kind = "command", text = "sleep 40; echo finished" } }),
+    "[risk: medium]  Run `sleep 40; echo finished`?")
   h.eq(dialogs.permission_prompt({ toolName = "WebFetch", preview = { kind = "url", text = "https://example.com" } }),
     "Allow WebFetch? — https://example.com")
   h.eq(dialogs.permission_answer(dialogs.ALLOW), { decision = "allow" })

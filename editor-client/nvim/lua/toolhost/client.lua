@@ -184,18 +184,14 @@ function M.handlers(state, opts)
         pcall(default_progress, err, params, ctx, config)
       end
       local value = params and params.value
-      if not opts.progress or type(value) ~= "table" then
+      if type(value) ~= "table" then
         return
       end
-      local token = tostring(params.token)
-      if value.kind == "begin" then
-        state.progress[token] = value.title or ""
-        echo("toolhost: " .. (value.title or "") .. (value.message and (": " .. value.message) or ""))
-      elseif value.kind == "report" then
-        echo("toolhost: " .. (state.progress[token] or "") .. (value.message and (": " .. value.message) or ""))
-      elseif value.kind == "end" then
-        echo("toolhost: " .. (state.progress[token] or "") .. (value.message and (" — " .. value.message) or " — done"))
-        state.progress[token] = nil
+      -- Tracked even without the float: :Toolhost cancel and the cancel
+      -- key reach the agent's calls through their progress tokens.
+      local ended = require("toolhost.progress").on_progress(state, opts, tostring(params.token), value)
+      if ended and opts.progress then
+        echo(ended)
       end
     end,
   }
@@ -251,6 +247,7 @@ function M.start(opts, state)
       state.exit_code = code
       state.stopping = false
       vim.schedule(function()
+        require("toolhost.progress").reset(state, opts)
         -- Prompts of the dead server can no longer be answered.
         for _, p in ipairs(vim.list_slice(dialogs.pending)) do
           if p.answer then

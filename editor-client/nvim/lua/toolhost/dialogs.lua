@@ -279,12 +279,14 @@ function M.visible(text)
   return (text:gsub("\216\156", "\\u061c"))
 end
 
---- The one-line prompt of a permission request: the title, the risk, the
---- model's description of the call, and what it runs.
+--- The one-line prompt of a permission request: the risk in brackets
+--- first (a narrow float's title cut at its end never hides it), then the
+--- question, the model's description of the call, and what it runs,
+--- unless the question shows that already: the command appears once.
 function M.permission_prompt(p)
   local title = (p.title and p.title ~= "") and p.title or ("Allow " .. tostring(p.toolName) .. "?")
   title = M.visible(title)
-  local risk = p.risk and (" [risk: " .. tostring(p.risk) .. "]") or ""
+  local risk = p.risk and ("[risk: " .. tostring(p.risk) .. "]  ") or ""
   local why = ""
   if type(p.input) == "table" and type(p.input.description) == "string" and p.input.description ~= "" then
     local d = p.input.description
@@ -303,7 +305,11 @@ function M.permission_prompt(p)
   if #what > 160 then
     what = what:sub(1, 157) .. "..."
   end
-  return title .. risk .. why .. (what ~= "" and (" — " .. what) or "")
+  -- The server's question names a short command itself ("Run `ls`?").
+  if what ~= "" and title:find(what:sub(1, 60), 1, true) then
+    what = ""
+  end
+  return risk .. title .. why .. (what ~= "" and (" — " .. what) or "")
 end
 
 --- Whether a call's risk is high enough that the first (default) item of

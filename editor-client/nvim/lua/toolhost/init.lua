@@ -20,6 +20,9 @@ M.defaults = {
   autostart = true,
   attach = true,
   progress = true,
+  -- The key that cancels the running calls while one runs (normal mode;
+  -- left alone when already mapped); false for none.
+  cancel_key = "<C-c>",
   dialog_timeout_ms = 10 * 60 * 1000,
   ui = nil,
   on_todos = nil,
@@ -245,21 +248,24 @@ function M.call_tool(name, input, callback)
     end
     if id then
       M.state.running[id] = nil
+      require("toolhost.progress").update_key(M.state, M.options)
     end
     callback(err, result)
   end)
   if ok and req then
     id = req
     M.state.running[id] = { name = name, callback = callback }
+    require("toolhost.progress").update_key(M.state, M.options)
   end
   return ok
 end
 
---- Cancels every tool call that waits for its answer: $/cancelRequest
---- (the server stops the call, its processes with it) and the call's
---- callback answered at once with a RequestCancelled error, since the
---- transport drops the server's own. Returns the names of the calls
---- cancelled.
+--- Cancels every tool call that runs. A call made here gets
+--- $/cancelRequest (the server stops the call, its processes with it) and
+--- its callback is answered at once with a RequestCancelled error, since
+--- the transport drops the server's own; a call of an agent is stopped
+--- through its progress (window/workDoneProgress/cancel), and the agent
+--- gets an "interrupted" result. Returns the names of the calls cancelled.
 function M.cancel()
   local c = M.client()
   local names = {}
@@ -273,6 +279,13 @@ function M.cancel()
     table.insert(names, call.name)
     call.callback({ code = vim.lsp.protocol.ErrorCodes.RequestCancelled, message = call.name .. " was cancelled by the user" }, nil)
   end
+  for token, p in pairs(M.state.progress) do
+    client_mod.notify(c, "window/workDoneProgress/cancel", { token = token })
+    if vim.tbl_isempty(cancelled) then
+      table.insert(names, p.title)
+    end
+  end
+  require("toolhost.progress").update_key(M.state, M.options)
   table.sort(names)
   return names
 end
