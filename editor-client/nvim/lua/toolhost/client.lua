@@ -255,8 +255,12 @@ function M.start(opts, state)
           end
         end
         if not expected then
-          vim.notify(string.format("toolhost: the server stopped (exit code %s%s). :Toolhost restart starts it again; :checkhealth toolhost checks the binary.",
-            tostring(code), (signal and signal ~= 0) and (", signal " .. tostring(signal)) or ""), vim.log.levels.ERROR)
+          local how = (signal and signal ~= 0) and ("signal " .. tostring(signal)) or ("exit code " .. tostring(code))
+          if opts.on_crash then
+            opts.on_crash(how)
+          else
+            vim.notify("toolhost: the server stopped (" .. how .. "). :Toolhost restart starts it again; :checkhealth toolhost checks the binary.", vim.log.levels.ERROR)
+          end
         end
       end)
     end,
