@@ -12,10 +12,12 @@ local format = require("toolhost.format")
 local float = {}
 local original_select, original_input = vim.ui.select, vim.ui.input
 
--- The open float's window, or nil.
+-- The open float's window, or nil (the plugin's own floats, the question
+-- card and the progress, take no focus).
 function float.win()
   for _, win in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_config(win).relative ~= "" then
+    local config = vim.api.nvim_win_get_config(win)
+    if config.relative ~= "" and config.focusable ~= false then
       return win
     end
   end
@@ -192,5 +194,42 @@ h.test("float: the diff under review scrolls, searches and answers from itself",
   h.eq(r.isError, false, format.result_text(r))
   h.match(h.read(path), "line 180 changed\n", "disk")
   h.eq(#dialogs.pending, 0, "no prompt waits")
+  cleanup()
+end)
+
+h.test("float: a long question is read whole above a narrow picker; a multi-select is a checklist", function()
+  start({})
+  local long = "Which database should the new reporting service use for its nightly aggregates and the dashboards?"
+  local result = call_async("AskUserQuestion", { questions = {
+    { question = long, header = "Database", multiSelect = false,
+      options = { { label = "Postgres", description = "the main cluster" }, { label = "SQLite", description = "a file" } } },
+    { question = "Which checks should run before every merge into the main branch of the repository?", header = "Checks", multiSelect = true,
+      options = { { label = "Tests", description = "go test" }, { label = "Lint", description = "staticcheck" }, { label = "Docs", description = "make docs" } } },
+  } })
+  wait_float("the first question")
+  -- The picker's title fits its 60 columns; the question is whole in the card.
+  local title = float.last.prompt
+  h.truthy(vim.fn.strdisplaywidth(title) <= 58, "the title fits the picker: " .. title)
+  local card = dialogs.card_window()
+  h.truthy(card, "the question card is shown")
+  h.eq(table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(card), 0, -1, false), " "), long, "the card's question")
+  cursor_to("Postgres")
+  type_keys("<CR>")
+  -- The multi-select: options with check boxes, controls without.
+  for _, label in ipairs({ "[ ] Tests — go test", "[ ] Docs — make docs" }) do
+    wait_float("the checklist")
+    cursor_to(label)
+    type_keys("<CR>")
+  end
+  wait_float("the checklist")
+  local lines = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(float.win()), 0, -1, false)
+  h.eq(lines, { "[x] Tests — go test", "[ ] Lint — staticcheck", "[x] Docs — make docs", "→ Done — 2 picked", "Other… — type an answer of your own", "← Previous question" })
+  h.match(float.last.prompt, "^Checks %(pick any, then Done%)$")
+  cursor_to("→ Done")
+  type_keys("<CR>")
+  local text = format.result_text(result())
+  h.match(text, "Postgres", "the single-select's answer")
+  h.match(text, "Tests, Docs", "the multi-select's answer")
+  h.eq(dialogs.card_window(), nil, "the card closed with the questions")
   cleanup()
 end)
