@@ -7,6 +7,7 @@ local h = require("harness")
 local toolhost = require("toolhost")
 local dialogs = require("toolhost.dialogs")
 local format = require("toolhost.format")
+local edits = require("toolhost.edits")
 
 
 local float = {}
@@ -174,9 +175,28 @@ h.test("float: the diff under review scrolls, searches and answers from itself",
   h.eq(read().isError, false, "Read")
   local result = call_async("Edit", { file_path = path, old_string = "line 180\n", new_string = "line 180 changed\n" })
   wait_float("the review menu")
-  -- Close the menu: the prompt keeps waiting on the diff.
+  h.eq(float.last.lines, { edits.ACCEPT, edits.REJECT, dialogs.DENY_FEEDBACK }, "the review menu")
+  -- Close the menu: the prompt keeps waiting on the diff, and says so on
+  -- one line (a longer one stops at "Press ENTER", which takes the next key).
+  local echoed, original_echo = {}, vim.api.nvim_echo
+  vim.api.nvim_echo = function(chunks, ...)
+    table.insert(echoed, chunks[1][1])
+    return original_echo(chunks, ...)
+  end
   type_keys("<Esc>")
+  h.wait_for(function()
+    return #echoed > 0
+  end, "the still-waiting message")
+  vim.api.nvim_echo = original_echo
+  h.match(echoed[1], "^toolhost: the prompt is still waiting")
+  h.truthy(vim.fn.strdisplaywidth(echoed[1]) < vim.o.columns - 11, "the message fits the command line: " .. echoed[1])
   h.truthy(float.win() == nil, "the menu closed")
+  -- Readable tab names: no folder for the tab line to shorten.
+  local names = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    table.insert(names, vim.fn.bufname(vim.api.nvim_win_get_buf(win)))
+  end
+  h.eq(names, { "toolhost review: long.txt (current)", "toolhost review: long.txt (proposed)" }, "the review's buffer names")
   h.truthy(#dialogs.pending == 1, "the prompt still waits")
   -- Two labelled panes; the user searches the proposed one for the change.
   local labels = {}
@@ -194,6 +214,20 @@ h.test("float: the diff under review scrolls, searches and answers from itself",
   h.eq(r.isError, false, format.result_text(r))
   h.match(h.read(path), "line 180 changed\n", "disk")
   h.eq(#dialogs.pending, 0, "no prompt waits")
+  -- Reject with feedback from the diff: f, then the words.
+  result = call_async("Edit", { file_path = path, old_string = "line 7\n", new_string = "line seven\n" })
+  wait_float("the second review's menu")
+  type_keys("<Esc>")
+  h.wait_for(function()
+    return float.win() == nil
+  end, "the menu to close")
+  type_keys("f")
+  wait_float("the feedback input")
+  h.match(float.last.kind, "toolhost.feedback")
+  type_keys("ikeep the numbers as digits<Esc><CR>")
+  local text = format.result_text(result())
+  h.match(text, "the user rejected the edit and said: keep the numbers as digits", "the words reach the model")
+  h.eq(h.read(path):find("line seven", 1, true), nil, "the file is unchanged")
   cleanup()
 end)
 

@@ -81,14 +81,18 @@ function M.capabilities()
   return caps
 end
 
-local function echo(text, hl)
-  local width = math.max(vim.o.columns - 12, 20)
+--- Echoes text on one line, cut to the command line's width: a longer
+--- message would stop Neovim at a "Press ENTER" prompt, which takes the
+--- next key the user meant for something else.
+function M.echo(text, hl)
+  local width = math.max(math.min(vim.o.columns - 12, vim.v.echospace or vim.o.columns), 20)
   text = text:gsub("\n", " ")
   if vim.fn.strdisplaywidth(text) > width then
     text = vim.fn.strcharpart(text, 0, width - 1) .. "…"
   end
   vim.api.nvim_echo({ { text, hl } }, false, {})
 end
+local echo = M.echo
 
 --- The handlers for the server's messages; `state` is the plugin's state
 --- (todos, tasks, progress), `opts` its options.

@@ -83,7 +83,7 @@ function M.choose(opts, spec)
         elseif not spec.view then
           done(nil)
         else
-          vim.api.nvim_echo({ { "toolhost: " .. (spec.hint or "") .. " — the prompt is still waiting", "WarningMsg" } }, false, {})
+          require("toolhost.client").echo("toolhost: the prompt is still waiting — " .. (spec.hint or ""), "WarningMsg")
         end
       end)
     end
@@ -267,7 +267,7 @@ local function ask_multi(q, opts, can_go_back, prompt)
       if #labels > 0 then
         return table.concat(labels, ", ")
       end
-      vim.api.nvim_echo({ { "toolhost: pick at least one answer, then Done", "WarningMsg" } }, false, {})
+      require("toolhost.client").echo("toolhost: pick at least one answer, then Done", "WarningMsg")
     elseif choice.typed then
       table.remove(typed, choice.typed)
     else
@@ -493,7 +493,8 @@ function M.request_permission(params, opts)
   local view
   if params.preview and params.preview.kind == "diff" and params.preview.text then
     local title = (params.title and params.title ~= "") and params.title or (tostring(params.toolName) .. "?")
-    view = review.open_text("toolhost: " .. title, params.preview.text, "diff")
+    local name = params.preview.path and vim.fn.fnamemodify(params.preview.path, ":t") or title
+    view = review.open_text(review.NAME_PREFIX .. name, params.preview.text, "diff")
   end
   local items = M.permission_items(params)
   local by = {}

@@ -5,6 +5,10 @@
 -- which keys answer.
 local M = {}
 
+--- How review buffers are named, so a tab line reads "toolhost review:
+--- a.txt (proposed)".
+M.NAME_PREFIX = "toolhost review: "
+
 local used = {}
 
 --- A scratch buffer named `name` (made unique), read-only unless told.
