@@ -88,6 +88,13 @@ function M.setup(opts)
   M.state.chosen_mode = nil
   -- :checkhealth no longer advises calling setup{}.
   M.state.setup_ran = true
+  -- An agent's :terminal gets a name the tab line shows whole.
+  vim.api.nvim_create_autocmd("TermOpen", {
+    group = vim.api.nvim_create_augroup("toolhost_terminals", { clear = true }),
+    callback = function(args)
+      require("toolhost.agents").name_terminal(args.buf)
+    end,
+  })
   if M.options.autostart then
     return M.start()
   end
