@@ -260,11 +260,16 @@ function M.start(opts, state)
         end
         if not expected then
           local how = (signal and signal ~= 0) and ("signal " .. tostring(signal)) or ("exit code " .. tostring(code))
-          if opts.on_crash then
-            opts.on_crash(how)
-          else
-            vim.notify("toolhost: the server stopped (" .. how .. "). :Toolhost restart starts it again; :checkhealth toolhost checks the binary.", vim.log.levels.ERROR)
-          end
+          -- After Neovim's own "Client quit" notice, scheduled with this
+          -- callback, so the message that says what happened next stays
+          -- on screen.
+          vim.schedule(function()
+            if opts.on_crash then
+              opts.on_crash(how)
+            else
+              vim.notify("toolhost: the server stopped (" .. how .. "). :Toolhost restart starts it again; :checkhealth toolhost checks the binary.", vim.log.levels.ERROR)
+            end
+          end)
         end
       end)
     end,

@@ -514,7 +514,7 @@ function M.request_permission(params, opts)
         { lhs = "a", desc = "allow", item = by[M.ALLOW] },
         { lhs = "A", desc = "always allow", item = by[M.ALLOW_ALWAYS] },
         { lhs = "d", desc = "deny", item = by[M.DENY] },
-        { lhs = "f", desc = "deny with feedback", item = by[M.DENY_FEEDBACK] },
+        { lhs = "f", desc = "feedback", item = by[M.DENY_FEEDBACK] },
       },
     })
     if choice == nil then

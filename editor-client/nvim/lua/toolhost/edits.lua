@@ -199,7 +199,7 @@ function M.confirm(params, offset_encoding, opts)
       keys = {
         { lhs = "a", desc = "accept", item = M.ACCEPT },
         { lhs = "d", desc = "reject", item = M.REJECT },
-        { lhs = "f", desc = "reject with feedback", item = dialogs.DENY_FEEDBACK },
+        { lhs = "f", desc = "feedback", item = dialogs.DENY_FEEDBACK },
       },
     })
     if choice ~= dialogs.DENY_FEEDBACK then
