@@ -22,6 +22,13 @@ local exported = nil
 --- as active, so the request goes to it directly).
 function M.on_init(client)
   require("toolhost.client").request(client, "toolhost/status", vim.empty_dict(), function(err, status)
+    -- A reply that arrives while this server stops (stop() forgot its
+    -- endpoint already) or after another took its place must not export
+    -- a dead server's port and session.
+    local state = require("toolhost").state
+    if state.stopping or state.client_id ~= client.id then
+      return
+    end
     if not err then
       require("toolhost.claudeide").on_status(client, status)
     end
