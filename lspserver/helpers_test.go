@@ -289,20 +289,9 @@ var blockStarted = make(chan struct{}, 16)
 
 // registerTestTools adds the tools the protocol tests use:
 // Echo returns input.text; Block waits for blockRelease or cancellation;
-// Ask requests permission and reports the decision; Question asks input.q;
-// Report reports input.text as the call's progress and returns.
+// Ask requests permission and reports the decision; Question asks input.q.
 func registerTestTools(reg *tools.Registry) {
 	reg.Register("test",
-		&testTool{name: "Report", side: tools.SideEffectNone, run: func(_ context.Context, call *tools.Call) (*tools.Result, error) {
-			var in struct {
-				Text string `json:"text"`
-			}
-			if err := json.Unmarshal(call.Input, &in); err != nil {
-				return tools.ErrorResult("input: %v", err), nil
-			}
-			call.Progress.Report(in.Text)
-			return tools.TextResult("reported"), nil
-		}},
 		&testTool{name: "Echo", side: tools.SideEffectNone, run: func(_ context.Context, call *tools.Call) (*tools.Result, error) {
 			var in struct {
 				Text string `json:"text"`

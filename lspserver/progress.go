@@ -79,11 +79,8 @@ type workDoneProgress struct {
 // of a burst is sent when the interval ends.
 func (p *workDoneProgress) Report(message string) { p.limiter.Report(message) }
 
-// A report is the tail of a command's output: its lines stay lines (the
-// editors show them as such), every other invisible character is written
-// out.
 func (p *workDoneProgress) sendReport(message string) {
-	_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "report", Message: visible.Text(message)}})
+	_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "report", Message: visible.Line(message)}})
 }
 
 // End flushes a pending report and ends the progress with message, which

@@ -226,33 +226,6 @@ func TestProgressCancelEndsTheCall(t *testing.T) {
 	}
 }
 
-func TestProgressReportKeepsItsLines(t *testing.T) {
-	c := startServer(t, Options{})
-	c.initialize(t.TempDir(), map[string]any{"window": map[string]any{"workDoneProgress": true}})
-	c.request(1, "toolhost/callTool", map[string]any{"name": "Report", "input": map[string]any{"text": "step 1\nstep 2\x1b[31m"}})
-	create := c.next()
-	if create["method"] != "window/workDoneProgress/create" {
-		t.Fatalf("want a progress create, got %v", create)
-	}
-	c.send(map[string]any{"jsonrpc": "2.0", "id": create["id"], "result": nil})
-	var report string
-	for done := false; !done; {
-		m := c.next()
-		switch {
-		case m["method"] == "$/progress":
-			if v := m["params"].(map[string]any)["value"].(map[string]any); v["kind"] == "report" {
-				report = v["message"].(string)
-			}
-		case m["id"] == float64(1):
-			done = true
-		}
-	}
-	// Real line breaks, and the escape sequence written out.
-	if want := "step 1\nstep 2\\x1b[31m"; report != want {
-		t.Fatalf("report %q, want %q", report, want)
-	}
-}
-
 func TestServerRequestsEndWhenTheClientGoesAway(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(t.TempDir(), map[string]any{"experimental": map[string]any{"toolhost": map[string]any{"requestPermission": true}}})
