@@ -119,6 +119,13 @@ local function cursor_to(label)
   error("no line " .. label .. " in the float: " .. vim.inspect(vim.api.nvim_buf_get_lines(buf, 0, -1, false)))
 end
 
+-- Types `words` into the feedback input once it opens, and confirms.
+local function type_feedback(words)
+  wait_float("the feedback input")
+  h.match(float.last.kind, "toolhost.feedback")
+  type_keys("i" .. words .. "<Esc><CR>")
+end
+
 local function cleanup()
   vim.ui.select, vim.ui.input = original_select, original_input
 end
@@ -143,9 +150,7 @@ h.test("float: Deny with feedback sends the user's words to the model", function
   wait_float()
   cursor_to(dialogs.DENY_FEEDBACK)
   type_keys("<CR>")
-  wait_float("the feedback input")
-  h.match(float.last.kind, "toolhost.feedback")
-  type_keys("iuse printf, not echo<Esc><CR>")
+  type_feedback("use printf, not echo")
   local text = format.result_text(result())
   h.match(text, "The user denied this and said: use printf, not echo", "the words reach the model")
   h.eq(h.read(dir .. "/ran.txt"), nil, "the command did not run")
@@ -222,9 +227,7 @@ h.test("float: the diff under review scrolls, searches and answers from itself",
     return float.win() == nil
   end, "the menu to close")
   type_keys("f")
-  wait_float("the feedback input")
-  h.match(float.last.kind, "toolhost.feedback")
-  type_keys("ikeep the numbers as digits<Esc><CR>")
+  type_feedback("keep the numbers as digits")
   local text = format.result_text(result())
   h.match(text, "the user rejected the edit and said: keep the numbers as digits", "the words reach the model")
   h.eq(h.read(path):find("line seven", 1, true), nil, "the file is unchanged")
