@@ -312,12 +312,23 @@ h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its
     h.wait_for(function()
       return connections() == 2
     end, "claude --ide from another terminal to connect by the workspace folder", 40000)
-    -- Connected as this editor: the editor's selection reaches it.
+    -- Connected as this editor: the editor's selection reaches it. The
+    -- server counts the connection when the WebSocket opens, before the
+    -- CLI's MCP client is set up, so until the CLI shows a selection it is
+    -- made anew each second (two in turn, so that each is a change).
     vim.cmd("tabfirst")
     vim.api.nvim_set_current_buf(buf)
-    vim.cmd("normal! ggVG")
+    local reselected, whole = 0, false
     h.wait_for(function()
-      return shown_in(other_log, "3 lines selected")
+      if shown_in(other_log, "lines selected") then
+        return true
+      end
+      if vim.loop.now() - reselected > 1000 then
+        reselected, whole = vim.loop.now(), not whole
+        vim.cmd("normal! \27")
+        vim.cmd(whole and "normal! ggVG" or "normal! ggVj")
+      end
+      return false
     end, "the other terminal's CLI to show the editor's selection", 30000)
     vim.cmd("normal! \27")
   end)
