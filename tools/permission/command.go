@@ -63,8 +63,6 @@ type simpleCommand struct {
 	// relative to it or absolute, unknownDir after a cd the parser cannot
 	// follow. A cd that may fail keeps the folder before it in the list.
 	dirs []string
-	// gitConfigWrite is set for a `git config` that sets something.
-	gitConfigWrite bool
 }
 
 // unknownDir stands for a folder a cd leads to that the command computes.
@@ -550,7 +548,6 @@ func (w *walker) done(sc *simpleCommand, argv []string) {
 	if len(argv) != len(sc.argv) {
 		sc.full, sc.argv = sc.argv, argv
 	}
-	sc.gitConfigWrite = gitConfigWrite(argv)
 	if argv[0] != "find" {
 		return
 	}
