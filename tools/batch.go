@@ -130,7 +130,7 @@ func (p *Pipeline) claim(req Request) claim {
 		}
 		return claim{global: true}
 	}
-	a := p.access(t, normalInput(req.Input))
+	a := p.access(t, normalInput(req.Input), nil)
 	return claim{reads: a.ReadPaths, writes: a.WritePaths, exclusive: a.Exclusive}
 }
 

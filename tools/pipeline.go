@@ -195,6 +195,11 @@ type callState struct {
 	host  Host
 	tool  Tool
 	input json.RawMessage
+	// plan is the tool's decoding of input when it is a Planner (nil
+	// otherwise, and once input changed); prepared is set once its
+	// Prepare succeeded, so no step works the call out again.
+	plan     Plan
+	prepared bool
 	// access and risk are the call's, from the tool (paths absolute).
 	access Access
 	risk   Risk
@@ -258,14 +263,51 @@ func (p *Pipeline) prepare(c *callState) *Result {
 		}
 		c.input, c.repairs = fixed, notes
 	}
-	c.access = p.access(c.tool, c.input)
+	if pl, ok := c.tool.(Planner); ok {
+		// Decoded once, here; every later step is handed the plan.
+		var res *Result
+		p.safely(c.tool.Name(), "Decode", func() { c.plan, res = pl.Decode(c.input) })
+		if res != nil {
+			return res
+		}
+	}
+	c.access = p.access(c.tool, c.input, c.plan)
 	c.risk = p.risk(c.tool, c.input)
 	return nil
 }
 
 // permissionCall is what the checker decides on for a prepared call.
 func (c *callState) permissionCall() PermissionCall {
-	return PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: c.input, Access: c.access, Risk: c.risk}
+	return PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: c.input, Access: c.access, Risk: c.risk, Plan: c.plan}
+}
+
+// setInput makes input, which a permission answer or a hook rewrote, the
+// call's: the plan of the old input no longer holds, so the tool decodes
+// the new one itself when it runs.
+func (c *callState) setInput(input json.RawMessage) {
+	c.input, c.plan, c.prepared = input, nil, false
+}
+
+// precheck runs what cannot depend on the user's answer: the plan's
+// Prepare (once per call: a Check that prepared it for its preview has
+// done it) or the tool's Precheck. A non-nil result ends the call.
+func (p *Pipeline) precheck(ctx context.Context, c *callState) *Result {
+	if c.plan == nil {
+		pc, ok := c.tool.(Prechecker)
+		if !ok {
+			return nil
+		}
+		var res *Result
+		p.safely(c.tool.Name(), "Precheck", func() { res = pc.Precheck(ctx, c.host, c.input) })
+		return res
+	}
+	if c.prepared {
+		return nil
+	}
+	var res *Result
+	p.safely(c.tool.Name(), "Prepare", func() { res = c.plan.Prepare(ctx, c.host) })
+	c.prepared = res == nil
+	return res
 }
 
 // Checked is toolhost/checkPermission's answer on a call: the decision,
@@ -320,6 +362,9 @@ func (p *Pipeline) Check(ctx context.Context, host Host, req Request) (Checked, 
 		return out, nil
 	}
 	if prompter, ok := p.Permissions.(PermissionPrompter); ok && d.Verdict == VerdictAsk {
+		// The prompt's preview is of the plan the call will run with; a
+		// plan that fails has none, and the call then fails as it runs.
+		p.precheck(ctx, c)
 		p.safely(c.tool.Name(), "permission prompt", func() {
 			r := prompter.Prompt(ctx, host, c.permissionCall())
 			out.Prompt = &r
@@ -359,6 +404,7 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	if a := c.req.Approval; a != nil {
 		// Prepared by Check: the same tool and input, not prepared again.
 		c.tool, c.input, c.access, c.risk, c.repairs = a.state.tool, a.state.input, a.state.access, a.state.risk, a.state.repairs
+		c.plan, c.prepared = a.state.plan, a.state.prepared
 		c.approval = a
 	} else if res := p.prepare(c); res != nil {
 		return res, nil
@@ -370,10 +416,8 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 	}
 
 	// What cannot depend on the user's answer is checked before asking.
-	if pc, ok := c.tool.(Prechecker); ok {
-		if res := pc.Precheck(ctx, c.host, c.input); res != nil {
-			return res, nil
-		}
+	if res := p.precheck(ctx, c); res != nil {
+		return res, nil
 	}
 	name := c.tool.Name()
 	access := c.access
@@ -406,7 +450,7 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 			if res != nil || err != nil {
 				return res, err
 			}
-			c.input = input
+			c.setInput(input)
 		}
 	}
 
@@ -486,7 +530,7 @@ func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error
 		if res != nil || err != nil {
 			return withContext(res, c.context), err
 		}
-		c.input = input
+		c.setInput(input)
 	}
 	return nil, nil
 }
@@ -512,9 +556,7 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 			req.Title += ": " + reason
 		}
 		req.Title = visible.Line(req.Title)
-		if pv, ok := c.tool.(Previewer); ok {
-			p.safely(name, "Preview", func() { req.Preview = pv.Preview(ctx, c.input) })
-		}
+		p.safely(name, "Preview", func() { req.Preview = PreviewOf(ctx, c.permissionCall()) })
 		if req.Preview != nil {
 			req.Preview.Text = visible.Text(req.Preview.Text)
 		}
@@ -551,7 +593,7 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 		if res != nil || err != nil {
 			return res, err
 		}
-		c.input = input
+		c.setInput(input)
 	}
 	return nil, nil
 }
@@ -581,7 +623,7 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 				err = fmt.Errorf("the tool crashed: %v", r)
 			}
 		}()
-		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: host, Progress: progress, ReviewEdits: c.reviewEdits, ApprovedReads: c.approvedReads})
+		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: host, Progress: progress, ReviewEdits: c.reviewEdits, ApprovedReads: c.approvedReads, Plan: c.plan})
 	}()
 	elapsed := time.Since(start).Round(time.Millisecond)
 
@@ -665,14 +707,17 @@ func denied(tool, msg string) *Result {
 	return ErrorResult("%s", msg)
 }
 
-// access is what a call touches with its paths resolved to absolute ones.
-func (p *Pipeline) access(t Tool, input json.RawMessage) Access {
-	ad, ok := t.(AccessDescriber)
-	if !ok {
+// access is what a call touches with its paths resolved to absolute ones:
+// its plan's when it has one (nothing decoded again), else its tool's.
+func (p *Pipeline) access(t Tool, input json.RawMessage, plan Plan) Access {
+	var a Access
+	if ad, ok := t.(AccessDescriber); plan != nil {
+		p.safely(t.Name(), "Access", func() { a = plan.Access() })
+	} else if ok {
+		p.safely(t.Name(), "Access", func() { a = ad.Access(input) })
+	} else {
 		return Access{}
 	}
-	var a Access
-	p.safely(t.Name(), "Access", func() { a = ad.Access(input) })
 	a.ReadPaths = p.absolute(a.ReadPaths)
 	a.WritePaths = p.absolute(a.WritePaths)
 	return a

@@ -24,7 +24,7 @@ func (p *Pipeline) recheck(ctx context.Context, c *callState, input json.RawMess
 	if userApproved {
 		host = approvedHost{Host: c.host, input: input}
 	}
-	access := p.access(c.tool, input)
+	access := p.access(c.tool, input, nil)
 	out, err := p.Permissions.Check(ctx, host, PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: input, Access: access, Risk: p.risk(c.tool, input)})
 	if err != nil {
 		if ctx.Err() != nil {
