@@ -210,9 +210,6 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 			s.clientOnce.Do(func() {
 				s.client = req.Session
 				close(s.clientReady)
-				// Off the start-up path: the first calls find their
-				// schemas compiled.
-				s.bg.Go("preparing the tools' schemas", func(context.Context) { s.pipeline.PrepareSchemas() })
 			})
 			s.bg.Go("fetching the client's roots", func(ctx context.Context) { s.fetchRoots(ctx, req.Session) })
 		},
