@@ -29,6 +29,7 @@ import (
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // Options configure Serve.
@@ -138,7 +139,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 type Server struct {
 	mcp      *sdk.Server
 	reg      *tools.Registry
-	pipeline *tools.Pipeline
+	pipeline *engine.Pipeline
 	log      *slog.Logger
 	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
 	serves   func(string) bool
@@ -176,12 +177,12 @@ type Server struct {
 // the registry: tools added, removed, enabled or disabled later (MCP servers
 // coming and going) are announced with notifications/tools/list_changed.
 // It takes over reg's OnChange.
-func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Server {
+func New(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger) *Server {
 	return NewServer(reg, pipeline, log, Config{})
 }
 
 // NewServer is New with a Config.
-func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, cfg Config) *Server {
+func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger, cfg Config) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -484,7 +485,7 @@ func (s *Server) handler(name string) sdk.ToolHandler {
 		if s.callHost != nil {
 			host = s.callHost(req, host)
 		}
-		resp, err := s.pipeline.Call(ctx, host, tools.Request{Name: name, Input: req.Params.Arguments})
+		resp, err := s.pipeline.Call(ctx, host, engine.Request{Name: name, Input: req.Params.Arguments})
 		if err != nil {
 			return nil, err // cancelled: the SDK answers the cancellation
 		}

@@ -1,8 +1,12 @@
-// Package tools defines the Tool interface every toolhost tool implements, the
-// Registry that names and lists them, input validation, and the execution
-// pipeline (permissions, hooks, progress, batch scheduling) that wraps every
-// call. Built-in tools live in sub-packages by family (tools/fs, tools/search,
-// tools/shell, ...) and are registered together by tools/builtin.
+// Package tools is the kernel a tool author needs: the Tool interface every
+// toolhost tool implements and its optional capabilities (Planner,
+// Prechecker, Previewer, AccessDescriber, ...), the Call, Result and Host
+// a call sees, the permission checker's types, schemas from params structs
+// (SchemaOf) and the Registry that names and lists tools. What runs calls
+// — validation, repair, permissions, hooks, progress, batching — is the
+// engine (tools/engine); tools link the kernel without it. Built-in tools
+// live in sub-packages by family (tools/fs, tools/search, tools/shell, ...)
+// and are registered together by tools/builtin.
 package tools
 
 import (
@@ -104,6 +108,14 @@ type Call struct {
 	// direct Execute, or input a hook or the user changed): the tool then
 	// decodes Input itself.
 	Plan Plan
+}
+
+// StrictInput is implemented by tools whose unknown input fields must not
+// be dropped by the engine's repair of input: a field that only some configurations accept
+// (SendMessage's type without tools.teams) would change what the call
+// means, so the call is refused as sent instead.
+type StrictInput interface {
+	StrictInput() bool
 }
 
 // Planner is implemented by tools that decode a call's input once and

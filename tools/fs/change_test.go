@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -43,7 +44,7 @@ func countingCall(t *testing.T, e *env, tool tools.Tool, host *askingHost, viaCh
 	t.Helper()
 	reg := tools.NewRegistry()
 	reg.Register("files", tool)
-	p := tools.NewPipeline(reg, nil, tools.WithPermissions(permission.New(permission.Options{Workspace: e.ws})))
+	p := engine.NewPipeline(reg, nil, engine.WithPermissions(permission.New(permission.Options{Workspace: e.ws})))
 	raw, err := json.Marshal(input)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +61,7 @@ func countingCall(t *testing.T, e *env, tool tools.Tool, host *askingHost, viaCh
 	})
 	defer stop()
 
-	req := tools.Request{CallID: "c1", Name: tool.Name(), Input: raw}
+	req := engine.Request{CallID: "c1", Name: tool.Name(), Input: raw}
 	if viaCheck {
 		checked, bad := p.Check(context.Background(), host, req)
 		if bad != nil {

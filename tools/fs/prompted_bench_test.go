@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -49,7 +50,7 @@ func BenchmarkPromptedEdit(b *testing.B) {
 			}
 			reg := tools.NewRegistry()
 			reg.Register("files", NewEdit(ws, nil))
-			p := tools.NewPipeline(reg, nil, tools.WithPermissions(permission.New(permission.Options{Workspace: ws})))
+			p := engine.NewPipeline(reg, nil, engine.WithPermissions(permission.New(permission.Options{Workspace: ws})))
 			inputs := [2]json.RawMessage{}
 			for i, pair := range [2][2]string{{"MARK", "mark"}, {"mark", "MARK"}} {
 				inputs[i], _ = json.Marshal(map[string]any{"file_path": path, "old_string": pair[0], "new_string": pair[1]})
@@ -59,7 +60,7 @@ func BenchmarkPromptedEdit(b *testing.B) {
 			b.ResetTimer()
 			cpu := processCPU()
 			for i := range b.N {
-				req := tools.Request{Name: "Edit", Input: inputs[i%2]}
+				req := engine.Request{Name: "Edit", Input: inputs[i%2]}
 				if viaCheck {
 					checked, bad := p.Check(ctx, allowingHost{}, req)
 					if bad != nil {
