@@ -66,8 +66,9 @@ type Config struct {
 	// OnClient, when set, is told the name of each client that completed
 	// the handshake.
 	OnClient func(name string)
-	// CallerSyncs leaves the registry's one change listener to the
-	// caller, who calls Sync from it; otherwise the server takes it.
+	// CallerSyncs leaves syncing to the caller, who calls Sync from its
+	// own registry listener (the editor's endpoint, which must sync before
+	// it tells the editor); otherwise the server adds a listener of its own.
 	CallerSyncs bool
 	// Deferred returns the tools.deferred setting, which marks the tools
 	// a deferred listing names only; nil means the defaults.
