@@ -24,6 +24,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/toolhost/toolhost/internal/background"
 	"github.com/toolhost/toolhost/internal/version"
@@ -122,15 +123,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if limit <= 0 {
 		limit = int(sess.Settings.Current().Server.MaxMessageBytes)
 	}
-	// The client is served once the tools are in place: tools added after
-	// its session exists would be announced with a tools/list_changed that
-	// changes nothing for a client that has not listed them yet (and makes
-	// it list them twice). It costs under a millisecond of start.
-	select {
-	case <-srv.ready:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	// The client is served at once, while the tools are being added: the
+	// initialize reply does not need them, tools/list and tools/call wait
+	// for them (awaitTools), and adding them announces nothing
+	// (quietFirstSync).
 	t := newStdio(in, out, limit, srv.log)
 	defer t.stop()
 	return srv.Run(ctx, t)
@@ -152,6 +148,9 @@ type Server struct {
 	bg *background.Group
 	// ready is closed once the tools were first added to the MCP server.
 	ready chan struct{}
+	// syncs counts the first sync and the later ones that changed the MCP
+	// server's tools.
+	syncs atomic.Int64
 	// client is the first client session, set once before clientReady is
 	// closed; project MCP servers are approved through it.
 	client      *sdk.ServerSession
@@ -172,12 +171,14 @@ type Server struct {
 	served map[string]string
 	// schemas remembers what was served, to re-add only changed tools.
 	schemas map[string]string
+	// synced is set by the first sync.
+	synced bool
 }
 
 // New returns a server for reg whose calls run through pipeline. It follows
 // the registry: tools added, removed, enabled or disabled later (MCP servers
 // coming and going) are announced with notifications/tools/list_changed.
-// It takes over reg's OnChange.
+// It adds a listener to reg (Registry.OnChange).
 func New(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger) *Server {
 	return NewServer(reg, pipeline, log, Config{})
 }
@@ -230,6 +231,7 @@ func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger,
 		close(s.ready)
 	})
 	s.mcp.AddReceivingMiddleware(s.awaitTools, deferListing(cfg.DeferListing))
+	s.mcp.AddSendingMiddleware(s.quietFirstSync)
 	if !cfg.CallerSyncs {
 		reg.OnChange(s.sync)
 	}
@@ -245,6 +247,20 @@ func (s *Server) awaitTools(next sdk.MethodHandler) sdk.MethodHandler {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// quietFirstSync drops the tools/list_changed that the first adding of the
+// tools sets off: it runs while the client's handshake is under way, and a
+// client that has the tools listed after it has nothing to list again. A
+// change after the first (an MCP server's tools coming or going) is
+// announced, that notification covering the first when they come together.
+func (s *Server) quietFirstSync(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "notifications/tools/list_changed" && s.syncs.Load() <= 1 {
+			return nil, nil
 		}
 		return next(ctx, method, req)
 	}
@@ -394,8 +410,8 @@ func MCPName(name string) string {
 }
 
 // Sync makes the served tools match the registry's enabled tools now (for
-// a host that keeps the registry's OnChange for itself and calls Sync from
-// it).
+// a host that syncs the server from its own registry listener:
+// Config.CallerSyncs).
 func (s *Server) Sync() { s.sync() }
 
 // Handler serves the server over streamable HTTP, one MCP session per
@@ -408,6 +424,20 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) sync() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// The first sync counts at once, a later one before its first change
+	// reaches the SDK, which notifies the client of it a moment later
+	// (quietFirstSync).
+	counted := !s.synced
+	if !s.synced {
+		s.synced = true
+		s.syncs.Add(1)
+	}
+	count := func() {
+		if !counted {
+			counted = true
+			s.syncs.Add(1)
+		}
+	}
 	want := map[string]bool{}
 	var patterns []string
 	if s.deferred != nil {
@@ -432,6 +462,7 @@ func (s *Server) sync() {
 		}
 		s.schemas[name] = key
 		s.served[name] = t.Name()
+		count()
 		s.mcp.AddTool(&sdk.Tool{
 			Name:        name,
 			Description: t.Description(),
@@ -449,16 +480,21 @@ func (s *Server) sync() {
 		}
 	}
 	if len(gone) > 0 {
+		count()
 		s.mcp.RemoveTools(gone...)
 	}
 }
 
 // inputSchema is the tool's schema, as an object schema (the SDK refuses
-// anything else).
+// anything else). Only its type is decoded (segmentio/encoding skips the
+// rest, still checking it is JSON): decoding every schema whole cost a
+// third of adding the tools at start.
 func inputSchema(t tools.Tool) json.RawMessage {
 	raw := t.InputSchema()
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil || m["type"] != "object" {
+	var head struct {
+		Type any `json:"type"`
+	}
+	if segjson.Unmarshal(raw, &head) != nil || head.Type != "object" {
 		return json.RawMessage(`{"type":"object"}`)
 	}
 	return raw
