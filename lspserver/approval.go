@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // maxApprovals bounds the checked calls kept for an approved callTool; the
@@ -22,7 +23,7 @@ const maxApprovals = 64
 // presents a token with the same tool and input runs the call as checked:
 // the editor showed toolhost's prompt (VS Code's agent mode shows it as
 // the chat's confirmation) and the user agreed, so it is neither prepared
-// nor asked again (tools.Approval says what is still looked at). A token
+// nor asked again (engine.Approval says what is still looked at). A token
 // is used once.
 type approvals struct {
 	mu sync.Mutex
@@ -36,7 +37,7 @@ type approvals struct {
 // prepared, decided call.
 type approval struct {
 	key      string
-	approval *tools.Approval
+	approval *engine.Approval
 }
 
 // approvalKey identifies a call by tool name and input; inputs that differ
@@ -78,7 +79,7 @@ func canonicalJSON(v any) string {
 }
 
 // add remembers a checked call and returns its token.
-func (a *approvals) add(key string, ap *tools.Approval) string {
+func (a *approvals) add(key string, ap *engine.Approval) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.byKey == nil {
@@ -97,7 +98,7 @@ func (a *approvals) add(key string, ap *tools.Approval) string {
 
 // take removes the checked call of token and returns it when it is the
 // call of key; a token of another call is used up all the same.
-func (a *approvals) take(token, key string) (*tools.Approval, bool) {
+func (a *approvals) take(token, key string) (*engine.Approval, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ap, ok := a.byKey[token]
@@ -140,7 +141,7 @@ func (s *server) checkPermission(ctx context.Context, sess *session.Session, raw
 	if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
 		return nil, invalidParams("missing required field \"name\" (the tool whose call is checked)")
 	}
-	req := tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input}
+	req := engine.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input}
 	checked, refused := sess.Pipeline.Check(ctx, s.callHost(nil), req)
 	if refused != nil {
 		// The call would fail before any permission is asked: the model

@@ -14,7 +14,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/script"
 	"github.com/toolhost/toolhost/session"
-	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // benchConn is a client of Serve over OS pipes, as an editor talks to the
@@ -84,7 +84,7 @@ func (c *benchConn) call(b *testing.B, method string, params any) json.RawMessag
 func benchCall(b *testing.B, root, tool string, input map[string]any, check func(text string) bool) {
 	c := startBench(b, root)
 	raw, _ := json.Marshal(input)
-	req := tools.Request{Name: tool, Input: raw}
+	req := engine.Request{Name: tool, Input: raw}
 	// One call of each first, so cold caches do not count.
 	first := c.call(b, "toolhost/callTool", map[string]any{"name": tool, "input": input})
 	var res struct {

@@ -223,8 +223,9 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 		close(s.endpointReady)
 	}
 	s.startClaudeIDE(sess, p)
-	// The endpoint's servers follow the registry too; the registry has
-	// one listener, this one.
+	// The endpoint's servers follow the registry too, synced from this
+	// listener (they are made with CallerSyncs) so that they have the
+	// tools before the editor is told.
 	sess.Registry.OnChange(func() {
 		// The endpoint first: an editor told of new tools finds them there.
 		if ep := s.agentEndpoint(); ep != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/toolhost/toolhost/internal/rpcfault"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // handleCall runs one request after initialize, in its own goroutine.
@@ -115,7 +116,7 @@ func (s *server) callTool(ctx context.Context, sess *session.Session, raw json.R
 	if p.Name == nil || strings.TrimSpace(*p.Name) == "" {
 		return nil, invalidParams("missing required field \"name\" (the tool to call)")
 	}
-	req := tools.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input}
+	req := engine.Request{CallID: p.CallID, Name: *p.Name, Input: p.Input}
 	// The key re-encodes the input: only a call that presents an approval
 	// pays for it (a 5 MB Write would spend a quarter of its time here).
 	// A token of another call is used up and the call asks as usual.
@@ -145,12 +146,12 @@ func (s *server) callTools(ctx context.Context, sess *session.Session, raw json.
 	if p.Calls == nil {
 		return nil, invalidParams("missing required field \"calls\" (an array of {callId, name, input})")
 	}
-	reqs := make([]tools.Request, len(*p.Calls))
+	reqs := make([]engine.Request, len(*p.Calls))
 	for i, c := range *p.Calls {
 		if c.Name == nil || strings.TrimSpace(*c.Name) == "" {
 			return nil, invalidParams("missing required field \"calls[%d].name\"", i)
 		}
-		reqs[i] = tools.Request{CallID: c.CallID, Name: *c.Name, Input: c.Input}
+		reqs[i] = engine.Request{CallID: c.CallID, Name: *c.Name, Input: c.Input}
 	}
 	host := s.callHost(fl.cancel)
 	results, err := runBatch(s.withOrigin(ctx, p.TurnID, p.Agent), sess.Pipeline, host, reqs)

@@ -462,7 +462,7 @@ func (s *server) notify(method string, params any) error {
 
 // encodeJSON encodes with encoding/json; the wire form is the standard
 // one (segmentio/encoding would drop fields promoted through an embedded
-// pointer, the "structured" of a tools.Response). A value encoded already
+// pointer, the "structured" of a engine.Response). A value encoded already
 // is taken as it is.
 func encodeJSON(v any) (json.RawMessage, error) {
 	if raw, ok := v.(json.RawMessage); ok {

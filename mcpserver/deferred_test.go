@@ -14,6 +14,7 @@ import (
 	"github.com/toolhost/toolhost/discovery"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/toolsearch"
 )
 
@@ -49,7 +50,7 @@ func deferringServer(t *testing.T, all bool) *Server {
 		reg.Register(tools.CategoryExtras, remoteTool{fmt.Sprintf("mcp__srv%d__tool%d", i/5, i%5)})
 	}
 	reg.Register(tools.CategoryState, toolsearch.New(reg, settings.Defaults))
-	srv := NewServer(reg, tools.NewPipeline(reg, nil), nil, Config{DeferListing: all})
+	srv := NewServer(reg, engine.NewPipeline(reg, nil), nil, Config{DeferListing: all})
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // TestOnlyChangesAfterTheFirstSyncAreAnnounced: the first adding of the
@@ -17,7 +18,7 @@ import (
 func TestOnlyChangesAfterTheFirstSyncAreAnnounced(t *testing.T) {
 	reg := tools.NewRegistry()
 	reg.Register(tools.CategoryCore, stepsTool{})
-	srv := New(reg, tools.NewPipeline(reg, nil), nil)
+	srv := New(reg, engine.NewPipeline(reg, nil), nil)
 	t.Cleanup(srv.Close)
 	<-srv.ready
 

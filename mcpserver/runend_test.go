@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // errorRecords counts the records logged at ERROR level or above, through
@@ -43,7 +44,7 @@ func TestRunEndedByItsContextIsNoError(t *testing.T) {
 	errs := newErrorRecords()
 	reg := tools.NewRegistry()
 	reg.Register(tools.CategoryCore, stepsTool{})
-	srv := New(reg, tools.NewPipeline(reg, nil), slog.New(errs))
+	srv := New(reg, engine.NewPipeline(reg, nil), slog.New(errs))
 	serverT, clientT := sdk.NewInMemoryTransports()
 	ctx, stop := context.WithCancel(context.Background())
 	ran := make(chan error, 1)
@@ -86,7 +87,7 @@ func TestRunEndedByItsContextCancelsCallsInFlight(t *testing.T) {
 	reg := tools.NewRegistry()
 	wait := waitTool{started: make(chan struct{}), cancelled: make(chan struct{})}
 	reg.Register(tools.CategoryCore, wait)
-	srv := New(reg, tools.NewPipeline(reg, nil), nil)
+	srv := New(reg, engine.NewPipeline(reg, nil), nil)
 	serverT, clientT := sdk.NewInMemoryTransports()
 	ctx, stop := context.WithCancel(context.Background())
 	ran := make(chan error, 1)

@@ -30,6 +30,7 @@ import (
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // Options configure Serve.
@@ -66,8 +67,9 @@ type Config struct {
 	// OnClient, when set, is told the name of each client that completed
 	// the handshake.
 	OnClient func(name string)
-	// CallerSyncs leaves the registry's one change listener to the
-	// caller, who calls Sync from it; otherwise the server takes it.
+	// CallerSyncs leaves syncing to the caller, who calls Sync from its
+	// own registry listener (the editor's endpoint, which must sync before
+	// it tells the editor); otherwise the server adds a listener of its own.
 	CallerSyncs bool
 	// Deferred returns the tools.deferred setting, which marks the tools
 	// a deferred listing names only; nil means the defaults.
@@ -134,7 +136,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 type Server struct {
 	mcp      *sdk.Server
 	reg      *tools.Registry
-	pipeline *tools.Pipeline
+	pipeline *engine.Pipeline
 	log      *slog.Logger
 	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
 	serves   func(string) bool
@@ -176,13 +178,13 @@ type Server struct {
 // New returns a server for reg whose calls run through pipeline. It follows
 // the registry: tools added, removed, enabled or disabled later (MCP servers
 // coming and going) are announced with notifications/tools/list_changed.
-// It takes over reg's OnChange.
-func New(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger) *Server {
+// It adds a listener to reg (Registry.OnChange).
+func New(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger) *Server {
 	return NewServer(reg, pipeline, log, Config{})
 }
 
 // NewServer is New with a Config.
-func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, cfg Config) *Server {
+func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger, cfg Config) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -408,8 +410,8 @@ func MCPName(name string) string {
 }
 
 // Sync makes the served tools match the registry's enabled tools now (for
-// a host that keeps the registry's OnChange for itself and calls Sync from
-// it).
+// a host that syncs the server from its own registry listener:
+// Config.CallerSyncs).
 func (s *Server) Sync() { s.sync() }
 
 // Handler serves the server over streamable HTTP, one MCP session per
@@ -520,7 +522,7 @@ func (s *Server) handler(name string) sdk.ToolHandler {
 		if s.callHost != nil {
 			host = s.callHost(req, host)
 		}
-		resp, err := s.pipeline.Call(ctx, host, tools.Request{Name: name, Input: req.Params.Arguments})
+		resp, err := s.pipeline.Call(ctx, host, engine.Request{Name: name, Input: req.Params.Arguments})
 		if err != nil {
 			return nil, err // cancelled: the SDK answers the cancellation
 		}

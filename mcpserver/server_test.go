@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/version"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/fs"
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/state"
@@ -62,7 +63,7 @@ func connect(t testing.TB, opts *sdk.ClientOptions) *fixture {
 	reg.Register(tools.CategoryCore, fs.NewRead(ws), fs.NewWrite(ws), stepsTool{})
 	reg.Register(tools.CategoryState, state.NewAskUserQuestion())
 	checker := permission.New(permission.Options{Workspace: ws})
-	pipeline := tools.NewPipeline(reg, nil, tools.WithPermissions(checker), tools.WithModes(checker), tools.WithPathResolver(ws.Resolve))
+	pipeline := engine.NewPipeline(reg, nil, engine.WithPermissions(checker), engine.WithModes(checker), engine.WithPathResolver(ws.Resolve))
 	srv := New(reg, pipeline, nil)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -337,7 +338,7 @@ func TestFollowsClientRoots(t *testing.T) {
 	first, second := t.TempDir(), t.TempDir()
 	reg := tools.NewRegistry()
 	reg.Register(tools.CategoryCore, stepsTool{})
-	srv := New(reg, tools.NewPipeline(reg, nil), nil)
+	srv := New(reg, engine.NewPipeline(reg, nil), nil)
 	got := make(chan []string, 2)
 	srv.FollowClientRoots(func(paths []string) { got <- paths })
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolhost/toolhost/internal/rpcfault"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // TestNegotiatedVersion follows the SDK's rule: the requested version when
@@ -246,7 +247,7 @@ func (structuredTool) Execute(context.Context, *tools.Call) (*tools.Result, erro
 func TestStructuredOutputIsDeliveredByteForByte(t *testing.T) {
 	reg := tools.NewRegistry()
 	reg.Register(tools.CategoryCore, structuredTool{})
-	srv := New(reg, tools.NewPipeline(reg, nil), nil)
+	srv := New(reg, engine.NewPipeline(reg, nil), nil)
 	t.Cleanup(srv.Close)
 	clientIn, serverOut := io.Pipe()
 	serverIn, clientOut := io.Pipe()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // TestBashWorkdirIsRefusedBeforeRunning: another agent's Bash fields that
@@ -30,7 +31,7 @@ func TestBashWorkdirIsRefusedBeforeRunning(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		resp, err := s.Pipeline.Call(context.Background(), tools.NoHost{}, tools.Request{Name: "Bash", Input: json.RawMessage(input)})
+		resp, err := s.Pipeline.Call(context.Background(), tools.NoHost{}, engine.Request{Name: "Bash", Input: json.RawMessage(input)})
 		if err != nil {
 			t.Fatal(err)
 		}

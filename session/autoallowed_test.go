@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // promptRecorder is a host that can ask and records every prompt; it
@@ -83,7 +84,7 @@ func TestAutoAllowedToolsRunWithoutAPrompt(t *testing.T) {
 			t.Errorf("%s is not reported auto-allowed", name)
 		}
 		host := &promptRecorder{}
-		resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: name, Input: json.RawMessage(input)})
+		resp, err := s.Pipeline.Call(context.Background(), host, engine.Request{Name: name, Input: json.RawMessage(input)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +121,7 @@ func TestPipelineDecideRunsNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		host := &promptRecorder{}
-		checked, res := s.Pipeline.Check(context.Background(), host, tools.Request{Name: tt.name, Input: json.RawMessage(tt.input)})
+		checked, res := s.Pipeline.Check(context.Background(), host, engine.Request{Name: tt.name, Input: json.RawMessage(tt.input)})
 		d := checked.Decision
 		switch {
 		case tt.wantError != "":

@@ -7,6 +7,7 @@ import (
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/agent"
 	"github.com/toolhost/toolhost/tools/builtin"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/intel"
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/tasks"
@@ -19,16 +20,16 @@ import (
 // additional directories, but without MCP servers, Config or the plan-mode
 // tools. done ends the background tasks the sub-agent left.
 func isolatedPipeline(store *settings.Store, mode func() string, trusted func() bool, log *slog.Logger) agent.IsolatedPipeline {
-	return func(root string) (*tools.Pipeline, func(), error) {
+	return func(root string) (*engine.Pipeline, func(), error) {
 		ws := workspace.New(root)
 		ws.SetAdditionalDirectories(store.Current().Permissions.AdditionalDirectories)
 		checker := permission.New(permission.Options{Workspace: ws, Settings: store.Current, Saver: store, Mode: mode(), Log: log})
 		reg := tools.NewRegistry()
 		tm := tasks.NewManager(tasks.Options{Log: log})
-		var p *tools.Pipeline
+		var p *engine.Pipeline
 		builtin.Register(reg, builtin.Deps{
 			Workspace: ws, Log: log, Settings: store.Current, Tasks: tm,
-			Pipeline: func() *tools.Pipeline { return p },
+			Pipeline: func() *engine.Pipeline { return p },
 		})
 		p = newPipeline(reg, ws, checker, store, trusted, log)
 		return p, func() { _ = tm.Close() }, nil
@@ -37,16 +38,16 @@ func isolatedPipeline(store *settings.Store, mode func() string, trusted func() 
 
 // newPipeline is the pipeline over reg of a session's workspace, permission
 // checker and settings; trusted says whether the session's folder is.
-func newPipeline(reg *tools.Registry, ws *workspace.Workspace, checker *permission.Checker, store *settings.Store, trusted func() bool, log *slog.Logger) *tools.Pipeline {
-	return tools.NewPipeline(reg, log,
-		tools.WithPermissions(checker),
-		tools.WithModes(checker),
-		tools.WithSettings(store.Current),
-		tools.WithWorkDir(ws.Root),
-		tools.WithTrust(trusted),
-		tools.WithPathResolver(ws.Resolve),
-		tools.WithRootCheck(ws.CheckRoots),
-		tools.WithSessionID(newSessionID()),
-		tools.WithEditFeedback(intel.NewFeedback(ws, store.Current, log).Wrap),
+func newPipeline(reg *tools.Registry, ws *workspace.Workspace, checker *permission.Checker, store *settings.Store, trusted func() bool, log *slog.Logger) *engine.Pipeline {
+	return engine.NewPipeline(reg, log,
+		engine.WithPermissions(checker),
+		engine.WithModes(checker),
+		engine.WithSettings(store.Current),
+		engine.WithWorkDir(ws.Root),
+		engine.WithTrust(trusted),
+		engine.WithPathResolver(ws.Resolve),
+		engine.WithRootCheck(ws.CheckRoots),
+		engine.WithSessionID(newSessionID()),
+		engine.WithEditFeedback(intel.NewFeedback(ws, store.Current, log).Wrap),
 	)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // answeringHost answers every permission prompt with decision, after
@@ -106,7 +107,7 @@ func TestReadThroughALinkLeadingOutside(t *testing.T) {
 			if tt.tool == "Grep" {
 				input = `{"pattern":"CONTENT","path":"link.txt","output_mode":"content"}`
 			}
-			resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: tt.tool, Input: json.RawMessage(input)})
+			resp, err := s.Pipeline.Call(context.Background(), host, engine.Request{Name: tt.tool, Input: json.RawMessage(input)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,11 +186,11 @@ func TestWritesThroughALinkLeadingOutside(t *testing.T) {
 			// The link was read (approved): the write is refused for
 			// where it leads, not for want of a Read.
 			for _, f := range []string{"link.txt", "link.ipynb"} {
-				if resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: "Read", Input: json.RawMessage(`{"file_path":"` + f + `"}`)}); err != nil || resp.IsError {
+				if resp, err := s.Pipeline.Call(context.Background(), host, engine.Request{Name: "Read", Input: json.RawMessage(`{"file_path":"` + f + `"}`)}); err != nil || resp.IsError {
 					t.Fatalf("Read %s: %v %q", f, err, resp.Text())
 				}
 			}
-			resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: name, Input: json.RawMessage(input)})
+			resp, err := s.Pipeline.Call(context.Background(), host, engine.Request{Name: name, Input: json.RawMessage(input)})
 			if err != nil {
 				t.Fatal(err)
 			}

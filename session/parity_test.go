@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // promptHost allows every prompt and counts them.
@@ -27,9 +28,9 @@ func (h *promptHost) RequestPermission(_ context.Context, req tools.PermissionRe
 func TestPlanModeToolsThroughThePipeline(t *testing.T) {
 	s, _ := newTestSession(t, "")
 	h := &promptHost{}
-	call := func(name, input string) *tools.Response {
+	call := func(name, input string) *engine.Response {
 		t.Helper()
-		resp, err := s.Pipeline.Call(context.Background(), h, tools.Request{Name: name, Input: json.RawMessage(input)})
+		resp, err := s.Pipeline.Call(context.Background(), h, engine.Request{Name: name, Input: json.RawMessage(input)})
 		if err != nil {
 			t.Fatal(err)
 		}

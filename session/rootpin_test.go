@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // The workspace root is the folder that was opened: when the root is a link
@@ -31,9 +32,9 @@ func TestARepointedRootLinkIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := &answeringHost{decision: tools.DecisionAllow}
-	call := func(name, input string) *tools.Response {
+	call := func(name, input string) *engine.Response {
 		t.Helper()
-		resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: name, Input: json.RawMessage(input)})
+		resp, err := s.Pipeline.Call(context.Background(), host, engine.Request{Name: name, Input: json.RawMessage(input)})
 		if err != nil {
 			t.Fatalf("%s %s: %v", name, input, err)
 		}
@@ -93,10 +94,10 @@ func TestARepointedAdditionalDirectoryStaysTheFolderItWas(t *testing.T) {
 	}
 	s, _ := newTestSession(t, `{"permissions":{"additionalDirectories":[`+jsonString(link)+`]}}`)
 	host := &answeringHost{decision: tools.DecisionDeny}
-	call := func(name string, input map[string]any) *tools.Response {
+	call := func(name string, input map[string]any) *engine.Response {
 		t.Helper()
 		raw, _ := json.Marshal(input)
-		resp, err := s.Pipeline.Call(context.Background(), host, tools.Request{Name: name, Input: raw})
+		resp, err := s.Pipeline.Call(context.Background(), host, engine.Request{Name: name, Input: raw})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // objectSchema is the part of a tool's input schema compared with its
@@ -23,7 +24,7 @@ type objectSchema struct {
 // one per tool family, so a new tool is covered by registering it.
 func TestToolSchemasCompileAndTakeTheirExamples(t *testing.T) {
 	s, _ := newTestSession(t, "")
-	v := tools.NewValidator()
+	v := engine.NewValidator()
 	entries := s.Registry.Entries(true)
 	if len(entries) < 20 {
 		t.Fatalf("only %d tools registered", len(entries))
@@ -60,7 +61,7 @@ func TestToolSchemasCompileAndTakeTheirExamples(t *testing.T) {
 // take.
 func TestClaudeCodeInputFields(t *testing.T) {
 	s, _ := newTestSession(t, "")
-	v := tools.NewValidator()
+	v := engine.NewValidator()
 	tests := []struct {
 		tool     string
 		props    []string

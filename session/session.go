@@ -20,6 +20,7 @@ import (
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/builtin"
+	"github.com/toolhost/toolhost/tools/engine"
 	toolmcp "github.com/toolhost/toolhost/tools/mcp"
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/state"
@@ -61,7 +62,7 @@ type Options struct {
 type Session struct {
 	Workspace *workspace.Workspace
 	Registry  *tools.Registry
-	Pipeline  *tools.Pipeline
+	Pipeline  *engine.Pipeline
 	Log       *slog.Logger
 	// Settings holds the merged settings of every layer. It reloads when
 	// the client sends settings (workspace/didChangeConfiguration, which
@@ -165,7 +166,7 @@ func New(opts Options) (*Session, error) {
 		Tasks:         s.Tasks,
 		Teams:         s.Teams,
 		// The pipeline is built below, before any call can run.
-		Pipeline: func() *tools.Pipeline { return s.Pipeline },
+		Pipeline: func() *engine.Pipeline { return s.Pipeline },
 		Isolated: isolatedPipeline(store, checker.Mode, trusted, log),
 	})
 	s.Pipeline = newPipeline(s.Registry, ws, checker, store, trusted, log)

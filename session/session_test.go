@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 func newTestSession(t *testing.T, projectSettings string) (*Session, string) {
@@ -58,7 +59,7 @@ func TestToolsEnabledAndDisabledFollowTheSettings(t *testing.T) {
 	if !slices.Equal(got, []string{"Read", "Grep"}) {
 		t.Errorf("enabled after didChangeConfiguration = %v, want [Read Grep]", got)
 	}
-	resp, err := s.Pipeline.Call(context.Background(), tools.NoHost{}, tools.Request{Name: "Glob", Input: json.RawMessage(`{"pattern":"*"}`)})
+	resp, err := s.Pipeline.Call(context.Background(), tools.NoHost{}, engine.Request{Name: "Glob", Input: json.RawMessage(`{"pattern":"*"}`)})
 	if err != nil || !resp.IsError {
 		t.Errorf("a disabled tool ran: %+v, %v", resp, err)
 	}
@@ -101,7 +102,7 @@ func TestModeComesFromSettingsAndStatusReportsState(t *testing.T) {
 
 func TestCloseStopsBackgroundTasks(t *testing.T) {
 	s, _ := newTestSession(t, "")
-	resp, err := s.Pipeline.Call(context.Background(), tools.NoHost{}, tools.Request{Name: "Bash", Input: json.RawMessage(`{"command":"sleep 300","run_in_background":true}`)})
+	resp, err := s.Pipeline.Call(context.Background(), tools.NoHost{}, engine.Request{Name: "Bash", Input: json.RawMessage(`{"command":"sleep 300","run_in_background":true}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestCloseStopsBackgroundTasks(t *testing.T) {
 	if err := s.Permissions.SetMode(tools.ModeBypassPermissions); err != nil {
 		t.Fatal(err)
 	}
-	resp, err = s.Pipeline.Call(context.Background(), tools.NoHost{}, tools.Request{Name: "Bash", Input: json.RawMessage(`{"command":"sleep 300","run_in_background":true}`)})
+	resp, err = s.Pipeline.Call(context.Background(), tools.NoHost{}, engine.Request{Name: "Bash", Input: json.RawMessage(`{"command":"sleep 300","run_in_background":true}`)})
 	if err != nil || resp.IsError {
 		t.Fatalf("background Bash: %+v, %v", resp, err)
 	}
@@ -171,7 +172,7 @@ func benchmarkCall(b *testing.B, dir, tool, input string) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	req := tools.Request{Name: tool, Input: json.RawMessage(input)}
+	req := engine.Request{Name: tool, Input: json.RawMessage(input)}
 	ctx := context.Background()
 	for b.Loop() {
 		resp, err := s.Pipeline.Call(ctx, tools.NoHost{}, req)

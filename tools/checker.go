@@ -40,6 +40,22 @@ type PermissionCall struct {
 	// hook and offers no rules to save.
 	HookAsk    bool
 	HookReason string
+	// Plan is the call's prepared plan when its tool is a Planner (nil
+	// otherwise): the prompt's preview comes from it (PreviewOf).
+	Plan Plan
+}
+
+// PreviewOf is the preview of call for its prompt: its plan's when it has
+// one, so the prompt shows what Execute will apply without working the
+// call out again, else the tool's Previewer's; nil for none.
+func PreviewOf(ctx context.Context, call PermissionCall) *Preview {
+	if call.Plan != nil {
+		return call.Plan.Preview(ctx)
+	}
+	if pv, ok := call.Tool.(Previewer); ok {
+		return pv.Preview(ctx, call.Input)
+	}
+	return nil
 }
 
 // Verdict is the answer of the permission rules to one call.

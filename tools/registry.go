@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -61,8 +62,9 @@ type Registry struct {
 	order []string
 	// byKey maps lower-case names to entries.
 	byKey map[string]*Entry
-	// onChange, when set, is called (outside the lock) after the set changes.
-	onChange func()
+	// listeners are called, in the order they were added and outside the
+	// lock, after the set changes; a removed one is nil.
+	listeners []func()
 	// policy, when set, says whether a tool starts enabled (the settings'
 	// tools.enabled and tools.disabled); nil enables every tool.
 	policy func(name string) bool
@@ -76,20 +78,33 @@ func NewRegistry() *Registry {
 	return &Registry{byKey: map[string]*Entry{}}
 }
 
-// OnChange sets a function called after tools are added, removed, enabled or
-// disabled (lspserver sends toolhost/toolsChanged from it).
-func (r *Registry) OnChange(f func()) {
+// OnChange adds f to the functions called after tools are added, removed,
+// enabled or disabled (lspserver sends toolhost/toolsChanged from one, an
+// MCP server syncs its tools from another); remove takes it off again, so
+// a listener whose owner stops is not called by the changes that follow.
+// Listeners run in the order they were added, outside the registry's lock,
+// on the goroutine that changed the set: one that blocks holds up that
+// change.
+func (r *Registry) OnChange(f func()) (remove func()) {
 	r.mu.Lock()
-	r.onChange = f
+	i := len(r.listeners)
+	r.listeners = append(r.listeners, f)
 	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		r.listeners[i] = nil
+		r.mu.Unlock()
+	}
 }
 
 func (r *Registry) changed() {
 	r.mu.RLock()
-	f := r.onChange
+	fs := slices.Clone(r.listeners)
 	r.mu.RUnlock()
-	if f != nil {
-		f()
+	for _, f := range fs {
+		if f != nil {
+			f()
+		}
 	}
 }
 

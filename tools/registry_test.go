@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -241,4 +242,35 @@ func TestReplacePrefix(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
+}
+
+// Every listener hears a change, in the order added, and a removed one no
+// more.
+func TestRegistryListeners(t *testing.T) {
+	tests := []struct {
+		name   string
+		remove []int
+		want   string
+	}{
+		{name: "all listen", want: "abc"},
+		{name: "the middle one removed", remove: []int{1}, want: "ac"},
+		{name: "all removed", remove: []int{0, 1, 2}, want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewRegistry()
+			var heard strings.Builder
+			var removes []func()
+			for _, name := range []string{"a", "b", "c"} {
+				removes = append(removes, r.OnChange(func() { heard.WriteString(name) }))
+			}
+			for _, i := range tt.remove {
+				removes[i]()
+			}
+			r.Register(CategoryExtras, &fakeTool{name: "GetTime"})
+			if got := heard.String(); got != tt.want {
+				t.Errorf("heard %q, want %q", got, tt.want)
+			}
+		})
+	}
 }

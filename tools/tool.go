@@ -1,8 +1,12 @@
-// Package tools defines the Tool interface every toolhost tool implements, the
-// Registry that names and lists them, input validation, and the execution
-// pipeline (permissions, hooks, progress, batch scheduling) that wraps every
-// call. Built-in tools live in sub-packages by family (tools/fs, tools/search,
-// tools/shell, ...) and are registered together by tools/builtin.
+// Package tools is the kernel a tool author needs: the Tool interface every
+// toolhost tool implements and its optional capabilities (Planner,
+// Prechecker, Previewer, AccessDescriber, ...), the Call, Result and Host
+// a call sees, the permission checker's types, schemas from params structs
+// (SchemaOf) and the Registry that names and lists tools. What runs calls
+// — validation, repair, permissions, hooks, progress, batching — is the
+// engine (tools/engine); tools link the kernel without it. Built-in tools
+// live in sub-packages by family (tools/fs, tools/search, tools/shell, ...)
+// and are registered together by tools/builtin.
 package tools
 
 import (
@@ -99,6 +103,49 @@ type Call struct {
 	// named. A tool reads such a path only under them
 	// (workspace.WithApprovedReads), so what it opens is what was approved.
 	ApprovedReads []workspace.ApprovedRead
+	// Plan is what the tool's Decode returned for Input, prepared, when
+	// the tool is a Planner and the pipeline ran it; nil otherwise (a
+	// direct Execute, or input a hook or the user changed): the tool then
+	// decodes Input itself.
+	Plan Plan
+}
+
+// StrictInput is implemented by tools whose unknown input fields must not
+// be dropped by the engine's repair of input: a field that only some configurations accept
+// (SendMessage's type without tools.teams) would change what the call
+// means, so the call is refused as sent instead.
+type StrictInput interface {
+	StrictInput() bool
+}
+
+// Planner is implemented by tools that decode a call's input once and
+// work the call out once (Edit, Write, NotebookEdit): the pipeline hands
+// the same Plan to the batch scheduler and the permission checker
+// (Access), the check before the prompt (Prepare), the prompt's preview
+// and Execute (Call.Plan). It replaces AccessDescriber, Prechecker and
+// Previewer for the pipeline; a Planner keeps those only for callers that
+// hold raw input.
+type Planner interface {
+	// Decode decodes validated input into the call's plan, reading
+	// nothing else; a non-nil Result ends the call.
+	Decode(input json.RawMessage) (Plan, *Result)
+}
+
+// Plan is one call of a Planner: its input, decoded, and once prepared
+// what it will do.
+type Plan interface {
+	// Access is what the call touches, with paths as given (as
+	// AccessDescriber's).
+	Access() Access
+	// Prepare works the call out against the files as they are now. It
+	// runs at most once per call, before the permission prompt; a non-nil
+	// Result ends the call before the user is asked (as Prechecker's).
+	// What it worked out is what Execute applies unless the file changes
+	// under it meanwhile.
+	Prepare(ctx context.Context, host Host) *Result
+	// Preview is the prompt's preview of the prepared call; nil when
+	// there is none or Prepare failed.
+	Preview(ctx context.Context) *Preview
 }
 
 // Documented is implemented by tools that carry reference documentation

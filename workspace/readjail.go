@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
@@ -45,6 +46,9 @@ func (w *Workspace) OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 // was approved opens the approved file, and only that file (an
 // *ApprovalChangedError when it is no longer what abs leads to).
 func (w *Workspace) OpenRegularContext(ctx context.Context, abs string) (*os.File, fs.FileInfo, error) {
+	if observe := readObserver.Load(); observe != nil {
+		(*observe)(abs)
+	}
 	if folder, _ := w.folderHolding(abs); folder == "" {
 		a, ok := approvedRead(ctx, abs)
 		if !ok {
@@ -177,4 +181,17 @@ func (w *Workspace) folderHolding(abs string) (folder, rel string) {
 func (w *Workspace) ReadRegular(ctx context.Context, abs string, buf []byte, limit int64) ([]byte, error) {
 	open := func(abs string) (*os.File, fs.FileInfo, error) { return w.OpenRegularContext(ctx, abs) }
 	return readRegular(ctx, open, abs, buf, limit)
+}
+
+// readObserver, when set, is told of every file a workspace opens for
+// reading (ObserveReads).
+var readObserver atomic.Pointer[func(abs string)]
+
+// ObserveReads has f told of every file any workspace opens for reading
+// (contents and hashes; an editor's buffer is no read), until the
+// returned stop is called: tests hold with it how often a call reads a
+// file. One observer at a time.
+func ObserveReads(f func(abs string)) (stop func()) {
+	readObserver.Store(&f)
+	return func() { readObserver.Store(nil) }
 }

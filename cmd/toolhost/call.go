@@ -15,6 +15,7 @@ import (
 	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // runCall runs one tool call from the command line. The person typing the
@@ -77,7 +78,7 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return 130
 		}
 	}
-	resp, err := sess.Pipeline.Call(ctx, newTerminalHost(stdin, stderr), tools.Request{Name: name, Input: input})
+	resp, err := sess.Pipeline.Call(ctx, newTerminalHost(stdin, stderr), engine.Request{Name: name, Input: input})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "toolhost: interrupted")

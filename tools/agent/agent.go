@@ -23,6 +23,7 @@ import (
 	"github.com/toolhost/toolhost/internal/chatapi"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/tasks"
 )
 
@@ -63,7 +64,7 @@ type Options struct {
 	// runner makes the sub-agent's tool calls. It is a function because the
 	// pipeline is built after the registry the tool is registered in; nil,
 	// or a nil pipeline, leaves only the client's runner.
-	Pipeline func() *tools.Pipeline
+	Pipeline func() *engine.Pipeline
 	// Tasks runs background sub-agents; nil refuses run_in_background.
 	Tasks *tasks.Manager
 	// Root returns the workspace root the sub-agent is told about.
@@ -92,7 +93,7 @@ func New(opts Options) *Agent {
 		opts.Settings = settings.Defaults
 	}
 	if opts.Pipeline == nil {
-		opts.Pipeline = func() *tools.Pipeline { return nil }
+		opts.Pipeline = func() *engine.Pipeline { return nil }
 	}
 	if opts.Root == nil {
 		opts.Root = func() string { return "" }

@@ -18,6 +18,7 @@ import (
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/agent"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 const keyEnv = "TOOLHOST_TEST_AGENT_KEY"
@@ -142,7 +143,7 @@ func newSession(t *testing.T, endpoint string, maxTurns int) (*session.Session, 
 	t.Cleanup(s.Close)
 	if maxTurns > 0 {
 		s.Registry.Register(tools.CategoryAgent, agent.New(agent.Options{
-			Settings: s.Settings.Current, Pipeline: func() *tools.Pipeline { return s.Pipeline },
+			Settings: s.Settings.Current, Pipeline: func() *engine.Pipeline { return s.Pipeline },
 			Tasks: s.Tasks, Root: s.Workspace.Root, MaxTurns: maxTurns,
 		}))
 	}
@@ -150,9 +151,9 @@ func newSession(t *testing.T, endpoint string, maxTurns int) (*session.Session, 
 }
 
 // callAgent calls Agent through the session's pipeline, as a client does.
-func callAgent(ctx context.Context, t *testing.T, s *session.Session, h tools.Host, input string) (*tools.Response, error) {
+func callAgent(ctx context.Context, t *testing.T, s *session.Session, h tools.Host, input string) (*engine.Response, error) {
 	t.Helper()
-	return s.Pipeline.Call(ctx, h, tools.Request{CallID: "toolu_parent", Name: "Agent", Input: json.RawMessage(input)})
+	return s.Pipeline.Call(ctx, h, engine.Request{CallID: "toolu_parent", Name: "Agent", Input: json.RawMessage(input)})
 }
 
 // toolMessage returns the content of the "tool" message answering id.
@@ -441,7 +442,7 @@ func TestBackground(t *testing.T) {
 		t.Errorf("structured %+v", resp.Structured)
 	}
 	close(release)
-	out, err := s.Pipeline.Call(t.Context(), h, tools.Request{Name: "TaskOutput", Input: json.RawMessage(`{"task_id":"agent-1","timeout":600000}`)})
+	out, err := s.Pipeline.Call(t.Context(), h, engine.Request{Name: "TaskOutput", Input: json.RawMessage(`{"task_id":"agent-1","timeout":600000}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,7 +456,7 @@ func TestBackground(t *testing.T) {
 	if resp, err = callAgent(t.Context(), t, s2, h, `{"description":"Hang","prompt":"Wait.","run_in_background":true}`); err != nil || resp.IsError {
 		t.Fatalf("start: %v %q", err, resp.Text())
 	}
-	stop, err := s2.Pipeline.Call(t.Context(), h, tools.Request{Name: "TaskStop", Input: json.RawMessage(`{"task_id":"agent-1"}`)})
+	stop, err := s2.Pipeline.Call(t.Context(), h, engine.Request{Name: "TaskStop", Input: json.RawMessage(`{"task_id":"agent-1"}`)})
 	if err != nil || stop.IsError {
 		t.Fatalf("TaskStop: %v %q", err, stop.Text())
 	}

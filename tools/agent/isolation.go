@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/worktree"
 )
 
@@ -12,7 +12,7 @@ import (
 // workspace rooted there (the session's settings and permission mode, no MCP
 // servers); done releases what it holds. The session provides it, since it
 // knows how its tools are put together.
-type IsolatedPipeline func(root string) (p *tools.Pipeline, done func(), err error)
+type IsolatedPipeline func(root string) (p *engine.Pipeline, done func(), err error)
 
 // isolatedLoop runs the built-in loop in a git worktree of its own
 // (isolation "worktree", as in Claude Code): the worktree is made from the

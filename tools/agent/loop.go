@@ -11,6 +11,7 @@ import (
 	"github.com/toolhost/toolhost/internal/chatapi"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 )
 
 // requestTimeout bounds one request to the chat-completions endpoint.
@@ -24,7 +25,7 @@ var excluded = map[string]bool{"agent": true, "askuserquestion": true, "teamcrea
 // chat-completions endpoint whose tool calls run through Pipeline.
 type Loop struct {
 	Agent    settings.Agent
-	Pipeline *tools.Pipeline
+	Pipeline *engine.Pipeline
 	Client   chatapi.Client
 	// MaxTurns caps the model's replies (default DefaultMaxTurns).
 	MaxTurns int
@@ -129,7 +130,7 @@ func (l *Loop) complete(ctx context.Context, messages []chatapi.Message, defs []
 // an error without running anything.
 func (l *Loop) runCalls(ctx context.Context, host tools.Host, tcs []chatapi.ToolCall, progress tools.Progress, turn int) ([]chatapi.Message, error) {
 	out := make([]chatapi.Message, len(tcs))
-	var reqs []tools.Request
+	var reqs []engine.Request
 	var slots []int
 	var names []string
 	for i, tc := range tcs {
@@ -143,7 +144,7 @@ func (l *Loop) runCalls(ctx context.Context, host tools.Host, tcs []chatapi.Tool
 			out[i].Content = fmt.Sprintf("Error: the arguments of %s could not be read (%v). Send them as a JSON object matching the tool's parameters.", tc.Function.Name, err)
 			continue
 		}
-		reqs = append(reqs, tools.Request{CallID: tc.ID, Name: tc.Function.Name, Input: input})
+		reqs = append(reqs, engine.Request{CallID: tc.ID, Name: tc.Function.Name, Input: input})
 		slots = append(slots, i)
 		names = append(names, tc.Function.Name)
 	}

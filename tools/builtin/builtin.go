@@ -9,6 +9,7 @@ import (
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/agent"
 	"github.com/toolhost/toolhost/tools/data"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/extras"
 	"github.com/toolhost/toolhost/tools/fs"
 	"github.com/toolhost/toolhost/tools/intel"
@@ -53,7 +54,7 @@ type Deps struct {
 	// Pipeline returns the session's pipeline, which is built after the
 	// registry; Agent's built-in runner makes the sub-agent's calls through
 	// it. nil leaves Agent only the client's runner (toolhost/runAgent).
-	Pipeline func() *tools.Pipeline
+	Pipeline func() *engine.Pipeline
 	// Isolated builds the pipeline of a sub-agent in a worktree of its own
 	// (Agent's isolation "worktree"); nil refuses isolation.
 	Isolated agent.IsolatedPipeline

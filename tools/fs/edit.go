@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -74,139 +73,167 @@ func (*Edit) Docs() tools.Docs {
 }
 
 // Access implements tools.AccessDescriber.
-func (*Edit) Access(input json.RawMessage) tools.Access {
-	var p editParams
-	if json.Unmarshal(input, &p) != nil || p.FilePath == "" {
+func (e *Edit) Access(input json.RawMessage) tools.Access {
+	c, res := e.decode(input)
+	if res != nil {
 		return tools.Access{}
 	}
-	return tools.Access{WritePaths: []string{p.FilePath}}
+	return c.Access()
 }
 
-// editCall is an Edit call checked and computed, ready to apply.
+// editCall is one Edit call: its input decoded, and once prepared the
+// match worked out on the file's content (plan), which the preview and
+// Execute share.
 type editCall struct {
+	change
+	e    *Edit
 	p    editParams
-	abs  string
-	old  []byte
 	plan *editPlan
-	// linkedOut is set, with the error, when abs leads outside the
-	// workspace through a link (leadsOutside).
-	linkedOut bool
 }
 
-// prepare checks an Edit input against the file and computes the new
-// content; a non-nil result is the error the call ends with. Precheck,
-// Preview and Execute share it, so the prompt is never shown for an edit
-// that would fail. checkFresh adds the check that the file is unchanged
-// since it was read.
-func (e *Edit) prepare(input json.RawMessage, checkFresh bool) (*editCall, *tools.Result) {
+// Decode implements tools.Planner.
+func (e *Edit) Decode(input json.RawMessage) (tools.Plan, *tools.Result) {
+	c, res := e.decode(input)
+	if res != nil {
+		return nil, res
+	}
+	return c, nil
+}
+
+func (e *Edit) decode(input json.RawMessage) (*editCall, *tools.Result) {
 	var p editParams
 	if err := json.Unmarshal(input, &p); err != nil {
 		return nil, tools.ErrorResult("the input is not a valid Edit input (%v); send {\"file_path\", \"old_string\", \"new_string\"}.", err)
 	}
-	abs, bad := resolve(e.ws, "file_path", p.FilePath)
-	if bad != nil {
-		return nil, bad
+	countDecode()
+	return &editCall{change: newChange(e.ws, "file_path", p.FilePath), e: e, p: p}, nil
+}
+
+// refusal is the error of an input no file content can make work.
+func (c *editCall) refusal() *tools.Result {
+	switch {
+	case c.bad != nil:
+		return c.bad
+	case isNotebook(c.abs):
+		return notebookRefusal(c.abs)
+	case c.p.OldString == c.p.NewString:
+		return tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string.")
 	}
-	if isNotebook(abs) {
-		return nil, notebookRefusal(abs)
+	return nil
+}
+
+// prepare checks the edit against the file and works out the match; a
+// non-nil result is the error the call ends with. The edited content is
+// built later, once, by the preview or by Execute: a large file is not held
+// three times over before anybody asks. checkFresh adds the checks that
+// the file was read and is unchanged since (left out only for the preview
+// of input the user has not approved yet).
+func (c *editCall) prepare(ctx context.Context, checkFresh bool) *tools.Result {
+	if res := c.refusal(); res != nil {
+		return res
 	}
-	if p.OldString == p.NewString {
-		return nil, tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string.")
-	}
+	abs, p := c.abs, c.p
 	// A file never read, or too large to Read, is refused before it is
 	// read: the read of a file of gigabytes would cost its size in memory.
 	if checkFresh {
-		if err := e.ws.CheckRead(abs); err != nil {
-			if e.binary(context.Background(), abs) {
+		if err := c.ws.CheckRead(abs); err != nil {
+			if c.e.binary(ctx, abs) {
 				// Read refused it: asking for a Read would send the model
 				// round in a loop. The sniff reads a few KiB, not the file.
-				return nil, binaryEditRefusal(abs)
+				return binaryEditRefusal(abs)
 			}
-			return nil, tools.ErrorResult("%v", err)
+			return tools.ErrorResult("%v", err)
 		}
 	}
-	old, _, err := e.ws.ReadFileLimit(context.Background(), abs, nil, maxReadBytes)
+	old, err := c.load(ctx, maxReadBytes)
 	var tooLarge *workspace.TooLargeError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, tooLargeToEdit(abs)
-	case errors.Is(err, fs.ErrNotExist):
-		if p.OldString != "" {
-			return nil, notFound(abs)
-		}
-		old = nil // an empty old_string creates the file
+		return tooLargeToEdit(abs)
 	case err != nil:
-		return &editCall{abs: abs, linkedOut: leadsOutside(err)}, tools.ErrorResult("cannot read %s: %v.", abs, err)
+		return tools.ErrorResult("cannot read %s: %v.", abs, err)
+	case old == nil && p.OldString != "":
+		return notFound(abs)
 	}
 	if old != nil && (binaryExtensions[strings.ToLower(filepath.Ext(abs))] || looksBinary(old)) {
 		// Before the read check: Read refused this file, so asking for a
 		// Read first would send the model round in a loop.
-		return nil, binaryEditRefusal(abs)
+		return binaryEditRefusal(abs)
 	}
-	fuzzy := currentSettings(e.settings).Edit.Fuzzy
+	fuzzy := currentSettings(c.e.settings).Edit.Fuzzy
 	// stale is set when the file changed since the Read: the edit is then
 	// checked as Execute makes it (workspace.Modification.Changed), exactly
 	// once and never fuzzily, and otherwise fails as stale.
 	var stale error
 	if checkFresh && old != nil {
-		if err := e.ws.CheckFresh(abs); err != nil {
-			var se *workspace.StaleError
-			if !errors.As(err, &se) || se.Kind != workspace.ErrStale {
-				return nil, tools.ErrorResult("%v", err)
+		if err := c.checkFresh(); err != nil {
+			if !c.stale {
+				return tools.ErrorResult("%v", err)
 			}
 			stale, fuzzy = err, false
 		}
 	}
-	// A check needs only whether and how often old_string matches: the
-	// new content of a large file is built once, by Execute, not also here.
-	plan, fail := planEdit(abs, old, p, fuzzy, !checkFresh)
+	plan, fail := planEdit(abs, old, p, fuzzy, false)
 	if stale != nil && (fail != nil || plan.count != 1) {
-		return nil, tools.ErrorResult("%v", stale)
+		return tools.ErrorResult("%v", stale)
 	}
 	if fail != nil {
-		return nil, tools.ErrorResult("%v", fail)
+		return tools.ErrorResult("%v", fail)
 	}
-	return &editCall{p: p, abs: abs, old: old, plan: plan}, nil
+	c.base, c.plan, c.prepared = old, plan, true
+	return nil
 }
 
-// Precheck implements tools.Prechecker: an edit that cannot be made (stale
-// file, no match) fails before the user is asked.
-func (e *Edit) Precheck(_ context.Context, _ tools.Host, input json.RawMessage) *tools.Result {
-	c, res := e.prepare(input, true)
-	if c != nil && c.linkedOut {
-		// The permission checker refuses it, saying where it leads and
-		// what to do instead (see leadsOutside).
+// Prepare implements tools.Plan: an edit that cannot be made (stale file,
+// no match) fails before the user is asked.
+func (c *editCall) Prepare(ctx context.Context, _ tools.Host) *tools.Result {
+	return c.precheck(c.prepare(ctx, true))
+}
+
+// Preview implements tools.Plan: the diff of the prepared edit.
+func (c *editCall) Preview(context.Context) *tools.Preview {
+	if !c.prepared {
 		return nil
 	}
-	return res
+	next := c.plan.bytes()
+	return tools.FilePreview(c.abs, unifiedDiff(c.ws, c.abs, c.base, next), next)
+}
+
+// Precheck implements tools.Prechecker for callers that hold raw input
+// (the pipeline prepares the Plan instead).
+func (e *Edit) Precheck(ctx context.Context, host tools.Host, input json.RawMessage) *tools.Result {
+	c, res := e.decode(input)
+	if res != nil {
+		return res
+	}
+	return c.Prepare(ctx, host)
 }
 
 // Preview implements tools.Previewer: the diff the edit would make, or nil
 // when it would fail.
-func (e *Edit) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
-	c, res := e.prepare(input, false)
-	if res != nil {
+func (e *Edit) Preview(ctx context.Context, input json.RawMessage) *tools.Preview {
+	c, res := e.decode(input)
+	if res != nil || c.prepare(ctx, false) != nil {
 		return nil
 	}
-	return tools.FilePreview(c.abs, unifiedDiff(e.ws, c.abs, c.old, c.plan.content), c.plan.content)
+	return c.Preview(ctx)
 }
 
-// Execute makes the edit.
+// Execute makes the edit: the prepared one when the pipeline prepared it
+// and the file is still what it was then, else planned on the file as
+// Modify finds it.
 func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
-	var p editParams
-	if err := json.Unmarshal(call.Input, &p); err != nil {
-		return tools.ErrorResult("the input is not a valid Edit input (%v); send {\"file_path\", \"old_string\", \"new_string\"}.", err), nil
+	c, _ := call.Plan.(*editCall)
+	if c == nil || c.e != e {
+		var res *tools.Result
+		if c, res = e.decode(call.Input); res != nil {
+			return res, nil
+		}
 	}
-	abs, bad := resolve(e.ws, "file_path", p.FilePath)
-	if bad != nil {
-		return bad, nil
+	if res := c.refusal(); res != nil {
+		return res, nil
 	}
-	if isNotebook(abs) {
-		return notebookRefusal(abs), nil
-	}
-	if p.OldString == p.NewString {
-		return tools.ErrorResult("old_string and new_string are the same, so the edit would change nothing. Give the new text in new_string."), nil
-	}
+	abs, p := c.abs, c.p
 	fuzzy := currentSettings(e.settings).Edit.Fuzzy
 	var plan *editPlan
 	planWith := func(fuzzy bool) func(current []byte) ([]byte, error) {
@@ -222,21 +249,18 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			return plan.content, nil
 		}
 	}
-	done, err := e.ws.Modify(ctx, call.Host, workspace.Modification{
-		Path: abs, Label: "Edit " + displayName(e.ws, abs), Review: call.ReviewEdits,
-		Limit: maxReadBytes,
-		Plan:  planWith(fuzzy),
+	prepared := func() []byte { plan = c.plan; return plan.bytes() }
+	done, err := c.modify(ctx, call, "Edit", maxReadBytes, prepared, planWith(fuzzy),
 		// As in Claude Code, a file changed since the Read takes the edit
 		// when old_string still picks out exactly one place in what is
 		// there now; never by a fuzzy match on text the model has not seen.
-		Changed: func(current []byte) ([]byte, error) {
+		func(current []byte) ([]byte, error) {
 			next, err := planWith(false)(current)
 			if err == nil && plan.count != 1 {
 				err = errors.New("old_string does not occur exactly once in the changed file")
 			}
 			return next, err
-		},
-	})
+		})
 	if err != nil {
 		var stale *workspace.StaleError
 		if errors.As(err, &stale) && stale.Kind == workspace.ErrNotRead && e.binary(ctx, abs) {
@@ -337,13 +361,25 @@ type editPlan struct {
 	quotes bool
 	// encoding is the file's, kept; plainUTF8 for most files.
 	encoding textEncoding
+	// build, until content is built, makes it (bytes).
+	build func() []byte
+}
+
+// bytes is the edited content, built on first use.
+func (pl *editPlan) bytes() []byte {
+	if pl.build != nil {
+		pl.content, pl.build = pl.build(), nil
+	}
+	return pl.content
 }
 
 // planEdit computes the new content of an edit of the file at path. Errors
-// are for the model. Without build only the match is checked and counted
-// (content stays nil, except for the fuzzy and creating cases, which are
-// built to be checked).
+// are for the model. Without build only the match is checked and counted,
+// and the content is built on first use (editPlan.bytes; the fuzzy and
+// creating cases are built to be checked). old must not change while the
+// plan is in use.
 func planEdit(path string, old []byte, p editParams, fuzzy, build bool) (*editPlan, error) {
+	countPlan()
 	if old == nil {
 		return &editPlan{content: []byte(p.NewString), count: 1}, nil
 	}
@@ -415,17 +451,20 @@ func planText(path string, body []byte, bom bool, p editParams, fuzzy, build boo
 	if count > 1 && !p.ReplaceAll {
 		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr), maxListedLines), count))
 	}
+	edited := func() []byte {
+		if quotes {
+			return withBOM(bom, replaceQuoted(text, oldStr, newStr, p.ReplaceAll))
+		}
+		n := count
+		if !p.ReplaceAll {
+			n = 1
+		}
+		return replaceInto(bom, text, oldStr, newStr, n)
+	}
 	if !build {
-		return &editPlan{count: count, quotes: quotes}, nil
+		return &editPlan{count: count, quotes: quotes, build: edited}, nil
 	}
-	if quotes {
-		return &editPlan{content: withBOM(bom, replaceQuoted(text, oldStr, newStr, p.ReplaceAll)), count: count, quotes: true}, nil
-	}
-	n := count
-	if !p.ReplaceAll {
-		n = 1
-	}
-	return &editPlan{content: replaceInto(bom, text, oldStr, newStr, n), count: count}, nil
+	return &editPlan{content: edited(), count: count, quotes: quotes}, nil
 }
 
 // replaceInto is withBOM(bom, strings.Replace(text, old, new, n)) built in

@@ -62,41 +62,157 @@ func (*NotebookEdit) Docs() tools.Docs {
 }
 
 // Access implements tools.AccessDescriber.
-func (*NotebookEdit) Access(input json.RawMessage) tools.Access {
-	var p notebookEditParams
-	if json.Unmarshal(input, &p) != nil || p.NotebookPath == "" {
+func (t *NotebookEdit) Access(input json.RawMessage) tools.Access {
+	c, res := t.decode(input)
+	if res != nil {
 		return tools.Access{}
 	}
-	return tools.Access{WritePaths: []string{p.NotebookPath}}
+	return c.Access()
+}
+
+// notebookCall is one NotebookEdit call: its input decoded, and once
+// prepared the new notebook worked out on the file's content, which the
+// preview and Execute share.
+type notebookCall struct {
+	change
+	t *NotebookEdit
+	p notebookEditParams
+	// next, summary and cell are the prepared change: the new file, its
+	// one-line summary and what the result says of the cell.
+	next    []byte
+	summary string
+	cell    cellFacts
+}
+
+// Decode implements tools.Planner.
+func (t *NotebookEdit) Decode(input json.RawMessage) (tools.Plan, *tools.Result) {
+	c, res := t.decode(input)
+	if res != nil {
+		return nil, res
+	}
+	return c, nil
+}
+
+func (t *NotebookEdit) decode(input json.RawMessage) (*notebookCall, *tools.Result) {
+	var p notebookEditParams
+	if err := json.Unmarshal(input, &p); err != nil {
+		return nil, tools.ErrorResult("the input is not a valid NotebookEdit input (%v); send {\"notebook_path\", \"cell_id\", \"new_source\"}.", err)
+	}
+	countDecode()
+	return &notebookCall{change: newChange(t.ws, "notebook_path", p.NotebookPath), t: t, p: p}, nil
+}
+
+// refusal is the error of an input no notebook can take.
+func (c *notebookCall) refusal() *tools.Result {
+	if c.bad != nil {
+		return c.bad
+	}
+	if !strings.EqualFold(filepath.Ext(c.abs), ".ipynb") {
+		return tools.ErrorResult("%s is not a Jupyter notebook (.ipynb); use Edit for other files.", c.abs)
+	}
+	return nil
+}
+
+// plan works the change out on the notebook's content (nil: the file does
+// not exist); its errors are Modify's plan errors.
+func (c *notebookCall) plan(current []byte) ([]byte, error) {
+	if current == nil {
+		return nil, resultError{notFound(c.abs)}
+	}
+	out, s, err := planNotebookEdit(current, c.p)
+	countPlan()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.abs, err)
+	}
+	c.summary, c.cell = s, factsOf(current, c.p)
+	return out, nil
+}
+
+// prepare checks the change against the notebook, as Execute would find
+// it, and works it out; a non-nil result is the error the call ends with,
+// worded as Execute words it. checkFresh adds the checks that the file
+// was read and is unchanged since (left out only for the preview of input
+// the user has not approved yet).
+func (c *notebookCall) prepare(ctx context.Context, checkFresh bool) *tools.Result {
+	if res := c.refusal(); res != nil {
+		return res
+	}
+	fail := func(err error) *tools.Result {
+		res, _ := changeResult(err)
+		return res // nil for a failure of the machinery: Execute meets it again
+	}
+	if checkFresh {
+		if err := c.ws.CheckRead(c.abs); err != nil {
+			return fail(err)
+		}
+	}
+	old, err := c.load(ctx, workspace.ReadFileMax)
+	var tooLarge *workspace.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return fail(err)
+	case err != nil:
+		return fail(&workspace.PlanError{Err: fmt.Errorf("cannot read %s: %v", c.abs, err)})
+	}
+	if checkFresh && old != nil {
+		if err := c.checkFresh(); err != nil {
+			return fail(err)
+		}
+	}
+	next, err := c.plan(old)
+	if err != nil {
+		var whole resultError
+		if !errors.As(err, &whole) {
+			err = &workspace.PlanError{Err: err}
+		}
+		return fail(err)
+	}
+	c.base, c.next, c.prepared = old, next, true
+	return nil
+}
+
+// Prepare implements tools.Plan: a stale notebook, or a cell that is not
+// there, fails before the user is asked.
+func (c *notebookCall) Prepare(ctx context.Context, _ tools.Host) *tools.Result {
+	return c.precheck(c.prepare(ctx, true))
+}
+
+// Precheck implements tools.Prechecker for callers that hold raw input
+// (the pipeline prepares the Plan instead).
+func (t *NotebookEdit) Precheck(ctx context.Context, host tools.Host, input json.RawMessage) *tools.Result {
+	c, res := t.decode(input)
+	if res != nil {
+		return res
+	}
+	return c.Prepare(ctx, host)
 }
 
 // Preview implements tools.Previewer: the diff of the cell the call
 // changes (its source, as the user reads it), not of the notebook's JSON.
-func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
-	var p notebookEditParams
-	if json.Unmarshal(input, &p) != nil {
+func (t *NotebookEdit) Preview(ctx context.Context, input json.RawMessage) *tools.Preview {
+	c, res := t.decode(input)
+	if res != nil || c.prepare(ctx, false) != nil {
 		return nil
 	}
-	abs, bad := resolve(t.ws, "notebook_path", p.NotebookPath)
-	if bad != nil {
+	return c.Preview(ctx)
+}
+
+// Preview implements tools.Plan: the diff of the prepared change of the
+// cell.
+func (c *notebookCall) Preview(context.Context) *tools.Preview {
+	if !c.prepared {
 		return nil
 	}
-	old, _, err := t.ws.ReadFile(abs)
-	if err != nil {
-		return nil
-	}
-	if _, _, fail := planNotebookEdit(old, p); fail != nil {
-		return nil
-	}
-	nb, err := parseNotebook(old)
+	p := c.p
+	nb, err := parseNotebook(c.base)
 	if err != nil {
 		return nil
 	}
 	before, after, cell := "", p.NewSource, p.CellID
 	mode := editMode(p)
 	if i := nb.find(p.CellID); i >= 0 && mode != "insert" {
-		if c, err := nb.cell(i); err == nil {
-			before = multiline(c["source"])
+		if cl, err := nb.cell(i); err == nil {
+			before = multiline(cl["source"])
 		}
 		cell = nb.cellID(i)
 	}
@@ -109,7 +225,7 @@ func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.
 			cell = "new cell after " + p.CellID
 		}
 	}
-	name := fmt.Sprintf("%s [%s]", displayName(t.ws, abs), cell)
+	name := fmt.Sprintf("%s [%s]", displayName(c.ws, c.abs), cell)
 	// Cut as Write's and Edit's previews are: a new source of millions of
 	// lines is not diffed and shown whole.
 	hunks, omitted := udiff.HunksOf(before, after, udiff.Changes(before, after), maxPatchBytes)
@@ -118,36 +234,22 @@ func (t *NotebookEdit) Preview(_ context.Context, input json.RawMessage) *tools.
 
 // Execute makes the change.
 func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
-	var p notebookEditParams
-	if err := json.Unmarshal(call.Input, &p); err != nil {
-		return tools.ErrorResult("the input is not a valid NotebookEdit input (%v); send {\"notebook_path\", \"cell_id\", \"new_source\"}.", err), nil
+	c, _ := call.Plan.(*notebookCall)
+	if c == nil || c.t != t {
+		var res *tools.Result
+		if c, res = t.decode(call.Input); res != nil {
+			return res, nil
+		}
 	}
-	abs, bad := resolve(t.ws, "notebook_path", p.NotebookPath)
-	if bad != nil {
-		return bad, nil
+	if res := c.refusal(); res != nil {
+		return res, nil
 	}
-	if !strings.EqualFold(filepath.Ext(abs), ".ipynb") {
-		return tools.ErrorResult("%s is not a Jupyter notebook (.ipynb); use Edit for other files.", abs), nil
-	}
-	var summary string
-	var cell cellFacts
-	modified, err := t.ws.Modify(ctx, call.Host, workspace.Modification{
-		Path: abs, Label: "NotebookEdit " + displayName(t.ws, abs), Review: call.ReviewEdits,
-		Plan: func(current []byte) ([]byte, error) {
-			if current == nil {
-				return nil, resultError{notFound(abs)}
-			}
-			out, s, err := planNotebookEdit(current, p)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", abs, err)
-			}
-			summary, cell = s, factsOf(current, p)
-			return out, nil
-		},
-	})
+	abs, p := c.abs, c.p
+	modified, err := c.modify(ctx, call, "NotebookEdit", 0, func() []byte { return c.next }, c.plan, nil)
 	if err != nil {
 		return changeResult(err)
 	}
+	summary, cell := c.summary, c.cell
 	res := tools.TextResult(summary + " in " + abs + "." + diskAheadNote(modified))
 	// Claude Code's output fields: the cell's type as it now is (not only
 	// as given), the language, the old source and the file before and after.

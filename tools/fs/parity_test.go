@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
 
@@ -77,7 +78,7 @@ func TestReadEditParityAnswers(t *testing.T) {
 				wantResult(t, pre, true, tt.want...)
 				tool = edit
 			} else {
-				res, err := tools.NewValidator().Validate(tool, mustJSON(t, tt.input), nil)
+				res, err := engine.NewValidator().Validate(tool, mustJSON(t, tt.input), nil)
 				if err != nil || res != nil {
 					t.Fatalf("the schema refuses %v: %v %v", tt.input, err, res)
 				}

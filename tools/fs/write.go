@@ -4,9 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -80,114 +78,144 @@ func writePath(input json.RawMessage) (string, error) {
 	return strings.Clone(p.FilePath), nil
 }
 
-// writeCall is a Write call checked against the file.
+// writeCall is one Write call: its input decoded, and once prepared the
+// file's content and encoding, which the preview and Execute share.
 type writeCall struct {
-	abs string
-	old []byte
-	// linkedOut is set, with the error, when abs leads outside the
-	// workspace through a link (leadsOutside).
-	linkedOut bool
+	change
+	w *Write
+	p writeParams
+	// enc is the encoding of the file as prepared, kept by the write; text
+	// is its content decoded, for the preview's diff.
+	enc  textEncoding
+	text []byte
 }
 
-// prepare checks a Write input against the file; a non-nil result is the
-// error the call ends with. Precheck and Preview share it; checkFresh adds
-// the check that the file is unchanged since it was read. Only file_path
-// is read from the input.
-func (w *Write) prepare(input json.RawMessage, checkFresh bool) (*writeCall, *tools.Result) {
+// Decode implements tools.Planner.
+func (w *Write) Decode(input json.RawMessage) (tools.Plan, *tools.Result) {
+	c, res := w.decode(input)
+	if res != nil {
+		return nil, res
+	}
+	return c, nil
+}
+
+// decode reads the input in one pass (segmentio/encoding) rather than
+// encoding/json's validation pass and decoding pass over megabytes of
+// content.
+func (w *Write) decode(input json.RawMessage) (*writeCall, *tools.Result) {
 	var p writeParams
-	var err error
-	if p.FilePath, err = writePath(input); err != nil {
+	if err := segjson.Unmarshal(input, &p); err != nil {
 		return nil, tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err)
 	}
-	abs, bad := resolve(w.ws, "file_path", p.FilePath)
-	if bad != nil {
-		return nil, bad
-	}
-	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return nil, tools.ErrorResult("%s is a directory; give the path of a file.", abs)
-	}
-	// A file never read is refused before it is read (it may be huge).
-	if checkFresh {
-		if err := w.ws.CheckRead(abs); err != nil {
-			return nil, tools.ErrorResult("%v", err)
-		}
-	}
-	old, _, err := w.ws.ReadFile(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		old = nil
-	case err != nil:
-		return &writeCall{abs: abs, linkedOut: leadsOutside(err)}, tools.ErrorResult("cannot read %s before overwriting it: %v.", abs, err)
-	case checkFresh:
-		if err := w.ws.CheckFresh(abs); err != nil {
-			return nil, tools.ErrorResult("%v", err)
-		}
-	}
-	if old != nil {
-		// The old text, for the preview's diff, in the encoding kept.
-		_, text, err := fileEncoding(abs, old)
-		if err != nil {
-			return nil, tools.ErrorResult("%v.", err)
-		}
-		old = text
-	}
-	return &writeCall{abs: abs, old: old}, nil
+	countDecode()
+	return &writeCall{change: newChange(w.ws, "file_path", p.FilePath), w: w, p: p}, nil
 }
 
-// Precheck implements tools.Prechecker: a write over a file that changed
-// since it was read fails before the user is asked.
-func (w *Write) Precheck(_ context.Context, _ tools.Host, input json.RawMessage) *tools.Result {
-	c, res := w.prepare(input, true)
-	if c != nil && c.linkedOut {
-		// The permission checker refuses it, saying where it leads and
-		// what to do instead (see leadsOutside).
+// refusal is the error of a path no content can be written to.
+func (c *writeCall) refusal() *tools.Result {
+	if c.bad != nil {
+		return c.bad
+	}
+	if st, err := os.Stat(c.abs); err == nil && st.IsDir() {
+		return tools.ErrorResult("%s is a directory; give the path of a file.", c.abs)
+	}
+	return nil
+}
+
+// prepare checks the write against the file; a non-nil result is the error
+// the call ends with. checkFresh adds the checks that the file was read
+// and is unchanged since (left out only for the preview of input the user
+// has not approved yet).
+func (c *writeCall) prepare(ctx context.Context, checkFresh bool) *tools.Result {
+	if res := c.refusal(); res != nil {
+		return res
+	}
+	abs := c.abs
+	// A file never read is refused before it is read (it may be huge).
+	if checkFresh {
+		if err := c.ws.CheckRead(abs); err != nil {
+			return tools.ErrorResult("%v", err)
+		}
+	}
+	old, err := c.load(ctx, workspace.ReadFileMax)
+	if err != nil {
+		return tools.ErrorResult("cannot read %s before overwriting it: %v.", abs, err)
+	}
+	if checkFresh && old != nil {
+		if err := c.checkFresh(); err != nil {
+			return tools.ErrorResult("%v", err)
+		}
+	}
+	// As in Claude Code, an existing file keeps its encoding and byte-order
+	// mark; one that cannot be kept is refused.
+	enc, text, err := fileEncoding(abs, old)
+	if err != nil {
+		return tools.ErrorResult("%v.", err)
+	}
+	if old == nil {
+		text = nil
+	}
+	c.base, c.enc, c.text, c.prepared = old, enc, text, true
+	return nil
+}
+
+// Prepare implements tools.Plan: a write over a file that changed since it
+// was read fails before the user is asked.
+func (c *writeCall) Prepare(ctx context.Context, _ tools.Host) *tools.Result {
+	return c.precheck(c.prepare(ctx, true))
+}
+
+// Preview implements tools.Plan: the diff the write makes.
+func (c *writeCall) Preview(context.Context) *tools.Preview {
+	if !c.prepared {
 		return nil
 	}
-	return res
+	content := []byte(c.p.Content)
+	return tools.FilePreview(c.abs, unifiedDiff(c.ws, c.abs, c.text, content), content)
+}
+
+// Precheck implements tools.Prechecker for callers that hold raw input
+// (the pipeline prepares the Plan instead).
+func (w *Write) Precheck(ctx context.Context, host tools.Host, input json.RawMessage) *tools.Result {
+	c, res := w.decode(input)
+	if res != nil {
+		return res
+	}
+	return c.Prepare(ctx, host)
 }
 
 // Preview implements tools.Previewer: the diff the write would make.
-func (w *Write) Preview(_ context.Context, input json.RawMessage) *tools.Preview {
-	c, res := w.prepare(input, false)
-	if res != nil {
+func (w *Write) Preview(ctx context.Context, input json.RawMessage) *tools.Preview {
+	c, res := w.decode(input)
+	if res != nil || c.prepare(ctx, false) != nil {
 		return nil
 	}
-	var p writeParams
-	if json.Unmarshal(input, &p) != nil {
-		return nil
-	}
-	content := []byte(p.Content)
-	return tools.FilePreview(c.abs, unifiedDiff(w.ws, c.abs, c.old, content), content)
+	return c.Preview(ctx)
 }
 
 // Execute writes the file.
 func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
-	// One pass (segmentio/encoding) rather than encoding/json's validation
-	// pass and decoding pass over megabytes of content.
-	var p writeParams
-	if err := segjson.Unmarshal(call.Input, &p); err != nil {
-		return tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err), nil
+	c, _ := call.Plan.(*writeCall)
+	if c == nil || c.w != w {
+		var res *tools.Result
+		if c, res = w.decode(call.Input); res != nil {
+			return res, nil
+		}
 	}
-	abs, bad := resolve(w.ws, "file_path", p.FilePath)
-	if bad != nil {
-		return bad, nil
+	if res := c.refusal(); res != nil {
+		return res, nil
 	}
-	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return tools.ErrorResult("%s is a directory; give the path of a file.", abs), nil
-	}
-	// As in Claude Code, an existing file keeps its encoding and byte-order
-	// mark; one that cannot be kept is refused.
+	abs, p := c.abs, c.p
 	var enc textEncoding
-	done, err := w.ws.Modify(ctx, call.Host, workspace.Modification{
-		Path: abs, Label: "Write " + displayName(w.ws, abs), Review: call.ReviewEdits,
-		Plan: func(current []byte) ([]byte, error) {
+	done, err := c.modify(ctx, call, "Write", 0,
+		func() []byte { enc = c.enc; return enc.encode(p.Content) },
+		func(current []byte) ([]byte, error) {
 			var err error
 			if enc, _, err = fileEncoding(abs, current); err != nil {
 				return nil, resultError{tools.ErrorResult("%v.", err)}
 			}
 			return enc.encode(p.Content), nil
-		},
-	})
+		}, nil)
 	if err != nil {
 		return changeResult(err)
 	}

@@ -194,10 +194,8 @@ func (d *decision) relative(abs string) string {
 
 // preview is the tool's own preview, or the command or host to show.
 func (d *decision) preview(ctx context.Context) *tools.Preview {
-	if pv, ok := d.call.Tool.(tools.Previewer); ok {
-		if p := pv.Preview(ctx, d.call.Input); p != nil {
-			return p
-		}
+	if p := tools.PreviewOf(ctx, d.call); p != nil {
+		return p
 	}
 	switch {
 	case d.sub.command != nil:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -192,7 +193,7 @@ func (h *recordingPermissionHost) RequestPermission(_ context.Context, req tools
 // params and accept the examples is checked for every tool in session.)
 func TestConfigAndExitPlanModeSchemas(t *testing.T) {
 	e := newConfigEnv(t, "")
-	v := tools.NewValidator()
+	v := engine.NewValidator()
 	exit := NewExitPlanMode(e.checker, func() string { return e.root })
 	bad := []struct {
 		tool  tools.Tool

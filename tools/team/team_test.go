@@ -16,6 +16,7 @@ import (
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/agent"
+	"github.com/toolhost/toolhost/tools/engine"
 	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/tools/team"
 )
@@ -160,7 +161,7 @@ func newSession(t *testing.T, endpoint string, teams bool) *session.Session {
 
 func call(t *testing.T, s *session.Session, host tools.Host, name, input string) *tools.Result {
 	t.Helper()
-	resp, err := s.Pipeline.Call(t.Context(), host, tools.Request{CallID: "t-" + name, Name: name, Input: json.RawMessage(input)})
+	resp, err := s.Pipeline.Call(t.Context(), host, engine.Request{CallID: "t-" + name, Name: name, Input: json.RawMessage(input)})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

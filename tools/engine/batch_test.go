@@ -1,9 +1,10 @@
-package tools
+package engine
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/toolhost/toolhost/tools"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -35,17 +36,17 @@ func TestBatchReadsRunConcurrently(t *testing.T) {
 	arrived.Add(n)
 	all := make(chan struct{})
 	go func() { arrived.Wait(); close(all) }()
-	read := &accessTool{fakeTool: &fakeTool{name: "Read", run: func(ctx context.Context, call *Call) (*Result, error) {
+	read := &accessTool{fakeTool: &fakeTool{name: "Read", run: func(ctx context.Context, call *tools.Call) (*tools.Result, error) {
 		arrived.Done()
 		select {
 		case <-all:
-			return TextResult("read by " + call.ID), nil
+			return tools.TextResult("read by " + call.ID), nil
 		case <-ctx.Done():
-			return ErrorResult("the other reads never ran alongside this one"), nil
+			return tools.ErrorResult("the other reads never ran alongside this one"), nil
 		}
 	}}, access: pathAccess(false)}
-	reg := NewRegistry()
-	reg.Register(CategoryCore, read)
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, read)
 	p := NewPipeline(reg, nil)
 
 	var reqs []Request
@@ -87,7 +88,7 @@ func TestBatchConflictingCallsRunInOrder(t *testing.T) {
 	// write holds until calls 1 and 2 are known to be waiting for it, so a
 	// scheduler that let them run alongside it would log their start first.
 	waitingFor := map[int]chan struct{}{1: make(chan struct{}), 2: make(chan struct{})}
-	run := func(ctx context.Context, call *Call) (*Result, error) {
+	run := func(ctx context.Context, call *tools.Call) (*tools.Result, error) {
 		log.add("start " + call.ID)
 		defer log.add("end " + call.ID)
 		if call.ID == "0" {
@@ -95,15 +96,15 @@ func TestBatchConflictingCallsRunInOrder(t *testing.T) {
 				select {
 				case <-ch:
 				case <-ctx.Done():
-					return ErrorResult("the later calls never waited"), nil
+					return tools.ErrorResult("the later calls never waited"), nil
 				}
 			}
 		}
-		return TextResult("done " + call.ID), nil
+		return tools.TextResult("done " + call.ID), nil
 	}
-	reg := NewRegistry()
-	reg.Register(CategoryCore,
-		&accessTool{fakeTool: &fakeTool{name: "Write", side: SideEffectMutating, run: run}, access: pathAccess(true)},
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore,
+		&accessTool{fakeTool: &fakeTool{name: "Write", side: tools.SideEffectMutating, run: run}, access: pathAccess(true)},
 		&accessTool{fakeTool: &fakeTool{name: "Read", run: run}, access: pathAccess(false)},
 	)
 	p := NewPipeline(reg, nil)
@@ -139,17 +140,17 @@ func TestBatchConflictingCallsRunInOrder(t *testing.T) {
 
 func TestBatchPlan(t *testing.T) {
 	root := t.TempDir()
-	reg := NewRegistry()
-	reg.Register(CategoryCore,
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore,
 		&accessTool{fakeTool: &fakeTool{name: "Read"}, access: pathAccess(false)},
-		&accessTool{fakeTool: &fakeTool{name: "Write", side: SideEffectMutating}, access: pathAccess(true)},
-		&accessTool{fakeTool: &fakeTool{name: "Bash", side: SideEffectNetwork}, access: func(json.RawMessage) Access {
-			return Access{Command: "make", Exclusive: []string{"shell"}}
+		&accessTool{fakeTool: &fakeTool{name: "Write", side: tools.SideEffectMutating}, access: pathAccess(true)},
+		&accessTool{fakeTool: &fakeTool{name: "Bash", side: tools.SideEffectNetwork}, access: func(json.RawMessage) tools.Access {
+			return tools.Access{Command: "make", Exclusive: []string{"shell"}}
 		}},
 		// No Access and no side effect: conflicts with nothing.
 		&fakeTool{name: "GetTime"},
 		// No Access and a side effect: may touch anything.
-		&fakeTool{name: "mcp__db__query", side: SideEffectNetwork},
+		&fakeTool{name: "mcp__db__query", side: tools.SideEffectNetwork},
 	)
 	p := NewPipeline(reg, nil, WithPathResolver(func(s string) (string, error) {
 		if filepath.IsAbs(s) {
@@ -193,9 +194,9 @@ func TestBatchPlan(t *testing.T) {
 func TestBatchCancelFillsInterrupted(t *testing.T) {
 	started := make(chan string, 1)
 	blocking := blockingTool("Hold", started)
-	reg := NewRegistry()
-	reg.Register(CategoryCore, &accessTool{fakeTool: blocking, access: func(json.RawMessage) Access {
-		return Access{Exclusive: []string{"shell"}}
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, &accessTool{fakeTool: blocking, access: func(json.RawMessage) tools.Access {
+		return tools.Access{Exclusive: []string{"shell"}}
 	}})
 	p := NewPipeline(reg, nil)
 	secondWaits := make(chan struct{})
@@ -239,13 +240,13 @@ func TestBatchCancelFillsInterrupted(t *testing.T) {
 // batch costs about its slowest call.
 func BenchmarkCallBatchOfSlowCalls(b *testing.B) {
 	const each = 20 * time.Millisecond
-	reg := NewRegistry()
-	reg.Register(CategoryCore, &accessTool{fakeTool: &fakeTool{name: "Slow", run: func(ctx context.Context, call *Call) (*Result, error) {
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, &accessTool{fakeTool: &fakeTool{name: "Slow", run: func(ctx context.Context, call *tools.Call) (*tools.Result, error) {
 		timer := time.NewTimer(each)
 		defer timer.Stop()
 		select {
 		case <-timer.C:
-			return TextResult("ok"), nil
+			return tools.TextResult("ok"), nil
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

@@ -1,9 +1,10 @@
-package tools
+package engine
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/toolhost/toolhost/tools"
 )
 
 // recheck passes input that a permission answer or a PreToolUse hook
@@ -16,7 +17,7 @@ import (
 // a prompt for exactly that input is answered "allow" without asking again
 // (no call is asked twice); input a hook rewrote was never shown, so asking
 // goes to the user.
-func (p *Pipeline) recheck(ctx context.Context, c *callState, input json.RawMessage, userApproved bool) (json.RawMessage, *Result, error) {
+func (p *Pipeline) recheck(ctx context.Context, c *callState, input json.RawMessage, userApproved bool) (json.RawMessage, *tools.Result, error) {
 	if p.Permissions == nil {
 		return input, nil, nil
 	}
@@ -24,13 +25,13 @@ func (p *Pipeline) recheck(ctx context.Context, c *callState, input json.RawMess
 	if userApproved {
 		host = approvedHost{Host: c.host, input: input}
 	}
-	access := p.access(c.tool, input)
-	out, err := p.Permissions.Check(ctx, host, PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: input, Access: access, Risk: p.risk(c.tool, input)})
+	access := p.access(c.tool, input, nil)
+	out, err := p.Permissions.Check(ctx, host, tools.PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: input, Access: access, Risk: p.risk(c.tool, input)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
-		return nil, ErrorResult("the permission check of the changed input of %s failed (%v), so the call did not run.", c.tool.Name(), err), nil
+		return nil, tools.ErrorResult("the permission check of the changed input of %s failed (%v), so the call did not run.", c.tool.Name(), err), nil
 	}
 	if !out.Allow {
 		return nil, denied(c.tool.Name(), out.Message), nil
@@ -50,13 +51,13 @@ func (p *Pipeline) recheck(ctx context.Context, c *callState, input json.RawMess
 // approvedHost answers a permission prompt for input the user has just
 // approved, and passes every other prompt on.
 type approvedHost struct {
-	Host
+	tools.Host
 	input json.RawMessage
 }
 
-func (h approvedHost) RequestPermission(ctx context.Context, req PermissionRequest) (PermissionResponse, error) {
+func (h approvedHost) RequestPermission(ctx context.Context, req tools.PermissionRequest) (tools.PermissionResponse, error) {
 	if shown, err := json.Marshal(req.Input); err == nil && sameJSON(shown, h.input) {
-		return PermissionResponse{Decision: DecisionAllow}, nil
+		return tools.PermissionResponse{Decision: tools.DecisionAllow}, nil
 	}
 	return h.Host.RequestPermission(ctx, req)
 }

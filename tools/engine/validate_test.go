@@ -1,10 +1,13 @@
-package tools
+package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolhost/toolhost/tools"
 )
 
 // TestLargeInputValidatesAsSmall: an input past largeInput, whose strings
@@ -83,5 +86,43 @@ func TestAnyStringProperties(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: got %v, want %v", tt.schema, got, tt.want)
 		}
+	}
+}
+
+// badTag and unknownKey are structs whose schema tags are wrong.
+type badTag struct {
+	Path string `json:"path" schema:"minimum"`
+}
+
+type unknownKey struct {
+	Path string `json:"path" schema:"pattern=x"`
+}
+
+// A struct the tags describe wrongly is the tool's fault: the validator
+// reports its schema as broken, naming the field, and nothing panics.
+func TestSchemaOfBrokenTags(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema interface {
+			JSON() json.RawMessage
+			Err() error
+		}
+		want string
+	}{
+		{"no value", tools.SchemaOf[badTag](nil), "field path: schema tag \"minimum\": want key=value"},
+		{"unknown key", tools.SchemaOf[unknownKey](nil), "unknown key \"pattern\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.schema.Err(); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Err() = %v, want it to contain %q", err, tt.want)
+			}
+			tool := &fakeTool{name: "Broken", schema: string(tt.schema.JSON())}
+			_, err := NewValidator().Problems(tool, json.RawMessage(`{}`), nil)
+			var serr *SchemaError
+			if !errors.As(err, &serr) {
+				t.Fatalf("validation error = %v, want a SchemaError", err)
+			}
+		})
 	}
 }

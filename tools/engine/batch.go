@@ -1,7 +1,8 @@
-package tools
+package engine
 
 import (
 	"context"
+	"github.com/toolhost/toolhost/tools"
 	"sync"
 	"time"
 
@@ -41,9 +42,9 @@ const (
 // Cancelling ctx ends the running calls; they, and the calls that had not
 // started, get an "interrupted" error result. CallBatch never returns an
 // error: every call gets a response.
-func (p *Pipeline) CallBatch(ctx context.Context, host Host, reqs []Request) []*Response {
+func (p *Pipeline) CallBatch(ctx context.Context, host tools.Host, reqs []Request) []*Response {
 	if host == nil {
-		host = NoHost{}
+		host = tools.NoHost{}
 	}
 	claims := make([]claim, len(reqs))
 	for i, r := range reqs {
@@ -72,7 +73,7 @@ func (p *Pipeline) CallBatch(ctx context.Context, host Host, reqs []Request) []*
 
 // scheduled runs call i once the calls it depends on have finished and a
 // slot is free.
-func (p *Pipeline) scheduled(ctx context.Context, host Host, req Request, i int, deps []int, done []chan struct{}, slots chan struct{}) *Response {
+func (p *Pipeline) scheduled(ctx context.Context, host tools.Host, req Request, i int, deps []int, done []chan struct{}, slots chan struct{}) *Response {
 	if len(deps) > 0 && p.waiting != nil {
 		p.waiting(i, deps)
 	}
@@ -103,7 +104,7 @@ func (p *Pipeline) scheduled(ctx context.Context, host Host, req Request, i int,
 func interrupted(req Request, text string, ran time.Duration) *Response {
 	return &Response{
 		CallID:     req.CallID,
-		Result:     &Result{IsError: true, Content: []Content{{Type: "text", Text: text}}},
+		Result:     &tools.Result{IsError: true, Content: []tools.Content{{Type: "text", Text: text}}},
 		DurationMs: ran.Milliseconds(),
 	}
 }
@@ -123,14 +124,14 @@ func (p *Pipeline) claim(req Request) claim {
 		return claim{}
 	}
 	t := entry.Tool
-	if _, ok := t.(AccessDescriber); !ok {
+	if _, ok := t.(tools.AccessDescriber); !ok {
 		switch t.SideEffect() {
-		case SideEffectNone, SideEffectBlocking:
+		case tools.SideEffectNone, tools.SideEffectBlocking:
 			return claim{}
 		}
 		return claim{global: true}
 	}
-	a := p.access(t, normalInput(req.Input))
+	a := p.access(t, normalInput(req.Input), nil)
 	return claim{reads: a.ReadPaths, writes: a.WritePaths, exclusive: a.Exclusive}
 }
 

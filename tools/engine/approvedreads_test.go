@@ -1,8 +1,9 @@
-package tools
+package engine
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/toolhost/toolhost/tools"
 	"strings"
 	"sync"
 	"testing"
@@ -18,16 +19,16 @@ type approvingChecker struct {
 	updated json.RawMessage
 }
 
-func (c *approvingChecker) Decide(Host, PermissionCall) PermissionDecision {
-	return PermissionDecision{Verdict: VerdictAllow}
+func (c *approvingChecker) Decide(tools.Host, tools.PermissionCall) tools.PermissionDecision {
+	return tools.PermissionDecision{Verdict: tools.VerdictAllow}
 }
 
-func (c *approvingChecker) Check(_ context.Context, _ Host, call PermissionCall) (PermissionOutcome, error) {
+func (c *approvingChecker) Check(_ context.Context, _ tools.Host, call tools.PermissionCall) (tools.PermissionOutcome, error) {
 	c.mu.Lock()
 	c.checks++
 	first := c.checks == 1
 	c.mu.Unlock()
-	out := PermissionOutcome{Allow: true}
+	out := tools.PermissionOutcome{Allow: true}
 	for _, p := range call.Access.ReadPaths {
 		out.ApprovedReads = append(out.ApprovedReads, workspace.ApprovedRead{Path: p, Real: "/real" + p})
 	}
@@ -53,17 +54,17 @@ func TestApprovedReadsReachTheCall(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			read := &accessTool{
 				fakeTool: &fakeTool{name: "Read", schema: `{"type":"object","properties":{"path":{"type":"string"}}}`,
-					run: func(_ context.Context, call *Call) (*Result, error) {
+					run: func(_ context.Context, call *tools.Call) (*tools.Result, error) {
 						var got []string
 						for _, a := range call.ApprovedReads {
 							got = append(got, a.Path+"->"+a.Real)
 						}
-						return TextResult(strings.Join(got, ",")), nil
+						return tools.TextResult(strings.Join(got, ",")), nil
 					}},
 				access: pathAccess(false),
 			}
-			reg := NewRegistry()
-			reg.Register(CategoryCore, read)
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, read)
 			p := NewPipeline(reg, nil)
 			if tt.hook != "" {
 				p = hookedPipeline(t, reg, "PreToolUse", tt.hook, 0)

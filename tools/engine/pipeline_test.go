@@ -1,10 +1,11 @@
-package tools
+package engine
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/tools"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -26,8 +27,8 @@ import (
 type fakeTool struct {
 	name   string
 	schema string
-	side   SideEffect
-	run    func(ctx context.Context, call *Call) (*Result, error)
+	side   tools.SideEffect
+	run    func(ctx context.Context, call *tools.Call) (*tools.Result, error)
 	// calls counts Execute calls.
 	calls atomic.Int32
 }
@@ -40,63 +41,63 @@ func (t *fakeTool) InputSchema() json.RawMessage {
 	}
 	return json.RawMessage(t.schema)
 }
-func (t *fakeTool) SideEffect() SideEffect {
+func (t *fakeTool) SideEffect() tools.SideEffect {
 	if t.side == "" {
-		return SideEffectNone
+		return tools.SideEffectNone
 	}
 	return t.side
 }
-func (t *fakeTool) Execute(ctx context.Context, call *Call) (*Result, error) {
+func (t *fakeTool) Execute(ctx context.Context, call *tools.Call) (*tools.Result, error) {
 	t.calls.Add(1)
 	if t.run != nil {
 		return t.run(ctx, call)
 	}
-	return TextResult("ran with " + string(call.Input)), nil
+	return tools.TextResult("ran with " + string(call.Input)), nil
 }
 
 // accessTool is a fakeTool that declares what its calls touch and how risky
 // they are.
 type accessTool struct {
 	*fakeTool
-	access func(input json.RawMessage) Access
-	risk   Risk
+	access func(input json.RawMessage) tools.Access
+	risk   tools.Risk
 }
 
-func (t *accessTool) Access(input json.RawMessage) Access { return t.access(input) }
-func (t *accessTool) Risk(json.RawMessage) Risk           { return t.risk }
+func (t *accessTool) Access(input json.RawMessage) tools.Access { return t.access(input) }
+func (t *accessTool) Risk(json.RawMessage) tools.Risk           { return t.risk }
 
 // pathAccess reads {"path": ...} from the input: a read, or a write when
 // write is set.
-func pathAccess(write bool) func(json.RawMessage) Access {
-	return func(input json.RawMessage) Access {
+func pathAccess(write bool) func(json.RawMessage) tools.Access {
+	return func(input json.RawMessage) tools.Access {
 		var in struct{ Path string }
 		if json.Unmarshal(input, &in) != nil || in.Path == "" {
-			return Access{}
+			return tools.Access{}
 		}
 		if write {
-			return Access{WritePaths: []string{in.Path}}
+			return tools.Access{WritePaths: []string{in.Path}}
 		}
-		return Access{ReadPaths: []string{in.Path}}
+		return tools.Access{ReadPaths: []string{in.Path}}
 	}
 }
 
 // recordingHost records progress and answers permission prompts with a
 // script.
 type recordingHost struct {
-	NoHost
-	answer    *PermissionResponse
+	tools.NoHost
+	answer    *tools.PermissionResponse
 	mu        sync.Mutex
 	titles    []string
 	ends      []string
 	cancels   []func()
-	prompts   []PermissionRequest
+	prompts   []tools.PermissionRequest
 	began     chan struct{}
 	beganOnce sync.Once
 }
 
 func newRecordingHost() *recordingHost { return &recordingHost{began: make(chan struct{})} }
 
-func (h *recordingHost) BeginProgress(_ context.Context, title string, cancel func()) ProgressEnder {
+func (h *recordingHost) BeginProgress(_ context.Context, title string, cancel func()) tools.ProgressEnder {
 	h.mu.Lock()
 	h.titles = append(h.titles, title)
 	h.cancels = append(h.cancels, cancel)
@@ -105,12 +106,12 @@ func (h *recordingHost) BeginProgress(_ context.Context, title string, cancel fu
 	return &recordedProgress{h: h}
 }
 
-func (h *recordingHost) RequestPermission(_ context.Context, req PermissionRequest) (PermissionResponse, error) {
+func (h *recordingHost) RequestPermission(_ context.Context, req tools.PermissionRequest) (tools.PermissionResponse, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.prompts = append(h.prompts, req)
 	if h.answer == nil {
-		return PermissionResponse{}, ErrCannotAsk
+		return tools.PermissionResponse{}, tools.ErrCannotAsk
 	}
 	return *h.answer, nil
 }
@@ -124,7 +125,7 @@ func (p *recordedProgress) End(msg string) {
 	p.h.mu.Unlock()
 }
 
-func call(t *testing.T, p *Pipeline, host Host, name, input string) *Response {
+func call(t *testing.T, p *Pipeline, host tools.Host, name, input string) *Response {
 	t.Helper()
 	resp, err := p.Call(context.Background(), host, Request{CallID: "c1", Name: name, Input: json.RawMessage(input)})
 	if err != nil {
@@ -172,8 +173,8 @@ func TestValidationNamesTheField(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			read := &fakeTool{name: "Read", schema: readSchema}
-			reg := NewRegistry()
-			reg.Register(CategoryCore, read)
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, read)
 			resp := call(t, NewPipeline(reg, nil), nil, "Read", tt.input)
 			if !resp.IsError || !strings.Contains(resp.Text(), tt.want) {
 				t.Errorf("result = %q (isError %v), want it to contain %q", resp.Text(), resp.IsError, tt.want)
@@ -186,8 +187,8 @@ func TestValidationNamesTheField(t *testing.T) {
 
 	t.Run("valid input runs", func(t *testing.T) {
 		read := &fakeTool{name: "Read", schema: readSchema}
-		reg := NewRegistry()
-		reg.Register(CategoryCore, read)
+		reg := tools.NewRegistry()
+		reg.Register(tools.CategoryCore, read)
 		resp := call(t, NewPipeline(reg, nil), nil, "read_file", `{"file_path":"a","limit":3,"mode":"fast"}`)
 		if resp.IsError || resp.Text() != `ran with {"file_path":"a","limit":3,"mode":"fast"}` {
 			t.Errorf("result = %q (isError %v)", resp.Text(), resp.IsError)
@@ -224,11 +225,11 @@ func TestValidatorDrafts(t *testing.T) {
 // (go test -race) and every one of them is checked against it; tools not
 // called stay uncompiled, and a broken schema is reported on its call.
 func TestSchemasCompiledOnFirstCall(t *testing.T) {
-	reg := NewRegistry()
+	reg := tools.NewRegistry()
 	broken := &fakeTool{name: "Broken", schema: `{"type": 5}`}
 	fine := &fakeTool{name: "Fine", schema: `{"type":"object","properties":{"n":{"type":"integer"}}}`}
 	idle := &fakeTool{name: "Idle", schema: `{"type":"object"}`}
-	reg.Register(CategoryExtras, broken, fine, idle)
+	reg.Register(tools.CategoryExtras, broken, fine, idle)
 	p := NewPipeline(reg, nil)
 	var mu sync.Mutex
 	compiles := map[string]int{}
@@ -296,10 +297,10 @@ func TestBrokenSchemaFailsOnlyItsTool(t *testing.T) {
 		`{"type": "object", "properties": {"a": {"$ref": "https://schemas.example.invalid/a.json"}}}`,
 		`{"type": "object"`,
 	} {
-		reg := NewRegistry()
+		reg := tools.NewRegistry()
 		broken := &fakeTool{name: "Broken", schema: schema}
 		fine := &fakeTool{name: "Fine", schema: `{"type":"object"}`}
-		reg.Register(CategoryExtras, broken, fine)
+		reg.Register(tools.CategoryExtras, broken, fine)
 		p := NewPipeline(reg, nil)
 
 		for range 2 { // the second call meets the cached failure
@@ -318,23 +319,23 @@ func TestBrokenSchemaFailsOnlyItsTool(t *testing.T) {
 }
 
 func TestSchemaCacheFollowsTheRegistry(t *testing.T) {
-	reg := NewRegistry()
+	reg := tools.NewRegistry()
 	p := NewPipeline(reg, nil)
 	schema := func(field string) string {
 		return `{"type":"object","properties":{"` + field + `":{"type":"string"}},"required":["` + field + `"]}`
 	}
-	reg.Register(CategoryMCP, &fakeTool{name: "mcp__srv__tool", schema: schema("a")})
+	reg.Register(tools.CategoryMCP, &fakeTool{name: "mcp__srv__tool", schema: schema("a")})
 	if resp := call(t, p, nil, "mcp__srv__tool", `{"b":"x"}`); !strings.Contains(resp.Text(), "a: missing required field") {
 		t.Fatalf("first schema: %q", resp.Text())
 	}
 	// The server re-lists the tool with another schema.
-	reg.Register(CategoryMCP, &fakeTool{name: "mcp__srv__tool", schema: schema("b")})
+	reg.Register(tools.CategoryMCP, &fakeTool{name: "mcp__srv__tool", schema: schema("b")})
 	if resp := call(t, p, nil, "mcp__srv__tool", `{"b":"x"}`); resp.IsError {
 		t.Fatalf("the changed schema was not used: %q", resp.Text())
 	}
 	// The server goes away; the next compile drops its schema.
 	reg.RemovePrefix("mcp__srv__")
-	reg.Register(CategoryCore, &fakeTool{name: "Other"})
+	reg.Register(tools.CategoryCore, &fakeTool{name: "Other"})
 	call(t, p, nil, "Other", `{}`)
 	p.validator.mu.Lock()
 	_, kept := p.validator.compiled["mcp__srv__tool"]
@@ -345,8 +346,8 @@ func TestSchemaCacheFollowsTheRegistry(t *testing.T) {
 }
 
 func TestUnknownAndDisabledTools(t *testing.T) {
-	reg := NewRegistry()
-	reg.Register(CategoryCore, &fakeTool{name: "Read"}, &fakeTool{name: "Write"})
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, &fakeTool{name: "Read"}, &fakeTool{name: "Write"})
 	if err := reg.SetEnabled([]string{"Write"}, false); err != nil {
 		t.Fatal(err)
 	}
@@ -366,20 +367,20 @@ func TestUnknownAndDisabledTools(t *testing.T) {
 // fakeChecker answers permission checks with a fixed outcome and records
 // what it was asked.
 type fakeChecker struct {
-	outcome PermissionOutcome
+	outcome tools.PermissionOutcome
 	err     error
 	mu      sync.Mutex
-	seen    []PermissionCall
+	seen    []tools.PermissionCall
 }
 
-func (c *fakeChecker) Decide(Host, PermissionCall) PermissionDecision {
+func (c *fakeChecker) Decide(tools.Host, tools.PermissionCall) tools.PermissionDecision {
 	if c.outcome.Allow {
-		return PermissionDecision{Verdict: VerdictAllow}
+		return tools.PermissionDecision{Verdict: tools.VerdictAllow}
 	}
-	return PermissionDecision{Verdict: VerdictDeny, Reason: c.outcome.Message}
+	return tools.PermissionDecision{Verdict: tools.VerdictDeny, Reason: c.outcome.Message}
 }
 
-func (c *fakeChecker) Check(_ context.Context, _ Host, call PermissionCall) (PermissionOutcome, error) {
+func (c *fakeChecker) Check(_ context.Context, _ tools.Host, call tools.PermissionCall) (tools.PermissionOutcome, error) {
 	c.mu.Lock()
 	c.seen = append(c.seen, call)
 	c.mu.Unlock()
@@ -396,25 +397,25 @@ func TestPermission(t *testing.T) {
 		wantRan  bool
 		wantErr  bool
 	}{
-		{"allowed", &fakeChecker{outcome: PermissionOutcome{Allow: true}}, `ran with {"path":"a.txt"}`, true, false},
-		{"denied with a message", &fakeChecker{outcome: PermissionOutcome{Message: "Error: Write(a.txt) is denied by a rule in settings; do not retry"}},
+		{"allowed", &fakeChecker{outcome: tools.PermissionOutcome{Allow: true}}, `ran with {"path":"a.txt"}`, true, false},
+		{"denied with a message", &fakeChecker{outcome: tools.PermissionOutcome{Message: "Error: Write(a.txt) is denied by a rule in settings; do not retry"}},
 			"Error: Write(a.txt) is denied by a rule in settings; do not retry", false, true},
 		{"denied without a message", &fakeChecker{}, "Error: permission to run Write was denied", false, true},
-		{"user changed the input", &fakeChecker{outcome: PermissionOutcome{Allow: true, UpdatedInput: json.RawMessage(`{"path":"b.txt"}`)}},
+		{"user changed the input", &fakeChecker{outcome: tools.PermissionOutcome{Allow: true, UpdatedInput: json.RawMessage(`{"path":"b.txt"}`)}},
 			`ran with {"path":"b.txt"}`, true, false},
-		{"user changed the input into an invalid one", &fakeChecker{outcome: PermissionOutcome{Allow: true, UpdatedInput: json.RawMessage(`{"path":7}`)}},
+		{"user changed the input into an invalid one", &fakeChecker{outcome: tools.PermissionOutcome{Allow: true, UpdatedInput: json.RawMessage(`{"path":7}`)}},
 			"Error: the input as the user changed it is invalid for Write: path: expected string, got number", false, true},
 		{"checker failed", &fakeChecker{err: errors.New("rules unreadable")}, "permission check for Write failed (rules unreadable)", false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			write := &accessTool{
-				fakeTool: &fakeTool{name: "Write", side: SideEffectMutating, schema: `{"type":"object","properties":{"path":{"type":"string"}}}`},
+				fakeTool: &fakeTool{name: "Write", side: tools.SideEffectMutating, schema: `{"type":"object","properties":{"path":{"type":"string"}}}`},
 				access:   pathAccess(true),
-				risk:     RiskCritical,
+				risk:     tools.RiskCritical,
 			}
-			reg := NewRegistry()
-			reg.Register(CategoryCore, write)
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, write)
 			p := NewPipeline(reg, nil, WithPermissions(tt.checker), WithPathResolver(resolve))
 			resp := call(t, p, nil, "Write", `{"path":"a.txt"}`)
 			if !strings.Contains(resp.Text(), tt.wantText) || resp.IsError != tt.wantErr {
@@ -428,7 +429,7 @@ func TestPermission(t *testing.T) {
 				t.Fatalf("checker asked %d times, want %d", len(tt.checker.seen), want)
 			}
 			got := tt.checker.seen[0]
-			if got.CallID != "c1" || got.Tool != Tool(write) || got.Risk != RiskCritical ||
+			if got.CallID != "c1" || got.Tool != tools.Tool(write) || got.Risk != tools.RiskCritical ||
 				len(got.Access.WritePaths) != 1 || got.Access.WritePaths[0] != filepath.Join(root, "a.txt") {
 				t.Errorf("checker saw %+v", got)
 			}
@@ -438,13 +439,13 @@ func TestPermission(t *testing.T) {
 	t.Run("the editor's review travels with the call", func(t *testing.T) {
 		for _, review := range []bool{false, true} {
 			var got []bool
-			edit := &fakeTool{name: "Edit", side: SideEffectMutating, run: func(_ context.Context, c *Call) (*Result, error) {
+			edit := &fakeTool{name: "Edit", side: tools.SideEffectMutating, run: func(_ context.Context, c *tools.Call) (*tools.Result, error) {
 				got = append(got, c.ReviewEdits)
-				return TextResult("ok"), nil
+				return tools.TextResult("ok"), nil
 			}}
-			reg := NewRegistry()
-			reg.Register(CategoryCore, edit)
-			checker := &fakeChecker{outcome: PermissionOutcome{Allow: true, Review: review}}
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, edit)
+			checker := &fakeChecker{outcome: tools.PermissionOutcome{Allow: true, Review: review}}
 			call(t, NewPipeline(reg, nil, WithPermissions(checker)), nil, "Edit", `{}`)
 			if len(got) != 1 || got[0] != review {
 				t.Errorf("checker's Review %v: the tool saw ReviewEdits %v", review, got)
@@ -453,11 +454,11 @@ func TestPermission(t *testing.T) {
 	})
 
 	t.Run("risk defaults to the side effect", func(t *testing.T) {
-		checker := &fakeChecker{outcome: PermissionOutcome{Allow: true}}
-		reg := NewRegistry()
-		reg.Register(CategoryNetwork, &fakeTool{name: "Fetch", side: SideEffectNetwork})
+		checker := &fakeChecker{outcome: tools.PermissionOutcome{Allow: true}}
+		reg := tools.NewRegistry()
+		reg.Register(tools.CategoryNetwork, &fakeTool{name: "Fetch", side: tools.SideEffectNetwork})
 		call(t, NewPipeline(reg, nil, WithPermissions(checker)), nil, "Fetch", `{}`)
-		if len(checker.seen) != 1 || checker.seen[0].Risk != RiskHigh {
+		if len(checker.seen) != 1 || checker.seen[0].Risk != tools.RiskHigh {
 			t.Errorf("checker saw %+v, want risk high", checker.seen)
 		}
 	})
@@ -473,7 +474,7 @@ func btoi(b bool) int {
 	return 0
 }
 
-func hookedPipeline(t *testing.T, reg *Registry, event, body string, timeout float64) *Pipeline {
+func hookedPipeline(t *testing.T, reg *tools.Registry, event, body string, timeout float64) *Pipeline {
 	t.Helper()
 	dir := t.TempDir()
 	script := filepath.Join(dir, event+".sh")
@@ -502,7 +503,7 @@ func TestHooksInThePipeline(t *testing.T) {
 		failing    bool
 		structured bool
 		mode       string
-		answer     *PermissionResponse
+		answer     *tools.PermissionResponse
 		// want: the result text; ran: whether the tool ran.
 		wantText     string
 		wantError    bool
@@ -599,38 +600,38 @@ func TestHooksInThePipeline(t *testing.T) {
 		{
 			name: "ask in dontAsk mode denies without a prompt", event: "PreToolUse",
 			body:     `echo '{"suppressOutput":true,"hookSpecificOutput":{"permissionDecision":"ask"}}'`,
-			mode:     ModeDontAsk,
-			answer:   &PermissionResponse{Decision: DecisionAllow},
+			mode:     tools.ModeDontAsk,
+			answer:   &tools.PermissionResponse{Decision: tools.DecisionAllow},
 			wantText: "the permission mode dontAsk denies what would need asking", wantError: true,
 		},
 		{
 			name: "ask answered allow", event: "PreToolUse",
 			body:     `echo '{"suppressOutput":true,"hookSpecificOutput":{"permissionDecision":"ask"}}'`,
-			answer:   &PermissionResponse{Decision: DecisionAllow, UpdatedInput: map[string]any{"path": "chosen.go"}},
+			answer:   &tools.PermissionResponse{Decision: tools.DecisionAllow, UpdatedInput: map[string]any{"path": "chosen.go"}},
 			wantText: `ran with {"path":"chosen.go"}`, ran: true, wantPrompts: 1,
 		},
 		{
 			name: "ask answered deny", event: "PreToolUse",
 			body:     `echo '{"suppressOutput":true,"hookSpecificOutput":{"permissionDecision":"ask"}}'`,
-			answer:   &PermissionResponse{Decision: DecisionDeny, Message: "not now"},
+			answer:   &tools.PermissionResponse{Decision: tools.DecisionDeny, Message: "not now"},
 			wantText: "Error: the user denied Edit: not now.", wantError: true, wantPrompts: 1,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			edit := &fakeTool{name: "Edit", side: SideEffectMutating, schema: `{"type":"object","properties":{"path":{"type":"string"}}}`}
+			edit := &fakeTool{name: "Edit", side: tools.SideEffectMutating, schema: `{"type":"object","properties":{"path":{"type":"string"}}}`}
 			if tt.failing {
-				edit.run = func(context.Context, *Call) (*Result, error) { return ErrorResult("disk full"), nil }
+				edit.run = func(context.Context, *tools.Call) (*tools.Result, error) { return tools.ErrorResult("disk full"), nil }
 			}
 			if tt.structured {
-				edit.run = func(_ context.Context, call *Call) (*Result, error) {
-					res := TextResult("ran with " + string(call.Input))
+				edit.run = func(_ context.Context, call *tools.Call) (*tools.Result, error) {
+					res := tools.TextResult("ran with " + string(call.Input))
 					res.Structured = map[string]any{"filePath": "a.go"}
 					return res, nil
 				}
 			}
-			reg := NewRegistry()
-			reg.Register(CategoryCore, edit)
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, edit)
 			p := hookedPipeline(t, reg, tt.event, tt.body, tt.timeout)
 			if tt.mode != "" {
 				p.Modes = fixedMode(tt.mode)
@@ -671,12 +672,12 @@ func TestProgressBeginAndEnd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			write := &accessTool{fakeTool: &fakeTool{name: "Write", side: SideEffectMutating}, access: pathAccess(true)}
+			write := &accessTool{fakeTool: &fakeTool{name: "Write", side: tools.SideEffectMutating}, access: pathAccess(true)}
 			if tt.fail {
-				write.run = func(context.Context, *Call) (*Result, error) { return ErrorResult("no"), nil }
+				write.run = func(context.Context, *tools.Call) (*tools.Result, error) { return tools.ErrorResult("no"), nil }
 			}
-			reg := NewRegistry()
-			reg.Register(CategoryCore, write)
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, write)
 			host := newRecordingHost()
 			call(t, NewPipeline(reg, nil), host, "Write", tt.input)
 			if len(host.titles) != 1 || host.titles[0] != tt.title {
@@ -691,7 +692,7 @@ func TestProgressBeginAndEnd(t *testing.T) {
 
 // blockingTool runs until its context ends, telling started when it begins.
 func blockingTool(name string, started chan<- string) *fakeTool {
-	return &fakeTool{name: name, run: func(ctx context.Context, call *Call) (*Result, error) {
+	return &fakeTool{name: name, run: func(ctx context.Context, call *tools.Call) (*tools.Result, error) {
 		started <- call.ID
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -700,8 +701,8 @@ func blockingTool(name string, started chan<- string) *fakeTool {
 
 func TestProgressCancelEndsOnlyTheCall(t *testing.T) {
 	started := make(chan string, 1)
-	reg := NewRegistry()
-	reg.Register(CategoryCore, blockingTool("Wait", started))
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, blockingTool("Wait", started))
 	host := newRecordingHost()
 	p := NewPipeline(reg, nil)
 
@@ -733,8 +734,8 @@ func TestProgressCancelEndsOnlyTheCall(t *testing.T) {
 
 func TestCancelledCallReturnsTheContextError(t *testing.T) {
 	started := make(chan string, 1)
-	reg := NewRegistry()
-	reg.Register(CategoryCore, blockingTool("Wait", started))
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, blockingTool("Wait", started))
 	p := NewPipeline(reg, nil)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -756,28 +757,28 @@ func TestCancelledCallReturnsTheContextError(t *testing.T) {
 func TestToolFailuresBecomeResults(t *testing.T) {
 	tests := []struct {
 		name string
-		run  func(context.Context, *Call) (*Result, error)
+		run  func(context.Context, *tools.Call) (*tools.Result, error)
 		want string
 	}{
-		{"go error", func(context.Context, *Call) (*Result, error) { return nil, errors.New("socket closed") },
+		{"go error", func(context.Context, *tools.Call) (*tools.Result, error) { return nil, errors.New("socket closed") },
 			"Error: Crashy failed: socket closed. This is a failure of the tool host"},
-		{"full disk", func(context.Context, *Call) (*Result, error) {
+		{"full disk", func(context.Context, *tools.Call) (*tools.Result, error) {
 			return nil, fmt.Errorf("write a.txt: %w", &fs.PathError{Op: "write", Path: ".tmp-a.txt", Err: syscall.ENOSPC})
 		}, "Error: Crashy failed: write a.txt: write .tmp-a.txt: no space left on device. The disk (or the user's quota) is full: retrying fails the same way until space is freed. Tell the user."},
-		{"read-only file system", func(context.Context, *Call) (*Result, error) {
+		{"read-only file system", func(context.Context, *tools.Call) (*tools.Result, error) {
 			return nil, &fs.PathError{Op: "openat", Path: "a.txt", Err: syscall.EROFS}
 		}, "Error: Crashy failed: openat a.txt: read-only file system. The file system there is mounted read-only"},
-		{"permission denied", func(context.Context, *Call) (*Result, error) {
+		{"permission denied", func(context.Context, *tools.Call) (*tools.Result, error) {
 			return nil, &fs.PathError{Op: "openat", Path: "a.txt", Err: syscall.EACCES}
 		}, "Error: Crashy failed: openat a.txt: permission denied. The system refused the access"},
-		{"panic", func(context.Context, *Call) (*Result, error) { panic("index out of range") },
+		{"panic", func(context.Context, *tools.Call) (*tools.Result, error) { panic("index out of range") },
 			"Error: Crashy failed: the tool crashed: index out of range."},
-		{"nil result", func(context.Context, *Call) (*Result, error) { return nil, nil }, ""},
+		{"nil result", func(context.Context, *tools.Call) (*tools.Result, error) { return nil, nil }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := NewRegistry()
-			reg.Register(CategoryCore, &fakeTool{name: "Crashy", run: tt.run})
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, &fakeTool{name: "Crashy", run: tt.run})
 			resp := call(t, NewPipeline(reg, nil), nil, "Crashy", `{}`)
 			if !strings.HasPrefix(resp.Text(), tt.want) || resp.IsError != (tt.want != "") {
 				t.Errorf("result = %q (isError %v), want %q", resp.Text(), resp.IsError, tt.want)
@@ -836,11 +837,11 @@ type precheckTool struct {
 	fail string
 }
 
-func (t *precheckTool) Precheck(context.Context, Host, json.RawMessage) *Result {
+func (t *precheckTool) Precheck(context.Context, tools.Host, json.RawMessage) *tools.Result {
 	if t.fail == "" {
 		return nil
 	}
-	return ErrorResult("%s", t.fail)
+	return tools.ErrorResult("%s", t.fail)
 }
 
 func TestPrecheckRunsBeforeThePrompt(t *testing.T) {
@@ -855,10 +856,10 @@ func TestPrecheckRunsBeforeThePrompt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tool := &precheckTool{fakeTool: &fakeTool{name: "Edit", side: SideEffectMutating}, fail: tt.fail}
-			checker := &fakeChecker{outcome: PermissionOutcome{Allow: true}}
-			reg := NewRegistry()
-			reg.Register(CategoryCore, tool)
+			tool := &precheckTool{fakeTool: &fakeTool{name: "Edit", side: tools.SideEffectMutating}, fail: tt.fail}
+			checker := &fakeChecker{outcome: tools.PermissionOutcome{Allow: true}}
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, tool)
 			resp := call(t, NewPipeline(reg, nil, WithPermissions(checker)), nil, "Edit", `{}`)
 			if !strings.Contains(resp.Text(), tt.wantText) {
 				t.Errorf("result = %q, want %q", resp.Text(), tt.wantText)

@@ -1,7 +1,8 @@
-package tools
+package engine
 
 import (
 	"encoding/json"
+	"github.com/toolhost/toolhost/tools"
 	"strings"
 	"testing"
 )
@@ -86,8 +87,8 @@ func TestInputRepair(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := &fakeTool{name: "T", schema: tt.schema}
-			reg := NewRegistry()
-			reg.Register(CategoryCore, tool)
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, tool)
 			resp := call(t, NewPipeline(reg, nil), nil, "T", tt.input)
 			if tt.want == "" {
 				if !resp.IsError || tool.calls.Load() != 0 || !strings.Contains(resp.Text(), tt.note) {

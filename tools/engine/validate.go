@@ -1,10 +1,11 @@
-package tools
+package engine
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/tools"
 	"math/big"
 	"sort"
 	"strconv"
@@ -76,7 +77,7 @@ func (e *SchemaError) Unwrap() error { return e.Err }
 // not, and a *SchemaError when the schema itself cannot be compiled.
 // keep, when not nil, lists the names still registered; cached schemas of
 // other tools are dropped when a new schema is compiled.
-func (v *Validator) Validate(t Tool, input []byte, keep func() []string) (*Result, error) {
+func (v *Validator) Validate(t tools.Tool, input []byte, keep func() []string) (*tools.Result, error) {
 	problems, err := v.Problems(t, input, keep)
 	if err != nil || len(problems) == 0 {
 		return nil, err
@@ -85,19 +86,19 @@ func (v *Validator) Validate(t Tool, input []byte, keep func() []string) (*Resul
 }
 
 // invalidInput is the error result listing the problems of an input.
-func invalidInput(lead string, problems []string) *Result {
+func invalidInput(lead string, problems []string) *tools.Result {
 	more := ""
 	if len(problems) > maxProblems {
 		more = fmt.Sprintf("; and %d more", len(problems)-maxProblems)
 		problems = problems[:maxProblems]
 	}
-	return ErrorResult("%s: %s%s. Fix the input to match the tool's input schema and call again.", lead, strings.Join(problems, "; "), more)
+	return tools.ErrorResult("%s: %s%s. Fix the input to match the tool's input schema and call again.", lead, strings.Join(problems, "; "), more)
 }
 
 // Problems lists what is wrong with input, one line per problem naming the
 // field ("limit: expected integer, got string"); none when it is valid.
 // Input that is not JSON is one problem.
-func (v *Validator) Problems(t Tool, input []byte, keep func() []string) ([]string, error) {
+func (v *Validator) Problems(t tools.Tool, input []byte, keep func() []string) ([]string, error) {
 	c, err := v.compiledFor(t, keep)
 	if err != nil || c == nil {
 		return nil, err
@@ -120,7 +121,7 @@ func (v *Validator) Problems(t Tool, input []byte, keep func() []string) ([]stri
 
 // compiledFor returns t's compiled schema, compiling it when it is new or
 // changed. A tool without a schema is not validated (nil, nil).
-func (v *Validator) compiledFor(t Tool, keep func() []string) (*compiledSchema, error) {
+func (v *Validator) compiledFor(t tools.Tool, keep func() []string) (*compiledSchema, error) {
 	source := t.InputSchema()
 	if len(bytes.TrimSpace(source)) == 0 {
 		return nil, nil

@@ -1,8 +1,9 @@
-package tools
+package engine
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/toolhost/toolhost/tools"
 	"strings"
 	"sync"
 	"testing"
@@ -16,11 +17,11 @@ type jailChecker struct {
 	updated json.RawMessage
 }
 
-func (c *jailChecker) Decide(Host, PermissionCall) PermissionDecision {
-	return PermissionDecision{Verdict: VerdictAllow}
+func (c *jailChecker) Decide(tools.Host, tools.PermissionCall) tools.PermissionDecision {
+	return tools.PermissionDecision{Verdict: tools.VerdictAllow}
 }
 
-func (c *jailChecker) Check(ctx context.Context, host Host, call PermissionCall) (PermissionOutcome, error) {
+func (c *jailChecker) Check(ctx context.Context, host tools.Host, call tools.PermissionCall) (tools.PermissionOutcome, error) {
 	c.mu.Lock()
 	c.checks++
 	first := c.checks == 1
@@ -28,18 +29,18 @@ func (c *jailChecker) Check(ctx context.Context, host Host, call PermissionCall)
 	for _, p := range call.Access.WritePaths {
 		switch {
 		case strings.HasPrefix(p, "/outside/"):
-			return PermissionOutcome{Message: "Error: writes outside the workspace are refused"}, nil
+			return tools.PermissionOutcome{Message: "Error: writes outside the workspace are refused"}, nil
 		case strings.HasPrefix(p, "/ask/"):
-			ans, err := host.RequestPermission(ctx, PermissionRequest{ToolName: call.Tool.Name(), Input: call.Input})
-			if err != nil || ans.Decision != DecisionAllow {
-				return PermissionOutcome{Message: "Error: not allowed"}, nil
+			ans, err := host.RequestPermission(ctx, tools.PermissionRequest{ToolName: call.Tool.Name(), Input: call.Input})
+			if err != nil || ans.Decision != tools.DecisionAllow {
+				return tools.PermissionOutcome{Message: "Error: not allowed"}, nil
 			}
 		}
 	}
 	if first {
-		return PermissionOutcome{Allow: true, UpdatedInput: c.updated}, nil
+		return tools.PermissionOutcome{Allow: true, UpdatedInput: c.updated}, nil
 	}
-	return PermissionOutcome{Allow: true}, nil
+	return tools.PermissionOutcome{Allow: true}, nil
 }
 
 // Input a permission answer or a hook rewrote passes the permission check
@@ -68,11 +69,11 @@ func TestRewrittenInputIsCheckedAgain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			edit := &accessTool{
-				fakeTool: &fakeTool{name: "Edit", side: SideEffectMutating, schema: `{"type":"object","properties":{"path":{"type":"string"}}}`},
+				fakeTool: &fakeTool{name: "Edit", side: tools.SideEffectMutating, schema: `{"type":"object","properties":{"path":{"type":"string"}}}`},
 				access:   pathAccess(true),
 			}
-			reg := NewRegistry()
-			reg.Register(CategoryCore, edit)
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, edit)
 			checker := &jailChecker{}
 			if tt.updated != "" {
 				checker.updated = json.RawMessage(tt.updated)
@@ -83,7 +84,7 @@ func TestRewrittenInputIsCheckedAgain(t *testing.T) {
 			}
 			p.Permissions = checker
 			host := newRecordingHost()
-			host.answer = &PermissionResponse{Decision: DecisionAllow}
+			host.answer = &tools.PermissionResponse{Decision: tools.DecisionAllow}
 			resp := call(t, p, host, "Edit", `{"path":"/ws/a.go"}`)
 			if !strings.Contains(resp.Text(), tt.wantText) {
 				t.Errorf("text = %q, want it to contain %q", resp.Text(), tt.wantText)

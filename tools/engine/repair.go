@@ -1,9 +1,10 @@
-package tools
+package engine
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/toolhost/toolhost/tools"
 	"slices"
 	"sort"
 	"strconv"
@@ -69,7 +70,7 @@ var actingFields = map[string]string{
 // acting field its tool does not have and no alias repairs (nil
 // otherwise): the refusal names the field and how to say it in the tool's
 // own input.
-func actingFieldRefusal(tool string, schema, input json.RawMessage) *Result {
+func actingFieldRefusal(tool string, schema, input json.RawMessage) *tools.Result {
 	sh, good := parseShape(schema)
 	if !good {
 		return nil
@@ -125,7 +126,7 @@ func actingFieldRefusal(tool string, schema, input json.RawMessage) *Result {
 		joined := strings.Join(advice, "; ")
 		msg += " " + strings.ToUpper(joined[:1]) + joined[1:] + "."
 	}
-	return ErrorResult("%s Its fields are %s.", msg, strings.Join(sh.properties, ", "))
+	return tools.ErrorResult("%s Its fields are %s.", msg, strings.Join(sh.properties, ", "))
 }
 
 // schemaShape is what repair needs of a tool's input schema: the top-level
@@ -180,17 +181,9 @@ func parseShape(schema json.RawMessage) (*schemaShape, bool) {
 	return sh, true
 }
 
-// StrictInput is implemented by tools whose unknown input fields must not
-// be dropped by the repair: a field that only some configurations accept
-// (SendMessage's type without tools.teams) would change what the call
-// means, so the call is refused as sent instead.
-type StrictInput interface {
-	StrictInput() bool
-}
-
 // repairInput returns input with Claude Code's repairs applied, and notes
 // for the model about what was dropped. ok is false when nothing changed.
-// keepUnknown leaves fields the schema does not have (StrictInput).
+// keepUnknown leaves fields the schema does not have (tools.StrictInput).
 func repairInput(schema, input json.RawMessage, keepUnknown bool) (out json.RawMessage, notes []string, ok bool) {
 	sh, good := parseShape(schema)
 	if !good {
@@ -382,14 +375,14 @@ func coerce(ps propShape, v json.RawMessage) (json.RawMessage, bool) {
 
 // withNotes returns res with notes appended as text blocks. res may be
 // shared (a tool's cache), so it is copied, never changed.
-func withNotes(res *Result, notes []string) *Result {
+func withNotes(res *tools.Result, notes []string) *tools.Result {
 	if res == nil || len(notes) == 0 {
 		return res
 	}
 	out := *res
-	out.Content = append(make([]Content, 0, len(res.Content)+len(notes)), res.Content...)
+	out.Content = append(make([]tools.Content, 0, len(res.Content)+len(notes)), res.Content...)
 	for _, n := range notes {
-		out.Content = append(out.Content, Content{Type: "text", Text: n})
+		out.Content = append(out.Content, tools.Content{Type: "text", Text: n})
 	}
 	return &out
 }

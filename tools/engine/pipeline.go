@@ -1,10 +1,17 @@
-package tools
+// Package engine runs tool calls: every mode (editor, MCP, CLI, sub-agents)
+// calls tools only through its Pipeline, which looks a call's tool up,
+// validates and repairs its input, decodes and prepares it once (for
+// Planners), checks permission, runs hooks, reports progress, executes,
+// and schedules the calls of a batch. The tools themselves and their types
+// are the kernel's (package tools).
+package engine
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/tools"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -34,7 +41,7 @@ type Request struct {
 // returns it.
 type Response struct {
 	CallID string `json:"callId,omitempty"`
-	*Result
+	*tools.Result
 	DurationMs int64 `json:"durationMs"`
 	// HookMessages are for the user, never the model: what hooks printed,
 	// their system messages, and notes about hooks that failed or timed out.
@@ -51,13 +58,13 @@ const DefaultMaxParallel = 10
 // report progress, execute. Every mode (editor, MCP, CLI) calls tools only
 // through it. Safe for concurrent use.
 type Pipeline struct {
-	Registry *Registry
+	Registry *tools.Registry
 	Log      *slog.Logger
 	// Permissions decides whether a call may run; nil allows every call.
-	Permissions PermissionChecker
+	Permissions tools.PermissionChecker
 	// Modes gives hooks the permission mode and turns a hook's "ask" into a
 	// denial in dontAsk mode; nil counts as the default mode.
-	Modes ModeController
+	Modes tools.ModeController
 
 	validator   *Validator
 	hooks       *hooks.Runner
@@ -81,15 +88,17 @@ type Pipeline struct {
 type Option func(*Pipeline)
 
 // WithPermissions sets the permission checker (nil allows every call).
-func WithPermissions(c PermissionChecker) Option { return func(p *Pipeline) { p.Permissions = c } }
+func WithPermissions(c tools.PermissionChecker) Option {
+	return func(p *Pipeline) { p.Permissions = c }
+}
 
 // WithModes sets the permission-mode controller hooks and "ask" read.
-func WithModes(m ModeController) Option { return func(p *Pipeline) { p.Modes = m } }
+func WithModes(m tools.ModeController) Option { return func(p *Pipeline) { p.Modes = m } }
 
 // EditFeedback wraps the host of a call that changes files; the function it
 // returns (nil for none) is given the call's result and returns it with
 // what the host learnt added.
-type EditFeedback func(Host) (Host, func(context.Context, *Result) *Result)
+type EditFeedback func(tools.Host) (tools.Host, func(context.Context, *tools.Result) *tools.Result)
 
 // WithEditFeedback sets the feedback added to the results of calls that
 // change files (tools/intel: the editor's diagnostics after an edit).
@@ -138,7 +147,7 @@ func WithMaxParallel(n int) Option {
 }
 
 // NewPipeline returns a pipeline over reg.
-func NewPipeline(reg *Registry, log *slog.Logger, opts ...Option) *Pipeline {
+func NewPipeline(reg *tools.Registry, log *slog.Logger, opts ...Option) *Pipeline {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -159,10 +168,10 @@ func NewPipeline(reg *Registry, log *slog.Logger, opts ...Option) *Pipeline {
 // Call runs one call for host. It returns a Go error only when ctx ended
 // before a result was ready (the caller answers -32800); every other failure
 // is a Result with IsError.
-func (p *Pipeline) Call(ctx context.Context, host Host, req Request) (*Response, error) {
+func (p *Pipeline) Call(ctx context.Context, host tools.Host, req Request) (*Response, error) {
 	start := time.Now()
 	if host == nil {
-		host = NoHost{}
+		host = tools.NoHost{}
 	}
 	c := &callState{req: req, host: host}
 	// The change journal names the call, tool and agent of each change;
@@ -188,12 +197,17 @@ func (p *Pipeline) Call(ctx context.Context, host Host, req Request) (*Response,
 // callState is what one call gathers on its way through the pipeline.
 type callState struct {
 	req   Request
-	host  Host
-	tool  Tool
+	host  tools.Host
+	tool  tools.Tool
 	input json.RawMessage
+	// plan is the tool's decoding of input when it is a Planner (nil
+	// otherwise, and once input changed); prepared is set once its
+	// Prepare succeeded, so no step works the call out again.
+	plan     tools.Plan
+	prepared bool
 	// access and risk are the call's, from the tool (paths absolute).
-	access Access
-	risk   Risk
+	access tools.Access
+	risk   tools.Risk
 	// reviewEdits is the checker's answer that the editor's review of the
 	// call's edits is the prompt.
 	reviewEdits bool
@@ -226,20 +240,20 @@ func (c *callState) absorb(event string, out hooks.Outcome) {
 
 // prepare looks the call's tool up and validates its input; a non-nil
 // Result is the answer when the call cannot run.
-func (p *Pipeline) prepare(c *callState) *Result {
+func (p *Pipeline) prepare(c *callState) *tools.Result {
 	entry, ok := p.Registry.Lookup(c.req.Name)
 	if !ok {
 		msg := fmt.Sprintf("no tool named %q.", c.req.Name)
 		if s := p.Registry.Suggest(c.req.Name, 3); len(s) > 0 {
 			msg += " Did you mean " + strings.Join(s, ", ") + "?"
 		}
-		return ErrorResult("%s Call toolhost/listTools for the available tools.", msg)
+		return tools.ErrorResult("%s Call toolhost/listTools for the available tools.", msg)
 	}
 	if !entry.Enabled {
 		if entry.OptIn {
-			return ErrorResult("the tool %s is off by default; the user can turn it on with the tools.optIn setting (\"tools\": {\"optIn\": [\"%s\"]}) or toolhost/setToolsEnabled.", entry.Tool.Name(), entry.Tool.Name())
+			return tools.ErrorResult("the tool %s is off by default; the user can turn it on with the tools.optIn setting (\"tools\": {\"optIn\": [\"%s\"]}) or toolhost/setToolsEnabled.", entry.Tool.Name(), entry.Tool.Name())
 		}
-		return ErrorResult("the tool %s is disabled; enable it with toolhost/setToolsEnabled or the tools.enabled setting.", entry.Tool.Name())
+		return tools.ErrorResult("the tool %s is disabled; enable it with toolhost/setToolsEnabled or the tools.enabled setting.", entry.Tool.Name())
 	}
 	c.tool = entry.Tool
 	c.input = normalInput(c.req.Input)
@@ -247,31 +261,68 @@ func (p *Pipeline) prepare(c *callState) *Result {
 		if refusal := actingFieldRefusal(c.tool.Name(), c.tool.InputSchema(), c.input); refusal != nil {
 			return refusal
 		}
-		strict, _ := c.tool.(StrictInput)
+		strict, _ := c.tool.(tools.StrictInput)
 		fixed, notes, ok := repairInput(c.tool.InputSchema(), c.input, strict != nil && strict.StrictInput())
 		if !ok || p.validate(c.tool, fixed, "") != nil {
 			return res
 		}
 		c.input, c.repairs = fixed, notes
 	}
-	c.access = p.access(c.tool, c.input)
+	if pl, ok := c.tool.(tools.Planner); ok {
+		// Decoded once, here; every later step is handed the plan.
+		var res *tools.Result
+		p.safely(c.tool.Name(), "Decode", func() { c.plan, res = pl.Decode(c.input) })
+		if res != nil {
+			return res
+		}
+	}
+	c.access = p.access(c.tool, c.input, c.plan)
 	c.risk = p.risk(c.tool, c.input)
 	return nil
 }
 
 // permissionCall is what the checker decides on for a prepared call.
-func (c *callState) permissionCall() PermissionCall {
-	return PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: c.input, Access: c.access, Risk: c.risk}
+func (c *callState) permissionCall() tools.PermissionCall {
+	return tools.PermissionCall{CallID: c.req.CallID, Tool: c.tool, Input: c.input, Access: c.access, Risk: c.risk, Plan: c.plan}
+}
+
+// setInput makes input, which a permission answer or a hook rewrote, the
+// call's: the plan of the old input no longer holds, so the tool decodes
+// the new one itself when it runs.
+func (c *callState) setInput(input json.RawMessage) {
+	c.input, c.plan, c.prepared = input, nil, false
+}
+
+// precheck runs what cannot depend on the user's answer: the plan's
+// Prepare (once per call: a Check that prepared it for its preview has
+// done it) or the tool's Precheck. A non-nil result ends the call.
+func (p *Pipeline) precheck(ctx context.Context, c *callState) *tools.Result {
+	if c.plan == nil {
+		pc, ok := c.tool.(tools.Prechecker)
+		if !ok {
+			return nil
+		}
+		var res *tools.Result
+		p.safely(c.tool.Name(), "Precheck", func() { res = pc.Precheck(ctx, c.host, c.input) })
+		return res
+	}
+	if c.prepared {
+		return nil
+	}
+	var res *tools.Result
+	p.safely(c.tool.Name(), "Prepare", func() { res = c.plan.Prepare(ctx, c.host) })
+	c.prepared = res == nil
+	return res
 }
 
 // Checked is toolhost/checkPermission's answer on a call: the decision,
 // the prompt for "ask", and the call prepared and decided on, for the Call
 // that presents it.
 type Checked struct {
-	Decision PermissionDecision
+	Decision tools.PermissionDecision
 	// Prompt is what the user is asked when the decision is "ask" (nil
 	// otherwise, or when the checker cannot tell its prompt).
-	Prompt *PermissionRequest
+	Prompt *tools.PermissionRequest
 	// Approval is the prepared call with its decision; nil for a denial.
 	Approval *Approval
 }
@@ -285,7 +336,7 @@ type Checked struct {
 // than the prompt named is asked again. Use it once.
 type Approval struct {
 	state    callState
-	decision PermissionDecision
+	decision tools.PermissionDecision
 }
 
 // Check is the permission checker's decision on req as the pipeline would
@@ -294,28 +345,31 @@ type Approval struct {
 // once, and for "ask" the prompt is built from that same call. When req
 // cannot be called (an unknown or disabled tool, an input that fails the
 // schema) the Result says why.
-func (p *Pipeline) Check(ctx context.Context, host Host, req Request) (Checked, *Result) {
+func (p *Pipeline) Check(ctx context.Context, host tools.Host, req Request) (Checked, *tools.Result) {
 	if host == nil {
-		host = NoHost{}
+		host = tools.NoHost{}
 	}
 	c := &callState{req: req, host: host}
 	if res := p.prepare(c); res != nil {
 		return Checked{}, res
 	}
 	if p.Permissions == nil {
-		d := PermissionDecision{Verdict: VerdictAllow, Reason: "no permission checker is configured"}
+		d := tools.PermissionDecision{Verdict: tools.VerdictAllow, Reason: "no permission checker is configured"}
 		return Checked{Decision: d, Approval: &Approval{state: *c, decision: d}}, nil
 	}
-	var d PermissionDecision
+	var d tools.PermissionDecision
 	p.safely(c.tool.Name(), "permission decision", func() { d = p.Permissions.Decide(host, c.permissionCall()) })
 	if d.Verdict == "" {
-		return Checked{}, ErrorResult("the permission decision on %s failed; see the server log.", c.tool.Name())
+		return Checked{}, tools.ErrorResult("the permission decision on %s failed; see the server log.", c.tool.Name())
 	}
 	out := Checked{Decision: d}
-	if d.Verdict == VerdictDeny {
+	if d.Verdict == tools.VerdictDeny {
 		return out, nil
 	}
-	if prompter, ok := p.Permissions.(PermissionPrompter); ok && d.Verdict == VerdictAsk {
+	if prompter, ok := p.Permissions.(tools.PermissionPrompter); ok && d.Verdict == tools.VerdictAsk {
+		// The prompt's preview is of the plan the call will run with; a
+		// plan that fails has none, and the call then fails as it runs.
+		p.precheck(ctx, c)
 		p.safely(c.tool.Name(), "permission prompt", func() {
 			r := prompter.Prompt(ctx, host, c.permissionCall())
 			out.Prompt = &r
@@ -328,14 +382,14 @@ func (p *Pipeline) Check(ctx context.Context, host Host, req Request) (Checked, 
 // approved settles the permission of a call that presents an Approval:
 // allowed (true) on the decision the client showed, unless the rules now
 // deny it (a result) or its reads now lead elsewhere (false: ask again).
-func (p *Pipeline) approved(c *callState) (bool, *Result) {
+func (p *Pipeline) approved(c *callState) (bool, *tools.Result) {
 	if p.Permissions == nil {
 		return true, nil
 	}
-	var now PermissionDecision
+	var now tools.PermissionDecision
 	p.safely(c.tool.Name(), "permission decision", func() { now = p.Permissions.Decide(c.host, c.permissionCall()) })
 	switch {
-	case now.Verdict == VerdictDeny:
+	case now.Verdict == tools.VerdictDeny:
 		return false, denied(c.tool.Name(), now.Reason)
 	case now.Verdict == "" || !slices.EqualFunc(now.ApprovedReads, c.approval.decision.ApprovedReads, workspace.ApprovedRead.Same):
 		return false, nil
@@ -343,39 +397,38 @@ func (p *Pipeline) approved(c *callState) (bool, *Result) {
 	// An "ask" the client showed is the user's answer; an "allow" stays
 	// what it was (the editor's review of edits included). The reads are
 	// approved as the prompt named them.
-	c.reviewEdits = now.Verdict == VerdictAllow && now.Review
+	c.reviewEdits = now.Verdict == tools.VerdictAllow && now.Review
 	c.approvedReads = c.approval.decision.ApprovedReads
 	return true, nil
 }
 
-func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
+func (p *Pipeline) run(ctx context.Context, c *callState) (*tools.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if a := c.req.Approval; a != nil {
 		// Prepared by Check: the same tool and input, not prepared again.
 		c.tool, c.input, c.access, c.risk, c.repairs = a.state.tool, a.state.input, a.state.access, a.state.risk, a.state.repairs
+		c.plan, c.prepared = a.state.plan, a.state.prepared
 		c.approval = a
 	} else if res := p.prepare(c); res != nil {
 		return res, nil
 	}
 	if p.checkRoots != nil {
 		if err := p.checkRoots(); err != nil {
-			return ErrorResult("%s was refused: %v.", c.tool.Name(), err), nil
+			return tools.ErrorResult("%s was refused: %v.", c.tool.Name(), err), nil
 		}
 	}
 
 	// What cannot depend on the user's answer is checked before asking.
-	if pc, ok := c.tool.(Prechecker); ok {
-		if res := pc.Precheck(ctx, c.host, c.input); res != nil {
-			return res, nil
-		}
+	if res := p.precheck(ctx, c); res != nil {
+		return res, nil
 	}
 	name := c.tool.Name()
 	access := c.access
 	allowed := false
 	if c.approval != nil {
-		var res *Result
+		var res *tools.Result
 		if allowed, res = p.approved(c); res != nil {
 			return res, nil
 		}
@@ -387,7 +440,7 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 				return nil, ctx.Err()
 			}
 			p.Log.Error("permission check failed", "tool", name, "err", err)
-			return ErrorResult("the permission check for %s failed (%v), so the call did not run. This is a failure of the tool host; retrying may help.", name, err), nil
+			return tools.ErrorResult("the permission check for %s failed (%v), so the call did not run. This is a failure of the tool host; retrying may help.", name, err), nil
 		}
 		if !out.Allow {
 			return denied(name, out.Message), nil
@@ -402,7 +455,7 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 			if res != nil || err != nil {
 				return res, err
 			}
-			c.input = input
+			c.setInput(input)
 		}
 	}
 
@@ -424,16 +477,16 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*Result, error) {
 // validate checks input against the tool's schema and returns the error
 // result when it does not fit; what names the input in messages ("" for the
 // caller's own input, else e.g. "the input as the user changed it").
-func (p *Pipeline) validate(t Tool, input json.RawMessage, what string) *Result {
+func (p *Pipeline) validate(t tools.Tool, input json.RawMessage, what string) *tools.Result {
 	problems, err := p.validator.Problems(t, input, p.Registry.Names)
 	var serr *SchemaError
 	switch {
 	case errors.As(err, &serr):
 		p.Log.Error("tool schema does not compile", "tool", t.Name(), "err", serr.Err)
-		return ErrorResult("the tool %s cannot be called: its own input schema is broken (%v). This is a fault of the tool, not of your input; use another tool.", t.Name(), serr.Err)
+		return tools.ErrorResult("the tool %s cannot be called: its own input schema is broken (%v). This is a fault of the tool, not of your input; use another tool.", t.Name(), serr.Err)
 	case err != nil:
 		p.Log.Error("validation failed", "tool", t.Name(), "err", err)
-		return ErrorResult("the input of %s could not be checked (%v); the call did not run.", t.Name(), err)
+		return tools.ErrorResult("the input of %s could not be checked (%v); the call did not run.", t.Name(), err)
 	case len(problems) == 0:
 		return nil
 	case what == "":
@@ -446,7 +499,7 @@ func (p *Pipeline) validate(t Tool, input json.RawMessage, what string) *Result 
 // the call before it runs. Hooks run after the permission check (the order
 // of design section 4), so a hook's "allow" cannot skip a prompt already
 // answered; "deny" refuses, "ask" asks the user even when the rules allowed.
-func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error) {
+func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*tools.Result, error) {
 	name := c.tool.Name()
 	if !p.hooks.Has(hooks.PreToolUse, name) {
 		return nil, nil
@@ -460,7 +513,7 @@ func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error
 	}
 	c.absorb(hooks.PreToolUse, out)
 	if c.stopReason != "" {
-		return withContext(ErrorResult("a PreToolUse hook stopped the agent before %s ran: %s", name, c.stopReason), c.context), nil
+		return withContext(tools.ErrorResult("a PreToolUse hook stopped the agent before %s ran: %s", name, c.stopReason), c.context), nil
 	}
 	reasons := strings.Join(out.Reasons, "; ")
 	switch out.Decision {
@@ -468,7 +521,7 @@ func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error
 		if reasons == "" {
 			reasons = "no reason given"
 		}
-		return withContext(ErrorResult("a PreToolUse hook blocked %s: %s. Do not retry the same call; change the approach or ask the user.", name, reasons), c.context), nil
+		return withContext(tools.ErrorResult("a PreToolUse hook blocked %s: %s. Do not retry the same call; change the approach or ask the user.", name, reasons), c.context), nil
 	case hooks.DecisionAsk:
 		if res, err := p.askForHook(ctx, c, reasons); res != nil || err != nil {
 			return withContext(res, c.context), err
@@ -482,20 +535,20 @@ func (p *Pipeline) preToolUse(ctx context.Context, c *callState) (*Result, error
 		if res != nil || err != nil {
 			return withContext(res, c.context), err
 		}
-		c.input = input
+		c.setInput(input)
 	}
 	return nil, nil
 }
 
 // askForHook asks the user to confirm a call a hook wants confirmed. It
 // returns a result when the call must not run.
-func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) (*Result, error) {
+func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) (*tools.Result, error) {
 	name := c.tool.Name()
-	if p.mode() == ModeDontAsk {
-		return ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, and the permission mode dontAsk denies what would need asking.", name), nil
+	if p.mode() == tools.ModeDontAsk {
+		return tools.ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, and the permission mode dontAsk denies what would need asking.", name), nil
 	}
-	var req PermissionRequest
-	if prompter, ok := p.Permissions.(PermissionPrompter); ok {
+	var req tools.PermissionRequest
+	if prompter, ok := p.Permissions.(tools.PermissionPrompter); ok {
 		// The checker's prompt, so the user reads it as every prompt:
 		// invisible characters written out.
 		call := c.permissionCall()
@@ -503,14 +556,12 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 		p.safely(name, "permission prompt", func() { req = prompter.Prompt(ctx, c.host, call) })
 	}
 	if req.ToolName == "" {
-		req = PermissionRequest{CallID: c.req.CallID, ToolName: name, Input: c.input, Risk: c.risk, Title: "A hook asks you to confirm " + name}
+		req = tools.PermissionRequest{CallID: c.req.CallID, ToolName: name, Input: c.input, Risk: c.risk, Title: "A hook asks you to confirm " + name}
 		if reason != "" {
 			req.Title += ": " + reason
 		}
 		req.Title = visible.Line(req.Title)
-		if pv, ok := c.tool.(Previewer); ok {
-			p.safely(name, "Preview", func() { req.Preview = pv.Preview(ctx, c.input) })
-		}
+		p.safely(name, "Preview", func() { req.Preview = tools.PreviewOf(ctx, c.permissionCall()) })
 		if req.Preview != nil {
 			req.Preview.Text = visible.Text(req.Preview.Text)
 		}
@@ -520,25 +571,25 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 		return nil, ctxErr
 	}
 	switch {
-	case errors.Is(err, ErrCannotAsk):
-		return ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, but the client cannot show dialogs, so the call was denied.", name), nil
-	case errors.Is(err, ErrDismissed):
-		return ErrorResult("the user dismissed the confirmation a PreToolUse hook asked for, so %s did not run. Ask the user how to proceed.", name), nil
+	case errors.Is(err, tools.ErrCannotAsk):
+		return tools.ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, but the client cannot show dialogs, so the call was denied.", name), nil
+	case errors.Is(err, tools.ErrDismissed):
+		return tools.ErrorResult("the user dismissed the confirmation a PreToolUse hook asked for, so %s did not run. Ask the user how to proceed.", name), nil
 	case err != nil:
 		p.Log.Warn("permission prompt failed", "tool", name, "err", err)
-		return ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, and asking failed (%v), so the call was denied.", name, err), nil
+		return tools.ErrorResult("a PreToolUse hook asked for the user's confirmation of %s, and asking failed (%v), so the call was denied.", name, err), nil
 	}
 	if !ans.Consented() {
 		msg := "the user denied " + name
 		if ans.Message != "" {
 			msg += ": " + ans.Message
 		}
-		return ErrorResult("%s. Do not retry the same call; ask the user how to proceed.", msg), nil
+		return tools.ErrorResult("%s. Do not retry the same call; ask the user how to proceed.", msg), nil
 	}
 	if ans.UpdatedInput != nil {
 		updated, err := json.Marshal(ans.UpdatedInput)
 		if err != nil {
-			return ErrorResult("the input the user edited could not be read (%v); the call did not run.", err), nil
+			return tools.ErrorResult("the input the user edited could not be read (%v); the call did not run.", err), nil
 		}
 		if res := p.validate(c.tool, updated, "the input as the user changed it"); res != nil {
 			return res, nil
@@ -547,28 +598,28 @@ func (p *Pipeline) askForHook(ctx context.Context, c *callState, reason string) 
 		if res != nil || err != nil {
 			return res, err
 		}
-		c.input = input
+		c.setInput(input)
 	}
 	return nil, nil
 }
 
 // execute runs the tool between progress begin and end, with a context the
 // user can cancel from the editor. It returns an error only when ctx ended.
-func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Result, error) {
+func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*tools.Result, error) {
 	name := c.tool.Name()
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
 	progress := c.host.BeginProgress(ctx, title, cancel)
 	if progress == nil {
-		progress = NoProgress{}
+		progress = tools.NoProgress{}
 	}
 	host := c.host
-	var feedback func(context.Context, *Result) *Result
-	if p.editFeedback != nil && c.tool.SideEffect() == SideEffectMutating {
+	var feedback func(context.Context, *tools.Result) *tools.Result
+	if p.editFeedback != nil && c.tool.SideEffect() == tools.SideEffectMutating {
 		host, feedback = p.editFeedback(host)
 	}
-	var res *Result
+	var res *tools.Result
 	var err error
 	func() {
 		defer func() {
@@ -577,7 +628,7 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 				err = fmt.Errorf("the tool crashed: %v", r)
 			}
 		}()
-		res, err = c.tool.Execute(callCtx, &Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: host, Progress: progress, ReviewEdits: c.reviewEdits, ApprovedReads: c.approvedReads})
+		res, err = c.tool.Execute(callCtx, &tools.Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: host, Progress: progress, ReviewEdits: c.reviewEdits, ApprovedReads: c.approvedReads, Plan: c.plan})
 	}()
 	elapsed := time.Since(start).Round(time.Millisecond)
 
@@ -587,13 +638,13 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 		return nil, ctx.Err()
 	case callCtx.Err() != nil:
 		progress.End("cancelled after " + elapsed.String())
-		return ErrorResult("interrupted: the user cancelled %s from the editor after %s; it may have done part of its work. Ask the user before running it again.", name, elapsed), nil
+		return tools.ErrorResult("interrupted: the user cancelled %s from the editor after %s; it may have done part of its work. Ask the user before running it again.", name, elapsed), nil
 	case err != nil:
 		progress.End("failed after " + elapsed.String())
 		p.Log.Error("tool failed", "tool", name, "err", err)
-		return ErrorResult("%s failed: %v. %s.", name, err, hostFailureAdvice(err)), nil
+		return tools.ErrorResult("%s failed: %v. %s.", name, err, hostFailureAdvice(err)), nil
 	case res == nil:
-		res = TextResult("")
+		res = tools.TextResult("")
 	}
 	if feedback != nil {
 		res = feedback(callCtx, res)
@@ -608,7 +659,7 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*Re
 
 // postToolUse runs the PostToolUse hooks of a result, or the
 // PostToolUseFailure hooks of an error result.
-func (p *Pipeline) postToolUse(ctx context.Context, c *callState, res *Result) (*Result, error) {
+func (p *Pipeline) postToolUse(ctx context.Context, c *callState, res *tools.Result) (*tools.Result, error) {
 	name := c.tool.Name()
 	ev := hooks.Event{Name: hooks.PostToolUse, ToolName: name, ToolUseID: c.req.CallID, ToolInput: c.input, PermissionMode: p.mode()}
 	if res.IsError {
@@ -639,7 +690,7 @@ func (p *Pipeline) postToolUse(ctx context.Context, c *callState, res *Result) (
 
 // withContext returns res with hooks' notes appended as text blocks. res
 // may be shared (a tool's cache), so it is copied, never changed.
-func withContext(res *Result, notes []contextNote) *Result {
+func withContext(res *tools.Result, notes []contextNote) *tools.Result {
 	if len(notes) == 0 {
 		return res
 	}
@@ -653,22 +704,25 @@ func withContext(res *Result, notes []contextNote) *Result {
 // denied is the result of a call the permission checker refused. The
 // checker's message says what to do next; it is kept, with the Error prefix
 // the model expects.
-func denied(tool, msg string) *Result {
+func denied(tool, msg string) *tools.Result {
 	msg = strings.TrimPrefix(strings.TrimSpace(msg), "Error: ")
 	if msg == "" {
 		msg = fmt.Sprintf("permission to run %s was denied. Do not retry the same call; ask the user how to proceed or take another approach", tool)
 	}
-	return ErrorResult("%s", msg)
+	return tools.ErrorResult("%s", msg)
 }
 
-// access is what a call touches with its paths resolved to absolute ones.
-func (p *Pipeline) access(t Tool, input json.RawMessage) Access {
-	ad, ok := t.(AccessDescriber)
-	if !ok {
-		return Access{}
+// access is what a call touches with its paths resolved to absolute ones:
+// its plan's when it has one (nothing decoded again), else its tool's.
+func (p *Pipeline) access(t tools.Tool, input json.RawMessage, plan tools.Plan) tools.Access {
+	var a tools.Access
+	if ad, ok := t.(tools.AccessDescriber); plan != nil {
+		p.safely(t.Name(), "Access", func() { a = plan.Access() })
+	} else if ok {
+		p.safely(t.Name(), "Access", func() { a = ad.Access(input) })
+	} else {
+		return tools.Access{}
 	}
-	var a Access
-	p.safely(t.Name(), "Access", func() { a = ad.Access(input) })
 	a.ReadPaths = p.absolute(a.ReadPaths)
 	a.WritePaths = p.absolute(a.WritePaths)
 	return a
@@ -689,9 +743,9 @@ func (p *Pipeline) absolute(paths []string) []string {
 }
 
 // risk is the tool's own assessment, or the default of its side effect.
-func (p *Pipeline) risk(t Tool, input json.RawMessage) Risk {
-	r := DefaultRisk(t.SideEffect())
-	if ra, ok := t.(RiskAssessor); ok {
+func (p *Pipeline) risk(t tools.Tool, input json.RawMessage) tools.Risk {
+	r := tools.DefaultRisk(t.SideEffect())
+	if ra, ok := t.(tools.RiskAssessor); ok {
 		p.safely(t.Name(), "Risk", func() {
 			if got := ra.Risk(input); got != "" {
 				r = got
@@ -714,7 +768,7 @@ func (p *Pipeline) safely(tool, method string, f func()) {
 
 func (p *Pipeline) mode() string {
 	if p.Modes == nil {
-		return ModeDefault
+		return tools.ModeDefault
 	}
 	return p.Modes.Mode()
 }
@@ -728,7 +782,7 @@ func normalInput(in json.RawMessage) json.RawMessage {
 }
 
 // title names a call in the editor's progress: the tool and what it works on.
-func title(name string, a Access) string {
+func title(name string, a tools.Access) string {
 	target := a.Command
 	if target == "" && len(a.WritePaths) > 0 {
 		target = filepath.Base(a.WritePaths[0])

@@ -1,0 +1,136 @@
+package fs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"sync/atomic"
+
+	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
+)
+
+// change is what Edit, Write and NotebookEdit share of one call, their one
+// change path: the input decoded once (Decode), the file read and the new
+// content worked out once before the permission prompt (Prepare, whose
+// work the prompt's preview shows), and the change made through
+// workspace.Modify, which takes the prepared content as long as the file
+// is still what it was prepared on and plans again only when it changed
+// under its lock.
+type change struct {
+	ws *workspace.Workspace
+	// path is the file as the input gives it (Access); abs is it resolved,
+	// or bad says why it could not be (Prepare and Execute answer it).
+	path string
+	abs  string
+	bad  *tools.Result
+	// prepared is set when the file was read and the change worked out:
+	// base is the content it was worked out on (nil: the file did not
+	// exist), stale that the file had changed since the agent's Read.
+	prepared bool
+	base     []byte
+	stale    bool
+	// linkedOut is set when abs leads outside the workspace through a
+	// link (leadsOutside): the permission checker refuses it, saying where
+	// it leads, so the check before the prompt lets it through.
+	linkedOut bool
+}
+
+// newChange resolves the file a call changes; field names it in errors.
+func newChange(ws *workspace.Workspace, field, path string) change {
+	c := change{ws: ws, path: path}
+	c.abs, c.bad = resolve(ws, field, path)
+	return c
+}
+
+// Access implements tools.Plan: the file written, as given.
+func (c *change) Access() tools.Access {
+	if c.path == "" {
+		return tools.Access{}
+	}
+	return tools.Access{WritePaths: []string{c.path}}
+}
+
+// load reads the file to prepare a change of it, at most limit bytes: a
+// missing file is nil content, no error.
+func (c *change) load(ctx context.Context, limit int64) ([]byte, error) {
+	old, _, err := c.ws.ReadFileLimit(ctx, c.abs, nil, limit)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		c.linkedOut = leadsOutside(err)
+		return nil, err
+	}
+	return old, nil
+}
+
+// checkFresh checks that the file is as the agent's Read left it
+// (workspace.CheckFresh's error otherwise); c.stale is set when it changed
+// since, which Edit may still apply to.
+func (c *change) checkFresh() error {
+	err := c.ws.CheckFresh(c.abs)
+	var se *workspace.StaleError
+	c.stale = errors.As(err, &se) && se.Kind == workspace.ErrStale
+	return err
+}
+
+// precheck is the answer of Prepare for a result from the tool's own
+// preparation: a file that leads outside through a link passes, for the
+// permission checker to refuse.
+func (c *change) precheck(res *tools.Result) *tools.Result {
+	if res != nil && c.linkedOut {
+		return nil
+	}
+	return res
+}
+
+// reuse is a plan for workspace.Modification (Plan when stale is false,
+// Changed when true): while the current content is what the call was
+// prepared on, in the same freshness, it takes the prepared content
+// (prepared, which may build it now); otherwise it plans again with plan.
+func (c *change) reuse(stale bool, prepared func() []byte, plan func([]byte) ([]byte, error)) func([]byte) ([]byte, error) {
+	if plan == nil {
+		return nil
+	}
+	return func(current []byte) ([]byte, error) {
+		if c.prepared && c.stale == stale && (current == nil) == (c.base == nil) && bytes.Equal(current, c.base) {
+			return prepared(), nil
+		}
+		return plan(current)
+	}
+}
+
+// modify makes the change through workspace.Modify, labelled with the
+// tool's name: plan and changed (nil for none) are Modification's Plan and
+// Changed, used only when the file is no longer what the call was
+// prepared on; prepared gives the prepared content otherwise.
+func (c *change) modify(ctx context.Context, call *tools.Call, tool string, limit int64, prepared func() []byte, plan, changed func([]byte) ([]byte, error)) (workspace.Modified, error) {
+	return c.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: c.abs, Label: tool + " " + displayName(c.ws, c.abs), Review: call.ReviewEdits,
+		Limit:   limit,
+		Plan:    c.reuse(false, prepared, plan),
+		Changed: c.reuse(true, prepared, changed),
+	})
+}
+
+// callCounts counts what calls of Edit, Write and NotebookEdit do; tests
+// set countsOf to hold that a call decodes its input once and plans its
+// change once.
+type callCounts struct{ decodes, plans atomic.Int64 }
+
+// countsOf is nil outside tests.
+var countsOf atomic.Pointer[callCounts]
+
+func countDecode() {
+	if c := countsOf.Load(); c != nil {
+		c.decodes.Add(1)
+	}
+}
+
+func countPlan() {
+	if c := countsOf.Load(); c != nil {
+		c.plans.Add(1)
+	}
+}
