@@ -13,12 +13,14 @@ cd "$(dirname "$0")/../.."
 repo=$PWD
 here=$repo/scripts/wine
 
-# The packages of paths, URIs, the jail, edits (CRLF, BOM), permission
-# rules, the Go walk and the file and search tools; Read/Write/Edit/Glob/
-# Grep also run end to end through toolhost.exe below. Tests that meet a
+# The packages of process lifetimes (a Job Object per call), paths, URIs,
+# the jail, edits (CRLF, BOM), permission rules, the Go walk and the file
+# and search tools; Read/Write/Edit/Glob/Grep also run end to end through
+# toolhost.exe below. Tests that meet a
 # limit of Wine skip themselves there (internal/wine).
 packages=(
   ./internal/wine
+  ./internal/lifetime
   ./internal/pathutil
   ./internal/udiff
   ./internal/rpcfault
@@ -33,7 +35,7 @@ packages=(
 # not seen as links), run Unix commands (git, true, sh), check Unix modes,
 # or count open descriptors the Unix way. docs/windows.md lists them.
 links='TestRealPath|TestDanglingLinkIsOutside|TestWriteThroughLinkKeepsIt|TestOpenDirApproved|TestApprovedReads|TestApprovedReadsNameTheRealPath|TestARootIsTheFolderThatWasOpened|TestSetRootsKeepsThePinOfAKeptRoot|TestARootIsPinnedWhenItFirstExists|TestOpenDir|TestReadJail|TestWritesThroughALinkLeadingOutside|TestDenyBeatsAskBeatsAllow|TestModes|TestOutsideWorkspace|TestProtectedFilesAskWhateverTheRules|TestSandboxBinds|TestSandboxBindsLinks'
-unix='TestCleanStaleTemps|TestWalkAgreesWithGit|TestRules|TestBashNamingProtectedFilesIsNotPreApproved|TestBashNamingTheUsersConfigIsNotPreApproved'
+unix='TestCleanStaleTemps|TestWalkAgreesWithGit|TestBashNamingProtectedFilesIsNotPreApproved|TestBashNamingTheUsersConfigIsNotPreApproved'
 # Unix-only fixtures: /-rooted URIs, mode bits, a newline in a file name,
 # Unix error texts, an executable without .exe.
 fixtures='TestLookPathAbsPassesOverRelativeEntries|TestDocumentChanges|TestDocumentLifecycle|TestModify|TestResolveKeepsWhiteSpaceOfNamesThatExist|TestReadFileIntoReusesAndGrowsTheBuffer'
