@@ -64,6 +64,16 @@ GOOS=windows GOARCH=amd64 go test -count=1 -overlay "$prefix/go-overlay.json" \
 GOOS=windows GOARCH=amd64 go test -c -overlay "$prefix/go-overlay.json" -o "$prefix/shell.test.exe" ./tools/shell
 "$here/exec.sh" "$prefix/shell.test.exe" -test.run '^(TestPowerShell.*|TestFindPowerShell|TestFindBash|TestDecodeCodePage)$'
 
+# The scripted editor sessions (testdata/sessions, lspserver.TestSessions)
+# replayed by the Windows test program: the root is a drive path, its URI
+# file:///Z:/... Skipped: the sessions that run Bash (Wine has no Git Bash,
+# so PowerShell is offered instead) or list the tools (the same swap), and
+# those whose trust hint quotes the Windows root for a shell.
+sessions_skip='core|check-permission|disktruth|errors|permission|permission-fallback|permission-none|lifecycle|skills|trust'
+GOOS=windows GOARCH=amd64 go test -c -overlay "$prefix/go-overlay.json" -o "$prefix/lspserver.test.exe" ./lspserver
+(cd lspserver && "$here/exec.sh" "$prefix/lspserver.test.exe" -test.run '^TestSessions$' \
+  -test.skip "^TestSessions\$/^($sessions_skip)\$")
+
 # toolhost.exe end to end: a call of each file tool on a CRLF file with a
 # BOM, then a scripted editor session on `toolhost serve`.
 GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go build -o "$prefix/toolhost.exe" ./cmd/toolhost
