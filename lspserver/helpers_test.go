@@ -288,7 +288,7 @@ var blockRelease = make(chan string)
 var blockStarted = make(chan struct{}, 16)
 
 // registerTestTools adds the tools the protocol tests use:
-// Echo returns input.text; Block waits for blockRelease or cancellation;
+// Echo reports input.text as progress and returns it; Block waits for blockRelease or cancellation;
 // Ask requests permission and reports the decision; Question asks input.q.
 func registerTestTools(reg *tools.Registry) {
 	reg.Register("test",
@@ -299,6 +299,7 @@ func registerTestTools(reg *tools.Registry) {
 			if err := json.Unmarshal(call.Input, &in); err != nil {
 				return tools.ErrorResult("input: %v", err), nil
 			}
+			call.Progress.Report(in.Text)
 			return tools.TextResult(in.Text), nil
 		}},
 		&testTool{name: "Block", side: tools.SideEffectNone, run: func(ctx context.Context, call *tools.Call) (*tools.Result, error) {

@@ -79,8 +79,12 @@ type workDoneProgress struct {
 // of a burst is sent when the interval ends.
 func (p *workDoneProgress) Report(message string) { p.limiter.Report(message) }
 
+// sendReport keeps the message's line breaks: a report is the last lines
+// of a command's output, and an editor that shows one line picks the last
+// (escaped, they read as a literal "\n" in both editors). Other invisible
+// characters are still escaped; the title and the end stay one line.
 func (p *workDoneProgress) sendReport(message string) {
-	_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "report", Message: visible.Line(message)}})
+	_ = p.srv.notify("$/progress", progressParams{Token: p.token, Value: progressValue{Kind: "report", Message: visible.Text(message)}})
 }
 
 // End flushes a pending report and ends the progress with message, which

@@ -226,6 +226,43 @@ func TestProgressCancelEndsTheCall(t *testing.T) {
 	}
 }
 
+// TestProgressReportKeepsLineBreaks: a report is the last lines of a
+// command's output; its line breaks arrive as line breaks (an editor shows
+// them, or its last line), while a terminal escape is still written out.
+func TestProgressReportKeepsLineBreaks(t *testing.T) {
+	cases := []struct{ name, text, want string }{
+		{"lines", "step 1\nstep 2\n", "step 1\nstep 2\n"},
+		{"tab kept", "a\tb", "a\tb"},
+		{"escape written out", "red\x1b[31m\nnext", `red\x1b[31m` + "\nnext"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startServer(t, Options{})
+			c.initialize(t.TempDir(), map[string]any{"window": map[string]any{"workDoneProgress": true}})
+			c.request(1, "toolhost/callTool", map[string]any{"name": "Echo", "input": map[string]any{"text": tc.text}})
+			create := c.next()
+			if create["method"] != "window/workDoneProgress/create" {
+				t.Fatalf("want a progress create, got %v", create)
+			}
+			c.send(map[string]any{"jsonrpc": "2.0", "id": create["id"], "result": nil})
+			var report string
+			for {
+				m := c.next()
+				if m["id"] == float64(1) {
+					break
+				}
+				v := m["params"].(map[string]any)["value"].(map[string]any)
+				if v["kind"] == "report" {
+					report = v["message"].(string)
+				}
+			}
+			if report != tc.want {
+				t.Fatalf("report %q, want %q", report, tc.want)
+			}
+		})
+	}
+}
+
 func TestServerRequestsEndWhenTheClientGoesAway(t *testing.T) {
 	c := startServer(t, Options{})
 	c.initialize(t.TempDir(), map[string]any{"experimental": map[string]any{"toolhost": map[string]any{"requestPermission": true}}})

@@ -168,6 +168,31 @@ async function main() {
     await waitFor(async () => /Blue/.test(await wb.activeEditorText()), "the answer in the result document", 30000);
     await wb.screenshot("06-answer-result");
 
+    step("a multi-select question: Other… and back are buttons, Toggle all ticks the options alone, OK answers");
+    await runTool(wb, "AskUserQuestion", {
+      questions: [
+        { question: "Which size?", header: "Size", multiSelect: false, options: [{ label: "Small" }, { label: "Large" }] },
+        { question: "Which toppings?", header: "Toppings", multiSelect: true, options: [{ label: "Cheese" }, { label: "Olives" }] },
+      ],
+    });
+    await wb.pickRow("Small");
+    await wb.row("Olives").waitFor({ state: "visible", timeout: 30000 });
+    const rows = await wb.quickInput().locator(".monaco-list-row").allInnerTexts();
+    if (rows.some((r) => /Other…|Previous question/.test(r))) {
+      throw new Error(`Other… or the way back is a checkbox row of the multi-select: ${JSON.stringify(rows)}`);
+    }
+    for (const action of ["Other…", "← Previous question"]) {
+      await wb.quickInput().locator(`.action-label[aria-label^="${action}"]`).waitFor({ state: "visible", timeout: 5000 });
+    }
+    await wb.quickInput().locator(".quick-input-check-all").click();
+    await wb.screenshot("05b-multi-select");
+    await wb.quickInput().locator(".quick-input-action .monaco-button", { hasText: "OK" }).click();
+    await waitFor(
+      async () => /Small/.test(await wb.activeEditorText()) && /Cheese, Olives/.test(await wb.activeEditorText()),
+      "both answers in the result document (OK did not go back to the first question)",
+      30000,
+    );
+
     step("TodoWrite fills the Todos view");
     await runTool(wb, "TodoWrite", {
       todos: [
@@ -182,7 +207,8 @@ async function main() {
     await waitResult(wb, "TodoWrite");
     await wb.runCommand("toolhost: Focus on Todos View");
     const todoRow = (label) => page.locator(".monaco-list-row", { hasText: label });
-    await todoRow("Painting the button").waitFor({ state: "visible", timeout: 20000 });
+    // A row is its subject; the one in progress says what it does beside it.
+    await todoRow("Paint the button").filter({ hasText: "in progress: Painting the button" }).waitFor({ state: "visible", timeout: 20000 });
     await todoRow("Ship it").waitFor({ state: "visible", timeout: 20000 });
     await wb.screenshot("07-todos");
 

@@ -1,7 +1,6 @@
 /** The extension's commands: Run Tool…, Set Permission Mode, Show Status. */
 import * as vscode from "vscode";
 import { ErrorCodes, type LanguageClient } from "vscode-languageclient/node";
-import { cancelledByUser } from "./logic/cancel";
 import { MODES } from "./logic/modes";
 import { CallToolResult, formatResult, formatStatus } from "./logic/results";
 import { checkInput } from "./logic/schema";
@@ -132,24 +131,12 @@ async function callAndShow(
   const started = Date.now();
   log.appendLine(`[call] ${name} ${JSON.stringify(input)}`);
   let result: CallToolResult | undefined;
-  let cancelToken: vscode.CancellationToken | undefined;
   try {
-    // A notification, not the status bar: only a notification's progress
-    // has a Cancel button, and a long Bash must be stoppable. Cancel sends
-    // $/cancelRequest; the server stops the call and its processes.
-    result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `toolhost: ${name}`, cancellable: true },
-      (_progress, token) => {
-        cancelToken = token;
-        return client.sendRequest<CallToolResult>(ClientRequests.callTool, { name, input }, token);
-      },
-    );
+    // No progress of its own: the server's progress of the call is a
+    // notification with Cancel and the output's last line (callProgress.ts).
+    // Cancel there ends the call, whose result says it was interrupted.
+    result = await client.sendRequest<CallToolResult>(ClientRequests.callTool, { name, input });
   } catch (err) {
-    if (cancelledByUser(err, cancelToken)) {
-      log.appendLine(`[call] ${name} cancelled by the user after ${Date.now() - started} ms`);
-      void vscode.window.showInformationMessage(`toolhost: ${name} was cancelled.`);
-      return;
-    }
     if (!connectionLost(err)) {
       throw err;
     }

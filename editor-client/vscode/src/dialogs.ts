@@ -4,7 +4,7 @@
  * answers come from the pure modules in ./logic.
  */
 import * as vscode from "vscode";
-import { askQuestions, AskUserQuestionParams, AskUserQuestionResult, QuestionPickItem, QuestionUI } from "./logic/questions";
+import { askQuestions, AskUserQuestionParams, AskUserQuestionResult, QuestionPick, QuestionPickItem, QuestionUI } from "./logic/questions";
 import {
   ALLOW_ALWAYS,
   DENY,
@@ -40,8 +40,7 @@ export function vscodeQuestionUI(token?: vscode.CancellationToken): QuestionUI {
         matchOnDescription: true,
       };
       if (pick.canPickMany) {
-        const picked = await vscode.window.showQuickPick(items, { ...options, canPickMany: true }, token);
-        return picked?.map((p) => p.source);
+        return pickMany(items, pick, token);
       }
       const picked = await vscode.window.showQuickPick(items, options, token);
       return picked ? [picked.source] : undefined;
@@ -50,6 +49,52 @@ export function vscodeQuestionUI(token?: vscode.CancellationToken): QuestionUI {
       return vscode.window.showInputBox({ title, prompt, ignoreFocusOut: true, placeHolder: "Your answer" }, token);
     },
   };
+}
+
+/**
+ * A multi-select question: its rows are the options alone (checkboxes that
+ * "toggle all" ticks); Other… and the way back are the title bar's buttons.
+ * OK answers with the ticked rows; Other… with them and the free text
+ * asked next.
+ */
+function pickMany<T extends vscode.QuickPickItem & { source: QuestionPickItem }>(
+  items: T[],
+  pick: QuestionPick,
+  token?: vscode.CancellationToken,
+): Promise<QuestionPickItem[] | undefined> {
+  type Button = vscode.QuickInputButton & { source: QuestionPickItem };
+  const buttons: Button[] = pick.actions.map((source) =>
+    source.back
+      ? { iconPath: new vscode.ThemeIcon("arrow-left"), tooltip: source.label, source }
+      : { iconPath: new vscode.ThemeIcon("edit"), tooltip: `${source.label} (${source.description})`, source },
+  );
+  const qp = vscode.window.createQuickPick<T>();
+  qp.title = pick.title;
+  qp.placeholder = pick.placeholder;
+  qp.canSelectMany = true;
+  qp.ignoreFocusOut = true;
+  qp.matchOnDescription = true;
+  qp.items = items;
+  qp.buttons = buttons;
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (value: QuestionPickItem[] | undefined) => {
+      if (!done) {
+        done = true;
+        resolve(value);
+        cancelled?.dispose();
+        qp.dispose();
+      }
+    };
+    const cancelled = token?.onCancellationRequested(() => finish(undefined));
+    qp.onDidAccept(() => finish(qp.selectedItems.map((i) => i.source)));
+    qp.onDidTriggerButton((b) => {
+      const action = (b as Button).source;
+      finish(action.back ? [action] : [...qp.selectedItems.map((i) => i.source), action]);
+    });
+    qp.onDidHide(() => finish(undefined));
+    qp.show();
+  });
 }
 
 /** Handles `toolhost/askUserQuestion`. */

@@ -89,6 +89,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     () => {
       reviews.dismissAll();
       claudeIde.stopped();
+      // The list lived in the server, and a new server starts without it
+      // (TaskList says "No tasks"): clear it and say why, rather than show
+      // tasks nobody is tracking any more.
+      if (todos.summary() !== "") {
+        todos.update([]);
+        todoView.badge = undefined;
+        todoView.message = `The server stopped at ${new Date().toLocaleTimeString()}, and the agent's todo list ended with it.`;
+      }
       teams.clear();
       watching.forEach((d) => d.dispose());
       watching.clear();

@@ -12,6 +12,7 @@ import { once } from "node:events";
 import * as os from "node:os";
 import * as vscode from "vscode";
 import { CloseAction, ErrorAction, LanguageClient, State } from "vscode-languageclient/node";
+import { registerCallProgress } from "./callProgress";
 import { ClientEvents, createClient } from "./client";
 import { ANTHROPIC_EXTENSION_ID, claudeIdeEnabled } from "./logic/claudeIde";
 import { initializationOptions, modeOf, statusBarText } from "./logic/modes";
@@ -193,6 +194,8 @@ export class ServerManager implements vscode.Disposable {
     if (gen !== this.generation) {
       return;
     }
+    // After start: the library registers its own progress handler then.
+    registerCallProgress(client);
     this.show("running");
     const status = await client.sendRequest(ClientRequests.status, {}).catch(() => undefined);
     this.showMode(modeOf(status) ?? mode ?? "default");

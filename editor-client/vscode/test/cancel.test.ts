@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { Cancellation, cancelledByUser, REQUEST_CANCELLED, untilCancelled } from "../src/logic/cancel";
+import { Cancellation, untilCancelled } from "../src/logic/cancel";
 
 /** A token whose cancel() fires its listeners, like vscode-jsonrpc's. */
 function source(): Cancellation & { cancel(): void; listeners: number } {
@@ -40,16 +40,4 @@ test("untilCancelled passes the dialog's answer through and stops listening", as
   const done = source();
   done.cancel();
   assert.equal(await untilCancelled(new Promise<string>(() => {}), done, "dismissed"), "dismissed");
-});
-
-test("cancelledByUser tells a call the user cancelled from a failure", () => {
-  const tests = [
-    { name: "the server's RequestCancelled answer", err: { code: REQUEST_CANCELLED }, token: undefined, want: true },
-    { name: "any error once the user pressed Cancel", err: new Error("gave up"), token: { isCancellationRequested: true }, want: true },
-    { name: "a tool's failure", err: { code: -32603, message: "internal" }, token: { isCancellationRequested: false }, want: false },
-    { name: "a lost connection", err: { code: -32097 }, token: undefined, want: false },
-  ];
-  for (const t of tests) {
-    assert.equal(cancelledByUser(t.err, t.token), t.want, t.name);
-  }
 });

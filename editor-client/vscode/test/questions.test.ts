@@ -10,7 +10,7 @@ function scripted(picks: Array<string[] | undefined>, inputs: Array<string | und
       shown.push(pick);
       const labels = picks.shift();
       return labels?.map((l) => {
-        const item = pick.items.find((i) => i.label === l);
+        const item = [...pick.items, ...pick.actions].find((i) => i.label === l);
         assert.ok(item, `no item ${l} in ${pick.items.map((i) => i.label)}`);
         return item as QuestionPickItem;
       });
@@ -31,16 +31,21 @@ const color = {
   ],
 };
 
-test("questionPick lists the options, then Other… and the way back, and numbers the step", () => {
-  const pick = questionPick({ ...color, multiSelect: true }, 1, 3);
-  assert.match(pick.title, /^Color \(2\/3\): /);
-  assert.equal(pick.canPickMany, true);
-  assert.deepEqual(
-    pick.items.map((i) => i.label),
-    ["Red", "Blue", OTHER_LABEL, BACK_LABEL],
-  );
-  assert.equal(pick.items[0].description, "warm");
-  assert.equal(pick.items[2].other, true);
+test("questionPick: Other… and the way back are rows of a single-select, buttons of a multi-select", () => {
+  const cases = [
+    { multiSelect: false, items: ["Red", "Blue", OTHER_LABEL, BACK_LABEL], actions: [] as string[] },
+    // Rows of a multi-select are checkboxes "toggle all" ticks.
+    { multiSelect: true, items: ["Red", "Blue"], actions: [OTHER_LABEL, BACK_LABEL] },
+  ];
+  for (const c of cases) {
+    const pick = questionPick({ ...color, multiSelect: c.multiSelect }, 1, 3);
+    assert.match(pick.title, /^Color \(2\/3\): /);
+    assert.equal(pick.canPickMany, c.multiSelect);
+    assert.deepEqual(pick.items.map((i) => i.label), c.items, `multiSelect ${c.multiSelect}`);
+    assert.deepEqual(pick.actions.map((i) => i.label), c.actions, `multiSelect ${c.multiSelect}`);
+    assert.equal(pick.items[0].description, "warm");
+    assert.ok([...pick.items, ...pick.actions].find((i) => i.label === OTHER_LABEL)?.other);
+  }
 });
 
 test("questionPick of a single question has no step counter", () => {
@@ -106,5 +111,8 @@ test("askQuestions goes back to the previous question and replaces its answer", 
   const result = await askQuestions({ questions: [q1, q2] }, ui);
   assert.deepEqual(result, { answers: { "First?": "B", "Second?": "C" } });
   assert.equal(seen.length, 4);
-  assert.ok(!questionPick(q1, 0, 2).items.some((i) => i.back), "no way back from the first question");
+  for (const multiSelect of [false, true]) {
+    const first = questionPick({ ...q1, multiSelect }, 0, 2);
+    assert.ok(![...first.items, ...first.actions].some((i) => i.back), "no way back from the first question");
+  }
 });

@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
 import { taskListAsTodos } from "../src/logic/taskList";
+import { todoNodes } from "../src/logic/todos";
 
 test("tasks become todos with id, owner and open blockers", () => {
   const tasks = [
@@ -10,8 +11,14 @@ test("tasks become todos with id, owner and open blockers", () => {
   ];
   assert.deepEqual(taskListAsTodos(tasks), [
     { content: "#1 Write tests", status: "completed" },
-    { content: "#2 Fix the bug (me)", status: "in_progress", activeForm: "#2 Fixing the bug" },
+    { content: "#2 Fix the bug (me)", status: "in_progress", activeForm: "Fixing the bug" },
     { content: "#3 Release [blocked by #2]", status: "pending" },
   ]);
   assert.deepEqual(taskListAsTodos(undefined), []);
+});
+
+test("a running task's row is its subject; what it is doing stands beside it", () => {
+  const [node] = todoNodes(taskListAsTodos([{ id: "7", subject: "Paint the button", status: "in_progress", activeForm: "Painting the button" }]));
+  assert.equal(node.label, "#7 Paint the button");
+  assert.equal(node.description, "in progress: Painting the button");
 });

@@ -8,10 +8,10 @@ const todos = [
   { content: "Release", status: "pending", activeForm: "Releasing" },
 ];
 
-test("todoNodes labels the running todo with its active form", () => {
+test("todoNodes labels every todo with its subject, the running one saying what it does beside it", () => {
   assert.deepEqual(todoNodes(todos), [
     { label: "Write tests", description: "completed", icon: "pass-filled", done: true },
-    { label: "Fixing the bug", description: "in progress", icon: "sync", done: false },
+    { label: "Fix the bug", description: "in progress: Fixing the bug", icon: "sync", done: false },
     { label: "Release", description: "pending", icon: "circle-large-outline", done: false },
   ]);
 });

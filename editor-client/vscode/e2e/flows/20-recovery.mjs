@@ -45,13 +45,25 @@ export async function run(t) {
   }
   const statusSays = (mode) => waitStatus(wb, new RegExp(`Permission mode: \\*\\*${mode}\\*\\*`), `the server in ${mode} mode`);
 
-  step("recovery: a killed server comes back in the mode the user chose");
+  step("recovery: a killed server comes back in the mode the user chose; the Todos view says its list ended");
   await wb.pickFromStatus("toolhost: default", "acceptEdits");
   await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
+  await runTool(wb, "TodoWrite", { todos: [{ content: "Survive a crash", status: "in_progress", activeForm: "Surviving a crash" }] });
+  await waitResult(wb, "TodoWrite");
+  await wb.runCommand("toolhost: Focus on Todos View");
+  const todosPane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /todos/i }) });
+  await todosPane.locator(".monaco-list-row", { hasText: "Survive a crash" }).waitFor({ state: "visible", timeout: 20000 });
   const first = await killServer();
   await newServer(first);
   await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
   await statusSays("acceptEdits");
+  // The new server has no list (TaskList: "No tasks"): neither has the view, and it says why.
+  await wb.runCommand("toolhost: Focus on Todos View");
+  await todosPane.getByText("the agent's todo list ended with it").waitFor({ state: "visible", timeout: 15000 });
+  if ((await todosPane.locator(".monaco-list-row", { hasText: "Survive a crash" }).count()) > 0) {
+    throw new Error("the Todos view still lists a todo of the server that crashed");
+  }
+  await wb.screenshot("13a-todos-after-crash");
 
   step("recovery: toolhost: Restart Server");
   const before = serverPid(toolhostBin);

@@ -36,17 +36,3 @@ export function untilCancelled<T>(dialog: PromiseLike<T>, token: Cancellation | 
     );
   });
 }
-
-/** LSP's RequestCancelled: the answer to a request the client cancelled. */
-export const REQUEST_CANCELLED = -32800;
-
-/**
- * Whether a request failed because the user cancelled it (the answer the
- * server gives a request it was sent `$/cancelRequest` for, or the error
- * the client raises when it gives up waiting) — a choice to report as
- * such, not an error.
- */
-export function cancelledByUser(err: unknown, token: Pick<Cancellation, "isCancellationRequested"> | undefined): boolean {
-  const code = (err as { code?: unknown } | undefined)?.code;
-  return code === REQUEST_CANCELLED || token?.isCancellationRequested === true;
-}

@@ -53,16 +53,26 @@ export interface QuestionPickItem {
   back?: boolean;
 }
 
-/** What one picker needs to show a question. */
+/**
+ * What one picker needs to show a question. In a multi-select every row is
+ * a checkbox that "toggle all" ticks, so Other… and the way back are
+ * `actions` there (the picker's buttons), never rows; in a single-select
+ * they are rows after the options.
+ */
 export interface QuestionPick {
   title: string;
   placeholder: string;
   canPickMany: boolean;
   items: QuestionPickItem[];
+  actions: QuestionPickItem[];
 }
 
 /** The dialogs an editor offers. Both resolve to undefined when dismissed. */
 export interface QuestionUI {
+  /**
+   * The picked rows; when an action is pressed, that action after the
+   * rows ticked so far (Other… keeps them, the way back ignores them).
+   */
   pick(pick: QuestionPick): Promise<QuestionPickItem[] | undefined>;
   input(prompt: string, title: string): Promise<string | undefined>;
 }
@@ -77,17 +87,19 @@ export function questionPick(q: Question, index: number, total: number): Questio
     answer: o.label,
     description: o.description ? visible(o.description, true) : undefined,
   }));
-  items.push({ label: OTHER_LABEL, description: "type your own answer", other: true });
+  const actions: QuestionPickItem[] = [{ label: OTHER_LABEL, description: "type your own answer", other: true }];
   if (index > 0) {
-    items.push({ label: BACK_LABEL, description: "change the answer before", back: true });
+    actions.push({ label: BACK_LABEL, description: "change the answer before", back: true });
   }
+  const canPickMany = Boolean(q.multiSelect);
   return {
     // The question is in the title too: a placeholder vanishes as soon as
     // the user types to filter.
     title: visible(`${q.header || "Question"}${step}: ${q.question}`, true),
-    placeholder: visible(q.question, true) + (q.multiSelect ? " (pick one or more)" : ""),
-    canPickMany: Boolean(q.multiSelect),
-    items,
+    placeholder: visible(q.question, true) + (canPickMany ? ` (pick one or more; the buttons above: ${OTHER_LABEL}${index > 0 ? ", back" : ""})` : ""),
+    canPickMany,
+    items: canPickMany ? items : [...items, ...actions],
+    actions: canPickMany ? actions : [],
   };
 }
 

@@ -30,7 +30,7 @@ export function taskListAsTodos(tasks: BoardTask[] | undefined): Todo[] {
     }
     const todo: Todo = { content, status: t.status };
     if (t.activeForm) {
-      todo.activeForm = `#${t.id} ${t.activeForm}`;
+      todo.activeForm = t.activeForm;
     }
     return todo;
   });

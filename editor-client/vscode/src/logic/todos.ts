@@ -1,6 +1,8 @@
 /**
- * The todo list of `toolhost/todos` as tree items: one per todo, the one in
- * progress labelled with its active form, and a summary for the view.
+ * The todo list of `toolhost/todos` as tree items: one per todo, labelled
+ * with its subject (what the task is, which stays put as it runs), the one
+ * in progress saying what is being done beside it; and a summary for the
+ * view.
  */
 
 /** One todo, in Claude Code's TodoWrite shape. */
@@ -29,8 +31,8 @@ export function todoNodes(todos: Todo[] | undefined): TodoNode[] {
   return (todos ?? []).map((t) => {
     const active = t.status === "in_progress";
     return {
-      label: active && t.activeForm ? t.activeForm : t.content,
-      description: t.status.replace("_", " "),
+      label: t.content,
+      description: active && t.activeForm ? `in progress: ${t.activeForm}` : t.status.replace("_", " "),
       icon: ICONS[t.status] ?? "circle-large-outline",
       done: t.status === "completed",
     };
