@@ -156,17 +156,6 @@ func NewPipeline(reg *Registry, log *slog.Logger, opts ...Option) *Pipeline {
 	return p
 }
 
-// PrepareSchemas compiles the input schemas of the registered tools ahead
-// of their first calls (it takes a few milliseconds; servers run it in the
-// background after start).
-func (p *Pipeline) PrepareSchemas() {
-	var ts []Tool
-	for _, e := range p.Registry.Entries(true) {
-		ts = append(ts, e.Tool)
-	}
-	p.validator.Prepare(ts)
-}
-
 // Call runs one call for host. It returns a Go error only when ctx ended
 // before a result was ready (the caller answers -32800); every other failure
 // is a Result with IsError.
