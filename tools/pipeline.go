@@ -165,6 +165,13 @@ func (p *Pipeline) Call(ctx context.Context, host Host, req Request) (*Response,
 		host = NoHost{}
 	}
 	c := &callState{req: req, host: host}
+	// The change journal names the call, tool and agent of each change;
+	// the host is asked here, before anything wraps it.
+	origin := workspace.Origin{CallID: req.CallID, Tool: req.Name}
+	if n, ok := host.(workspace.AgentNamer); ok {
+		origin.Agent = n.AgentName()
+	}
+	ctx = workspace.WithOrigin(ctx, origin)
 	res, err := p.run(ctx, c)
 	if err != nil {
 		return nil, err

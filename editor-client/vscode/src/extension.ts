@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { registerPreviewNote } from "./applyEdit";
+import { registerChanges } from "./changes";
 import { runInputDocument, runTool, setPermissionMode, showStatus } from "./commands";
 import { requestPermission } from "./dialogs";
 import { reviewSettings } from "./logic/modes";
@@ -123,6 +124,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
     registerPreviewNote(),
+    ...registerChanges(getClient),
     vscode.commands.registerCommand("toolhost.runTool", () =>
       runTool(getClient, docs, output, () => refreshMode(manager), context.globalStorageUri).catch((err) => reportError(output, err)),
     ),
