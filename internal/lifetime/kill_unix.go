@@ -2,7 +2,10 @@
 
 package lifetime
 
-import "syscall"
+import (
+	"os/exec"
+	"syscall"
+)
 
 // killPid sends SIGKILL to pid (a process group when negative).
 func killPid(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }
@@ -20,3 +23,7 @@ func killBelowSelf() int { return 0 }
 func GroupAlive(pgid int) bool {
 	return pgid > 0 && syscall.Kill(-pgid, 0) == nil
 }
+
+// resume is Windows' (a command there starts suspended until it is in its
+// Job Object); here a started command already runs.
+func resume(*exec.Cmd) error { return nil }

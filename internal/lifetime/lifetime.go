@@ -170,11 +170,14 @@ func Command(ctx context.Context, env []string, name string, args ...string) *ex
 // wrote (a shell command), which also ends the descendants that cleared
 // their environment and so left the scope: where there are cgroups, it
 // starts in a group of its own (see contain), with no process between the
-// server and the command; elsewhere it runs below a reaper (see
-// reaperMain), a second start of this binary. The end of ctx marks the
-// command's end: the caller cancels it once Wait has returned. The caller
-// does not set ExtraFiles or SysProcAttr. Without either (a program that
-// never called MainIfAsked, a system other than Linux) it is Command.
+// server and the command; on Windows, in a Job Object of its own
+// (job_windows.go); elsewhere it runs below a reaper (see reaperMain), a
+// second start of this binary. The end of ctx marks the command's end: the
+// caller cancels it once Wait has returned. The caller does not set
+// ExtraFiles or SysProcAttr, and starts the command with Start, never
+// cmd.Start (on Windows it is created suspended until Start has put it in
+// its job). Without any of these (a program that never called MainIfAsked
+// on a system without cgroups and jobs) it is Command.
 func Reaped(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
 	ensureWatchdog()
@@ -183,6 +186,23 @@ func Reaped(ctx context.Context, env []string, name string, args ...string) *exe
 		Prepare(cmd, env)
 	}
 	return cmd
+}
+
+// Start starts cmd (made by Reaped, Command or Prepare) and returns once
+// it runs where it is to run: on Windows a command of Reaped is created
+// suspended, put in its Job Object, and only then resumed, so that not
+// even its first child is born outside the job. A command that started but
+// cannot be resumed is killed and waited for, and the error returned.
+func Start(cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if err := resume(cmd); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return err
+	}
+	return nil
 }
 
 // KillGroup kills every process of the process group pgid.

@@ -1,9 +1,10 @@
+//go:build unix
+
 package lifetime
 
 import (
 	"context"
 	"os/exec"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -59,17 +60,6 @@ func TestKillScopesLeavesOthers(t *testing.T) {
 	_, _ = b.Process.Wait()
 	for _, pid := range pb {
 		testproc.EventuallyGone(pid)
-	}
-}
-
-func TestScopeEnv(t *testing.T) {
-	s := NewScope()
-	env := s.Env([]string{"A=1", Var + "=inherited/0", "B=2"})
-	if got := strings.Join(env, " "); got != "A=1 B=2 "+Var+"="+string(s) {
-		t.Errorf("Env = %s", got)
-	}
-	if NewScope() == s {
-		t.Errorf("two scopes are equal")
 	}
 }
 

@@ -416,19 +416,62 @@ func (r *replayer) fail(st step, format string, args ...any) {
 
 func (r *replayer) observe(d Direction, msg []byte) {
 	if r.opts.Observe != nil {
-		r.opts.Observe(d, []byte(strings.ReplaceAll(string(msg), r.root, "$WORK")))
+		r.opts.Observe(d, []byte(r.unroot(string(msg))))
 	}
 }
 
-// expand replaces $WORK with the root.
+// The sessions are written with / paths and file://$WORK URIs; on Windows
+// (where make test-windows replays them under Wine) the root is C:\...:
+// a sent message gets the root as a JSON string holds it (backslashes
+// escaped) and its URI as file:///C:/..., and the server's messages are
+// folded back, with \ after $WORK read as /.
+
+// expand replaces file://$WORK with the root's URI and $WORK with the
+// root, as the inside of a JSON string (messages hold it in strings).
 func (r *replayer) expand(s string) string {
-	return strings.ReplaceAll(s, "$WORK", r.root)
+	s = strings.ReplaceAll(s, "file://$WORK", rootURI(r.root))
+	return strings.ReplaceAll(s, "$WORK", jsonText(r.root))
+}
+
+// rootURI is the file URI of root: file:///C:/x on Windows, file:///x
+// elsewhere.
+func rootURI(root string) string {
+	p := filepath.ToSlash(root)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return "file://" + p
+}
+
+// jsonText is s as the inside of a JSON string.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// afterRoot matches $WORK followed by the rest of a Windows path in a
+// JSON string (each \ escaped as \\).
+var afterRoot = regexp.MustCompile(`\$WORK((?:\\\\[^\\"\s:*?<>|]+)+)`)
+
+// unroot replaces the root in a server's message with $WORK: its URI, its
+// JSON form, and its plain form, then on Windows reads the separators of
+// the paths below it as /.
+func (r *replayer) unroot(text string) string {
+	text = strings.ReplaceAll(text, rootURI(r.root), "file://$WORK")
+	text = strings.ReplaceAll(text, jsonText(r.root), "$WORK")
+	text = strings.ReplaceAll(text, r.root, "$WORK")
+	if filepath.Separator == '\\' {
+		text = afterRoot.ReplaceAllStringFunc(text, func(m string) string {
+			return strings.ReplaceAll(m, `\\`, "/")
+		})
+	}
+	return text
 }
 
 // normalise rewrites a server message for comparison: the root becomes
 // $WORK, and volatile values become "*".
 func (r *replayer) normalise(body []byte) []byte {
-	text := strings.ReplaceAll(string(body), r.root, "$WORK")
+	text := r.unroot(string(body))
 	var v any
 	if err := json.Unmarshal([]byte(text), &v); err != nil {
 		return []byte(text)

@@ -13,12 +13,14 @@ cd "$(dirname "$0")/../.."
 repo=$PWD
 here=$repo/scripts/wine
 
-# The packages of paths, URIs, the jail, edits (CRLF, BOM), permission
-# rules, the Go walk and the file and search tools; Read/Write/Edit/Glob/
-# Grep also run end to end through toolhost.exe below. Tests that meet a
+# The packages of process lifetimes (a Job Object per call), paths, URIs,
+# the jail, edits (CRLF, BOM), permission rules, the Go walk and the file
+# and search tools; Read/Write/Edit/Glob/Grep also run end to end through
+# toolhost.exe below. Tests that meet a
 # limit of Wine skip themselves there (internal/wine).
 packages=(
   ./internal/wine
+  ./internal/lifetime
   ./internal/pathutil
   ./internal/udiff
   ./internal/rpcfault
@@ -33,7 +35,7 @@ packages=(
 # not seen as links), run Unix commands (git, true, sh), check Unix modes,
 # or count open descriptors the Unix way. docs/windows.md lists them.
 links='TestRealPath|TestDanglingLinkIsOutside|TestWriteThroughLinkKeepsIt|TestOpenDirApproved|TestApprovedReads|TestApprovedReadsNameTheRealPath|TestARootIsTheFolderThatWasOpened|TestSetRootsKeepsThePinOfAKeptRoot|TestARootIsPinnedWhenItFirstExists|TestOpenDir|TestReadJail|TestWritesThroughALinkLeadingOutside|TestDenyBeatsAskBeatsAllow|TestModes|TestOutsideWorkspace|TestProtectedFilesAskWhateverTheRules|TestSandboxBinds|TestSandboxBindsLinks'
-unix='TestCleanStaleTemps|TestWalkAgreesWithGit|TestRules|TestBashNamingProtectedFilesIsNotPreApproved|TestBashNamingTheUsersConfigIsNotPreApproved'
+unix='TestCleanStaleTemps|TestWalkAgreesWithGit|TestBashNamingProtectedFilesIsNotPreApproved|TestBashNamingTheUsersConfigIsNotPreApproved'
 # Unix-only fixtures: /-rooted URIs, mode bits, a newline in a file name,
 # Unix error texts, an executable without .exe.
 fixtures='TestLookPathAbsPassesOverRelativeEntries|TestDocumentChanges|TestDocumentLifecycle|TestModify|TestResolveKeepsWhiteSpaceOfNamesThatExist|TestReadFileIntoReusesAndGrowsTheBuffer'
@@ -61,6 +63,16 @@ GOOS=windows GOARCH=amd64 go test -count=1 -overlay "$prefix/go-overlay.json" \
 # lookups of bash and PowerShell, the console code pages.
 GOOS=windows GOARCH=amd64 go test -c -overlay "$prefix/go-overlay.json" -o "$prefix/shell.test.exe" ./tools/shell
 "$here/exec.sh" "$prefix/shell.test.exe" -test.run '^(TestPowerShell.*|TestFindPowerShell|TestFindBash|TestDecodeCodePage)$'
+
+# The scripted editor sessions (testdata/sessions, lspserver.TestSessions)
+# replayed by the Windows test program: the root is a drive path, its URI
+# file:///Z:/... Skipped: the sessions that run Bash (Wine has no Git Bash,
+# so PowerShell is offered instead) or list the tools (the same swap), and
+# those whose trust hint quotes the Windows root for a shell.
+sessions_skip='core|check-permission|disktruth|errors|permission|permission-fallback|permission-none|lifecycle|skills|trust'
+GOOS=windows GOARCH=amd64 go test -c -overlay "$prefix/go-overlay.json" -o "$prefix/lspserver.test.exe" ./lspserver
+(cd lspserver && "$here/exec.sh" "$prefix/lspserver.test.exe" -test.run '^TestSessions$' \
+  -test.skip "^TestSessions\$/^($sessions_skip)\$")
 
 # toolhost.exe end to end: a call of each file tool on a CRLF file with a
 # BOM, then a scripted editor session on `toolhost serve`.

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/lifetime"
 	"github.com/toolhost/toolhost/settings"
 )
 
@@ -51,7 +52,10 @@ func run(ctx context.Context, h settings.HookCommand, stdin []byte, dir, procDir
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = waitDelay
 
-	err := cmd.Run()
+	err := lifetime.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
 	if errors.Is(err, exec.ErrWaitDelay) {
 		// The hook exited 0, but a child it left (a notifier started with
 		// &) held its output open past waitDelay: its answer is what it

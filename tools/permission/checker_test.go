@@ -237,7 +237,7 @@ func TestRules(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			probe := newEnv(t, "")
-			rules := strings.ReplaceAll(tc.rules, "//OUTSIDE", "/"+probe.outside)
+			rules := strings.ReplaceAll(tc.rules, "//OUTSIDE", "/"+rulePath(probe.outside))
 			e := newEnv(t, `{"permissions": {"allow": `+rules+`}}`)
 			cl := tc.call
 			for i, p := range cl.access.ReadPaths {
@@ -272,7 +272,7 @@ func TestDenyBeatsAskBeatsAllow(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			probe := newEnv(t, "")
-			e := newEnv(t, strings.ReplaceAll(tc.settings, "//OUTSIDE", "/"+pathutil.RealPath(probe.outside)))
+			e := newEnv(t, strings.ReplaceAll(tc.settings, "//OUTSIDE", "/"+rulePath(pathutil.RealPath(probe.outside))))
 			cl := tc.call
 			if tc.name == "deny through a symlink" {
 				// The link inside e's root must point at the folder the rule names.
@@ -347,7 +347,7 @@ func TestOutsideWorkspace(t *testing.T) {
 	if real := filepath.Join(e.outside, "secret.txt"); !strings.Contains(req.Title, "outside the workspace") || !strings.Contains(req.Title, "link/secret.txt → "+real) {
 		t.Errorf("title %q does not say the read is outside, at %s", req.Title, real)
 	}
-	if want := "Read(/" + filepath.ToSlash(e.outside) + "/**)"; !slices.Contains(req.Suggestions, want) {
+	if want := "Read(/" + rulePath(e.outside) + "/**)"; !slices.Contains(req.Suggestions, want) {
 		t.Errorf("suggestions %q lack %q", req.Suggestions, want)
 	}
 	for _, r := range req.Suggestions {

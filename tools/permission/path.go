@@ -141,9 +141,16 @@ func (m *pathMatcher) match(pp *pathPattern, p resolvedPath) bool {
 	return false
 }
 
-// matchUnder matches abs, taken relative to base.
+// matchUnder matches abs, taken relative to base (the filesystem's root
+// for a "//" pattern, where abs is taken in its rulePath form).
 func (pp *pathPattern) matchUnder(base, abs string, isDir bool) bool {
 	rel, err := filepath.Rel(base, abs)
+	if pp.base == baseFilesystem {
+		rel, err = strings.TrimPrefix(rulePath(abs), "/"), nil
+		if rel == "" {
+			rel = "."
+		}
+	}
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
 		return false
 	}
@@ -151,6 +158,23 @@ func (pp *pathPattern) matchUnder(base, abs string, isDir bool) bool {
 		return true
 	}
 	return pp.pattern.Match(strings.Split(filepath.ToSlash(rel), "/"), isDir) == gitignore.Exclude
+}
+
+// rulePath is an absolute path as a rule writes it after its "//": with
+// slashes, and on Windows, as Claude Code writes Windows paths in rules,
+// the drive as the first folder, its letter lower-cased (C:\Users\a is
+// /c/Users/a, matched by "//c/Users/**"), a share's server and name as
+// the first two (\\server\share\a is /server/share/a).
+func rulePath(abs string) string {
+	vol := filepath.VolumeName(abs)
+	rest := filepath.ToSlash(abs[len(vol):])
+	switch {
+	case vol == "":
+		return rest
+	case len(vol) == 2 && vol[1] == ':':
+		return "/" + strings.ToLower(vol[:1]) + rest
+	}
+	return "/" + strings.TrimLeft(filepath.ToSlash(vol), "/") + rest
 }
 
 func isDir(p string) bool {

@@ -326,7 +326,7 @@ func (d *decision) pathPattern(p resolvedPath) string {
 	if p.isDir {
 		dir = p.real
 	}
-	return "/" + strings.TrimSuffix(filepath.ToSlash(dir), "/") + "/**"
+	return "/" + strings.TrimSuffix(rulePath(dir), "/") + "/**"
 }
 
 func lowerFirst(s string) string {

@@ -8,12 +8,9 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/permission"
@@ -84,12 +81,8 @@ type Bash struct {
 	tasks    *tasks.Manager
 	log      *slog.Logger
 
-	cwdMu sync.Mutex
-	// cwd is the folder the last foreground command ended in while that is
-	// inside the workspace; "" means the workspace root. cwdRoot is the
-	// root it was kept under: when the root changes (EnterWorktree), the
-	// next command starts in the new root.
-	cwd, cwdRoot string
+	// cwd is the folder the next command starts in (cd carries over).
+	cwd workDirs
 
 	// spares keeps the bash started ahead of the next call (spare.go);
 	// nil without a task manager, which would end it with the session.
@@ -384,19 +377,8 @@ func movedToBackground(res runResult, timeout time.Duration) *tools.Result {
 	return r
 }
 
-// workDir is where the next command starts: the folder the last one ended
-// in, while it still exists inside the workspace, else the workspace root.
-func (b *Bash) workDir() string {
-	b.cwdMu.Lock()
-	cwd, under := b.cwd, b.cwdRoot
-	b.cwdMu.Unlock()
-	if cwd != "" && under == b.ws.Root() {
-		if fi, err := os.Stat(cwd); err == nil && fi.IsDir() && b.ws.Inside(cwd) {
-			return cwd
-		}
-	}
-	return b.ws.Root()
-}
+// workDir is where the next command starts (workDirs.dir).
+func (b *Bash) workDir() string { return b.cwd.dir(b.ws) }
 
 // newCwdFile makes the empty file a command writes its last working folder
 // to, in dir ("" for the temporary folder).
@@ -422,31 +404,8 @@ func shellQuote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`", "'", `'\''`).Replace(s) + `"`
 }
 
-// keepCwd remembers the folder a command ended in, read from file. A folder
-// outside the workspace is not kept: the next command starts in the root
-// again, and the returned note tells the model so. A command that wrote
-// nothing (killed, or it replaced the trap) leaves the folder as it was.
-func (b *Bash) keepCwd(file string) (note string) {
-	data, err := os.ReadFile(file)
-	dir := strings.TrimSuffix(string(data), "\n")
-	if err != nil || dir == "" || !filepath.IsAbs(dir) {
-		return ""
-	}
-	root := b.ws.Root()
-	b.cwdMu.Lock()
-	defer b.cwdMu.Unlock()
-	b.cwdRoot = root
-	switch {
-	case dir == root:
-		b.cwd = ""
-	case b.ws.Inside(dir):
-		b.cwd = dir
-	default:
-		b.cwd = ""
-		return fmt.Sprintf("[The command ended in %s, outside the workspace, so the next command starts in %s again.]", visible.Name(dir), visible.Name(root))
-	}
-	return ""
-}
+// keepCwd remembers the folder a command ended in (workDirs.keep).
+func (b *Bash) keepCwd(file string) (note string) { return b.cwd.keep(b.ws, file) }
 
 // bashResult turns how a command ended into the tool's result; longer says
 // how to let a timed-out command run longer.

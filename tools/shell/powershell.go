@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -19,7 +20,7 @@ var powerShellDescription string
 
 // PowerShellInput is the input of PowerShell, as in Claude Code 2.1.
 type PowerShellInput struct {
-	Command         string   `json:"command" jsonschema:"The PowerShell command to run, in the workspace root."`
+	Command         string   `json:"command" jsonschema:"The PowerShell command to run, in the folder the last successful command ended in (at first the workspace root)."`
 	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)." schema:"minimum=0"`
 	Description     string   `json:"description,omitempty" jsonschema:"What the command does, in a few words, for the user."`
 	RunInBackground bool     `json:"run_in_background,omitempty" jsonschema:"Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."`
@@ -39,6 +40,9 @@ type PowerShell struct {
 	// program finds the PowerShell to run (powerShellProgram; a fake in
 	// tests).
 	program func() (string, error)
+	// cwd is the folder the next command starts in (Set-Location carries
+	// over, as Bash's cd does).
+	cwd workDirs
 }
 
 // NewPowerShell returns the PowerShell tool; its arguments are NewBash's.
@@ -105,14 +109,20 @@ func (p *PowerShell) Execute(ctx context.Context, call *tools.Call) (*tools.Resu
 	}
 	s := p.settings()
 	env := commandEnv(os.Environ(), s)
-	args := powerShellArgs(in.Command)
+	dir := p.cwd.dir(p.ws)
 	if in.RunInBackground {
-		return p.startBackground(call, &in, root, env, program, args)
+		return p.startBackground(call, &in, dir, env, program, powerShellArgs(in.Command))
 	}
+	cwdFile, err := newCwdFile("")
+	if err != nil {
+		return nil, fmt.Errorf("preparing PowerShell: %w", err)
+	}
+	defer os.Remove(cwdFile)
+	args := powerShellArgs(withPowerShellCwdReport(in.Command, cwdFile))
 	timeout, maxTimeout, maxOutput := limits(s, in.Timeout)
 	saved := newSpill(root, maxOutput)
 	spec := runSpec{
-		name: program, args: args, dir: root, env: env,
+		name: program, args: args, dir: dir, env: env,
 		timeout: timeout, maxOutput: maxOutput, progress: call.Progress, spill: saved,
 	}
 	if p.tasks != nil {
@@ -126,7 +136,47 @@ func (p *PowerShell) Execute(ctx context.Context, call *tools.Call) (*tools.Resu
 	if r := inBackground(res, savedPath, timeout); r != nil {
 		return r, nil
 	}
-	return finishedResult(in.Command, res, saved, savedPath, timeout, maxTimeout, false), nil
+	r := finishedResult(in.Command, res, saved, savedPath, timeout, maxTimeout, false)
+	// Only a command that succeeded moves the next one, as with Bash.
+	if !r.IsError {
+		if note := p.cwd.keep(p.ws, cwdFile); note != "" {
+			r.Content = append(r.Content, tools.Content{Type: "text", Text: note})
+		}
+	}
+	return r, nil
+}
+
+// withPowerShellCwdReport makes a command write the folder it ends in to
+// file, so that the next call starts there (Bash's withCwdReport). The
+// report follows the command on lines of its own, so PowerShell's messages
+// keep the command's line numbers, and it keeps how the command ended:
+// the success ($?) of its last statement and a native program's exit code
+// ($LASTEXITCODE), which then become PowerShell's exit code as without the
+// report. The folder is written with .NET, without a byte-order mark in
+// Windows PowerShell 5.1 and PowerShell 7 alike. A command that exits or
+// throws writes nothing, and the folder stays as it was.
+func withPowerShellCwdReport(command, file string) string {
+	return command + "\n" +
+		"$toolhostOk = $?; $toolhostCode = $LASTEXITCODE\n" +
+		"[System.IO.File]::WriteAllText(" + powerShellQuote(file) + ", (Get-Location).ProviderPath)\n" +
+		"if (-not $toolhostOk) { if ($toolhostCode) { exit $toolhostCode }; exit 1 }"
+}
+
+// powerShellQuote quotes s as a PowerShell verbatim string: within single
+// quotes only a quote is special, doubled, and PowerShell takes the
+// typographic single quotes for ASCII ones.
+func powerShellQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch r {
+		case '\'', '\u2018', '\u2019', '\u201a', '\u201b':
+			b.WriteRune(r)
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // startBackground starts the command as a task and returns its id.

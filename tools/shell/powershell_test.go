@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,19 +19,24 @@ import (
 )
 
 // fakePowerShellVar makes this test program act as powershell.exe: it
-// prints its arguments and folder; a -Command of "exit N" exits with N and
-// "hang" runs until it is killed. No PowerShell runs on Linux or under
-// Wine, so the PowerShell tool's execution path runs this instead.
+// prints its arguments (the -Command without the folder report that
+// follows it) and folder; a command of "exit N" exits with N and "hang"
+// runs until it is killed. It then does what the report makes PowerShell
+// do: it writes the folder the command ended in to the report's file,
+// the folder "Set-Location DIR" names, else its own. No PowerShell runs on
+// Linux or under Wine, so the PowerShell tool's execution path runs this
+// instead.
 const fakePowerShellVar = "TOOLHOST_TEST_FAKE_POWERSHELL"
 
 func fakePowerShellIfAsked() {
 	if os.Getenv(fakePowerShellVar) != "1" {
 		return
 	}
-	argv, _ := json.Marshal(os.Args[1:])
+	script := os.Args[len(os.Args)-1]
+	command, report, _ := strings.Cut(script, "\n$toolhostOk = $?")
+	argv, _ := json.Marshal(append(slices.Clone(os.Args[1:len(os.Args)-1]), command))
 	dir, _ := os.Getwd()
 	fmt.Printf("argv=%s\ncwd=%s\n", argv, dir)
-	command := os.Args[len(os.Args)-1]
 	switch {
 	case strings.HasPrefix(command, "exit "):
 		code, _ := strconv.Atoi(strings.TrimPrefix(command, "exit "))
@@ -38,6 +45,14 @@ func fakePowerShellIfAsked() {
 		// A command that never ends by itself: the tool's timeout or
 		// cancel must end it.
 		time.Sleep(time.Hour)
+	case strings.HasPrefix(command, "Set-Location "):
+		dir = filepath.Join(dir, strings.TrimPrefix(command, "Set-Location "))
+	}
+	if _, quoted, ok := strings.Cut(report, "WriteAllText('"); ok {
+		file, _, _ := strings.Cut(quoted, "', (Get-Location)")
+		if os.WriteFile(strings.ReplaceAll(file, "''", "'"), []byte(dir), 0o600) != nil {
+			os.Exit(97)
+		}
 	}
 	os.Exit(0)
 }
@@ -193,6 +208,79 @@ func TestFindPowerShell(t *testing.T) {
 			}
 			if err != nil || got != tc.want {
 				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// The folder a command ends in is where the next one starts, as with
+// Bash: not after a failed command, and not outside the workspace.
+func TestPowerShellKeepsItsFolder(t *testing.T) {
+	p, root := newFakePowerShell(t, nil)
+	sub := filepath.Join(root, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		command string
+		wantCwd string // where the command ran
+		wantErr bool
+		note    string // in the result
+	}{
+		{"Get-Date", root, false, ""},
+		{"Set-Location sub", root, false, ""},
+		{"Get-Date", sub, false, ""},
+		{"exit 3", sub, true, ""},
+		{"Get-Date", sub, false, ""},
+		{"Set-Location ..", sub, false, ""},
+		{"Get-Date", root, false, ""},
+		{"Set-Location ..", root, false, "outside the workspace"},
+		{"Get-Date", root, false, ""},
+	}
+	for i, st := range steps {
+		res, err := execTool(context.Background(), p, map[string]any{"command": st.command}, nil)
+		if err != nil {
+			t.Fatalf("step %d (%s): %v", i, st.command, err)
+		}
+		if !strings.Contains(res.Text(), "cwd="+st.wantCwd+"\n") {
+			t.Errorf("step %d (%s) ran elsewhere than %s: %s", i, st.command, st.wantCwd, res.Text())
+		}
+		if res.IsError != st.wantErr {
+			t.Errorf("step %d (%s): IsError %v, want %v: %s", i, st.command, res.IsError, st.wantErr, res.Text())
+		}
+		if st.note != "" && !strings.Contains(res.Text(), st.note) {
+			t.Errorf("step %d (%s) lacks %q: %s", i, st.command, st.note, res.Text())
+		}
+	}
+}
+
+// The report follows the command on lines of its own, names its file as a
+// verbatim string whatever quotes the path holds, and keeps how the
+// command ended.
+func TestPowerShellCwdReport(t *testing.T) {
+	tests := []struct {
+		name, command, file string
+		want                []string
+	}{
+		{"command first, on its own lines", "Get-Date # a comment", `C:\Temp\toolhost-cwd-1`, []string{
+			"Get-Date # a comment\n$toolhostOk = $?; $toolhostCode = $LASTEXITCODE\n",
+			`[System.IO.File]::WriteAllText('C:\Temp\toolhost-cwd-1', (Get-Location).ProviderPath)`,
+			"\nif (-not $toolhostOk) { if ($toolhostCode) { exit $toolhostCode }; exit 1 }",
+		}},
+		{"quotes doubled", "ls", `C:\Users\o'brien\x’y`, []string{
+			`WriteAllText('C:\Users\o''brien\x’’y', `,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := withPowerShellCwdReport(tc.command, tc.file)
+			if !strings.HasPrefix(got, tc.command+"\n") {
+				t.Errorf("the script does not start with the command on a line of its own: %q", got)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the script %q lacks %q", got, w)
+				}
 			}
 		})
 	}

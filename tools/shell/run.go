@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolhost/toolhost/internal/lifetime"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/tasks"
@@ -154,7 +155,7 @@ func start(ctx context.Context, spec runSpec, w io.Writer) (cmd *exec.Cmd, kill 
 	cmd = tasks.Command(cmdCtx, spec.env, spec.name, spec.args...)
 	cmd.Dir = spec.dir
 	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Start(); err != nil {
+	if err := lifetime.Start(cmd); err != nil {
 		kill()
 		return nil, nil, err
 	}

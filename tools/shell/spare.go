@@ -163,7 +163,7 @@ func startSpare(key, bash, dir string, env []string) *spare {
 	cmd.ExtraFiles = []*os.File{r}
 	out := newLateWriter()
 	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
+	if err := lifetime.Start(cmd); err != nil {
 		kill()
 		w.Close()
 		return nil

@@ -203,7 +203,7 @@ func (m *Manager) Start(spec Spec) (*Task, error) {
 	t := newTask(id, kind, spec, m.maxOutput, cancel)
 	t.cmd = cmd
 	cmd.Stdout, cmd.Stderr = t.out, t.out
-	if err := cmd.Start(); err != nil {
+	if err := lifetime.Start(cmd); err != nil {
 		cancel()
 		return nil, fmt.Errorf("starting %s: %w", spec.Name, err)
 	}
