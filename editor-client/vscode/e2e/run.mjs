@@ -253,7 +253,7 @@ async function main() {
       async () => {
         await wb.runCommand("toolhost: Show Status");
         await waitResult(wb, "status");
-        return /Edit review: editor/.test(await wb.activeEditorText());
+        return /Edit review: Refactor Preview/.test(await wb.activeEditorText());
       },
       "the server reviewing edits in the editor",
       30000,
@@ -277,10 +277,11 @@ async function main() {
     await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
     await wb.screenshot("08-mode");
 
-    if (bundledBinary) {
-      step("a wrong toolhost.path is reported once, naming the setting");
+    step("a wrong toolhost.path is reported once, naming the setting and the Remote settings it is read from");
+    {
       // The machine's settings, which VS Code watches; toolhost.path is a
-      // machine setting, so code-server reads it from there.
+      // machine setting, and code-server's window is a remote one: it reads
+      // it from there and ignores the User settings' value.
       const machineSettings = path.join(userDataDir, "Machine", "settings.json");
       const setPath = (bin) => {
         const settings = JSON.parse(fs.readFileSync(machineSettings, "utf8"));
@@ -302,11 +303,20 @@ async function main() {
         if (!text.includes("toolhost.path") || !text.includes("Open Settings")) {
           throw new Error(`the message does not name the setting or offer to open it: ${text}`);
         }
+        if (!/read from the Remote settings \(.+\); a value in your User settings is ignored here/.test(text)) {
+          throw new Error(`the message does not say the path is read from the Remote settings here: ${text}`);
+        }
         if ((await toasts.count()) !== 1) {
           throw new Error(`more than one message: ${JSON.stringify(await toasts.allInnerTexts())}`);
         }
       }
       await wb.screenshot("10-wrong-path");
+      // Open Settings opens the Remote tab, at the setting.
+      await toasts.locator(".monaco-button", { hasText: "Open Settings" }).first().click();
+      await page.locator(".settings-editor .settings-tabs-widget .checked", { hasText: /Remote/i }).waitFor({ state: "visible", timeout: 15000 });
+      await page.locator(".settings-editor .setting-item-contents", { hasText: "Absolute path of the" }).first().waitFor({ state: "visible", timeout: 15000 });
+      await wb.screenshot("10b-remote-settings");
+      await wb.runCommand("View: Close Editor");
       await wb.runCommand("Notifications: Clear All Notifications");
       // The flows below find the server by the binary's path: name it.
       setPath(toolhostBin);
