@@ -171,8 +171,8 @@ async function main() {
     step("a multi-select question: Other… and back are buttons, Toggle all ticks the options alone, OK answers");
     await runTool(wb, "AskUserQuestion", {
       questions: [
-        { question: "Which size?", header: "Size", multiSelect: false, options: [{ label: "Small" }, { label: "Large" }] },
-        { question: "Which toppings?", header: "Toppings", multiSelect: true, options: [{ label: "Cheese" }, { label: "Olives" }] },
+        { question: "Which size?", header: "Size", multiSelect: false, options: [{ label: "Small", description: "one person" }, { label: "Large", description: "to share" }] },
+        { question: "Which toppings?", header: "Toppings", multiSelect: true, options: [{ label: "Cheese", description: "melted" }, { label: "Olives", description: "black" }] },
       ],
     });
     await wb.pickRow("Small");
@@ -184,7 +184,7 @@ async function main() {
     for (const action of ["Other…", "← Previous question"]) {
       await wb.quickInput().locator(`.action-label[aria-label^="${action}"]`).waitFor({ state: "visible", timeout: 5000 });
     }
-    await wb.quickInput().locator(".quick-input-check-all").click();
+    await wb.quickInput().locator(".quick-input-header .monaco-checkbox").first().click();
     await wb.screenshot("05b-multi-select");
     await wb.quickInput().locator(".quick-input-action .monaco-button", { hasText: "OK" }).click();
     await waitFor(
@@ -316,7 +316,8 @@ async function main() {
       await page.locator(".settings-editor .settings-tabs-widget .checked", { hasText: /Remote/i }).waitFor({ state: "visible", timeout: 15000 });
       await page.locator(".settings-editor .setting-item-contents", { hasText: "Absolute path of the" }).first().waitFor({ state: "visible", timeout: 15000 });
       await wb.screenshot("10b-remote-settings");
-      await wb.runCommand("View: Close Editor");
+      // The settings editor may have split the editor area: back to one group.
+      await wb.runCommand("View: Close All Editor Groups");
       await wb.runCommand("Notifications: Clear All Notifications");
       // The flows below find the server by the binary's path: name it.
       setPath(toolhostBin);

@@ -315,7 +315,7 @@ export class ServerManager implements vscode.Disposable {
       case "notConfigured":
         item.text = "$(warning) toolhost: not found";
         item.tooltip = `${why ?? "toolhost was not found"} — click to set toolhost.path`;
-        item.command = { title: "Open Settings", command: pathSettings(vscode.env.remoteName).command, arguments: ["toolhost.path"] };
+        item.command = { title: "Open Settings", command: pathSettings(vscode.env.remoteName).command, arguments: [{ query: "toolhost.path" }] };
         item.backgroundColor = new vscode.ThemeColor("statusBarItem.warningBackground");
         break;
       default:
@@ -332,5 +332,6 @@ export class ServerManager implements vscode.Disposable {
 
 /** Opens the Settings tab where toolhost.path is read in this window, at the setting. */
 async function openPathSettings(): Promise<void> {
-  await vscode.commands.executeCommand(pathSettings(vscode.env.remoteName).command, "toolhost.path");
+  // An object: the Remote tab's command takes no bare query string.
+  await vscode.commands.executeCommand(pathSettings(vscode.env.remoteName).command, { query: "toolhost.path" });
 }
