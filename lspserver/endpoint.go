@@ -18,6 +18,7 @@ import (
 	"github.com/toolhost/toolhost/mcpserver"
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/workspace"
 )
 
 // endpoint serves the editor session over MCP (streamable HTTP) on a
@@ -191,6 +192,16 @@ type endpointHost struct {
 func (h *endpointHost) RequestPermission(ctx context.Context, req tools.PermissionRequest) (tools.PermissionResponse, error) {
 	req.Title = h.client + " wants to run " + req.ToolName + ": " + req.Title
 	return h.editorHost.RequestPermission(ctx, req)
+}
+
+// ApplyEdit names the agent in the edit's label: an editor that reviews
+// the change shows it, and the user sees whose change it is.
+func (h *endpointHost) ApplyEdit(ctx context.Context, params *workspace.ApplyWorkspaceEditParams) (*workspace.ApplyWorkspaceEditResult, error) {
+	named := *params
+	if named.Label != "" {
+		named.Label = h.client + ": " + named.Label
+	}
+	return h.editorHost.ApplyEdit(ctx, &named)
 }
 
 func (h *endpointHost) BeginProgress(ctx context.Context, title string, cancel func()) tools.ProgressEnder {

@@ -203,13 +203,15 @@ func TestAgentEndpoint(t *testing.T) {
 		t.Fatalf("Write through the endpoint = %v %q", err, textOf(res))
 	}
 	ed.mu.Lock()
-	prompts, edits := append([]string(nil), ed.prompts...), len(ed.edits)
+	prompts, edits := append([]string(nil), ed.prompts...), append([]map[string]any(nil), ed.edits...)
 	ed.mu.Unlock()
 	if len(prompts) != 1 || !strings.HasPrefix(prompts[0], "Claude Code wants to run Write: ") {
 		t.Errorf("prompts in the editor = %q, want one naming Claude Code", prompts)
 	}
-	if edits != 1 {
-		t.Errorf("workspace/applyEdit requests = %d, want 1", edits)
+	if len(edits) != 1 {
+		t.Errorf("workspace/applyEdit requests = %d, want 1", len(edits))
+	} else if label, _ := edits[0]["label"].(string); !strings.HasPrefix(label, "Claude Code: ") {
+		t.Errorf("the edit's label %q does not name Claude Code", label)
 	}
 
 	// toolhost mcp --attach: found by a folder inside the workspace.

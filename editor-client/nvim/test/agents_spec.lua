@@ -90,3 +90,28 @@ h.test("agents: a process started from Neovim attaches; its Write opens the revi
   toolhost.stop(3000)
   h.eq(vim.env[agents.ENV], nil, "the variable after stop")
 end)
+
+h.test("agents: an agent's :terminal has a readable name, other terminals keep theirs", function()
+  local cases = {
+    { "term:///tmp/x//1234:claude --ide", "toolhost terminal: claude" },
+    { "term://~/work//77:/usr/local/bin/codex", "toolhost terminal: codex" },
+    { "term:///tmp//9:bash", nil },
+    { "/tmp/claude", nil },
+  }
+  for _, c in ipairs(cases) do
+    h.eq(agents.terminal_name(c[1]), c[2], c[1])
+  end
+  h.start_server({})
+  local dir = h.workspace({ claude = "#!/bin/sh\nsleep 30\n" })
+  vim.fn.setfperm(dir .. "/claude", "rwx------")
+  vim.cmd("tabnew")
+  vim.cmd("terminal " .. vim.fn.fnameescape(dir .. "/claude"))
+  local buf = vim.api.nvim_get_current_buf()
+  local job = vim.b[buf].terminal_job_id
+  h.wait_for(function()
+    return vim.fn.bufname(buf) == "toolhost terminal: claude"
+  end, "the terminal's readable name, not " .. vim.fn.bufname(buf))
+  vim.fn.jobstop(job)
+  h.eq(vim.fn.jobwait({ job }, 5000)[1] ~= -1, true, "the fake agent ended")
+  vim.cmd("bwipeout!")
+end)

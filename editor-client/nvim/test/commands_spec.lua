@@ -115,19 +115,109 @@ h.test("commands: :Toolhost deny answers the waiting prompt", function()
   h.eq(h.read(dir .. "/ran.txt"), nil, "the command did not run")
 end)
 
-h.test("commands: a crashed server says how to restart it", function()
-  start()
-  local messages, restore = capture_notify()
+-- Kills the server and returns the plugin's message about it (Neovim's
+-- own "Client quit" is not it).
+local function crash(messages)
+  local before = #messages
   vim.loop.kill(toolhost.state.pid, 9)
+  local msg
   h.wait_for(function()
-    return #messages > 0
-  end, "the crash message")
+    for i = before + 1, #messages do
+      if messages[i].msg:find("^toolhost") then
+        msg = messages[i].msg
+      end
+    end
+    return msg ~= nil
+  end, "the crash's message")
+  return msg
+end
+
+h.test("commands: a crashed server restarts by itself, keeps the mode, says the lists ended; the fourth crash in 3 minutes stops it", function()
+  start()
+  vim.cmd("Toolhost mode plan")
+  h.wait_for(function()
+    return toolhost.state.chosen_mode == "plan"
+  end, "the mode to be set")
+  local todo = h.call("TodoWrite", { todos = { { content = "Write the parser", status = "in_progress", activeForm = "Writing the parser" } } })
+  h.eq(todo.isError, false, format.result_text(todo))
+  h.wait_for(function()
+    return #toolhost.todos() == 1
+  end, "the todo list")
+  local messages, restore = capture_notify()
+  local first_pid = toolhost.state.pid
+  local msg = crash(messages)
+  h.match(msg, "the server stopped %(signal 9%) and was restarted; the task list is empty")
+  h.wait_for(function()
+    return toolhost.is_running()
+  end, "the restarted server")
+  h.truthy(toolhost.state.pid ~= first_pid, "a new process")
+  h.wait_for(function()
+    return status().permissionMode == "plan"
+  end, "the chosen mode on the new server")
+  vim.cmd("Toolhost todos")
+  local text = buffer_text("todos")
+  h.match(text, "No todos%.")
+  h.match(text, "toolhost stopped %(signal 9%) at %d+:%d+ and was restarted: the tasks and todos it had ended with it")
+  -- Bounded like the VS Code extension: 3 restarts within 3 minutes.
+  for _ = 2, 3 do
+    h.match(crash(messages), "and was restarted")
+    h.wait_for(function()
+      return toolhost.is_running()
+    end, "the restarted server")
+  end
+  msg = crash(messages)
   restore()
-  h.match(messages[1].msg, ":Toolhost restart")
+  h.match(msg, "toolhost stopped 4 times in 3 minutes %(last: signal 9%) and was not restarted%. :Toolhost restart starts it again")
+  h.truthy(toolhost.client() == nil, "not restarted")
+  -- :checkhealth knows setup{} ran.
+  vim.cmd("checkhealth toolhost")
+  local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  vim.cmd("tabclose")
+  h.match(report, "server not running %(it stopped")
+  h.match(report, ":Toolhost start starts it")
+  h.eq(report:find("setup{}", 1, true), nil, "advice to call setup{}: " .. report)
   vim.cmd("Toolhost restart")
   h.wait_for(function()
     return toolhost.is_running()
   end, "the server to start again")
+  h.eq(#toolhost.state.crashes, 0, "a restart by hand starts the count again")
+end)
+
+h.test("commands: :Toolhost tasks shows a task's output and stops it", function()
+  h.start_server({}, { permission_mode = "bypassPermissions" })
+  local started = h.call("Bash", { command = "echo first line; sleep 30", run_in_background = true })
+  h.eq(started.isError, false, format.result_text(started))
+  vim.cmd("Toolhost tasks")
+  local text = buffer_text("tasks")
+  h.match(text, "<CR> output · x stop")
+  local buf = vim.fn.bufnr("toolhost://tasks")
+  local row
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    if line:find("sleep 30", 1, true) then
+      row = i
+    end
+  end
+  h.truthy(row, "the task's line in " .. text)
+  vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
+  vim.api.nvim_win_set_cursor(0, { row, 0 })
+  h.wait_for(function()
+    vim.cmd("silent! bwipeout! toolhost://task-output")
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<CR>", true, false, true), "xt", false)
+    local ok = vim.wait(5000, function()
+      return vim.fn.bufnr("toolhost://task-output") ~= -1
+    end, 20)
+    return ok and table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://task-output"), 0, -1, false), "\n"):find("first line", 1, true) ~= nil
+  end, "the task's output")
+  vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
+  vim.api.nvim_win_set_cursor(0, { row, 0 })
+  vim.api.nvim_feedkeys("x", "xt", false)
+  h.wait_for(function()
+    local line = vim.api.nvim_buf_get_lines(buf, row - 1, row, false)[1] or ""
+    return line:find("sleep 30", 1, true) and not line:find("running", 1, true)
+  end, "the task listed as stopped")
+  local tasks = status().backgroundTasks
+  h.truthy(tasks[1].status ~= "running", "the server's task stopped: " .. vim.inspect(tasks))
 end)
 
 h.test("commands: :Toolhost cancel ends a long Bash at once", function()
@@ -158,5 +248,33 @@ h.test("commands: :Toolhost cancel ends a long Bash at once", function()
     return after ~= nil
   end, "the next Bash, which waits for the cancelled one to end", 10000)
   h.match(format.result_text(after), "next")
+  h.eq(h.read(dir .. "/late.txt"), nil, "the command did not go on")
+end)
+
+h.test("commands: a long Bash shows its output line by line in a float and Ctrl-C cancels it", function()
+  local dir = h.start_server({}, { permission_mode = "bypassPermissions", progress = true })
+  local progress = require("toolhost.progress")
+  local done, err = false, nil
+  toolhost.call_tool("Bash", { command = "printf 'step 1\\nstep 2\\nstep 3\\n'; sleep 30; echo late > late.txt" }, function(e)
+    done, err = true, e
+  end)
+  local lines
+  h.wait_for(function()
+    local win = progress.window()
+    lines = win and vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false) or {}
+    return vim.tbl_contains(lines, "  step 3")
+  end, "the progress float with the output's last line")
+  h.truthy(vim.tbl_contains(lines, "  step 1") and vim.tbl_contains(lines, "  step 2"), "each output line on its own line: " .. vim.inspect(lines))
+  h.match(table.concat(lines, "\n"), "<C%-c> or :Toolhost cancel stops it", "the float says how to stop it")
+  h.eq(table.concat(vim.list_slice(lines, 2), "\n"):find("\\n", 1, true), nil, "no written-out line break in the output")
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<C-c>", true, false, true), "xt", false)
+  h.wait_for(function()
+    return done
+  end, "the call Ctrl-C cancelled to return", 10000)
+  h.truthy(err ~= nil, "a cancelled call is answered with an error")
+  h.wait_for(function()
+    return progress.window() == nil
+  end, "the float to close")
+  h.eq(vim.fn.maparg("<C-c>", "n"), "", "Ctrl-C is the user's again once nothing runs")
   h.eq(h.read(dir .. "/late.txt"), nil, "the command did not go on")
 end)

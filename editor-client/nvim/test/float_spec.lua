@@ -7,15 +7,18 @@ local h = require("harness")
 local toolhost = require("toolhost")
 local dialogs = require("toolhost.dialogs")
 local format = require("toolhost.format")
+local edits = require("toolhost.edits")
 
 
 local float = {}
 local original_select, original_input = vim.ui.select, vim.ui.input
 
--- The open float's window, or nil.
+-- The open float's window, or nil (the plugin's own floats, the question
+-- card and the progress, take no focus).
 function float.win()
   for _, win in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_config(win).relative ~= "" then
+    local config = vim.api.nvim_win_get_config(win)
+    if config.relative ~= "" and config.focusable ~= false then
       return win
     end
   end
@@ -116,6 +119,13 @@ local function cursor_to(label)
   error("no line " .. label .. " in the float: " .. vim.inspect(vim.api.nvim_buf_get_lines(buf, 0, -1, false)))
 end
 
+-- Types `words` into the feedback input once it opens, and confirms.
+local function type_feedback(words)
+  wait_float("the feedback input")
+  h.match(float.last.kind, "toolhost.feedback")
+  type_keys("i" .. words .. "<Esc><CR>")
+end
+
 local function cleanup()
   vim.ui.select, vim.ui.input = original_select, original_input
 end
@@ -140,9 +150,7 @@ h.test("float: Deny with feedback sends the user's words to the model", function
   wait_float()
   cursor_to(dialogs.DENY_FEEDBACK)
   type_keys("<CR>")
-  wait_float("the feedback input")
-  h.match(float.last.kind, "toolhost.feedback")
-  type_keys("iuse printf, not echo<Esc><CR>")
+  type_feedback("use printf, not echo")
   local text = format.result_text(result())
   h.match(text, "The user denied this and said: use printf, not echo", "the words reach the model")
   h.eq(h.read(dir .. "/ran.txt"), nil, "the command did not run")
@@ -172,9 +180,28 @@ h.test("float: the diff under review scrolls, searches and answers from itself",
   h.eq(read().isError, false, "Read")
   local result = call_async("Edit", { file_path = path, old_string = "line 180\n", new_string = "line 180 changed\n" })
   wait_float("the review menu")
-  -- Close the menu: the prompt keeps waiting on the diff.
+  h.eq(float.last.lines, { edits.ACCEPT, edits.REJECT, dialogs.DENY_FEEDBACK }, "the review menu")
+  -- Close the menu: the prompt keeps waiting on the diff, and says so on
+  -- one line (a longer one stops at "Press ENTER", which takes the next key).
+  local echoed, original_echo = {}, vim.api.nvim_echo
+  vim.api.nvim_echo = function(chunks, ...)
+    table.insert(echoed, chunks[1][1])
+    return original_echo(chunks, ...)
+  end
   type_keys("<Esc>")
+  h.wait_for(function()
+    return #echoed > 0
+  end, "the still-waiting message")
+  vim.api.nvim_echo = original_echo
+  h.match(echoed[1], "^toolhost: the prompt is still waiting")
+  h.truthy(vim.fn.strdisplaywidth(echoed[1]) < vim.o.columns - 11, "the message fits the command line: " .. echoed[1])
   h.truthy(float.win() == nil, "the menu closed")
+  -- Readable tab names: no folder for the tab line to shorten.
+  local names = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    table.insert(names, vim.fn.bufname(vim.api.nvim_win_get_buf(win)))
+  end
+  h.eq(names, { "toolhost review: long.txt (current)", "toolhost review: long.txt (proposed)" }, "the review's buffer names")
   h.truthy(#dialogs.pending == 1, "the prompt still waits")
   -- Two labelled panes; the user searches the proposed one for the change.
   local labels = {}
@@ -192,5 +219,54 @@ h.test("float: the diff under review scrolls, searches and answers from itself",
   h.eq(r.isError, false, format.result_text(r))
   h.match(h.read(path), "line 180 changed\n", "disk")
   h.eq(#dialogs.pending, 0, "no prompt waits")
+  -- Reject with feedback from the diff: f, then the words.
+  result = call_async("Edit", { file_path = path, old_string = "line 7\n", new_string = "line seven\n" })
+  wait_float("the second review's menu")
+  type_keys("<Esc>")
+  h.wait_for(function()
+    return float.win() == nil
+  end, "the menu to close")
+  type_keys("f")
+  type_feedback("keep the numbers as digits")
+  local text = format.result_text(result())
+  h.match(text, "the user rejected the edit and said: keep the numbers as digits", "the words reach the model")
+  h.eq(h.read(path):find("line seven", 1, true), nil, "the file is unchanged")
+  cleanup()
+end)
+
+h.test("float: a long question is read whole above a narrow picker; a multi-select is a checklist", function()
+  start({})
+  local long = "Which database should the new reporting service use for its nightly aggregates and the dashboards?"
+  local result = call_async("AskUserQuestion", { questions = {
+    { question = long, header = "Database", multiSelect = false,
+      options = { { label = "Postgres", description = "the main cluster" }, { label = "SQLite", description = "a file" } } },
+    { question = "Which checks should run before every merge into the main branch of the repository?", header = "Checks", multiSelect = true,
+      options = { { label = "Tests", description = "go test" }, { label = "Lint", description = "staticcheck" }, { label = "Docs", description = "make docs" } } },
+  } })
+  wait_float("the first question")
+  -- The picker's title fits its 60 columns; the question is whole in the card.
+  local title = float.last.prompt
+  h.truthy(vim.fn.strdisplaywidth(title) <= 58, "the title fits the picker: " .. title)
+  local card = dialogs.card_window()
+  h.truthy(card, "the question card is shown")
+  h.eq(table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(card), 0, -1, false), " "), long, "the card's question")
+  cursor_to("Postgres")
+  type_keys("<CR>")
+  -- The multi-select: options with check boxes, controls without.
+  for _, label in ipairs({ "[ ] Tests — go test", "[ ] Docs — make docs" }) do
+    wait_float("the checklist")
+    cursor_to(label)
+    type_keys("<CR>")
+  end
+  wait_float("the checklist")
+  local lines = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(float.win()), 0, -1, false)
+  h.eq(lines, { "[x] Tests — go test", "[ ] Lint — staticcheck", "[x] Docs — make docs", "→ Done — 2 picked", "Other… — type an answer of your own", "← Previous question" })
+  h.match(float.last.prompt, "^Checks %(pick any, then Done%)$")
+  cursor_to("→ Done")
+  type_keys("<CR>")
+  local text = format.result_text(result())
+  h.match(text, "Postgres", "the single-select's answer")
+  h.match(text, "Tests, Docs", "the multi-select's answer")
+  h.eq(dialogs.card_window(), nil, "the card closed with the questions")
   cleanup()
 end)

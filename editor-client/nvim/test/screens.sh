@@ -31,6 +31,32 @@ require("toolhost").setup({
   permission_mode = "default",
   settings = { edit = { reviewInEditor = true } },
 })
+-- A floating vim.ui.select of fixed width, as dressing.nvim or snacks give
+-- (:lua FloatUI()): one line per item, <CR> picks, <Esc> dismisses.
+function FloatUI()
+  vim.ui.select = function(items, opts, on_choice)
+    local lines = {}
+    for i, item in ipairs(items) do
+      lines[i] = (opts.format_item or tostring)(item)
+    end
+    local buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+    local win = vim.api.nvim_open_win(buf, true, { relative = "editor", row = 6, col = 10, width = 60, height = #lines,
+      style = "minimal", border = "single" })
+    -- Neovim 0.7 floats have no title: the prompt goes on the top border's
+    -- line as the plugins draw it, cut to the float's width.
+    local title = vim.api.nvim_open_win(vim.api.nvim_create_buf(false, true), false, { relative = "editor", row = 5, col = 11,
+      width = 58, height = 1, style = "minimal", focusable = false, zindex = 60 })
+    vim.api.nvim_buf_set_lines(vim.api.nvim_win_get_buf(title), 0, -1, false, { " " .. opts.prompt })
+    local function pick(choice)
+      vim.api.nvim_win_close(title, true)
+      vim.api.nvim_win_close(win, true)
+      on_choice(choice)
+    end
+    vim.keymap.set("n", "<CR>", function() pick(items[vim.api.nvim_win_get_cursor(win)[1]]) end, { buffer = buf })
+    vim.keymap.set("n", "<Esc>", function() pick(nil) end, { buffer = buf })
+  end
+end
 LUA
 
 # Polls the screen (every 0.1 s, up to 20 s) until it matches $1.
@@ -49,8 +75,18 @@ keys() { tmux -L "$sock" send-keys -t screens "$@"; }
 shot() { tmux -L "$sock" capture-pane -p -t screens | sed -e 's/[[:space:]]*$//' >"$out/$1.txt"; }
 
 cd "$work/project"
-tmux -L "$sock" new-session -d -s screens -x 140 -y 14 "nvim --clean -u $work/init.lua sample.txt"
+tmux -L "$sock" new-session -d -s screens -x 140 -y 20 "nvim --clean -u $work/init.lua sample.txt"
 wait_screen "lazy dog"
+
+# A long Bash: its output line by line in the progress float, Ctrl-C stops it.
+keys ':Toolhost run Bash {"command": "for i in 1 2 3; do echo step $i; done; sleep 30", "description": "Count, then wait"}' Enter
+wait_screen "Always allow"
+shot nvim-permission-medium
+keys 1 Enter
+wait_screen "step 3"
+shot nvim-progress
+keys C-c
+wait_screen "cancelled Bash"
 
 # A high-risk Bash call: the prompt lists Deny first.
 keys ':Toolhost run Bash {"command": "rm -rf build", "description": "Remove the build folder"}' Enter
@@ -72,4 +108,40 @@ wait_screen "proposed"
 shot nvim-review
 keys a
 wait_screen "sleepy cat"
+
+# Questions through a floating vim.ui.select 60 columns wide: the long
+# question whole in a card above it; a multi-select as a checklist.
+keys Escape ':lua FloatUI()' Enter
+keys ':Toolhost run AskUserQuestion {"questions": [{"question": "Which database should the new reporting service use for its nightly aggregates and dashboards?", "header": "Database", "multiSelect": false, "options": [{"label": "Postgres", "description": "the main cluster"}, {"label": "SQLite", "description": "a file next to the service"}]}, {"question": "Which checks should run before every merge?", "header": "Checks", "multiSelect": true, "options": [{"label": "Tests", "description": "go test"}, {"label": "Lint", "description": "staticcheck"}]}]}' Enter
+wait_screen "Postgres"
+shot nvim-question
+keys Enter
+wait_screen "Tests"
+keys Enter
+wait_screen "\[x\] Tests"
+shot nvim-checklist
+keys Down Down Enter
+wait_screen "Tests"
+
+# :Toolhost tasks: a task's output (<CR>) and stop (x).
+keys Escape ':Toolhost mode bypassPermissions' Enter
+keys ':Toolhost run Bash {"command": "echo indexing; sleep 60", "run_in_background": true}' Enter
+wait_screen "bash-1"
+keys ':Toolhost tasks' Enter
+wait_screen "x stop"
+keys Down Enter
+wait_screen "indexing"
+shot nvim-tasks
+
+# A crash: the server starts again by itself, in the same mode.
+keys ':lua vim.loop.kill(require("toolhost").state.pid, 9)' Enter
+wait_screen "was restarted"
+shot nvim-restarted
+
+# An agent's terminal in its own tab.
+printf '#!/bin/sh\necho "Claude Code (stand-in)"; sleep 60\n' >"$work/claude"
+chmod +x "$work/claude"
+keys ":tabnew | terminal $work/claude" Enter
+wait_screen "stand-in"
+shot nvim-terminal
 echo "$out"

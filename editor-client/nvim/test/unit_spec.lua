@@ -11,30 +11,22 @@ local color = {
 }
 local opts = { dialog_timeout_ms = 5000 }
 
-h.test("parse_multi maps numbers and labels, keeps free text", function()
-  local cases = {
-    { "1, 2", "Red, Blue" },
-    { "blue", "Blue" },
-    { "2, green ,", "Blue, green" },
-    { " ", "" },
-    { "9", "9" },
-  }
-  for _, c in ipairs(cases) do
-    h.eq(dialogs.parse_multi(c[1], color.options), c[2], c[1])
-  end
-end)
-
-h.test("ask_user_question picks an option, takes free text and multi-select", function()
+h.test("ask_user_question picks an option, takes free text and multi-select as a checklist", function()
+  -- The multi-select's picks, in turn: tick S, tick M, untick S, type XL,
+  -- Done.
+  local sizes = { "S", "M", "S", dialogs.OTHER, dialogs.DONE }
   local log = h.script_ui({
     ["toolhost.question"] = function(items, o)
       if o.prompt:find("Which color") then
         return h.pick("Blue")(items)
+      elseif o.prompt:find("Sizes") then
+        return h.pick(table.remove(sizes, 1))(items)
       end
       return h.pick(dialogs.OTHER)(items)
     end,
-    ["toolhost.question.input"] = function(o)
-      if o.prompt:find("Sizes") then
-        return "1, XL"
+    ["toolhost.question.input"] = function()
+      if #sizes < 5 then
+        return "XL"
       end
       return "  teal "
     end,
@@ -46,10 +38,15 @@ h.test("ask_user_question picks an option, takes free text and multi-select", fu
       { question = "Sizes?", header = "Size", multiSelect = true, options = { { label = "S" }, { label = "M" } } },
     },
   }, opts)
-  h.eq(result, { answers = { ["Which color?"] = "Blue", ["Other shade?"] = "teal", ["Sizes?"] = "S, XL" } })
-  h.eq(#log, 4, "dialogs shown")
+  h.eq(result, { answers = { ["Which color?"] = "Blue", ["Other shade?"] = "teal", ["Sizes?"] = "M, XL" } })
+  h.eq(#log, 9, "dialogs shown")
   h.eq(dialogs.format_option(log[1].items[1]), "Red — warm", "option text")
   h.eq(log[1].items[3].label, dialogs.OTHER, "last item")
+  -- The checklist as shown before Done: ticks on options only; the
+  -- controls are not options.
+  local shown = vim.tbl_map(dialogs.format_multi_item, log[9].items)
+  h.eq(shown, { "[ ] S", "[x] M", "[x] XL", "→ Done — 2 picked", "Other… — type an answer of your own", "← Previous question" })
+  h.eq(dialogs.card_window(), nil, "no card left open")
 end)
 
 h.test("ask_user_question reports dismissal", function()
@@ -68,7 +65,11 @@ end)
 
 h.test("permission prompt shows command and risk; answers map buttons", function()
   h.eq(dialogs.permission_prompt({ toolName = "Bash", title = "Run a command?", risk = "high", input = { command = "make\nclean" } }),
-    "Run a command? [risk: high] — $ make ⏎ clean")
+    "[risk: high]  Run a command? — $ make ⏎ clean")
+  -- The command the question names is not repeated.
+  h.eq(dialogs.permission_prompt({ toolName = "Bash", title = "Run `sleep 40; echo finished`?", risk = "medium",
+    input = { command = "sleep 40; echo finished" }, preview = { kind = "command", text = "sleep 40; echo finished" } }),
+    "[risk: medium]  Run `sleep 40; echo finished`?")
   h.eq(dialogs.permission_prompt({ toolName = "WebFetch", preview = { kind = "url", text = "https://example.com" } }),
     "Allow WebFetch? — https://example.com")
   h.eq(dialogs.permission_answer(dialogs.ALLOW), { decision = "allow" })
@@ -293,7 +294,8 @@ end)
 
 h.test("questions show invisible characters written out; the answer is the label as written", function()
   local q = { question = "Deploy\226\128\174?", options = { { label = "yes\27[8m", description = "d\226\129\166" } } }
-  local shown = dialogs.format_option(q.options[1]) .. table.concat(dialogs.multi_lines(q), "") .. dialogs.multi_prompt(q)
+  local item = dialogs.multi_items(q, { true }, {}, false)[1]
+  local shown = dialogs.format_option(q.options[1]) .. dialogs.format_multi_item(item) .. dialogs.question_prompt(q, function() end)
   h.eq(shown:find("[\27]") == nil and shown:find("\226\128\174", 1, true) == nil and shown:find("\226\129\166", 1, true) == nil, true, "raw in " .. shown)
-  h.eq(dialogs.parse_multi("1", q.options), "yes\27[8m")
+  h.eq(item.label, "yes\27[8m")
 end)

@@ -22,6 +22,13 @@ local exported = nil
 --- as active, so the request goes to it directly).
 function M.on_init(client)
   require("toolhost.client").request(client, "toolhost/status", vim.empty_dict(), function(err, status)
+    -- A reply that arrives while this server stops (stop() forgot its
+    -- endpoint already) or after another took its place must not export
+    -- a dead server's port and session.
+    local state = require("toolhost").state
+    if state.stopping or state.client_id ~= client.id then
+      return
+    end
     if not err then
       require("toolhost.claudeide").on_status(client, status)
     end
@@ -45,6 +52,37 @@ function M.on_stop()
     vim.env[M.ENV] = nil
   end
   exported = nil
+end
+
+--- Agent command lines whose :terminal buffers get a readable name.
+M.TERMINAL_AGENTS = { "claude", "codex", "gemini", "opencode", "aider", "goose", "crush" }
+
+--- The readable name of a terminal buffer named `name` (term://{cwd}//
+--- {pid}:{command}) when its command is an agent, else nil. The default
+--- tab line shortens each folder of term://... to one letter
+--- ("t///t/e/w//2/t/e/m/…"); "toolhost terminal: claude" reads.
+function M.terminal_name(name)
+  local cmd = name:match("^term://.-//%d+:(.*)$")
+  local prog = cmd and vim.fn.fnamemodify(vim.split(vim.trim(cmd), "%s+")[1] or "", ":t")
+  if prog and vim.tbl_contains(M.TERMINAL_AGENTS, prog) then
+    return "toolhost terminal: " .. prog
+  end
+  return nil
+end
+
+--- Names the terminal `buf` readably when it runs an agent (unique:
+--- "claude (2)" for a second one).
+function M.name_terminal(buf)
+  local name = M.terminal_name(vim.api.nvim_buf_get_name(buf))
+  if not name then
+    return
+  end
+  local n, unique = 1, name
+  while vim.fn.bufexists(unique) == 1 do
+    n = n + 1
+    unique = string.format("%s (%d)", name, n)
+  end
+  pcall(vim.api.nvim_buf_set_name, buf, unique)
 end
 
 --- Lines for :Toolhost agents: how each agent plugin reaches this session.

@@ -81,14 +81,18 @@ function M.capabilities()
   return caps
 end
 
-local function echo(text, hl)
-  local width = math.max(vim.o.columns - 12, 20)
+--- Echoes text on one line, cut to the command line's width: a longer
+--- message would stop Neovim at a "Press ENTER" prompt, which takes the
+--- next key the user meant for something else.
+function M.echo(text, hl)
+  local width = math.max(math.min(vim.o.columns - 12, vim.v.echospace or vim.o.columns), 20)
   text = text:gsub("\n", " ")
   if vim.fn.strdisplaywidth(text) > width then
     text = vim.fn.strcharpart(text, 0, width - 1) .. "…"
   end
   vim.api.nvim_echo({ { text, hl } }, false, {})
 end
+local echo = M.echo
 
 --- The handlers for the server's messages; `state` is the plugin's state
 --- (todos, tasks, progress), `opts` its options.
@@ -184,18 +188,14 @@ function M.handlers(state, opts)
         pcall(default_progress, err, params, ctx, config)
       end
       local value = params and params.value
-      if not opts.progress or type(value) ~= "table" then
+      if type(value) ~= "table" then
         return
       end
-      local token = tostring(params.token)
-      if value.kind == "begin" then
-        state.progress[token] = value.title or ""
-        echo("toolhost: " .. (value.title or "") .. (value.message and (": " .. value.message) or ""))
-      elseif value.kind == "report" then
-        echo("toolhost: " .. (state.progress[token] or "") .. (value.message and (": " .. value.message) or ""))
-      elseif value.kind == "end" then
-        echo("toolhost: " .. (state.progress[token] or "") .. (value.message and (" — " .. value.message) or " — done"))
-        state.progress[token] = nil
+      -- Tracked even without the float: :Toolhost cancel and the cancel
+      -- key reach the agent's calls through their progress tokens.
+      local ended = require("toolhost.progress").on_progress(state, opts, tostring(params.token), value)
+      if ended and opts.progress then
+        echo(ended)
       end
     end,
   }
@@ -251,6 +251,7 @@ function M.start(opts, state)
       state.exit_code = code
       state.stopping = false
       vim.schedule(function()
+        require("toolhost.progress").reset(state, opts)
         -- Prompts of the dead server can no longer be answered.
         for _, p in ipairs(vim.list_slice(dialogs.pending)) do
           if p.answer then
@@ -258,8 +259,17 @@ function M.start(opts, state)
           end
         end
         if not expected then
-          vim.notify(string.format("toolhost: the server stopped (exit code %s%s). :Toolhost restart starts it again; :checkhealth toolhost checks the binary.",
-            tostring(code), (signal and signal ~= 0) and (", signal " .. tostring(signal)) or ""), vim.log.levels.ERROR)
+          local how = (signal and signal ~= 0) and ("signal " .. tostring(signal)) or ("exit code " .. tostring(code))
+          -- After Neovim's own "Client quit" notice, scheduled with this
+          -- callback, so the message that says what happened next stays
+          -- on screen.
+          vim.schedule(function()
+            if opts.on_crash then
+              opts.on_crash(how)
+            else
+              vim.notify("toolhost: the server stopped (" .. how .. "). :Toolhost restart starts it again; :checkhealth toolhost checks the binary.", vim.log.levels.ERROR)
+            end
+          end)
         end
       end)
     end,

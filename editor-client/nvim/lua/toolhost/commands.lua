@@ -94,17 +94,89 @@ function M.subcommands.cancel()
   vim.notify("toolhost: cancelled " .. table.concat(names, ", "), vim.log.levels.INFO)
 end
 
-function M.subcommands.todos()
-  M.show("todos", format.todos(th().todos()))
+-- A list that is empty because the server it lived in stopped says so.
+local function with_lost(lines, empty)
+  if empty and th().state.lost then
+    table.insert(lines, th().state.lost)
+  end
+  return lines
 end
 
+function M.subcommands.todos()
+  local todos = th().todos()
+  M.show("todos", with_lost(format.todos(todos), #todos == 0))
+end
+
+-- The keys of the :Toolhost tasks view, shown on its first line.
+M.TASK_KEYS = "<CR> output · x stop · r refresh"
+
+--- Lines of the tasks view and the task id each line shows (by line).
+function M.task_lines(tasks, lost)
+  local lines, ids = { "toolhost tasks — " .. M.TASK_KEYS }, {}
+  for _, line in ipairs(format.tasks(tasks)) do
+    table.insert(lines, line)
+  end
+  for i, t in ipairs(tasks) do
+    ids[i + 1] = t.taskId or t.id
+  end
+  if #tasks == 0 and lost then
+    table.insert(lines, lost)
+  end
+  return lines, ids
+end
+
+-- A tool call of the tasks view; its result's text, or the error, is shown.
+local function task_call(tool, input, show)
+  th().call_tool(tool, input, function(err, result)
+    if err then
+      vim.notify("toolhost: " .. err_text(err), vim.log.levels.ERROR)
+      return
+    end
+    show(format.result_text(result), result)
+  end)
+end
+
+--- :Toolhost tasks: the background tasks, one a line; <CR> on a task shows
+--- its output so far (TaskOutput without waiting), x stops it (TaskStop),
+--- r lists them again.
 function M.subcommands.tasks()
   th().request("toolhost/status", vim.empty_dict(), on_result("tasks", function(status)
     local tasks = status and (status.tasks or status.backgroundTasks)
     if type(tasks) ~= "table" or vim.tbl_isempty(tasks) then
       tasks = vim.tbl_values(th().state.tasks)
     end
-    M.show("tasks", format.tasks(tasks))
+    local lines, ids = M.task_lines(tasks, th().state.lost)
+    local buf = M.show("tasks", lines)
+    local function task_id()
+      local id = ids[vim.api.nvim_win_get_cursor(0)[1]]
+      if not id then
+        vim.notify("toolhost: put the cursor on a task's line", vim.log.levels.WARN)
+      end
+      return id
+    end
+    local maps = {
+      ["<CR>"] = function()
+        local id = task_id()
+        if id then
+          task_call("TaskOutput", { task_id = id, block = false }, function(text)
+            M.show("task-output", vim.split(text, "\n", { plain = true }))
+          end)
+        end
+      end,
+      x = function()
+        local id = task_id()
+        if id then
+          task_call("TaskStop", { task_id = id }, function(text)
+            vim.notify("toolhost: " .. text)
+            M.subcommands.tasks()
+          end)
+        end
+      end,
+      r = M.subcommands.tasks,
+    }
+    for lhs, fn in pairs(maps) do
+      vim.keymap.set("n", lhs, fn, { buffer = buf, nowait = true, desc = "toolhost tasks" })
+    end
   end))
 end
 
@@ -190,7 +262,7 @@ M.HELP = {
   "  tools                 list the tools",
   "  run {tool} {json}     run a tool by hand",
   "  todos                 the agent's todo list",
-  "  tasks                 background tasks",
+  "  tasks                 background tasks (<CR> output, x stop)",
   "  team                  teams and their members' states",
   "  mode [{mode}]         the permission mode (no argument: pick one)",
   "  status                server, version, mode, MCP servers, settings",

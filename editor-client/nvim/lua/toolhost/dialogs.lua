@@ -16,54 +16,7 @@ M.ALLOW_ALWAYS = "Always allow"
 M.DENY = "Deny"
 M.DENY_FEEDBACK = "Deny with feedback…"
 M.BACK = "← Previous question"
-
---- Splits a typed multi-select answer ("1, 3, something else") into the
---- labels it names: numbers pick options, a label matches case-insensitively,
---- anything else is kept as free text. Returns the answer string.
----@param text string
----@param options table[] {label, description}
----@return string
-function M.parse_multi(text, options)
-  local parts = {}
-  for _, raw in ipairs(vim.split(text or "", ",", { plain = true })) do
-    local token = vim.trim(raw)
-    if token ~= "" then
-      local n = tonumber(token)
-      local label
-      if n and options[n] then
-        label = options[n].label
-      else
-        for _, o in ipairs(options) do
-          if o.label:lower() == token:lower() then
-            label = o.label
-          end
-        end
-      end
-      table.insert(parts, label or token)
-    end
-  end
-  return table.concat(parts, ", ")
-end
-
---- The prompt of a multi-select question: the question and numbered options.
-function M.multi_prompt(q)
-  local items = {}
-  for i, o in ipairs(q.options or {}) do
-    table.insert(items, string.format("%d. %s", i, M.visible(o.label)))
-  end
-  return string.format("%s [%s] (numbers or text, comma-separated): ", M.visible(q.question), table.concat(items, "  "))
-end
-
---- The lines shown above a multi-select question: the question, then each
---- option with its description.
-function M.multi_lines(q)
-  local lines = { M.visible(q.question) }
-  for i, o in ipairs(q.options or {}) do
-    local d = (o.description and o.description ~= "") and (" — " .. M.visible(o.description)) or ""
-    table.insert(lines, string.format("  %d. %s%s", i, M.visible(o.label), d))
-  end
-  return lines
-end
+M.DONE = "→ Done"
 
 --- How a question's option shows in the picker.
 function M.format_option(item)
@@ -130,7 +83,7 @@ function M.choose(opts, spec)
         elseif not spec.view then
           done(nil)
         else
-          vim.api.nvim_echo({ { "toolhost: " .. (spec.hint or "") .. " — the prompt is still waiting", "WarningMsg" } }, false, {})
+          require("toolhost.client").echo("toolhost: the prompt is still waiting — " .. (spec.hint or ""), "WarningMsg")
         end
       end)
     end
@@ -176,44 +129,186 @@ function M.answer_pending(label)
   return false, "the waiting prompt has no answer " .. label
 end
 
+--- Whether `fn` is Neovim's own vim.ui.select / vim.ui.input, which show
+--- the prompt in the command line, wrapped, whatever its length.
+local function builtin(fn)
+  local info = debug.getinfo(fn, "S")
+  return info ~= nil and info.source:find("vim/ui%.lua$") ~= nil
+end
+
+--- `text` broken at spaces into lines of at most `width` cells (a longer
+--- word keeps its own line).
+function M.wrap(text, width)
+  local out = {}
+  local line = ""
+  for word in text:gmatch("%S+") do
+    if line == "" then
+      line = word
+    elseif vim.fn.strdisplaywidth(line .. " " .. word) <= width then
+      line = line .. " " .. word
+    else
+      table.insert(out, line)
+      line = word
+    end
+  end
+  table.insert(out, line)
+  return out
+end
+
+-- The question card's window, while a question is asked through a
+-- replaced vim.ui.
+local card_win
+
+--- The question card's window, or nil.
+function M.card_window()
+  return card_win and vim.api.nvim_win_is_valid(card_win) and card_win or nil
+end
+
+local function close_card()
+  if M.card_window() then
+    vim.api.nvim_win_close(card_win, true)
+  end
+  card_win = nil
+end
+
+--- Shows `lines` wrapped in a float at the top of the editor, above where
+--- pickers open, so a question a narrow picker's title would cut is read
+--- whole. Not focusable; the picker keeps the keys.
+local function open_card(lines)
+  close_card()
+  local width = math.max(math.min(vim.o.columns - 6, 80), 20)
+  local wrapped = {}
+  for _, l in ipairs(lines) do
+    vim.list_extend(wrapped, M.wrap(l, width))
+  end
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.bo[buf].bufhidden = "wipe"
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, wrapped)
+  card_win = vim.api.nvim_open_win(buf, false, {
+    relative = "editor", row = 0, col = math.floor((vim.o.columns - width) / 2) - 1,
+    width = width, height = math.min(#wrapped, math.max(vim.o.lines - 6, 1)),
+    style = "minimal", border = "single", focusable = false, zindex = 45, noautocmd = true,
+  })
+  vim.wo[card_win].wrap = true
+end
+
+-- A picker's prompt longer than this is likely cut by a floating picker's
+-- title; the question then goes to the card.
+M.MAX_PROMPT = 40
+
+--- The picker prompt of question q and whether the question needs the
+--- card: the whole "header: question" when the picker is Neovim's own or
+--- it is short, else the header alone.
+function M.question_prompt(q, select_fn)
+  local header = (q.header and q.header ~= "") and q.header or nil
+  local whole = M.visible((header and (header .. ": ") or "") .. q.question)
+  if builtin(select_fn) or vim.fn.strdisplaywidth(whole) <= M.MAX_PROMPT then
+    return whole, false
+  end
+  return M.visible(header or "Question"), true
+end
+
+--- How an item of a multi-select question shows: options with a check
+--- box, the controls (Other…, Done, Previous question) with their own mark.
+function M.format_multi_item(item)
+  if item.control then
+    return item.label .. (item.description and (" — " .. item.description) or "")
+  end
+  return (item.checked and "[x] " or "[ ] ") .. M.format_option(item)
+end
+
+--- The items of a multi-select question: the options (and answers typed
+--- with Other…) checked as `picked` says, then the controls.
+function M.multi_items(q, picked, typed, can_go_back)
+  local items = {}
+  for i, o in ipairs(q.options or {}) do
+    table.insert(items, { label = o.label, description = o.description, index = i, checked = picked[i] == true })
+  end
+  for i, t in ipairs(typed) do
+    table.insert(items, { label = t, typed = i, checked = true })
+  end
+  local n = vim.tbl_count(picked) + #typed
+  table.insert(items, { label = M.DONE, description = n == 1 and "1 picked" or (n .. " picked"), control = "done" })
+  table.insert(items, { label = M.OTHER, description = "type an answer of your own", control = "other" })
+  if can_go_back then
+    table.insert(items, { label = M.BACK, control = "back" })
+  end
+  return items
+end
+
+--- A multi-select question as a checklist: picking an option ticks or
+--- unticks it and shows the list again; Done answers with the ticked
+--- labels in the options' order, then the typed answers.
+local function ask_multi(q, opts, can_go_back, prompt)
+  local picked, typed = {}, {}
+  while true do
+    local choice = select(opts, M.multi_items(q, picked, typed, can_go_back), {
+      prompt = prompt .. " (pick any, then Done)",
+      format_item = M.format_multi_item,
+      kind = "toolhost.question",
+    })
+    if not choice then
+      return nil
+    elseif choice.control == "back" then
+      return M.BACK
+    elseif choice.control == "other" then
+      local text = input(opts, { prompt = "Your answer: ", kind = "toolhost.question" })
+      if text and vim.trim(text) ~= "" then
+        table.insert(typed, vim.trim(text))
+      end
+    elseif choice.control == "done" then
+      local labels = {}
+      for i, o in ipairs(q.options or {}) do
+        if picked[i] then
+          table.insert(labels, o.label)
+        end
+      end
+      vim.list_extend(labels, typed)
+      if #labels > 0 then
+        return table.concat(labels, ", ")
+      end
+      require("toolhost.client").echo("toolhost: pick at least one answer, then Done", "WarningMsg")
+    elseif choice.typed then
+      table.remove(typed, choice.typed)
+    else
+      picked[choice.index] = not picked[choice.index] or nil
+    end
+  end
+end
+
 --- Asks one question; returns the answer, M.BACK, or nil when dismissed.
+--- Through a replaced (floating) vim.ui whose title would cut a long
+--- question, the question is shown whole in a card above the picker.
 local function ask_one(q, opts, can_go_back)
-  local options = q.options or {}
-  if q.multiSelect then
-    local prompt = table.concat(M.multi_lines(q), "\n") .. "\n" .. "Numbers or text, comma-separated" ..
-      (can_go_back and " (< for the previous question)" or "") .. ": "
-    local text = input(opts, { prompt = prompt, kind = "toolhost.question" })
-    if not text then
+  local prompt, card = M.question_prompt(q, ui(opts).select or vim.ui.select)
+  if card or (q.multiSelect and not builtin(ui(opts).select or vim.ui.select)) then
+    open_card({ M.visible(q.question) })
+  end
+  local answer = (function()
+    if q.multiSelect then
+      return ask_multi(q, opts, can_go_back, prompt)
+    end
+    local items = vim.deepcopy(q.options or {})
+    table.insert(items, { label = M.OTHER, description = "type your own answer", other = true })
+    if can_go_back then
+      table.insert(items, { label = M.BACK, back = true })
+    end
+    local choice = select(opts, items, { prompt = prompt, format_item = M.format_option, kind = "toolhost.question" })
+    if not choice then
       return nil
     end
-    if can_go_back and vim.trim(text) == "<" then
+    if choice.back then
       return M.BACK
     end
-    local answer = M.parse_multi(text, options)
-    return answer ~= "" and answer or nil
-  end
-  local items = vim.deepcopy(options)
-  table.insert(items, { label = M.OTHER, description = "type your own answer", other = true })
-  if can_go_back then
-    table.insert(items, { label = M.BACK, back = true })
-  end
-  local choice = select(opts, items, {
-    prompt = M.visible((q.header and q.header ~= "" and (q.header .. ": ") or "") .. q.question),
-    format_item = M.format_option,
-    kind = "toolhost.question",
-  })
-  if not choice then
-    return nil
-  end
-  if choice.back then
-    return M.BACK
-  end
-  if choice.other then
-    local text = input(opts, { prompt = M.visible(q.question) .. " ", kind = "toolhost.question" })
-    text = text and vim.trim(text) or ""
-    return text ~= "" and text or nil
-  end
-  return choice.label
+    if choice.other then
+      local text = input(opts, { prompt = card and "Your answer: " or (M.visible(q.question) .. " "), kind = "toolhost.question" })
+      text = text and vim.trim(text) or ""
+      return text ~= "" and text or nil
+    end
+    return choice.label
+  end)()
+  close_card()
+  return answer
 end
 
 --- Handles toolhost/askUserQuestion. A dismissed dialog answers
@@ -279,12 +374,14 @@ function M.visible(text)
   return (text:gsub("\216\156", "\\u061c"))
 end
 
---- The one-line prompt of a permission request: the title, the risk, the
---- model's description of the call, and what it runs.
+--- The one-line prompt of a permission request: the risk in brackets
+--- first (a narrow float's title cut at its end never hides it), then the
+--- question, the model's description of the call, and what it runs,
+--- unless the question shows that already: the command appears once.
 function M.permission_prompt(p)
   local title = (p.title and p.title ~= "") and p.title or ("Allow " .. tostring(p.toolName) .. "?")
   title = M.visible(title)
-  local risk = p.risk and (" [risk: " .. tostring(p.risk) .. "]") or ""
+  local risk = p.risk and ("[risk: " .. tostring(p.risk) .. "]  ") or ""
   local why = ""
   if type(p.input) == "table" and type(p.input.description) == "string" and p.input.description ~= "" then
     local d = p.input.description
@@ -303,7 +400,11 @@ function M.permission_prompt(p)
   if #what > 160 then
     what = what:sub(1, 157) .. "..."
   end
-  return title .. risk .. why .. (what ~= "" and (" — " .. what) or "")
+  -- The server's question names a short command itself ("Run `ls`?").
+  if what ~= "" and title:find(what:sub(1, 60), 1, true) then
+    what = ""
+  end
+  return risk .. title .. why .. (what ~= "" and (" — " .. what) or "")
 end
 
 --- Whether a call's risk is high enough that the first (default) item of
@@ -392,7 +493,8 @@ function M.request_permission(params, opts)
   local view
   if params.preview and params.preview.kind == "diff" and params.preview.text then
     local title = (params.title and params.title ~= "") and params.title or (tostring(params.toolName) .. "?")
-    view = review.open_text("toolhost: " .. title, params.preview.text, "diff")
+    local name = params.preview.path and vim.fn.fnamemodify(params.preview.path, ":t") or title
+    view = review.open_text(review.NAME_PREFIX .. name, params.preview.text, "diff")
   end
   local items = M.permission_items(params)
   local by = {}
@@ -412,7 +514,7 @@ function M.request_permission(params, opts)
         { lhs = "a", desc = "allow", item = by[M.ALLOW] },
         { lhs = "A", desc = "always allow", item = by[M.ALLOW_ALWAYS] },
         { lhs = "d", desc = "deny", item = by[M.DENY] },
-        { lhs = "f", desc = "deny with feedback", item = by[M.DENY_FEEDBACK] },
+        { lhs = "f", desc = "feedback", item = by[M.DENY_FEEDBACK] },
       },
     })
     if choice == nil then

@@ -138,7 +138,10 @@ function M.open_diff(edit, offset_encoding)
     vim.cmd("tabnew")
     local empty = vim.api.nvim_get_current_buf()
     table.insert(tabs, vim.api.nvim_get_current_tabpage())
-    local cur = review.scratch(shown .. " (current)", before)
+    -- Buffer names without a folder: the tab line shortens every folder
+    -- of a name to one letter. The status lines carry the whole path.
+    local tail = vim.fn.fnamemodify(fname, ":t")
+    local cur = review.scratch(review.NAME_PREFIX .. tail .. " (current)", before)
     vim.api.nvim_win_set_buf(0, cur)
     if vim.api.nvim_buf_get_name(empty) == "" and empty ~= cur then
       pcall(vim.api.nvim_buf_delete, empty, { force = true })
@@ -148,7 +151,7 @@ function M.open_diff(edit, offset_encoding)
     table.insert(wins, vim.api.nvim_get_current_win())
     table.insert(labels, "current: " .. shown)
     vim.cmd("rightbelow vsplit")
-    local new = review.scratch(shown .. " (proposed)", after)
+    local new = review.scratch(review.NAME_PREFIX .. tail .. " (proposed)", after)
     vim.api.nvim_win_set_buf(0, new)
     vim.cmd("diffthis")
     table.insert(bufs, new)
@@ -177,24 +180,39 @@ function M.label(params)
   return "Apply the edit"
 end
 
---- Asks the user to accept or reject an edit; returns true when accepted.
---- The diff stays open until the user answers, from the picker or from the
---- diff itself (a accept, d reject, <CR> the picker).
+--- Asks the user to accept or reject an edit. Returns true when accepted;
+--- else false and the user's words when they rejected it with feedback.
+--- The diff stays open until the user answers, from the picker or from
+--- the diff itself (a accept, d reject, f reject with feedback, <CR> the
+--- picker).
 function M.confirm(params, offset_encoding, opts)
+  local dialogs = require("toolhost.dialogs")
   local view = M.open_diff(params.edit, offset_encoding)
-  local choice = require("toolhost.dialogs").choose(opts, {
-    items = { M.ACCEPT, M.REJECT },
-    prompt = M.label(params) .. "?",
-    kind = "toolhost.edit",
-    view = view,
-    labels = view.labels,
-    keys = {
-      { lhs = "a", desc = "accept", item = M.ACCEPT },
-      { lhs = "d", desc = "reject", item = M.REJECT },
-    },
-  })
+  local choice, feedback
+  while true do
+    choice = dialogs.choose(opts, {
+      items = { M.ACCEPT, M.REJECT, dialogs.DENY_FEEDBACK },
+      prompt = M.label(params) .. "?",
+      kind = "toolhost.edit",
+      view = view,
+      labels = view.labels,
+      keys = {
+        { lhs = "a", desc = "accept", item = M.ACCEPT },
+        { lhs = "d", desc = "reject", item = M.REJECT },
+        { lhs = "f", desc = "feedback", item = dialogs.DENY_FEEDBACK },
+      },
+    })
+    if choice ~= dialogs.DENY_FEEDBACK then
+      break
+    end
+    feedback = dialogs.input(opts, { prompt = "Why not, or what should the agent do instead? ", kind = "toolhost.feedback" })
+    if feedback and vim.trim(feedback) ~= "" then
+      break
+    end
+    -- No words typed: back to the choice.
+  end
   view.close()
-  return choice == M.ACCEPT
+  return choice == M.ACCEPT, feedback and vim.trim(feedback) or nil
 end
 
 local function buf_version(bufnr)
@@ -356,8 +374,12 @@ function M.apply(params, client, opts)
       to_disk[uri] = lines
     end
   end
-  if M.needs_confirmation(edit) and not M.confirm(params, encoding, opts) then
-    return { applied = false, failureReason = M.REJECTED_REASON }
+  if M.needs_confirmation(edit) then
+    local accepted, feedback = M.confirm(params, encoding, opts)
+    if not accepted then
+      -- The user's words reach the model as typed.
+      return { applied = false, failureReason = feedback and (M.REJECTED_REASON .. " and said: " .. feedback) or M.REJECTED_REASON }
+    end
   end
   local uris = M.touched_uris(edit)
   local was_empty, before = {}, {}

@@ -44,8 +44,12 @@ function M.check()
     h.ok(string.format("server running (%s %s), root %s", info.name or "toolhost", info.version or "", th.state.root or "?"))
   elseif th.client() then
     h.warn("server starting")
-  else
+  elseif not th.state.setup_ran then
     h.warn("server not running", { "Call require('toolhost').setup{} or :Toolhost start" })
+  else
+    -- setup{} ran: the server stopped, or autostart is off.
+    local why = th.state.exit_code ~= nil and (" (it stopped: exit code " .. tostring(th.state.exit_code) .. ")") or ""
+    h.warn("server not running" .. why, { ":Toolhost start starts it; :Toolhost status shows it once it runs" })
   end
 end
 

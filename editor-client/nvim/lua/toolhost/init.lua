@@ -20,6 +20,9 @@ M.defaults = {
   autostart = true,
   attach = true,
   progress = true,
+  -- The key that cancels the running calls while one runs (normal mode;
+  -- left alone when already mapped); false for none.
+  cancel_key = "<C-c>",
   dialog_timeout_ms = 10 * 60 * 1000,
   ui = nil,
   on_todos = nil,
@@ -46,7 +49,15 @@ M.state = {
   chosen_mode = nil,
   -- Set while stop() runs, so the exit is not reported as a crash.
   stopping = false,
+  -- When the server stopped by itself lately (vim.loop.now() ms): it is
+  -- started again unless that happened more than MAX_AUTO_RESTARTS times
+  -- within CRASH_WINDOW_MS.
+  crashes = {},
 }
+
+-- As the VS Code extension: 3 restarts by itself within 3 minutes.
+M.MAX_AUTO_RESTARTS = 3
+M.CRASH_WINDOW_MS = 3 * 60 * 1000
 
 local group
 
@@ -75,6 +86,15 @@ function M.setup(opts)
 
   -- A new configuration: the mode it names holds, not one chosen before.
   M.state.chosen_mode = nil
+  -- :checkhealth no longer advises calling setup{}.
+  M.state.setup_ran = true
+  -- An agent's :terminal gets a name the tab line shows whole.
+  vim.api.nvim_create_autocmd("TermOpen", {
+    group = vim.api.nvim_create_augroup("toolhost_terminals", { clear = true }),
+    callback = function(args)
+      require("toolhost.agents").name_terminal(args.buf)
+    end,
+  })
   if M.options.autostart then
     return M.start()
   end
@@ -115,6 +135,8 @@ function M.start()
   M.state.todos, M.state.tasks, M.state.progress, M.state.tools, M.state.trust = {}, {}, {}, nil, nil
   M.state.teams = {}
   M.state.running = {}
+  -- Set again by crashed() when this start follows a crash.
+  M.state.lost = nil
   local cmd, why = M.command()
   if not cmd then
     vim.notify(why, vim.log.levels.ERROR)
@@ -124,6 +146,7 @@ function M.start()
   local agents = require("toolhost.agents")
   local opts = vim.tbl_extend("force", M.options, {
     cmd = cmd,
+    on_crash = M.crashed,
     on_init = function(c, result)
       agents.on_init(c)
       if M.options.on_init then
@@ -182,11 +205,50 @@ end
 --- mode is applied again once it is up.
 function M.restart()
   M.stop()
+  M.state.crashes = {}
   local ok, err = M.start()
   if ok then
     vim.notify("toolhost: restarted")
   end
   return ok, err
+end
+
+--- The server stopped by itself (`how`: "signal 9", "exit code 2"). The
+--- calls made here that waited are answered with an error, and the server
+--- is started again, as the VS Code extension does: at most
+--- MAX_AUTO_RESTARTS times within CRASH_WINDOW_MS, then the user is told
+--- and restarts it by hand. What lived in the server (background tasks,
+--- the task and todo lists) died with it: the lists are cleared and the
+--- message says so.
+function M.crashed(how)
+  local running = M.state.running
+  M.state.running = {}
+  for _, call in pairs(running) do
+    call.callback({ message = string.format("toolhost stopped (%s) while %s ran; it did not finish", how, call.name) }, nil)
+  end
+  local now = vim.loop.now()
+  M.state.crashes = vim.tbl_filter(function(t)
+    return now - t < M.CRASH_WINDOW_MS
+  end, M.state.crashes)
+  table.insert(M.state.crashes, now)
+  if #M.state.crashes > M.MAX_AUTO_RESTARTS then
+    vim.notify(string.format("toolhost stopped %d times in 3 minutes (last: %s) and was not restarted. :Toolhost restart starts it again; :checkhealth toolhost checks the binary.",
+      #M.state.crashes, how), vim.log.levels.ERROR)
+    return
+  end
+  local lost = {}
+  if not vim.tbl_isempty(M.state.tasks) then
+    table.insert(lost, "its background tasks ended")
+  end
+  if not vim.tbl_isempty(M.state.todos) then
+    table.insert(lost, "the task list is empty")
+  end
+  local ok = M.start()
+  if ok then
+    M.state.lost = string.format("toolhost stopped (%s) at %s and was restarted: the tasks and todos it had ended with it.", how, os.date("%H:%M"))
+    vim.notify("toolhost: the server stopped (" .. how .. ") and was restarted" ..
+      (#lost > 0 and ("; " .. table.concat(lost, " and ")) or ""), vim.log.levels.WARN)
+  end
 end
 
 --- The names of the tools (fetched when the server starts and when its
@@ -245,21 +307,24 @@ function M.call_tool(name, input, callback)
     end
     if id then
       M.state.running[id] = nil
+      require("toolhost.progress").update_key(M.state, M.options)
     end
     callback(err, result)
   end)
   if ok and req then
     id = req
     M.state.running[id] = { name = name, callback = callback }
+    require("toolhost.progress").update_key(M.state, M.options)
   end
   return ok
 end
 
---- Cancels every tool call that waits for its answer: $/cancelRequest
---- (the server stops the call, its processes with it) and the call's
---- callback answered at once with a RequestCancelled error, since the
---- transport drops the server's own. Returns the names of the calls
---- cancelled.
+--- Cancels every tool call that runs. A call made here gets
+--- $/cancelRequest (the server stops the call, its processes with it) and
+--- its callback is answered at once with a RequestCancelled error, since
+--- the transport drops the server's own; a call of an agent is stopped
+--- through its progress (window/workDoneProgress/cancel), and the agent
+--- gets an "interrupted" result. Returns the names of the calls cancelled.
 function M.cancel()
   local c = M.client()
   local names = {}
@@ -273,6 +338,13 @@ function M.cancel()
     table.insert(names, call.name)
     call.callback({ code = vim.lsp.protocol.ErrorCodes.RequestCancelled, message = call.name .. " was cancelled by the user" }, nil)
   end
+  for token, p in pairs(M.state.progress) do
+    client_mod.notify(c, "window/workDoneProgress/cancel", { token = token })
+    if vim.tbl_isempty(cancelled) then
+      table.insert(names, p.title)
+    end
+  end
+  require("toolhost.progress").update_key(M.state, M.options)
   table.sort(names)
   return names
 end

@@ -5,6 +5,10 @@
 -- which keys answer.
 local M = {}
 
+--- How review buffers are named, so a tab line reads "toolhost review:
+--- a.txt (proposed)".
+M.NAME_PREFIX = "toolhost review: "
+
 local used = {}
 
 --- A scratch buffer named `name` (made unique), read-only unless told.
@@ -36,9 +40,16 @@ local function escape_statusline(text)
   return (text:gsub("%%", "%%%%"))
 end
 
---- Sets a window's status line to `label` (left) and `keys` (right).
+--- Sets a window's status line to `label` (left) and `keys` (right). A
+--- narrow pane cuts the keys' end, never the label: what the pane shows
+--- matters most, and the menu (<CR>) lists every answer.
 function M.label(win, label, keys)
-  local text = "%#StatusLine# " .. escape_statusline(label) .. " %=" .. escape_statusline(keys or "") .. " "
+  keys = keys or ""
+  local room = vim.api.nvim_win_get_width(win) - vim.fn.strdisplaywidth(label) - 4
+  if vim.fn.strdisplaywidth(keys) > room then
+    keys = room > 1 and (vim.fn.strcharpart(keys, 0, room - 1) .. "…") or ""
+  end
+  local text = "%#StatusLine# " .. escape_statusline(label) .. " %=" .. escape_statusline(keys) .. " "
   vim.api.nvim_win_set_option(win, "statusline", text)
 end
 
