@@ -77,6 +77,7 @@ test("formatStatus states where VS Code reviews an edit", () => {
 
 test("formatStatus lists every ignored folder setting", () => {
   const text = formatStatus({
+    tools: [{ name: "Read", category: "files" }],
     trust: {
       roots: [{ root: "/w", trusted: false, reason: "declined" }],
       ignored: [
@@ -89,4 +90,5 @@ test("formatStatus lists every ignored folder setting", () => {
   assert.match(text, /### 2 folder settings ignored until the folder is trusted/);
   assert.match(text, /- start the MCP server pwn: sh -c touch x \(\/w\/\.toolhost\/settings\.json, mcpServers\)/);
   assert.match(text, /- allow Bash\(rm:\*\)/);
+  assert.ok(text.indexOf("## trust") < text.indexOf("## tools"), "the trust section comes before the long ones");
 });

@@ -91,7 +91,10 @@ export function formatStatus(raw: Record<string, unknown>, header: StatusHeader 
     lines.push("");
   }
   const known = new Set(["permissionMode", "roots", "editReview", "positionEncoding"]);
-  for (const [key, value] of Object.entries(status)) {
+  // Trust first: the status bar's "N folder settings ignored" opens this
+  // document, and the list it counts must be in view, not below the tools.
+  const entries = Object.entries(status).sort(([a], [b]) => Number(b === "trust") - Number(a === "trust"));
+  for (const [key, value] of entries) {
     if (known.has(key)) {
       continue;
     }
