@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/toolhost/toolhost/discovery"
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Lock is the content of Claude Code's IDE lock file, <LockDir>/<port>.lock:
@@ -36,6 +38,24 @@ func LockDir() (string, error) {
 		return "", fmt.Errorf("no folder for Claude Code's IDE lock file (set HOME or CLAUDE_CONFIG_DIR): %w", err)
 	}
 	return filepath.Join(home, ".claude", "ide"), nil
+}
+
+// lockFolders are the workspace folders as the lock file names them, for a
+// CLI started elsewhere (`claude --ide` in tmux) that finds its IDE by its
+// own working folder: it connects when that folder is a lock's folder or
+// lies below one, compared as text. Its working folder is the kernel's,
+// with links resolved and no trailing slash, so each folder is given
+// cleaned and, when a link leads elsewhere, also where it leads.
+func lockFolders(folders []string) []string {
+	out := []string{}
+	for _, f := range folders {
+		for _, p := range []string{filepath.Clean(f), pathutil.RealPath(f)} {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // writeLock writes lock as <dir>/<port>.lock with mode 0600: it holds the

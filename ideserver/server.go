@@ -136,7 +136,7 @@ func Start(cfg Config) (*Server, error) {
 		Instructions: "toolhost: the user's editor. Edits are reviewed in the editor; diagnostics come from its language servers.",
 	})
 	s.addTools()
-	s.lock = Lock{PID: cfg.PID, WorkspaceFolders: nonNil(cfg.Folders()), IDEName: cfg.IDEName, Transport: "ws", AuthToken: s.token}
+	s.lock = Lock{PID: cfg.PID, WorkspaceFolders: lockFolders(cfg.Folders()), IDEName: cfg.IDEName, Transport: "ws", AuthToken: s.token}
 	if s.lockPath, err = writeLock(cfg.LockDir, s.port, s.lock); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("writing Claude Code's IDE lock file: %w", err)
@@ -170,7 +170,7 @@ func (s *Server) SetFolders(folders []string) error {
 	if s.closed {
 		return nil
 	}
-	s.lock.WorkspaceFolders = nonNil(folders)
+	s.lock.WorkspaceFolders = lockFolders(folders)
 	_, err := writeLock(s.cfg.LockDir, s.port, s.lock)
 	return err
 }
@@ -273,11 +273,4 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // CLI process connected.
 func (s *Server) notified(method string, params json.RawMessage) {
 	s.cfg.Log.Debug("Claude Code notification", "method", method, "params", string(params))
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

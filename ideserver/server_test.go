@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -466,5 +467,37 @@ func TestLockDir(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("CLAUDE_CONFIG_DIR=%q HOME=%q: %q, %v; want %q", tc.config, tc.home, got, err, tc.want)
 		}
+	}
+}
+
+// The lock names each folder as the CLI's own working folder reads:
+// cleaned, and where a link leads, so that `claude --ide` started in the
+// folder (or below it) from another terminal finds the session.
+func TestLockFolders(t *testing.T) {
+	// Resolved: a temporary folder may lie behind a link itself (macOS).
+	real, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	for _, tc := range []struct {
+		name    string
+		folders []string
+		want    []string
+	}{
+		{"none", nil, []string{}},
+		{"plain", []string{real}, []string{real}},
+		{"trailing slash", []string{real + "/"}, []string{real}},
+		{"link", []string{link}, []string{link, real}},
+		{"link and its target", []string{link, real + "/."}, []string{link, real}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := lockFolders(tc.folders); !slices.Equal(got, tc.want) {
+				t.Errorf("lockFolders(%q) = %q, want %q", tc.folders, got, tc.want)
+			}
+		})
 	}
 }

@@ -208,6 +208,9 @@ func (h *endpointHost) BeginProgress(ctx context.Context, title string, cancel f
 	return bothProgress{h.editorHost.BeginProgress(ctx, h.client+": "+title, cancel), h.own.BeginProgress(ctx, title, cancel)}
 }
 
+// AgentName names the agent in the change journal.
+func (h *endpointHost) AgentName() string { return h.client }
+
 // editorConfirmedHost is the host of a call the editor confirmed in its
 // own UI before sending it: the permission checker's prompt for the call's
 // own tool (the checker's prompts offer rules to allow it; a hook's

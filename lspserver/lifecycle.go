@@ -30,6 +30,8 @@ var Methods = []string{
 	"toolhost/setPermissionMode",
 	"toolhost/status",
 	"toolhost/checkPermission",
+	"toolhost/changes",
+	"toolhost/rewind",
 }
 
 // initializeParams is the part of LSP's InitializeParams toolhost reads.
@@ -188,6 +190,9 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	enc := sess.Workspace.ChoosePositionEncoding(p.Capabilities.General.PositionEncodings)
 	if s.opts.OnSession != nil {
 		s.opts.OnSession(sess)
+	}
+	if p.ClientInfo != nil {
+		s.clientName = p.ClientInfo.Name
 	}
 	s.sess.Store(sess)
 	if s.opts.AgentEndpoint && sess.Settings.Current().Server.ServesAgentEndpoint() {

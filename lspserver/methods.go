@@ -30,6 +30,10 @@ func (s *server) handleCall(ctx context.Context, call *jsonrpc.Request, fl *infl
 		return setPermissionMode(sess, params)
 	case "toolhost/status":
 		return s.status(ctx, sess, params)
+	case "toolhost/changes":
+		return listChanges(ctx, sess, params)
+	case "toolhost/rewind":
+		return s.rewind(ctx, sess, params, fl)
 	}
 	return nil, rpcfault.Errorf(rpcfault.CodeMethodNotFound,
 		"method not found: %s (toolhost handles the LSP lifecycle and %s)", call.Method, strings.Join(Methods, ", "))
@@ -94,6 +98,12 @@ type callToolParams struct {
 	// Approval is the token toolhost/checkPermission returned for
 	// exactly this call: the editor showed its prompt and the user agreed.
 	Approval string `json:"approval"`
+	// TurnID names the agent's turn (one model response) the call belongs
+	// to, for the change journal; calls without one are grouped by pauses.
+	TurnID string `json:"turnId"`
+	// Agent names the agent that makes the call (the editor's chat
+	// participant); the client's own name when empty.
+	Agent string `json:"agent"`
 }
 
 // callTool runs one call through the pipeline.
@@ -114,12 +124,15 @@ func (s *server) callTool(ctx context.Context, sess *session.Session, raw json.R
 			req.Approval = ap
 		}
 	}
-	return sess.Pipeline.Call(ctx, s.callHost(fl.cancel), req)
+	return sess.Pipeline.Call(s.withOrigin(ctx, p.TurnID, p.Agent), s.callHost(fl.cancel), req)
 }
 
 // callToolsParams are toolhost/callTools' params.
 type callToolsParams struct {
 	Calls *[]callToolParams `json:"calls"`
+	// TurnID and Agent apply to every call (callTool's fields).
+	TurnID string `json:"turnId"`
+	Agent  string `json:"agent"`
 }
 
 // callTools runs the tool_use blocks of one model turn and returns their
@@ -140,7 +153,7 @@ func (s *server) callTools(ctx context.Context, sess *session.Session, raw json.
 		reqs[i] = tools.Request{CallID: c.CallID, Name: *c.Name, Input: c.Input}
 	}
 	host := s.callHost(fl.cancel)
-	results, err := runBatch(ctx, sess.Pipeline, host, reqs)
+	results, err := runBatch(s.withOrigin(ctx, p.TurnID, p.Agent), sess.Pipeline, host, reqs)
 	if err != nil {
 		return nil, err
 	}

@@ -39,9 +39,6 @@ func (s *server) handleNotification(_ context.Context, method string, params jso
 	case "initialized":
 		s.readyOnce.Do(func() {
 			close(s.ready)
-			// Off the start-up path: the first calls find their schemas
-			// compiled.
-			s.bg.Go("preparing the tools' schemas", func(context.Context) { sess.Pipeline.PrepareSchemas() })
 			s.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { s.askTrust(ctx, sess) })
 		})
 	case "textDocument/didOpen":

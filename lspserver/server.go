@@ -178,6 +178,9 @@ type server struct {
 	// starts) and nothing changes them after.
 	caps atomic.Pointer[clientCapabilities]
 	sess atomic.Pointer[session.Session]
+	// clientName is the client's clientInfo.name, set by initialize
+	// before sess (the change journal names the editor's own agent by it).
+	clientName string
 
 	inflightMu sync.Mutex
 	// inflight are the running requests by id, for $/cancelRequest.

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/toolhost/toolhost/internal/background"
 	"github.com/toolhost/toolhost/internal/version"
@@ -120,15 +121,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if limit <= 0 {
 		limit = int(sess.Settings.Current().Server.MaxMessageBytes)
 	}
-	// The client is served once the tools are in place: tools added after
-	// its session exists would be announced with a tools/list_changed that
-	// changes nothing for a client that has not listed them yet (and makes
-	// it list them twice). It costs under a millisecond of start.
-	select {
-	case <-srv.ready:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	// The client is served at once, while the tools are being added: the
+	// initialize reply does not need them, tools/list and tools/call wait
+	// for them (awaitTools), and adding them announces nothing
+	// (quietFirstSync).
 	t := newStdio(in, out, limit, srv.log)
 	defer t.stop()
 	return srv.Run(ctx, t)
@@ -150,6 +146,9 @@ type Server struct {
 	bg *background.Group
 	// ready is closed once the tools were first added to the MCP server.
 	ready chan struct{}
+	// syncs counts the first sync and the later ones that changed the MCP
+	// server's tools.
+	syncs atomic.Int64
 	// client is the first client session, set once before clientReady is
 	// closed; project MCP servers are approved through it.
 	client      *sdk.ServerSession
@@ -170,6 +169,8 @@ type Server struct {
 	served map[string]string
 	// schemas remembers what was served, to re-add only changed tools.
 	schemas map[string]string
+	// synced is set by the first sync.
+	synced bool
 }
 
 // New returns a server for reg whose calls run through pipeline. It follows
@@ -210,9 +211,6 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 			s.clientOnce.Do(func() {
 				s.client = req.Session
 				close(s.clientReady)
-				// Off the start-up path: the first calls find their
-				// schemas compiled.
-				s.bg.Go("preparing the tools' schemas", func(context.Context) { s.pipeline.PrepareSchemas() })
 			})
 			s.bg.Go("fetching the client's roots", func(ctx context.Context) { s.fetchRoots(ctx, req.Session) })
 		},
@@ -231,6 +229,7 @@ func NewServer(reg *tools.Registry, pipeline *tools.Pipeline, log *slog.Logger, 
 		close(s.ready)
 	})
 	s.mcp.AddReceivingMiddleware(s.awaitTools, deferListing(cfg.DeferListing))
+	s.mcp.AddSendingMiddleware(s.quietFirstSync)
 	if !cfg.CallerSyncs {
 		reg.OnChange(s.sync)
 	}
@@ -246,6 +245,20 @@ func (s *Server) awaitTools(next sdk.MethodHandler) sdk.MethodHandler {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// quietFirstSync drops the tools/list_changed that the first adding of the
+// tools sets off: it runs while the client's handshake is under way, and a
+// client that has the tools listed after it has nothing to list again. A
+// change after the first (an MCP server's tools coming or going) is
+// announced, that notification covering the first when they come together.
+func (s *Server) quietFirstSync(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "notifications/tools/list_changed" && s.syncs.Load() <= 1 {
+			return nil, nil
 		}
 		return next(ctx, method, req)
 	}
@@ -409,6 +422,20 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) sync() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// The first sync counts at once, a later one before its first change
+	// reaches the SDK, which notifies the client of it a moment later
+	// (quietFirstSync).
+	counted := !s.synced
+	if !s.synced {
+		s.synced = true
+		s.syncs.Add(1)
+	}
+	count := func() {
+		if !counted {
+			counted = true
+			s.syncs.Add(1)
+		}
+	}
 	want := map[string]bool{}
 	var patterns []string
 	if s.deferred != nil {
@@ -433,6 +460,7 @@ func (s *Server) sync() {
 		}
 		s.schemas[name] = key
 		s.served[name] = t.Name()
+		count()
 		s.mcp.AddTool(&sdk.Tool{
 			Name:        name,
 			Description: t.Description(),
@@ -450,16 +478,21 @@ func (s *Server) sync() {
 		}
 	}
 	if len(gone) > 0 {
+		count()
 		s.mcp.RemoveTools(gone...)
 	}
 }
 
 // inputSchema is the tool's schema, as an object schema (the SDK refuses
-// anything else).
+// anything else). Only its type is decoded (segmentio/encoding skips the
+// rest, still checking it is JSON): decoding every schema whole cost a
+// third of adding the tools at start.
 func inputSchema(t tools.Tool) json.RawMessage {
 	raw := t.InputSchema()
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil || m["type"] != "object" {
+	var head struct {
+		Type any `json:"type"`
+	}
+	if segjson.Unmarshal(raw, &head) != nil || head.Type != "object" {
 		return json.RawMessage(`{"type":"object"}`)
 	}
 	return raw

@@ -116,6 +116,9 @@ func New(opts Options) (*Session, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ws := workspace.New(opts.Roots...)
+	if dir := changesDir(ws.Root()); dir != "" {
+		ws.SetJournal(workspace.OpenJournal(dir, workspace.JournalOptions{Log: log}))
+	}
 	store := settings.NewStore(settings.LoadOptions{Roots: ws.Roots(), UserConfigPath: opts.UserConfigPath, InitOptions: opts.InitOptions})
 	for _, p := range store.Problems() {
 		log.Warn("a setting was ignored", "file", p.File, "key", p.Key, "why", p.Message)
@@ -379,4 +382,16 @@ func taskSpillDir(root string) string {
 		return ""
 	}
 	return filepath.Join(state, "tasks")
+}
+
+// changesDir is where the change journal of the workspace rooted at root
+// lives: its state folder, outside the workspace and its git, shared by
+// every session of the workspace so that a restarted server still rewinds
+// ("" when there is no state folder).
+func changesDir(root string) string {
+	state, err := workspace.StateDir(root)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(state, "changes")
 }

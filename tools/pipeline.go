@@ -156,17 +156,6 @@ func NewPipeline(reg *Registry, log *slog.Logger, opts ...Option) *Pipeline {
 	return p
 }
 
-// PrepareSchemas compiles the input schemas of the registered tools ahead
-// of their first calls (it takes a few milliseconds; servers run it in the
-// background after start).
-func (p *Pipeline) PrepareSchemas() {
-	var ts []Tool
-	for _, e := range p.Registry.Entries(true) {
-		ts = append(ts, e.Tool)
-	}
-	p.validator.Prepare(ts)
-}
-
 // Call runs one call for host. It returns a Go error only when ctx ended
 // before a result was ready (the caller answers -32800); every other failure
 // is a Result with IsError.
@@ -176,6 +165,13 @@ func (p *Pipeline) Call(ctx context.Context, host Host, req Request) (*Response,
 		host = NoHost{}
 	}
 	c := &callState{req: req, host: host}
+	// The change journal names the call, tool and agent of each change;
+	// the host is asked here, before anything wraps it.
+	origin := workspace.Origin{CallID: req.CallID, Tool: req.Name}
+	if n, ok := host.(workspace.AgentNamer); ok {
+		origin.Agent = n.AgentName()
+	}
+	ctx = workspace.WithOrigin(ctx, origin)
 	res, err := p.run(ctx, c)
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolhost/toolhost/settings"
 )
 
@@ -218,31 +219,71 @@ func TestValidatorDrafts(t *testing.T) {
 	}
 }
 
-// TestPrepareSchemas: the schemas are compiled ahead of the calls, while
-// calls run (go test -race), and a broken one is still reported on its call.
-func TestPrepareSchemas(t *testing.T) {
+// TestSchemasCompiledOnFirstCall: no schema is compiled before a call; the
+// first calls of a tool, made at once, compile its schema once between them
+// (go test -race) and every one of them is checked against it; tools not
+// called stay uncompiled, and a broken schema is reported on its call.
+func TestSchemasCompiledOnFirstCall(t *testing.T) {
 	reg := NewRegistry()
 	broken := &fakeTool{name: "Broken", schema: `{"type": 5}`}
 	fine := &fakeTool{name: "Fine", schema: `{"type":"object","properties":{"n":{"type":"integer"}}}`}
-	reg.Register(CategoryExtras, broken, fine)
+	idle := &fakeTool{name: "Idle", schema: `{"type":"object"}`}
+	reg.Register(CategoryExtras, broken, fine, idle)
 	p := NewPipeline(reg, nil)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		p.PrepareSchemas()
-	}()
-	if resp := call(t, p, nil, "Fine", `{"n":"x"}`); !resp.IsError {
-		t.Errorf("invalid input accepted while preparing: %q", resp.Text())
+	var mu sync.Mutex
+	compiles := map[string]int{}
+	p.validator.compile = func(name string, source []byte) (*jsonschema.Schema, error) {
+		mu.Lock()
+		compiles[name]++
+		mu.Unlock()
+		return compile(name, source)
 	}
-	<-done
-	p.validator.mu.Lock()
-	compiled := len(p.validator.compiled)
-	p.validator.mu.Unlock()
-	if compiled != 2 {
-		t.Errorf("%d schemas compiled, want 2", compiled)
+	count := func(name string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return compiles[name]
 	}
-	if resp := call(t, p, nil, "Broken", `{}`); !resp.IsError || !strings.Contains(resp.Text(), "its own input schema is broken") {
-		t.Errorf("Broken: %q", resp.Text())
+
+	calls := []struct {
+		input     string
+		wantError bool
+	}{
+		{`{"n":"x"}`, true},
+		{`{"n":7}`, false},
+		{`{"n":[1]}`, true},
+		{`{}`, false},
+	}
+	errs := make([]error, 4*len(calls))
+	resps := make([]*Response, len(errs))
+	var wg sync.WaitGroup
+	for i := range errs {
+		wg.Go(func() {
+			resps[i], errs[i] = p.Call(context.Background(), nil, Request{CallID: "c", Name: "Fine", Input: json.RawMessage(calls[i%len(calls)].input)})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		tt := calls[i%len(calls)]
+		if err != nil {
+			t.Fatalf("Fine %s: %v", tt.input, err)
+		}
+		if resps[i].IsError != tt.wantError {
+			t.Errorf("Fine %s: IsError = %v, want %v (%q)", tt.input, resps[i].IsError, tt.wantError, resps[i].Text())
+		}
+	}
+	if n := count("Fine"); n != 1 {
+		t.Errorf("Fine's schema compiled %d times over %d first calls, want once", n, len(errs))
+	}
+	if n := count("Idle"); n != 0 {
+		t.Errorf("the schema of Idle, never called, compiled %d times", n)
+	}
+	for range 2 {
+		if resp := call(t, p, nil, "Broken", `{}`); !resp.IsError || !strings.Contains(resp.Text(), "its own input schema is broken") {
+			t.Errorf("Broken: %q", resp.Text())
+		}
+	}
+	if n := count("Broken"); n != 1 {
+		t.Errorf("Broken's schema compiled %d times over 2 calls, want once", n)
 	}
 }
 

@@ -31,10 +31,16 @@ const maxProblems = 5
 // draft from 4 to 2020-12 (MCP servers send all of them) and reports each
 // failure with its instance location and a typed kind, from which the
 // messages name the field and what was expected.
+//
+// A tool's schema is compiled on the tool's first call, not ahead of it:
+// compiling every tool's schema cost about a third of a start's CPU, and a
+// session calls a handful of the tools.
 type Validator struct {
 	mu sync.Mutex
 	// compiled maps a tool's lower-case name to its last compiled schema.
 	compiled map[string]*compiledSchema
+	// compile is the schema compiler (a test counts its runs).
+	compile func(name string, source []byte) (*jsonschema.Schema, error)
 }
 
 // compiledSchema is a tool's schema text and what compiling it gave.
@@ -49,16 +55,7 @@ type compiledSchema struct {
 
 // NewValidator returns an empty validator.
 func NewValidator() *Validator {
-	return &Validator{compiled: map[string]*compiledSchema{}}
-}
-
-// Prepare compiles the schemas of ts that are not compiled yet, so that
-// their first calls do not wait for it. A schema that does not compile is
-// remembered like on a call, and reported there.
-func (v *Validator) Prepare(ts []Tool) {
-	for _, t := range ts {
-		_, _ = v.compiledFor(t, nil)
-	}
+	return &Validator{compiled: map[string]*compiledSchema{}, compile: compile}
 }
 
 // SchemaError is returned by Validate when the tool's own schema is broken:
@@ -135,7 +132,7 @@ func (v *Validator) compiledFor(t Tool, keep func() []string) (*compiledSchema, 
 		return c, c.err
 	}
 	c := &compiledSchema{source: bytes.Clone(source)}
-	c.schema, c.err = compile(t.Name(), source)
+	c.schema, c.err = v.compile(t.Name(), source)
 	if c.err != nil {
 		c.err = &SchemaError{Tool: t.Name(), Err: c.err}
 	} else {

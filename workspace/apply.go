@@ -227,6 +227,11 @@ func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modi
 		return Modified{}, err
 	}
 	done.DiskAhead = t.kind == diskAhead
+	if j := w.Journal(); j != nil {
+		// Recorded under the path's lock, so the journal's order is the
+		// file's; a journal that cannot store leaves the change made.
+		_ = j.Record(ctx, ed, m.Path, current, next)
+	}
 	return done, nil
 }
 

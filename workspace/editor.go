@@ -60,7 +60,8 @@ type WorkspaceEdit struct {
 	ChangeAnnotations map[string]ChangeAnnotation `json:"changeAnnotations,omitempty"`
 }
 
-// DocumentChange is one of TextDocumentEdit or CreateFile; exactly one is
+// DocumentChange is one of TextDocumentEdit or CreateFile (a create or a
+// delete); exactly one is
 // set. The pointers are embedded, so encoding/json writes the fields of the
 // one that is set: a MarshalJSON method would make it encode a Write's
 // whole content twice, once in the method and once more to check the
@@ -78,7 +79,7 @@ func (d *DocumentChange) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &probe); err != nil {
 		return err
 	}
-	if probe.Kind == "create" {
+	if probe.Kind == "create" || probe.Kind == "delete" {
 		d.CreateFile = new(CreateFile)
 		return json.Unmarshal(b, d.CreateFile)
 	}
@@ -122,9 +123,12 @@ type Position struct {
 	Character uint32 `json:"character"`
 }
 
-// CreateFile creates a file (LSP resource operation).
+// CreateFile creates a file (LSP resource operation). With Kind "delete"
+// and no options it is, field for field, LSP's DeleteFile, which a rewind
+// sends for a file the turn created: a second embedded type with the same
+// JSON fields would make encoding/json drop both.
 type CreateFile struct {
-	Kind         string             `json:"kind"` // always "create"
+	Kind         string             `json:"kind"` // "create", or "delete"
 	URI          string             `json:"uri"`
 	Options      *CreateFileOptions `json:"options,omitempty"`
 	AnnotationID string             `json:"annotationId,omitempty"`

@@ -47,7 +47,16 @@ func BenchmarkReadOpenDocument(b *testing.B) {
 }
 
 func BenchmarkModifyOpenDocument(b *testing.B) {
+	b.Run("no journal", func(b *testing.B) { benchModify(b, false) })
+	// The change journal hashes both contents and stores the one before.
+	b.Run("journal", func(b *testing.B) { benchModify(b, true) })
+}
+
+func benchModify(b *testing.B, journal bool) {
 	ws, ed, path, _ := openDocBench(b)
+	if journal {
+		ws.SetJournal(workspace.OpenJournal(b.TempDir(), workspace.JournalOptions{}))
+	}
 	ws.SetReadBeforeWrite(false)
 	ctx := context.Background()
 	b.ReportAllocs()

@@ -32,6 +32,8 @@ type Workspace struct {
 	outsideWrites bool
 	// atRoot and fuzzy are the paths.atRoot and paths.fuzzy settings.
 	atRoot, fuzzy bool
+	// journal records the changes Modify makes; nil records nothing.
+	journal *Journal
 
 	// docs is the overlay of documents open in the editor.
 	docs documents

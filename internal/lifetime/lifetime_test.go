@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/toolhost/toolhost/internal/testproc"
@@ -102,5 +103,34 @@ func TestKillWaitsForAProcessMidExec(t *testing.T) {
 	_ = cmd.Wait()
 	if cmd.ProcessState == nil || cmd.ProcessState.Success() {
 		t.Errorf("the child was not killed: %v", cmd.ProcessState)
+	}
+}
+
+// TestKillAllSearchesOnlyOnceAScopeWasMade: the end of a server that
+// started no command reads no process's environment; once a scope was made,
+// the kill searches for it.
+func TestKillAllSearchesOnlyOnceAScopeWasMade(t *testing.T) {
+	made := scopes.Load()
+	t.Cleanup(func() { scopes.Store(made) })
+	real := readEnviron
+	t.Cleanup(func() { readEnviron = real })
+	var reads atomic.Int64
+	readEnviron = func(p int) ([]byte, error) {
+		reads.Add(1)
+		return real(p)
+	}
+	for _, tt := range []struct {
+		scopes    uint64
+		wantReads bool
+	}{
+		{0, false},
+		{1, true},
+	} {
+		scopes.Store(tt.scopes)
+		reads.Store(0)
+		killScopes()
+		if got := reads.Load() > 0; got != tt.wantReads {
+			t.Errorf("with %d scopes made: %d environments read, want reads: %v", tt.scopes, reads.Load(), tt.wantReads)
+		}
 	}
 }

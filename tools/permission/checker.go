@@ -34,6 +34,14 @@
 //  11. anything else asks; dontAsk turns that into a denial.
 //
 // Decide is that decision alone; Check adds the prompt.
+//
+// Where things are: checker.go holds this order; command.go reads a Bash
+// command on mvdan.cc/sh's syntax tree into the simple commands bash would
+// run, and rules.go matches rules against them; protected.go knows the
+// files that decide what runs; prompt.go asks; risk.go labels a Bash
+// command for the prompt from the same reading. PowerShell has its own
+// reader, package pwsh, turned into parts for the same rules by
+// powershell.go.
 package permission
 
 import (

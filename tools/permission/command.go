@@ -63,8 +63,6 @@ type simpleCommand struct {
 	// relative to it or absolute, unknownDir after a cd the parser cannot
 	// follow. A cd that may fail keeps the folder before it in the list.
 	dirs []string
-	// gitConfigWrite is set for a `git config` that sets something.
-	gitConfigWrite bool
 }
 
 // unknownDir stands for a folder a cd leads to that the command computes.
@@ -504,18 +502,20 @@ func (w *walker) unwrap(sc *simpleCommand) bool {
 					script += body + "\n"
 				}
 			}
-		case shells[path.Base(name)] && readsStdin(args):
-			// A shell running what its input holds: a here-document or
-			// here-string is read as commands; a pipe or a file cannot be.
-			script, known = w.fedScript()
-			known = known && len(args) == 0
 		case shells[path.Base(name)]:
-			c, ok := shellScript(args)
-			if !ok {
+			c, stdin, ok := shellScript(args)
+			switch {
+			case stdin:
+				// A shell running what its input holds: a here-document or
+				// here-string is read as commands; a pipe or a file cannot be.
+				script, known = w.fedScript()
+				known = known && len(args) == 0
+			case !ok:
 				w.done(sc, argv)
 				return false
+			default:
+				script, known = c, c != "\x00"
 			}
-			script, known = c, c != "\x00"
 		default:
 			wr, isWrapper := wrappers[name]
 			if !isWrapper {
@@ -548,7 +548,6 @@ func (w *walker) done(sc *simpleCommand, argv []string) {
 	if len(argv) != len(sc.argv) {
 		sc.full, sc.argv = sc.argv, argv
 	}
-	sc.gitConfigWrite = gitConfigWrite(argv)
 	if argv[0] != "find" {
 		return
 	}
@@ -590,22 +589,17 @@ func (w *walker) runScript(sc *simpleCommand, script string, known bool) bool {
 	return true
 }
 
-// readsStdin reports whether a shell with these arguments reads its
-// commands from its input: options only (no -c, no script file).
-func readsStdin(args []string) bool {
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") || strings.Contains(a, "c") && !strings.HasPrefix(a, "--") {
-			return false
-		}
+// shellScript reads a shell's arguments: stdin when it reads its commands
+// from its input (options only: no -c, no script file); else the -c string
+// of a shell started with only harmless options, "\x00" when there is -c but
+// no string. ok is false for a shell that reads startup files (-l, -i,
+// --rcfile) or a script file, which is the command itself.
+func shellScript(args []string) (script string, stdin, ok bool) {
+	if !slices.ContainsFunc(args, func(a string) bool {
+		return !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") || strings.Contains(a, "c") && !strings.HasPrefix(a, "--")
+	}) {
+		return "", true, true
 	}
-	return true
-}
-
-// shellScript finds the -c string of a shell started with only harmless
-// options: "\x00" when there is -c but no string; ok is false for a shell
-// that reads startup files (-l, -i, --rcfile) or a script file, which is
-// the command itself.
-func shellScript(args []string) (script string, ok bool) {
 	c := false
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
 		a := args[0]
@@ -613,13 +607,13 @@ func shellScript(args []string) (script string, ok bool) {
 		case a == "--":
 		case a == "-o" || a == "+o":
 			if len(args) < 2 || !has("pipefail errexit nounset", args[1]) {
-				return "", false
+				return "", false, false
 			}
 			args = args[1:]
 		case strings.Trim(a[1:], "ceuxv") == "":
 			c = c || strings.Contains(a, "c")
 		default:
-			return "", false
+			return "", false, false
 		}
 		args = args[1:]
 		if a == "--" {
@@ -628,11 +622,11 @@ func shellScript(args []string) (script string, ok bool) {
 	}
 	switch {
 	case !c:
-		return "", false
+		return "", false, false
 	case len(args) == 0:
-		return "\x00", true
+		return "\x00", false, true
 	}
-	return args[0], true
+	return args[0], false, true
 }
 
 // fedScript returns the literal text a here-document or here-string of
@@ -647,22 +641,16 @@ func (w *walker) fedScript() (string, bool) {
 			continue
 		case r.Hdoc == nil:
 			return "", true
-		}
-		// A here-document's body is not subject to quote removal; an
-		// unquoted one's backslashes escape $, ` and \ (bash hands
-		// `\$(cmd)` to the shell as `$(cmd)`).
-		var body strings.Builder
-		for _, p := range r.Hdoc.Parts {
-			lit, ok := p.(*syntax.Lit)
-			if !ok {
-				return "", false
-			}
-			body.WriteString(lit.Value)
-		}
-		if r.Word.Lit() == "" || strings.Contains(r.Word.Lit(), `\`) {
+		case len(r.Hdoc.Parts) > 0 && r.Hdoc.Lit() == "":
+			// A substitution in the body: the text is computed.
+			return "", false
+		case r.Word.Lit() == "" || strings.Contains(r.Word.Lit(), `\`):
 			// A quoted delimiter ('EOF', "EOF", \EOF): the body as written.
-			return body.String(), true
+			return r.Hdoc.Lit(), true
 		}
+		// An unquoted body is not subject to quote removal, but its
+		// backslashes escape $, ` and \ (bash hands `\$(cmd)` to the shell
+		// as `$(cmd)`).
 		doc, err := expand.Document(&expand.Config{}, r.Hdoc)
 		return doc, err == nil
 	}

@@ -236,6 +236,7 @@ var shellCorpus = []corpusGroup{
 			{"git con'fig' core.hooksPath /tmp", asked},
 			{"git \"config\" core.fsmonitor x", asked},
 			{"\\git config core.hooksPath /tmp", asked},
+			{"find . -maxdepth 0 -exec git config core.hooksPath /tmp \\;", asked},
 			{"git config --get user.name", allowed},
 			{"cd -- .git && echo >> config", asked},
 			{"cd .git && echo >> config", asked},

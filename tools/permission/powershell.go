@@ -3,169 +3,33 @@ package permission
 import (
 	"regexp"
 	"strings"
+
+	"github.com/toolhost/toolhost/tools/permission/pwsh"
 )
 
-// PowerShell commands and permission rules.
-//
-// No maintained Go parser of PowerShell exists, and PowerShell's grammar
-// (expressions in arguments, script blocks, splatting, the call and dot
-// operators, type literals that load assemblies, aliases, Unicode dashes
-// and quotes read as ASCII ones) is too wide to read safely by hand. So
-// this is a decision, not a parser: a command is read only when it is one
-// command of plain barewords and quoted literals, with none of
-// powerShellSpecial in it. Everything else is unread (blind): no prefix or
-// wildcard rule covers it, it is asked about, and a PowerShell deny rule
-// refuses it since the rule cannot be checked against it.
-//
-// PowerShell finds commands and parameters in any case, so PowerShell
-// rules and commands are compared folded to lower case, and a command
-// named by one of PowerShell's built-in aliases (rm, del, ls, ...) is
-// matched both as written and as the cmdlet the alias stands for, so that
-// a deny rule on Remove-Item also stops `rm`.
-
-// powerShellSpecial are the characters that make a command more than a
-// plain command of literals: statement separators, pipes, the call
-// operator, variables and subexpressions, script blocks, splatting and
-// here-strings, the escape character, redirections, type literals,
-// comments and line breaks.
-const powerShellSpecial = ";|&$(){}@`<>[]#\r\n"
-
-// powerShellLookalikes are characters PowerShell reads as dashes and
-// quotes: a command holding one is not read, since a rule's ASCII text
-// would not match what PowerShell sees.
-const powerShellLookalikes = "\u2013\u2014\u2015\u2018\u2019\u201a\u201b\u201c\u201d\u201e"
-
-// powerShellAliases maps PowerShell's built-in aliases of commands that
-// read, change or run things to their cmdlets, in lower case.
-var powerShellAliases = map[string]string{
-	"ls": "get-childitem", "dir": "get-childitem", "gci": "get-childitem",
-	"cat": "get-content", "type": "get-content", "gc": "get-content",
-	"rm": "remove-item", "del": "remove-item", "erase": "remove-item", "ri": "remove-item", "rd": "remove-item", "rmdir": "remove-item",
-	"cp": "copy-item", "copy": "copy-item", "cpi": "copy-item",
-	"mv": "move-item", "move": "move-item", "mi": "move-item",
-	"ren": "rename-item", "rni": "rename-item",
-	"ni": "new-item", "md": "mkdir", "si": "set-item", "sp": "set-itemproperty", "clc": "clear-content", "cli": "clear-item",
-	"sc": "set-content", "ac": "add-content",
-	"cd": "set-location", "chdir": "set-location", "sl": "set-location", "pushd": "push-location", "popd": "pop-location",
-	"echo": "write-output", "write": "write-output",
-	"iex": "invoke-expression", "icm": "invoke-command", "ii": "invoke-item", "start": "start-process", "saps": "start-process",
-	"iwr": "invoke-webrequest", "curl": "invoke-webrequest", "wget": "invoke-webrequest", "irm": "invoke-restmethod",
-	"kill": "stop-process", "spps": "stop-process", "ps": "get-process", "gps": "get-process",
-	"sleep": "start-sleep", "pwd": "get-location", "gl": "get-location",
-	"ipmo": "import-module", "sal": "set-alias", "nal": "new-alias", "sv": "set-variable", "set": "set-variable",
-}
-
-// readPowerShell reads a PowerShell command for the rules, run in the
-// absolute folder dir ("" for the first root).
+// readPowerShell reads a PowerShell command for the rules (package pwsh),
+// run in the absolute folder dir ("" for the first root). PowerShell finds
+// commands in any case, so the words are compared folded to lower case; a
+// command found by another name (an alias, a path, .exe) is a second part
+// under that name: every part must be covered for an allow, one matching
+// part is enough for a deny or an ask.
 func readPowerShell(cmd, dir string) shellCommand {
 	sc := shellCommand{whole: strings.TrimSpace(collapseSpaces(cmd)), powerShell: true}
-	words, why := powerShellWords(cmd)
-	if why != "" {
-		sc.unparsed = why
+	words, err := pwsh.Words(cmd)
+	if err != nil {
+		sc.unparsed = err.Error()
 		return sc
 	}
 	argv := make([]string, len(words))
 	for i, w := range words {
 		argv[i] = strings.ToLower(w)
 	}
-	part := func(argv []string) simpleCommand {
-		return simpleCommand{argv: argv, static: true, names: words[1:], dirs: []string{dir}}
-	}
-	sc.parts = []simpleCommand{part(argv)}
-	// The same command as the other names it is found by: its base name
-	// (C:\Git\cmd\git.exe, Module\Remove-Item), without .exe, and the
-	// cmdlet an alias stands for. Every part must be covered for an allow,
-	// and one matching part is enough for a deny or an ask.
-	name := argv[0]
-	if i := strings.LastIndexAny(name, `\/`); i >= 0 && i < len(name)-1 {
-		name = name[i+1:]
-	}
-	name = strings.TrimSuffix(name, ".exe")
-	if cmdlet, ok := powerShellAliases[name]; ok {
-		name = cmdlet
-	}
-	if name != argv[0] {
-		other := append([]string{name}, argv[1:]...)
-		sc.parts = append(sc.parts, part(other))
-	}
-	return sc
-}
-
-// powerShellWords splits a command of plain barewords and quoted literals
-// into its words, quotes removed; why says what else it holds when it is
-// not one.
-func powerShellWords(cmd string) (words []string, why string) {
-	const unread = "toolhost reads only one PowerShell command of plain words and quoted literals"
-	if i := strings.IndexAny(cmd, powerShellSpecial); i >= 0 {
-		return nil, unread + " (it holds " + describeSpecial(cmd[i]) + ")"
-	}
-	if strings.ContainsAny(cmd, powerShellLookalikes) {
-		return nil, unread + " (it holds a Unicode dash or quote, which PowerShell reads as an ASCII one)"
-	}
-	var (
-		word   strings.Builder
-		inWord bool
-	)
-	for i := 0; i < len(cmd); i++ {
-		c := cmd[i]
-		switch {
-		case c == ' ' || c == '\t':
-			if inWord {
-				words = append(words, word.String())
-				word.Reset()
-				inWord = false
-			}
-		case c == '\'' || c == '"':
-			// '' inside single quotes is one quote; with $ and the backtick
-			// refused above, a double-quoted string is a literal too.
-			inWord = true
-			j := i + 1
-			for ; j < len(cmd); j++ {
-				if cmd[j] != c {
-					word.WriteByte(cmd[j])
-					continue
-				}
-				if j+1 < len(cmd) && cmd[j+1] == c {
-					word.WriteByte(c)
-					j++
-					continue
-				}
-				break
-			}
-			if j >= len(cmd) {
-				return nil, unread + " (a quote is not closed)"
-			}
-			i = j
-		default:
-			inWord = true
-			word.WriteByte(c)
+	for _, name := range []string{argv[0], pwsh.Name(argv[0])} {
+		if name != argv[0] || len(sc.parts) == 0 {
+			sc.parts = append(sc.parts, simpleCommand{argv: append([]string{name}, argv[1:]...), static: true, names: words[1:], dirs: []string{dir}})
 		}
 	}
-	if inWord {
-		words = append(words, word.String())
-	}
-	switch {
-	case len(words) == 0:
-		return nil, unread + " (it is empty)"
-	case strings.ContainsAny(cmd[:strings.IndexAny(cmd+" ", " \t")], `'"`):
-		// A quoted first word is a string PowerShell prints, or with a
-		// call operator runs: not a command name to match.
-		return nil, unread + " (its first word is quoted)"
-	case words[0] == ".":
-		return nil, unread + " (it dot-sources a script into the session)"
-	}
-	return words, ""
-}
-
-// describeSpecial names a character of powerShellSpecial for a message.
-func describeSpecial(c byte) string {
-	switch c {
-	case '\r', '\n':
-		return "a line break"
-	case '`':
-		return "a backtick"
-	}
-	return "`" + string(c) + "`"
+	return sc
 }
 
 // foldPowerShellRule makes a PowerShell command rule compare in any case,

@@ -131,7 +131,7 @@ func (d *decision) protectedCommand() []string {
 	var out []string
 	for i := range d.sub.command.parts {
 		part := &d.sub.command.parts[i]
-		if part.gitConfigWrite {
+		if gitConfigWrite(part.argv) {
 			out = append(out, ".git/config (git config)")
 		}
 		for _, g := range part.globs {

@@ -33,7 +33,7 @@ func CommandRisk(command, dir string) tools.Risk {
 	}
 	low := true
 	for _, p := range sc.parts {
-		if p.opaque || p.gitConfigWrite || dangerous(p.argv) || writesProtected(p) {
+		if p.opaque || gitConfigWrite(p.argv) || dangerous(p.argv) || writesProtected(p) {
 			return tools.RiskHigh
 		}
 		if len(p.argv) > 0 && !looksOnly(p.argv) || slices.ContainsFunc(p.targets, func(t string) bool { return t != "/dev/null" }) {

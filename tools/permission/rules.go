@@ -140,9 +140,12 @@ func (r rule) matchPart(p *simpleCommand) bool {
 	return false
 }
 
-// matchDomain reports whether a "domain:" specifier matches host; a
-// leading "*." matches subdomains.
+// matchDomain reports whether a "domain:" specifier matches host (none
+// when empty); a leading "*." matches subdomains.
 func (r rule) matchDomain(host string) bool {
+	if host == "" {
+		return false
+	}
 	want := strings.ToLower(strings.TrimPrefix(r.spec, "domain:"))
 	host = strings.ToLower(host)
 	if h, _, ok := strings.Cut(host, ":"); ok {
@@ -174,14 +177,9 @@ func (r rule) matchAny(s *subject, pm *pathMatcher) bool {
 	case r.spec == "":
 		return true
 	case strings.HasPrefix(r.spec, "domain:"):
-		return s.domain != "" && r.matchDomain(s.domain)
+		return r.matchDomain(s.domain)
 	case r.path != nil:
-		for _, p := range r.paths(s) {
-			if pm.match(r.path, p) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(r.paths(s), func(p resolvedPath) bool { return pm.match(r.path, p) })
 	case s.command != nil:
 		if r.matchWhole(s.command) || r.cmd != nil && r.cmd.MatchString(s.command.whole) {
 			return true
@@ -231,16 +229,12 @@ func (l ruleList) allows(s *subject, pm *pathMatcher) bool {
 		case r.spec == "":
 			return true
 		case strings.HasPrefix(r.spec, "domain:"):
-			if s.domain != "" && r.matchDomain(s.domain) {
+			if r.matchDomain(s.domain) {
 				return true
 			}
 		case r.path != nil:
 			ps := r.paths(s)
-			all := len(ps) > 0
-			for _, p := range ps {
-				all = all && pm.match(r.path, p.allowedAs())
-			}
-			if all {
+			if len(ps) > 0 && !slices.ContainsFunc(ps, func(p resolvedPath) bool { return !pm.match(r.path, p.allowedAs()) }) {
 				return true
 			}
 		default:

@@ -46,6 +46,8 @@ type buffer struct {
 	version int32
 	// open is whether the document is open (reported to the workspace).
 	open bool
+	// deleted is set by a delete operation: the file goes, with its buffer.
+	deleted bool
 }
 
 // NewFakeEditor returns an editor that applies edits and does not save
@@ -193,7 +195,14 @@ func (f *FakeEditor) ApplyEdit(ctx context.Context, params *workspace.ApplyWorks
 	}
 	var reports []report
 	var toSave []report
+	var deleted []report
 	for path, b := range staged {
+		if b.deleted {
+			// Like an editor, a deleted file's document closes.
+			delete(f.buffers, path)
+			deleted = append(deleted, report{path: path, open: b.open})
+			continue
+		}
 		old, existed := f.buffers[path]
 		changed := !existed || old.text != b.text
 		if changed && existed {
@@ -208,6 +217,16 @@ func (f *FakeEditor) ApplyEdit(ctx context.Context, params *workspace.ApplyWorks
 		}
 	}
 	f.mu.Unlock()
+	for _, d := range deleted {
+		if err := os.Remove(d.path); err != nil && !os.IsNotExist(err) {
+			return nil, err
+		}
+		if d.open && f.ws != nil {
+			if err := f.ws.Close(workspace.PathToURI(d.path)); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for _, s := range toSave {
 		if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
 			return nil, err
@@ -238,6 +257,17 @@ func (f *FakeEditor) ApplyEdit(ctx context.Context, params *workspace.ApplyWorks
 // failure reason or "".
 func (f *FakeEditor) stage(dc workspace.DocumentChange, get func(string) (*buffer, error), staged map[string]*buffer) string {
 	switch {
+	case dc.CreateFile != nil && dc.CreateFile.Kind == "delete":
+		path, err := workspace.URIToPath(dc.CreateFile.URI)
+		if err != nil {
+			return err.Error()
+		}
+		b, err := get(path)
+		if err != nil {
+			return err.Error()
+		}
+		b.deleted = true
+		return ""
 	case dc.CreateFile != nil:
 		path, err := workspace.URIToPath(dc.CreateFile.URI)
 		if err != nil {

@@ -26,15 +26,19 @@ local with_tsls = h.has_tsls("claudeide e2e", "for getDiagnostics with a languag
 
 local API_KEY = "sk-ant-api03-toolhost-test-key-0000000000000000"
 
--- The CLI's configuration: no onboarding, the key approved, the folder
+-- The CLI's configuration: no onboarding, the key approved, the folders
 -- trusted.
-local function seed_config(home, project)
+local function seed_config(home, projects)
+  local trusted = {}
+  for _, p in ipairs(projects) do
+    trusted[p] = { hasTrustDialogAccepted = true, hasCompletedProjectOnboarding = true, allowedTools = {} }
+  end
   local cfg = vim.json.encode({
     hasCompletedOnboarding = true,
     lastOnboardingVersion = "2.1.330",
     theme = "dark",
     customApiKeyResponses = { approved = { API_KEY:sub(-20) }, rejected = {} },
-    projects = { [project] = { hasTrustDialogAccepted = true, hasCompletedProjectOnboarding = true, allowedTools = {} } },
+    projects = trusted,
   })
   vim.fn.mkdir(home .. "/.claude", "p")
   for _, p in ipairs({ home .. "/.claude.json", home .. "/.claude/.claude.json" }) do
@@ -85,7 +89,7 @@ h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its
   }, {})
   local path = dir .. "/a.txt"
   local ts_path = dir .. "/src/bad.ts"
-  seed_config(home, dir)
+  seed_config(home, { dir, dir .. "/src" })
   h.wait_for(function()
     return vim.env.CLAUDE_CODE_SSE_PORT ~= nil
   end, "the IDE listener's port in the environment")
@@ -119,33 +123,38 @@ h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its
 
   local log = home .. "/pty.log"
   local cmd = table.concat({ vim.fn.shellescape(claude), "--permission-mode", "manual", "--model", "claude-test" }, " ")
-  local job = vim.fn.jobstart({ "script", "-qfec", cmd, log }, {
-    cwd = dir,
-    env = {
-      HOME = home,
-      ANTHROPIC_BASE_URL = "http://127.0.0.1:" .. api.port,
-      ANTHROPIC_API_KEY = API_KEY,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = "1",
-      DISABLE_TELEMETRY = "1",
-      DISABLE_AUTOUPDATER = "1",
-      DISABLE_ERROR_REPORTING = "1",
-      CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL = "1",
-      ENABLE_TOOL_SEARCH = "false",
-      TERM = "xterm-256color",
-      COLUMNS = "120",
-      LINES = "40",
-    },
-  })
+  local cli_env = {
+    HOME = home,
+    ANTHROPIC_BASE_URL = "http://127.0.0.1:" .. api.port,
+    ANTHROPIC_API_KEY = API_KEY,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = "1",
+    DISABLE_TELEMETRY = "1",
+    DISABLE_AUTOUPDATER = "1",
+    DISABLE_ERROR_REPORTING = "1",
+    CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL = "1",
+    ENABLE_TOOL_SEARCH = "false",
+    TERM = "xterm-256color",
+    COLUMNS = "120",
+    LINES = "40",
+  }
+  -- In the editor's terminal: Neovim's environment (the plugin's
+  -- CLAUDE_CODE_SSE_PORT) with the CLI's own on top.
+  local job = vim.fn.jobstart({ "script", "-qfec", cmd, log }, { cwd = dir, env = cli_env })
   h.truthy(job > 0, "the CLI's job started")
+  -- Whether the screen in file showed text: the terminal's control
+  -- sequences and the spaces (often drawn as cursor moves) are left out on
+  -- both sides.
+  local function shown_in(file, text)
+    local flat = (h.read(file) or ""):gsub("\27%][^\7]*\7", ""):gsub("\27%[[%d;?]*%a", ""):gsub("%s", "")
+    return flat:find(text:gsub("%s", ""), 1, true) ~= nil
+  end
   local function screen()
     return h.read(log) or ""
   end
-  -- Whether the screen showed text: the terminal's control sequences and
-  -- the spaces (often drawn as cursor moves) are left out on both sides.
   local function shown(text)
-    local flat = screen():gsub("\27%][^\7]*\7", ""):gsub("\27%[[%d;?]*%a", ""):gsub("%s", "")
-    return flat:find(text:gsub("%s", ""), 1, true) ~= nil
+    return shown_in(log, text)
   end
+  local other_job, other_log
   -- Types text and, once the CLI shows it, Enter (sent with the text the
   -- CLI would take it as part of a paste).
   local function say(text)
@@ -290,13 +299,49 @@ h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its
         error(err_ts, 0)
       end
     end
+
+    -- `claude --ide` from another terminal (tmux): a clean environment
+    -- with no CLAUDE_CODE_SSE_PORT, started below the workspace folder. It
+    -- finds the session by the lock file's workspaceFolders alone (in a
+    -- terminal it does not know as an IDE's, it does not ask that the
+    -- lock's pid be its ancestor).
+    other_log = home .. "/other-pty.log"
+    local clean = vim.tbl_extend("force", cli_env, { CLAUDE_CONFIG_DIR = vim.env.CLAUDE_CONFIG_DIR, PATH = "/usr/local/bin:/usr/bin:/bin" })
+    other_job = vim.fn.jobstart({ "script", "-qfec", cmd .. " --ide", other_log }, { cwd = dir .. "/src", env = clean, clear_env = true })
+    h.truthy(other_job > 0, "the other terminal's CLI started")
+    h.wait_for(function()
+      return connections() == 2
+    end, "claude --ide from another terminal to connect by the workspace folder", 40000)
+    -- Connected as this editor: the editor's selection reaches it. The
+    -- server counts the connection when the WebSocket opens, before the
+    -- CLI's MCP client is set up, so until the CLI shows a selection it is
+    -- made anew each second (two in turn, so that each is a change).
+    vim.cmd("tabfirst")
+    vim.api.nvim_set_current_buf(buf)
+    local reselected, whole = 0, false
+    h.wait_for(function()
+      if shown_in(other_log, "lines selected") then
+        return true
+      end
+      if vim.loop.now() - reselected > 1000 then
+        reselected, whole = vim.loop.now(), not whole
+        vim.cmd("normal! \27")
+        vim.cmd(whole and "normal! ggVG" or "normal! ggVj")
+      end
+      return false
+    end, "the other terminal's CLI to show the editor's selection", 30000)
+    vim.cmd("normal! \27")
   end)
+  if other_job then
+    vim.fn.jobstop(other_job)
+  end
   if not ok then
     local last = api.requests[#api.requests]
     io.stdout:write("--- the last request's newest turn:\n" .. (last and api_mod.last_text(last) or "(none)"):sub(-2000) .. "\n")
     vim.fn.jobstop(job)
     api.close()
-    error(tostring(err) .. "\n--- the CLI's screen:\n" .. screen():gsub("\27%[[%d;?]*%a", ""):sub(-3000))
+    local other = other_log and (h.read(other_log) or ""):gsub("\27%[[%d;?]*%a", ""):sub(-2000) or ""
+    error(tostring(err) .. "\n--- the CLI's screen:\n" .. screen():gsub("\27%[[%d;?]*%a", ""):sub(-3000) .. "\n--- the other terminal's CLI:\n" .. other)
   end
   vim.fn.jobstop(job)
   api.close()

@@ -49,6 +49,19 @@ function M.read(path)
   return s
 end
 
+--- Collects vim.notify's messages ({msg, level}) until the returned
+--- restore function is called.
+function M.capture_notify()
+  local messages = {}
+  local original = vim.notify
+  vim.notify = function(msg, level)
+    table.insert(messages, { msg = msg, level = level })
+  end
+  return messages, function()
+    vim.notify = original
+  end
+end
+
 --- Waits (bounded) until cond() is true; fails with `what` otherwise.
 function M.wait_for(cond, what, timeout_ms)
   if not vim.wait(timeout_ms or 15000, cond, 20) then

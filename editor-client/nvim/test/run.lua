@@ -19,6 +19,7 @@ if bin and bin ~= "" then
   dofile(here .. "/claudeide_spec.lua")
   dofile(here .. "/claudeide_e2e_spec.lua")
   dofile(here .. "/intel_spec.lua")
+  dofile(here .. "/changes_spec.lua")
 else
   io.stdout:write("# TOOLHOST_BIN not set: skipping the tests against the server\n")
 end

@@ -4,6 +4,7 @@
  * server's life is in ./server.
  */
 import * as vscode from "vscode";
+import { registerChanges } from "./changes";
 import { runInputDocument, runTool, setPermissionMode, showStatus } from "./commands";
 import { requestPermission } from "./dialogs";
 import { reviewSettings } from "./logic/modes";
@@ -121,6 +122,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statusItem,
     manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
+    ...registerChanges(getClient),
     vscode.commands.registerCommand("toolhost.runTool", () =>
       runTool(getClient, docs, output, () => refreshMode(manager), context.globalStorageUri).catch((err) => reportError(output, err)),
     ),

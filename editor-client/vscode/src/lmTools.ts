@@ -7,6 +7,7 @@
  * check's approval token, so toolhost does not ask again, and edits still
  * arrive as workspace/applyEdit (undoable, versioned).
  */
+import { createHash } from "crypto";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import {
@@ -17,6 +18,7 @@ import {
   LM_TOOL_PREFIX,
   PendingApprovals,
   resultParts,
+  reviewedByToolhost,
   toolhostName,
 } from "./logic/lmTools";
 import { ClientRequests } from "./logic/protocol";
@@ -58,7 +60,9 @@ class ToolhostTool implements vscode.LanguageModelTool<object> {
       return { invocationMessage: invocation };
     }
     const check = await client.sendRequest<CheckResult>(ClientRequests.checkPermission, { name: this.name, input: options.input }, token);
-    this.approvals.put(this.name, options.input, check.approval);
+    // A change toolhost reviews itself goes without the token: toolhost
+    // then asks through its own review, whatever the chat auto-approves.
+    this.approvals.put(this.name, options.input, reviewedByToolhost(this.name, check) ? undefined : check.approval);
     const confirmation = confirmationFor(this.name, check);
     if (!confirmation) {
       return { invocationMessage: invocation };
@@ -80,13 +84,33 @@ class ToolhostTool implements vscode.LanguageModelTool<object> {
     const approval = this.approvals.take(this.name, options.input);
     const result = await client.sendRequest<CallResult>(
       ClientRequests.callTool,
-      { name: this.name, input: options.input, ...(approval ? { approval } : {}) },
+      { name: this.name, input: options.input, ...(approval ? { approval } : {}), ...chatTurn(options) },
       token,
     );
     return new vscode.LanguageModelToolResult(
       resultParts(result).map((p) => (p.kind === "text" ? new vscode.LanguageModelTextPart(p.text) : imagePart(p.data, p.mimeType))),
     );
   }
+}
+
+/**
+ * The change journal's turn and agent of a call from the chat: one chat
+ * request is one turn. The request's token is opaque and may arrive as a
+ * new object at each call (it crosses a process boundary), so its JSON
+ * names the turn; without one, toolhost bounds the turn by a pause.
+ */
+function chatTurn(options: vscode.LanguageModelToolInvocationOptions<object>): { turnId?: string; agent: string } {
+  const agent = "VS Code agent mode";
+  let key = "";
+  try {
+    key = JSON.stringify(options.toolInvocationToken ?? null);
+  } catch {
+    return { agent };
+  }
+  if (!key || key === "null" || key === "{}") {
+    return { agent };
+  }
+  return { turnId: `chat-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`, agent };
 }
 
 function textResult(text: string): vscode.LanguageModelToolResult {

@@ -1,21 +1,48 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { confirmationFor, invocationMessage, MAX_PENDING_APPROVALS, PendingApprovals, resultParts, toolhostName } from "../src/logic/lmTools";
+import {
+  CheckResult,
+  confirmationFor,
+  invocationMessage,
+  MAX_PENDING_APPROVALS,
+  PendingApprovals,
+  resultParts,
+  reviewedByToolhost,
+  toolhostName,
+} from "../src/logic/lmTools";
 
-test("only an ask has a confirmation, titled by toolhost with its diff", () => {
+test("only an ask has a confirmation, titled by toolhost with its preview", () => {
   assert.equal(confirmationFor("Read", { decision: "allow" }), undefined);
   assert.equal(confirmationFor("Bash", { decision: "deny", reason: "denied by a rule" }), undefined);
-  const c = confirmationFor("Edit", {
+  const c = confirmationFor("WebFetch", {
     decision: "ask",
-    title: "Edit a.txt?",
+    title: "Fetch a page?",
     risk: "medium",
     reason: "no rule allows it",
     preview: { kind: "diff", text: "--- a/a.txt\n+++ b/a.txt\n-x\n+y" },
   });
   assert.ok(c);
-  assert.equal(c.title, "Edit a.txt?");
+  assert.equal(c.title, "Fetch a page?");
   assert.match(c.message, /^```diff\n--- a\/a.txt\n\+\+\+ b\/a.txt\n-x\n\+y\n```/);
   assert.match(c.message, /Risk: medium\. toolhost asks because no rule allows it\./);
+});
+
+test("file changes are reviewed by toolhost, never by the chat's confirmation", () => {
+  const ask = { decision: "ask", title: "Edit a.txt?", preview: { kind: "diff", text: "-x\n+y" } } as const;
+  const cases: [string, CheckResult, boolean][] = [
+    ["Edit", ask, true],
+    ["Write", ask, true],
+    ["NotebookEdit", ask, true],
+    ["Bash", { decision: "ask", preview: { kind: "command", text: "ls" } }, false],
+    // toolhost's own settings allow it (acceptEdits, a rule): no review.
+    ["Edit", { decision: "allow" }, false],
+  ];
+  for (const [name, check, reviewed] of cases) {
+    assert.equal(reviewedByToolhost(name, check), reviewed, `${name} ${check.decision}`);
+    if (reviewed) {
+      assert.equal(confirmationFor(name, check), undefined, `${name}: no chat confirmation to "Allow in this Session"`);
+    }
+  }
 });
 
 test("a preview with backticks keeps its fence closed", () => {

@@ -13,6 +13,8 @@ end
 local function err_text(err)
   return type(err) == "table" and (err.message or vim.inspect(err)) or tostring(err)
 end
+--- The words of a JSON-RPC error or any other, for a message.
+M.err_text = err_text
 
 --- Shows lines in a scratch split named `name`, reusing it if open.
 function M.show(name, lines, filetype)
@@ -264,6 +266,8 @@ M.HELP = {
   "  todos                 the agent's todo list",
   "  tasks                 background tasks (<CR> output, x stop)",
   "  team                  teams and their members' states",
+  "  changes               the agent's turns and the files each changed (r: rewind)",
+  "  rewind [file]         rewind the last turn (or only this buffer's file in it)",
   "  mode [{mode}]         the permission mode (no argument: pick one)",
   "  status                server, version, mode, MCP servers, settings",
   "  agents                configurations for agent plugins in this session",
@@ -272,6 +276,14 @@ M.HELP = {
   "  allow | always | deny | feedback   answer the prompt that waits",
   "  answer                open the waiting prompt's menu again",
 }
+
+function M.subcommands.changes()
+  require("toolhost.changes").show()
+end
+
+function M.subcommands.rewind(args)
+  require("toolhost.changes").rewind_command(args)
+end
 
 function M.subcommands.help()
   M.show("help", M.HELP)

@@ -1,9 +1,10 @@
 // End-to-end: toolhost's tools in VS Code's agent mode (Copilot Chat, built
 // into code-server), offline, with a scripted language model
 // (e2e/scripted-model). Read runs with no confirmation and sees unsaved
-// typing; Edit shows one confirmation in the chat with toolhost's diff and,
-// approved, changes the document through applyEdit, which VS Code's undo
-// reverts; a Bash the user skips does not run; AskUserQuestion is answered
+// typing; Edit asks nothing in the chat (no "Allow in this Session" to
+// turn reviews off) and is reviewed in toolhost's diff review, every time;
+// approved, it changes the document through applyEdit, which VS Code's undo
+// reverts, and toolhost: Undo Last Turn rewinds as one step; a Bash the user skips does not run; AskUserQuestion is answered
 // in the editor's quick pick; the Agent tool's sub-agent runs on the
 // editor's language model (toolhost/runAgent). Screenshots: e2e/artifacts/agent-*.png.
 import { execFileSync } from "node:child_process";
@@ -134,22 +135,39 @@ async function main() {
     if ((await page.locator(CHAT.confirmation).count()) > 0) throw new Error("Read asked for a confirmation");
     await shot("01-read");
 
-    step("Edit: one confirmation in the chat with toolhost's diff; approved, applied through applyEdit; undone by VS Code");
+    step("Edit: no confirmation in the chat to allow for the session; toolhost's diff review; allowed, applied through applyEdit; undone by VS Code");
+    const reviewAllow = page.locator('.editor-actions .action-label[aria-label^="Allow"]').first();
     await send(`CALL toolhost_Edit <<<${JSON.stringify({ file_path: sample, old_string: "lazy dog", new_string: "sleepy cat" })}>>>`);
-    await confirmation.waitFor({ state: "visible", timeout: 60000 });
-    const shown = await cardText();
-    if (!shown.includes("-jumps over the lazy dog.") || !shown.includes("+jumps over the sleepy cat.")) throw new Error(`the confirmation does not show the diff: ${shown}`);
-    await shot("02-edit-confirmation");
-    await clickConfirmation(/^Allow/);
+    await reviewAllow.waitFor({ state: "visible", timeout: 60000 });
+    if ((await page.locator(CHAT.confirmation).count()) > 0) throw new Error("the chat asked to confirm an edit, offering Allow in this Session");
+    await shot("02-edit-review");
+    await reviewAllow.click();
     await result("Edit", "+jumps over the sleepy cat");
     if (await page.locator(".monaco-dialog-box").isVisible()) throw new Error("toolhost asked a second time");
     await waitFor(() => /sleepy cat/.test(readOrNull(sample) ?? ""), "the edit on disk");
-    await page.locator(".editor-group-container .view-lines").first().click();
+    await wb.openFile("sample.txt");
     await waitFor(async () => (await wb.activeEditorText()).includes("sleepy cat"), "the edit in the document");
     await shot("03-edit-applied");
+    await page.locator(".editor-group-container .view-lines").first().click();
     await page.keyboard.press("Control+z");
     await waitFor(async () => (await wb.activeEditorText()).includes("lazy dog"), "VS Code's undo restoring the text");
     await shot("04-edit-undone");
+
+    step("the next edit is reviewed again; toolhost: Undo Last Turn rewinds it as one step that Ctrl+Z redoes");
+    await send(`CALL toolhost_Edit <<<${JSON.stringify({ file_path: sample, old_string: "lazy dog", new_string: "tired cat" })}>>>`);
+    await reviewAllow.waitFor({ state: "visible", timeout: 60000 });
+    await reviewAllow.click();
+    await result("Edit", "replaced 1 occurrence");
+    await waitFor(() => /tired cat/.test(readOrNull(sample) ?? ""), "the second edit on disk");
+    await wb.runCommand("toolhost: Undo Last Turn");
+    await waitFor(() => /lazy dog/.test(readOrNull(sample) ?? ""), "the rewound file on disk");
+    await page.locator(".notifications-toasts", { hasText: "Rewound sample.txt" }).first().waitFor({ state: "visible", timeout: 15000 });
+    await shot("04b-undo-last-turn");
+    await wb.openFile("sample.txt");
+    await waitFor(async () => (await wb.activeEditorText()).includes("lazy dog"), "the rewind in the document");
+    await page.locator(".editor-group-container .view-lines").first().click();
+    await page.keyboard.press("Control+z");
+    await waitFor(async () => (await wb.activeEditorText()).includes("tired cat"), "Ctrl+Z bringing the agent's edit back");
 
     step("Bash the user skips does not run");
     const marker = path.join(workspace, "bash-ran.txt");

@@ -6,7 +6,10 @@
 // editable; the proposal changed by the user and saved lands on disk and
 // the model is told; a rejected proposal leaves the file; a selection made
 // in an editor reaches the CLI and the model; getDiagnostics returns VS
-// Code's TypeScript error of a file open in a tab.
+// Code's TypeScript error of a file open in a tab. Then `claude --ide`
+// started outside VS Code's terminals, with a clean environment, below the
+// folder, finds the window by the lock file's folders alone.
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
@@ -173,13 +176,14 @@ async function main() {
   const seeded = JSON.stringify({
     hasCompletedOnboarding: true, lastOnboardingVersion: "2.1.330", theme: "dark",
     customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-    projects: { [folder]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
+    projects: Object.fromEntries([folder, path.join(folder, "src")].map((p) => [p, { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] }])),
   });
   fs.writeFileSync(path.join(home, ".claude.json"), seeded);
   fs.writeFileSync(path.join(config, ".claude.json"), seeded);
   const api = await startApi(file, tsFile);
   const ptyLog = path.join(tmp, "pty.log");
-  let session;
+  const otherLog = path.join(tmp, "other-pty.log");
+  let session, other;
   const log = stepLog("claude-ide: ");
   const { step } = log;
   try {
@@ -250,15 +254,19 @@ async function main() {
     step("lines selected in the editor reach the CLI (selection_changed) and the model with the next prompt");
     await openFile("a.txt", "four (the user's)");
     let mark = logLength();
-    // One drag from the start of line 3 to past the end of line 4: the CLI
-    // redraws only the cells that change, so a selection grown in steps
-    // ("1 line" then "2 lines") would never show "2 lines selected" whole.
-    const lines = await page.locator(".editor-group-container.active .view-lines").first().boundingBox();
-    const lineHeight = (await page.locator(".editor-group-container.active .view-line").first().boundingBox()).height;
-    await page.mouse.move(lines.x + 1, lines.y + 2.5 * lineHeight);
-    await page.mouse.down();
-    await page.mouse.move(lines.x + 400, lines.y + 3.5 * lineHeight);
-    await page.mouse.up();
+    // One drag from the start of line `first` to past the end of line
+    // `last`: the CLI redraws only the cells that change, so a selection
+    // grown in steps ("1 line" then "2 lines") would never show "2 lines
+    // selected" whole.
+    const drag = async (first, last) => {
+      const lines = await page.locator(".editor-group-container.active .view-lines").first().boundingBox();
+      const lineHeight = (await page.locator(".editor-group-container.active .view-line").first().boundingBox()).height;
+      await page.mouse.move(lines.x + 1, lines.y + (first - 0.5) * lineHeight);
+      await page.mouse.down();
+      await page.mouse.move(lines.x + 400, lines.y + (last - 0.5) * lineHeight);
+      await page.mouse.up();
+    };
+    await drag(3, 4);
     const onScreen = (text) => shownSince(mark, text);
     await waitFor(() => onScreen("2 lines selected"), "the CLI to show the editor's selection", 30000);
     await wb.screenshot("claude-ide-02-selection");
@@ -293,12 +301,36 @@ async function main() {
     if (!diag.includes("Type 'string' is not assignable to type 'number'") || !diag.includes("2322")) {
       throw new Error(`getDiagnostics' result has no TS2322 for src/bad.ts: ${diag}`);
     }
+
+    step("claude --ide from another terminal, with no CLAUDE_CODE_SSE_PORT, finds the window by its folder; the selection reaches it");
+    other = spawn("script", ["-qfec", `${claude} --ide --permission-mode manual --model claude-test`, otherLog], {
+      cwd: path.join(folder, "src"), stdio: "ignore",
+      env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, CLAUDE_CONFIG_DIR: config, ANTHROPIC_BASE_URL: `http://127.0.0.1:${api.port}`,
+        ANTHROPIC_API_KEY: API_KEY, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
+        DISABLE_ERROR_REPORTING: "1", CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL: "1", TERM: "xterm-256color", COLUMNS: "120", LINES: "40" },
+    });
+    await waitFor(() => shown(otherLog, "manual mode on"), "the other terminal's CLI to start", 60000);
+    await openFile("a.txt", "four (the user's)");
+    // Until the CLI has connected and listens, a selection passes it by:
+    // one of two selections in turn is made every two seconds.
+    let draggedAt = 0, wide = false;
+    await waitFor(async () => {
+      if (shown(otherLog, "lines selected")) return true;
+      if (Date.now() - draggedAt > 2000) {
+        draggedAt = Date.now();
+        wide = !wide;
+        await drag(wide ? 2 : 3, 4);
+      }
+      return false;
+    }, "the other terminal's CLI to show the editor's selection", 60000);
     reportPassed("e2e claude-ide", log, started);
   } catch (err) {
     fs.writeFileSync(path.join(artifacts, "claude-ide-terminal.txt"), plain(readOrNull(ptyLog) ?? ""));
+    fs.writeFileSync(path.join(artifacts, "claude-ide-other-terminal.txt"), plain(readOrNull(otherLog) ?? ""));
     await reportFailed("e2e claude-ide", log, err, session?.wb, "claude-ide-failure");
   } finally {
     await endCLI(ptyLog).catch((err) => console.error(`could not end the CLI: ${err.message}`));
+    if (other) await endCLI(otherLog).catch((err) => console.error(`could not end the other terminal's CLI: ${err.message}`));
     await session?.close();
     api.close();
     fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });

@@ -62,6 +62,21 @@ function approvalKey(name: string, input: unknown): string {
   return name + "\u0000" + JSON.stringify(input ?? {});
 }
 
+/**
+ * The tools whose calls change files. The chat's confirmation offers
+ * "Allow in this Session", which would let every later call of the tool
+ * run unasked, its change unreviewed; so toolhost reviews their changes
+ * itself (its diff review, toolhost/requestPermission) and the chat asks
+ * nothing. Only toolhost's own settings (the acceptEdits mode, an allow
+ * rule) let a change run without that review.
+ */
+export const FILE_CHANGE_TOOLS: ReadonlySet<string> = new Set(["Edit", "Write", "NotebookEdit"]);
+
+/** Whether toolhost, not the chat, reviews this call (see FILE_CHANGE_TOOLS). */
+export function reviewedByToolhost(name: string, check: CheckResult): boolean {
+  return check.decision === "ask" && FILE_CHANGE_TOOLS.has(name);
+}
+
 /** Longest preview shown in the chat's confirmation. */
 export const MAX_PREVIEW_LINES = 60;
 
@@ -77,7 +92,7 @@ export interface Confirmation {
  * toolhost's refusal to the model.
  */
 export function confirmationFor(name: string, check: CheckResult): Confirmation | undefined {
-  if (check.decision !== "ask") {
+  if (check.decision !== "ask" || reviewedByToolhost(name, check)) {
     return undefined;
   }
   const parts: string[] = [];

@@ -15,6 +15,8 @@ export const ClientRequests = {
   setPermissionMode: "toolhost/setPermissionMode",
   status: "toolhost/status",
   checkPermission: "toolhost/checkPermission",
+  changes: "toolhost/changes",
+  rewind: "toolhost/rewind",
 } as const;
 
 /** Requests the server sends to the extension. */

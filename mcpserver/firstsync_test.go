@@ -1,0 +1,86 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolhost/toolhost/tools"
+)
+
+// TestOnlyChangesAfterTheFirstSyncAreAnnounced: the first adding of the
+// tools, which runs while a client's handshake is under way, sets off no
+// tools/list_changed; a later sync that changes the tools does, one that
+// changes nothing does not count, and other messages pass.
+func TestOnlyChangesAfterTheFirstSyncAreAnnounced(t *testing.T) {
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, stepsTool{})
+	srv := New(reg, tools.NewPipeline(reg, nil), nil)
+	t.Cleanup(srv.Close)
+	<-srv.ready
+
+	sent := map[string]int{}
+	send := srv.quietFirstSync(func(_ context.Context, method string, _ sdk.Request) (sdk.Result, error) {
+		sent[method]++
+		return nil, nil
+	})
+	const listChanged = "notifications/tools/list_changed"
+	steps := []struct {
+		name     string
+		change   func()
+		wantSent int
+	}{
+		{"after the first sync", func() {}, 0},
+		{"after a sync that changes nothing", srv.Sync, 0},
+		{"after a tool was added", func() { reg.Register(tools.CategoryMCP, renamed{stepsTool{}, "mcp__srv__more"}) }, 1},
+		{"after a tool was removed", func() { reg.RemovePrefix("mcp__srv__") }, 2},
+	}
+	for _, st := range steps {
+		st.change()
+		if _, err := send(context.Background(), listChanged, nil); err != nil {
+			t.Fatal(err)
+		}
+		if sent[listChanged] != st.wantSent {
+			t.Errorf("%s: %d tools/list_changed sent in all, want %d", st.name, sent[listChanged], st.wantSent)
+		}
+	}
+	if _, err := send(context.Background(), "notifications/progress", nil); err != nil || sent["notifications/progress"] != 1 {
+		t.Errorf("a progress notification was held back (%v)", err)
+	}
+}
+
+// schemaTool is a tool with a given input schema.
+type schemaTool struct {
+	stepsTool
+	schema string
+}
+
+func (s schemaTool) InputSchema() json.RawMessage { return json.RawMessage(s.schema) }
+
+// TestInputSchemaServesOnlyObjectSchemas: an object schema is served as
+// the tool gives it; anything else (another type, a list of types, no
+// type, not JSON) as the open object schema the SDK accepts.
+func TestInputSchemaServesOnlyObjectSchemas(t *testing.T) {
+	const open = `{"type":"object"}`
+	for _, tt := range []struct {
+		schema, want string
+	}{
+		{`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`, ""},
+		{`{"properties":{"a":{"type":"string"}},"type":"object"}`, ""},
+		{`{"type":"string"}`, open},
+		{`{"type":["object","null"]}`, open},
+		{`{"properties":{}}`, open},
+		{`{"type":"object"`, open},
+		{``, open},
+	} {
+		want := tt.want
+		if want == "" {
+			want = tt.schema
+		}
+		if got := string(inputSchema(schemaTool{schema: tt.schema})); got != want {
+			t.Errorf("inputSchema(%s) = %s, want %s", tt.schema, got, want)
+		}
+	}
+}
