@@ -86,9 +86,17 @@ export function makeTemp(prefix) {
  */
 export function stepLog(label = "") {
   const steps = [];
+  // When the step before began: each step's time is printed as the next
+  // begins, so a growing suite shows where.
+  let began;
   return {
     steps,
     step(name) {
+      const now = Date.now();
+      if (began !== undefined) {
+        console.log(`  (${((now - began) / 1000).toFixed(1)} s)`);
+      }
+      began = now;
       steps.push(name);
       console.log(`# ${label}${name}`);
     },

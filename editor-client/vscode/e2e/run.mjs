@@ -171,8 +171,8 @@ async function main() {
     step("a multi-select question: Other… and back are buttons, Toggle all ticks the options alone, OK answers");
     await runTool(wb, "AskUserQuestion", {
       questions: [
-        { question: "Which size?", header: "Size", multiSelect: false, options: [{ label: "Small" }, { label: "Large" }] },
-        { question: "Which toppings?", header: "Toppings", multiSelect: true, options: [{ label: "Cheese" }, { label: "Olives" }] },
+        { question: "Which size?", header: "Size", multiSelect: false, options: [{ label: "Small", description: "one person" }, { label: "Large", description: "to share" }] },
+        { question: "Which toppings?", header: "Toppings", multiSelect: true, options: [{ label: "Cheese", description: "melted" }, { label: "Olives", description: "black" }] },
       ],
     });
     await wb.pickRow("Small");
@@ -184,7 +184,7 @@ async function main() {
     for (const action of ["Other…", "← Previous question"]) {
       await wb.quickInput().locator(`.action-label[aria-label^="${action}"]`).waitFor({ state: "visible", timeout: 5000 });
     }
-    await wb.quickInput().locator(".quick-input-check-all").click();
+    await wb.quickInput().locator(".quick-input-header .monaco-checkbox").first().click();
     await wb.screenshot("05b-multi-select");
     await wb.quickInput().locator(".quick-input-action .monaco-button", { hasText: "OK" }).click();
     await waitFor(
@@ -253,7 +253,7 @@ async function main() {
       async () => {
         await wb.runCommand("toolhost: Show Status");
         await waitResult(wb, "status");
-        return /Edit review: editor/.test(await wb.activeEditorText());
+        return /Edit review: Refactor Preview/.test(await wb.activeEditorText());
       },
       "the server reviewing edits in the editor",
       30000,
@@ -277,10 +277,11 @@ async function main() {
     await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 15000 });
     await wb.screenshot("08-mode");
 
-    if (bundledBinary) {
-      step("a wrong toolhost.path is reported once, naming the setting");
+    step("a wrong toolhost.path is reported once, naming the setting and the Remote settings it is read from");
+    {
       // The machine's settings, which VS Code watches; toolhost.path is a
-      // machine setting, so code-server reads it from there.
+      // machine setting, and code-server's window is a remote one: it reads
+      // it from there and ignores the User settings' value.
       const machineSettings = path.join(userDataDir, "Machine", "settings.json");
       const setPath = (bin) => {
         const settings = JSON.parse(fs.readFileSync(machineSettings, "utf8"));
@@ -302,11 +303,21 @@ async function main() {
         if (!text.includes("toolhost.path") || !text.includes("Open Settings")) {
           throw new Error(`the message does not name the setting or offer to open it: ${text}`);
         }
+        if (!/read from the Remote settings \(.+\); a value in your User settings is ignored here/.test(text)) {
+          throw new Error(`the message does not say the path is read from the Remote settings here: ${text}`);
+        }
         if ((await toasts.count()) !== 1) {
           throw new Error(`more than one message: ${JSON.stringify(await toasts.allInnerTexts())}`);
         }
       }
       await wb.screenshot("10-wrong-path");
+      // Open Settings opens the Remote tab, at the setting.
+      await toasts.locator(".monaco-button", { hasText: "Open Settings" }).first().click();
+      await page.locator(".settings-editor .settings-tabs-widget .checked", { hasText: /Remote/i }).waitFor({ state: "visible", timeout: 15000 });
+      await page.locator(".settings-editor .setting-item-contents", { hasText: "Absolute path of the" }).first().waitFor({ state: "visible", timeout: 15000 });
+      await wb.screenshot("10b-remote-settings");
+      // The settings editor may have split the editor area: back to one group.
+      await wb.runCommand("View: Close All Editor Groups");
       await wb.runCommand("Notifications: Clear All Notifications");
       // The flows below find the server by the binary's path: name it.
       setPath(toolhostBin);

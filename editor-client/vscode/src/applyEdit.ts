@@ -8,18 +8,14 @@
 import * as vscode from "vscode";
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult } from "vscode-languageclient";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { applyThenSave, needsConfirmation, PREVIEW_NOTE_TEXT, tickedPreview, touchedUris } from "./logic/edits";
+import { applyThenSave, needsConfirmation, tickedPreview, touchedUris } from "./logic/edits";
 import { diskText } from "./logic/unsaved";
 
-/** The read-only document whose one line labels the Refactor Preview's note row. */
-export const PREVIEW_NOTE_URI = vscode.Uri.from({ scheme: "toolhost-preview", path: "/About this preview" });
-
-/** Serves the note document of the Refactor Preview. */
-export function registerPreviewNote(): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(PREVIEW_NOTE_URI.scheme, {
-    provideTextDocumentContent: () => `${PREVIEW_NOTE_TEXT}\n`,
-  });
-}
+/**
+ * A folder that exists wherever the edit is applied: the extension's own
+ * code. The hidden entry that opens the Refactor Preview names it.
+ */
+const EXISTING_FOLDER = vscode.Uri.file(__dirname).toString();
 
 /** Applies one edit request; never throws (a failure is `applied: false`). */
 export async function applyWorkspaceEdit(
@@ -56,9 +52,9 @@ export async function applyWorkspaceEdit(
     }
     const confirm = needsConfirmation(params.edit);
     // The Refactor Preview lists changes that need confirmation unticked;
-    // the agent's changes arrive ticked instead, and a note row (in a
-    // document of its own) keeps the preview open.
-    const shown = confirm ? tickedPreview(params.edit, PREVIEW_NOTE_URI.toString()) : params.edit;
+    // the agent's changes arrive ticked instead, and an entry the preview
+    // does not list keeps it open (tickedPreview).
+    const shown = confirm ? tickedPreview(params.edit, EXISTING_FOLDER) : params.edit;
     const edit = await client.protocol2CodeConverter.asWorkspaceEdit(shown as typeof params.edit);
     return await applyThenSave(
       async () => {

@@ -20,6 +20,9 @@ import {
 } from "vscode-languageclient/node";
 import { progressLine } from "./logic/progress";
 
+/** How long a call runs before its notification shows. */
+const SHOW_AFTER_MS = 1000;
+
 /**
  * Replaces the client's progress handler; call it once the client runs
  * (the library registers its own while starting). Every notification ends
@@ -35,32 +38,43 @@ export function registerCallProgress(client: LanguageClient): vscode.Disposable 
   });
   const handler = client.onRequest(WorkDoneProgressCreateRequest.type, (params: WorkDoneProgressCreateParams) => {
     const token = params.token;
-    // The notification opens at "begin", whose title names the call
-    // ("Bash: sleep 40; echo finished").
+    // The notification opens SHOW_AFTER_MS after "begin", whose title
+    // names the call ("Bash: sleep 40; echo finished"): a call that ends
+    // sooner (most Reads, Greps) shows none.
+    let title = "";
+    let line: string | undefined;
     let report: ((line: string) => void) | undefined;
     let resolve: (() => void) | undefined;
+    let timer: NodeJS.Timeout | undefined;
     let ended = false;
     const end = () => {
       ended = true;
+      clearTimeout(timer);
       sub.dispose();
       ending.delete(end);
       resolve?.();
     };
     ending.add(end);
+    const show = () =>
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `toolhost: ${title}`, cancellable: true },
+        (progress, cancel) => {
+          report = (message) => progress.report({ message });
+          if (line) {
+            report(line);
+          }
+          cancel.onCancellationRequested(() => {
+            void client.sendNotification(WorkDoneProgressCancelNotification.type, { token }).catch(() => undefined);
+          });
+          return ended ? Promise.resolve() : new Promise<void>((r) => (resolve = r));
+        },
+      );
     const sub = client.onProgress(WorkDoneProgress.type, token, (value) => {
       if (value.kind === "begin") {
-        void vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `toolhost: ${value.title}`, cancellable: true },
-          (progress, cancel) => {
-            report = (message) => progress.report({ message });
-            cancel.onCancellationRequested(() => {
-              void client.sendNotification(WorkDoneProgressCancelNotification.type, { token }).catch(() => undefined);
-            });
-            return ended ? Promise.resolve() : new Promise<void>((r) => (resolve = r));
-          },
-        );
+        title = value.title;
+        timer = setTimeout(() => void show(), SHOW_AFTER_MS);
       } else if (value.kind === "report") {
-        const line = progressLine(value.message);
+        line = progressLine(value.message) ?? line;
         if (line) {
           report?.(line);
         }

@@ -31,6 +31,7 @@ function running(getClient: ClientGetter): LanguageClient | undefined {
 export interface ClientInfo {
   mode: string | undefined;
   state: string;
+  binary: string | undefined;
 }
 
 /**
@@ -224,7 +225,7 @@ export async function showStatus(getClient: ClientGetter, docs: ResultDocuments,
   const init = client.initializeResult as { serverInfo?: { version?: string } } | undefined;
   await docs.show("status", formatStatus(status ?? {}, {
     version: init?.serverInfo?.version,
-    binary: vscode.workspace.getConfiguration("toolhost").get<string>("path") || "toolhost (on PATH)",
+    binary: info.binary,
     state: info.state,
   }));
 }

@@ -4,7 +4,6 @@
  * server's life is in ./server.
  */
 import * as vscode from "vscode";
-import { registerPreviewNote } from "./applyEdit";
 import { registerChanges } from "./changes";
 import { runInputDocument, runTool, setPermissionMode, showStatus } from "./commands";
 import { requestPermission } from "./dialogs";
@@ -123,7 +122,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statusItem,
     manager,
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
-    registerPreviewNote(),
     ...registerChanges(getClient),
     vscode.commands.registerCommand("toolhost.runTool", () =>
       runTool(getClient, docs, output, () => refreshMode(manager), context.globalStorageUri).catch((err) => reportError(output, err)),
@@ -146,7 +144,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       manager.reviewInPreview = !current;
       await manager.running()?.sendNotification(DidChangeConfiguration, { settings: reviewSettings(!current) });
       vscode.window.setStatusBarMessage(
-        !current ? "toolhost: edits are reviewed in the Refactor Preview (this session)" : "toolhost: edits are reviewed in a dialog (this session)",
+        !current ? "toolhost: edits are reviewed in the Refactor Preview (this session)" : "toolhost: edits are reviewed in the diff editor (this session)",
         5000,
       );
     }),

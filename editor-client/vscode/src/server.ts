@@ -16,7 +16,7 @@ import { registerCallProgress } from "./callProgress";
 import { ClientEvents, createClient } from "./client";
 import { ANTHROPIC_EXTENSION_ID, claudeIdeEnabled } from "./logic/claudeIde";
 import { initializationOptions, modeOf, statusBarText } from "./logic/modes";
-import { resolveServerPath } from "./logic/serverPath";
+import { pathSettings, resolveServerPath, withPathSettings } from "./logic/serverPath";
 import { ClientRequests } from "./logic/protocol";
 
 /** What the status bar item says about the server. */
@@ -38,6 +38,8 @@ export class ServerManager implements vscode.Disposable {
   state: ServerState = "stopped";
   /** The permission mode the server reports (undefined until it runs). */
   mode: string | undefined;
+  /** The binary the last start ran, found as every start finds it (Show Status names it). */
+  binary: string | undefined;
   private child: ChildProcess | undefined;
   /** Bumped by every start and stop: callbacks of an older process are ignored. */
   private generation = 0;
@@ -127,15 +129,13 @@ export class ServerManager implements vscode.Disposable {
     const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath;
     const resolved = resolveServerPath(configured, { HOME: os.homedir(), PATH: process.env.PATH }, extensionPath);
     if ("error" in resolved) {
-      this.output.appendLine(resolved.error);
-      this.show("notConfigured", resolved.error);
-      void vscode.window.showErrorMessage(resolved.error, "Open Settings").then((open) => {
-        if (open) {
-          void vscode.commands.executeCommand("workbench.action.openSettings", "toolhost.path");
-        }
-      });
+      const error = withPathSettings(resolved.error, vscode.env.remoteName);
+      this.output.appendLine(error);
+      this.show("notConfigured", error);
+      void vscode.window.showErrorMessage(error, "Open Settings").then((open) => open && openPathSettings());
       return;
     }
+    this.binary = resolved.path;
     const mode = this.chosenMode ?? config.get<string>("permissionMode");
     const review = this.reviewInPreview ?? config.get<boolean>("reviewEditsInPreview") ?? false;
     const init = initializationOptions(mode, review) as { permissions?: { allow?: string[] } };
@@ -268,7 +268,7 @@ export class ServerManager implements vscode.Disposable {
     } else if (action === "Show Output") {
       this.output.show(true);
     } else if (action === "Open Settings") {
-      await vscode.commands.executeCommand("workbench.action.openSettings", "toolhost.path");
+      await openPathSettings();
     }
   }
 
@@ -315,7 +315,7 @@ export class ServerManager implements vscode.Disposable {
       case "notConfigured":
         item.text = "$(warning) toolhost: not found";
         item.tooltip = `${why ?? "toolhost was not found"} — click to set toolhost.path`;
-        item.command = { title: "Open Settings", command: "workbench.action.openSettings", arguments: ["toolhost.path"] };
+        item.command = { title: "Open Settings", command: pathSettings(vscode.env.remoteName).command, arguments: [{ query: "toolhost.path" }] };
         item.backgroundColor = new vscode.ThemeColor("statusBarItem.warningBackground");
         break;
       default:
@@ -328,4 +328,10 @@ export class ServerManager implements vscode.Disposable {
   dispose(): void {
     void this.stop();
   }
+}
+
+/** Opens the Settings tab where toolhost.path is read in this window, at the setting. */
+async function openPathSettings(): Promise<void> {
+  // An object: the Remote tab's command takes no bare query string.
+  await vscode.commands.executeCommand(pathSettings(vscode.env.remoteName).command, { query: "toolhost.path" });
 }

@@ -52,19 +52,19 @@ test("applyThenSave: a failed save after an applied edit still answers applied",
   assert.deepEqual(thrown, { applied: false, failureReason: "bad range" });
 });
 
-test("tickedPreview moves the confirmation to one empty entry in the note document", () => {
+test("tickedPreview moves the confirmation to an entry the preview does not list", () => {
   const edit = {
     documentChanges: [{ textDocument: { uri: "file:///w/a.txt", version: 3 }, edits: [{ newText: "x", annotationId: "toolhost" }] }],
     changeAnnotations: { toolhost: { label: "Edit a.txt", needsConfirmation: true } },
   };
-  const out = tickedPreview(edit, "toolhost-preview:/note");
+  const out = tickedPreview(edit, "file:///ext/out");
   assert.equal(out.changeAnnotations!.toolhost.needsConfirmation, false, "the agent's change arrives ticked");
+  assert.equal(out.changeAnnotations!.toolhost.label, "Edit a.txt", "labelled as the server labelled it");
   assert.equal(out.changeAnnotations![REVIEW_MARKER].needsConfirmation, true, "the preview still opens");
-  const note = out.documentChanges![1] as unknown as { textDocument: { uri: string }; edits: Array<{ newText: string }> };
-  assert.equal(note.textDocument.uri, "toolhost-preview:/note", "the note is not in the user's file");
-  assert.equal(note.edits[0].newText, "", "the note writes nothing");
+  // VS Code's preview skips creating what exists with ignoreIfExists, and applied it does nothing.
+  assert.deepEqual(out.documentChanges![1], { kind: "create", uri: "file:///ext/out", options: { ignoreIfExists: true }, annotationId: REVIEW_MARKER });
+  assert.equal(out.documentChanges!.length, 2);
   assert.equal(needsConfirmation(out), true);
-  assert.deepEqual(touchedUris(out).filter((u) => u.startsWith("file:")), ["file:///w/a.txt"]);
-  const created = tickedPreview({ documentChanges: [{ kind: "create", uri: "file:///w/n.txt" }] }, "toolhost-preview:/note");
+  const created = tickedPreview({ documentChanges: [{ kind: "create", uri: "file:///w/n.txt" }] }, "file:///ext/out");
   assert.equal(needsConfirmation(created), true, "a change with no text edit still opens the preview");
 });

@@ -84,3 +84,16 @@ test("clip keeps the first lines and counts the rest", () => {
   assert.equal(out[40], "… 10 more lines");
   assert.equal(clip("a\nb", 40), "a\nb");
 });
+
+test("permissionPrompt shows a command once: its own rule is named, not quoted again", () => {
+  const command = "for i in $(seq 1 30); do echo step-$i; sleep 1; done";
+  const cases = [
+    { suggestions: [`Bash(${command})`], saves: '"Always allow…" saves: Bash(this exact command)' },
+    { suggestions: [`Bash(${command})`, "Bash(for:*)"], saves: '"Always allow…" saves: Bash(this exact command), Bash(for:*)' },
+  ];
+  for (const c of cases) {
+    const p = permissionPrompt({ toolName: "Bash", risk: "low", input: { command }, preview: { kind: "command", text: command }, suggestions: c.suggestions });
+    assert.equal(p.detail.split("seq 1 30").length - 1, 1, p.detail);
+    assert.ok(p.detail.endsWith(c.saves), p.detail);
+  }
+});

@@ -64,3 +64,31 @@ test("formatStatus never shows a token", () => {
   }
   assert.ok(text.includes("http://127.0.0.1:1/mcp/servers"), "the rest of the endpoint is still shown");
 });
+
+test("formatStatus states where VS Code reviews an edit", () => {
+  const cases: Array<[string, RegExp]> = [
+    ["dialog", /- Edit review: diff editor/],
+    ["editor", /- Edit review: Refactor Preview/],
+  ];
+  for (const [editReview, want] of cases) {
+    assert.match(formatStatus({ editReview }), want, editReview);
+  }
+});
+
+test("formatStatus lists every ignored folder setting", () => {
+  const text = formatStatus({
+    tools: [{ name: "Read", category: "files" }],
+    trust: {
+      roots: [{ root: "/w", trusted: false, reason: "declined" }],
+      ignored: [
+        { file: "/w/.toolhost/settings.json", key: "mcpServers", what: "start the MCP server pwn: sh -c touch x" },
+        { file: "/w/.toolhost/settings.json", key: "permissions", what: "allow Bash(rm:*)" },
+      ],
+    },
+  });
+  assert.match(text, /- \/w: not trusted \(declined\)/);
+  assert.match(text, /### 2 folder settings ignored until the folder is trusted/);
+  assert.match(text, /- start the MCP server pwn: sh -c touch x \(\/w\/\.toolhost\/settings\.json, mcpServers\)/);
+  assert.match(text, /- allow Bash\(rm:\*\)/);
+  assert.ok(text.indexOf("## trust") < text.indexOf("## tools"), "the trust section comes before the long ones");
+});

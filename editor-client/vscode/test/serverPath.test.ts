@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { bundledPath, expandPath, findOnPath, resolveServerPath } from "../src/logic/serverPath";
+import { bundledPath, expandPath, findOnPath, pathSettings, resolveServerPath, withPathSettings } from "../src/logic/serverPath";
 
 function tempBin(): { dir: string; bin: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-path-"));
@@ -87,4 +87,20 @@ test("resolveServerPath makes the bundled binary executable when the VSIX lost i
   const got = resolveServerPath(undefined, { PATH: "" }, ext, "linux");
   assert.deepEqual(got, { path: bundledPath(ext, "linux"), source: "bundled" });
   assert.ok((fs.statSync(bundledPath(ext, "linux")).mode & 0o111) !== 0);
+});
+
+test("toolhost.path is read from the Remote settings of a remote window, and the message says so", () => {
+  const cases = [
+    { remote: undefined, command: "workbench.action.openSettings", says: undefined },
+    { remote: "ssh-remote", command: "workbench.action.openRemoteSettings", says: /read from the Remote settings \(ssh-remote\); a value in your User settings is ignored here/ },
+  ];
+  for (const c of cases) {
+    assert.equal(pathSettings(c.remote).command, c.command, String(c.remote));
+    const msg = withPathSettings("toolhost was not found.", c.remote);
+    if (c.says) {
+      assert.match(msg, c.says);
+    } else {
+      assert.equal(msg, "toolhost was not found.");
+    }
+  }
 });

@@ -11,7 +11,7 @@ export async function run(t) {
   await wb.runCommand("toolhost: Toggle Reviewing Edits in the Refactor Preview (this session)");
   await wb.pickFromStatus("toolhost: acceptEdits", "default");
   await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 15000 });
-  await waitStatus(wb, /Edit review: dialog/, "the server reviewing edits by a prompt");
+  await waitStatus(wb, /Edit review: diff editor/, "Show Status naming the diff editor");
 
   step("review: an Edit opens the diff editor; Deny with feedback sends the user's words");
   const file = path.join(workspace, "review.txt");

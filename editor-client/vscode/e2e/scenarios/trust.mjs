@@ -1,7 +1,8 @@
 // End-to-end scenario: a folder whose toolhost settings ask to start an MCP
 // server (a command that leaves a marker file). Opened in VS Code, the
 // extension shows the trust question with the command; Enter (the default,
-// "Don't Trust") starts nothing and the status bar says what was ignored;
+// "Don't Trust") starts nothing and the status bar says what was ignored,
+// and clicking it shows the status listing it;
 // after a reload,
 // "Trust Folder" starts the server. Opened again in Restricted Mode, the
 // extension answers "don't trust" without asking and says why.
@@ -79,6 +80,13 @@ async function main() {
     if (fs.existsSync(marker)) {
       throw new Error("the folder's MCP server ran although the folder was not trusted");
     }
+    // Clicking the item shows the status, which lists what was ignored.
+    await wb.statusItem("folder setting ignored").click();
+    await until(async () => {
+      const text = await wb.activeEditorText().catch(() => "");
+      return /1 folder setting ignored until the folder is trusted/.test(text) && text.includes("pwn");
+    }, "Show Status listing the ignored folder setting");
+    await wb.screenshot("trust-02b-status-lists-ignored");
 
     step("after a reload, Trust Folder starts the server");
     await wb.runCommand("Developer: Reload Window");

@@ -87,34 +87,25 @@ export async function applyThenSave(
   return { applied: true };
 }
 
-/** The annotation id of the note entry tickedPreview adds. */
+/** The annotation id of the hidden entry tickedPreview adds. */
 export const REVIEW_MARKER = "toolhost.review";
-
-/**
- * What the Refactor Preview's note row says: the row shows the first line
- * of the note document, so that line is the label the user reads.
- */
-export const PREVIEW_NOTE_TEXT =
-  "Leave this row unticked: it writes nothing and only keeps this preview open. Apply writes the ticked changes; Discard rejects them all.";
 
 /**
  * The edit to show in VS Code's Refactor Preview with the agent's changes
  * already ticked. VS Code opens the preview only when some change needs
  * confirmation, and lists exactly those unticked; so the agent's changes
- * lose the flag and one empty insertion into `noteUri` (a read-only
- * document of the extension whose one line explains the row) carries it.
- * The note is not in the user's files: the preview shows no stray line of
- * theirs, and ticking the note still writes nothing.
+ * lose the flag, and it goes to one entry VS Code does not list: creating
+ * `existingFolder` (which exists) with ignoreIfExists, which the preview
+ * skips and which, applied, would do nothing. The preview lists the
+ * agent's changes alone, labelled as the server labelled them; there is no
+ * row the user must leave unticked.
  */
-export function tickedPreview(edit: ProtocolWorkspaceEdit, noteUri: string): ProtocolWorkspaceEdit {
+export function tickedPreview(edit: ProtocolWorkspaceEdit, existingFolder: string): ProtocolWorkspaceEdit {
   const annotations: NonNullable<ProtocolWorkspaceEdit["changeAnnotations"]> = {};
   for (const [id, a] of Object.entries(edit.changeAnnotations ?? {})) {
     annotations[id] = { ...a, needsConfirmation: false };
   }
-  annotations[REVIEW_MARKER] = { label: PREVIEW_NOTE_TEXT, needsConfirmation: true };
-  const note = {
-    textDocument: { uri: noteUri, version: null },
-    edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: "", annotationId: REVIEW_MARKER }],
-  };
-  return { ...edit, changeAnnotations: annotations, documentChanges: [...(edit.documentChanges ?? []), note as DocumentChange] };
+  annotations[REVIEW_MARKER] = { label: "toolhost review", needsConfirmation: true };
+  const opener = { kind: "create", uri: existingFolder, options: { ignoreIfExists: true }, annotationId: REVIEW_MARKER };
+  return { ...edit, changeAnnotations: annotations, documentChanges: [...(edit.documentChanges ?? []), opener as DocumentChange] };
 }

@@ -110,7 +110,11 @@ export function permissionPrompt(p: PermissionParams): PermissionPrompt {
     parts.push(clip(visible(body), MAX_DETAIL_LINES));
   }
   if (p.suggestions && p.suggestions.length > 0) {
-    parts.push(`"${ALLOW_ALWAYS}" saves: ${visible(p.suggestions.join(", "), true)}`);
+    // The rule for exactly this command would repeat the command shown
+    // above: it is named, not quoted again.
+    const shown = command ? [(p.input as { command?: unknown } | undefined)?.command, p.preview?.text].filter((t) => typeof t === "string") : [];
+    const rules = p.suggestions.map((r) => (shown.some((t) => r === `${p.toolName}(${t})`) ? `${p.toolName}(this exact command)` : r));
+    parts.push(`"${ALLOW_ALWAYS}" saves: ${visible(rules.join(", "), true)}`);
   }
   return { message, detail: parts.join("\n\n") };
 }

@@ -2,6 +2,7 @@
  * A tool result (`toolhost/callTool`) or status (`toolhost/status`) as the
  * text of a read-only document.
  */
+import type { TrustState } from "./trust";
 
 /** One content block of a result. */
 export interface ContentBlock {
@@ -79,7 +80,7 @@ export function formatStatus(raw: Record<string, unknown>, header: StatusHeader 
     ["Version", header.version],
     ["Binary", header.binary],
     ["Roots", Array.isArray(status.roots) ? status.roots.join(", ") : status.roots],
-    ["Edit review", status.editReview],
+    ["Edit review", editReviewText(status.editReview)],
     ["Position encoding", status.positionEncoding],
   ];
   const shown = facts.filter(([, v]) => v !== undefined && v !== "");
@@ -90,7 +91,10 @@ export function formatStatus(raw: Record<string, unknown>, header: StatusHeader 
     lines.push("");
   }
   const known = new Set(["permissionMode", "roots", "editReview", "positionEncoding"]);
-  for (const [key, value] of Object.entries(status)) {
+  // Trust first: the status bar's "N folder settings ignored" opens this
+  // document, and the list it counts must be in view, not below the tools.
+  const entries = Object.entries(status).sort(([a], [b]) => Number(b === "trust") - Number(a === "trust"));
+  for (const [key, value] of entries) {
     if (known.has(key)) {
       continue;
     }
@@ -99,6 +103,8 @@ export function formatStatus(raw: Record<string, unknown>, header: StatusHeader 
       lines.push(...toolTable(value as Array<Record<string, unknown>>), "");
     } else if (key === "settingsProblems" && Array.isArray(value)) {
       lines.push(...(value.length === 0 ? ["None."] : (value as Array<Record<string, unknown>>).map((p) => `- ${p.file}${p.key ? ` (${p.key})` : ""}: ${p.message}`)), "");
+    } else if (key === "trust" && value !== null && typeof value === "object") {
+      lines.push(...trustLines(value as TrustState), "");
     } else if (key === "mcpServers" && Array.isArray(value)) {
       lines.push(...(value.length === 0 ? ["None."] : (value as Array<Record<string, unknown>>).map((m) => `- ${m.name} (${m.source}, ${m.transport}): ${m.state}${m.lastError ? ` — ${m.lastError}` : ""}`)), "");
     } else {
@@ -106,6 +112,34 @@ export function formatStatus(raw: Record<string, unknown>, header: StatusHeader 
     }
   }
   return lines.join("\n");
+}
+
+/**
+ * Where VS Code shows an edit that needs approval, for the server's
+ * `editReview`: "dialog" is the server asking by a permission request,
+ * which this extension shows in the diff editor; "editor" is the edit
+ * arriving for confirmation, which VS Code shows in its Refactor Preview.
+ */
+export function editReviewText(editReview: unknown): string | undefined {
+  switch (editReview) {
+    case "dialog":
+      return "diff editor (Allow or Deny in its title bar)";
+    case "editor":
+      return "Refactor Preview (toolhost.reviewEditsInPreview)";
+    default:
+      return editReview === undefined ? undefined : String(editReview);
+  }
+}
+
+/** The trust section: each root, and every folder setting ignored, listed. */
+function trustLines(trust: TrustState): string[] {
+  const lines = (trust.roots ?? []).map((r) => `- ${r.root}: ${r.trusted ? "trusted" : "not trusted"}${r.reason ? ` (${r.reason})` : ""}`);
+  const ignored = trust.ignored ?? [];
+  if (ignored.length > 0) {
+    lines.push("", `### ${ignored.length} folder setting${ignored.length === 1 ? "" : "s"} ignored until the folder is trusted`, "");
+    lines.push(...ignored.map((i) => `- ${i.what} (${i.file}${i.key ? `, ${i.key}` : ""})`));
+  }
+  return lines.length > 0 ? lines : ["Nothing to trust."];
 }
 
 /** Wraps text in a code fence long enough not to clash with fences inside it. */

@@ -129,3 +129,35 @@ function isExecutable(p: string): boolean {
     return false;
   }
 }
+
+/** Where toolhost.path is read in this window, and the command that opens that settings tab. */
+export interface PathSettings {
+  /** The tab's name, as the Settings editor shows it. */
+  where: string;
+  command: string;
+}
+
+/**
+ * toolhost.path is a machine setting. In a remote window (SSH, a
+ * container, WSL, code-server: `vscode.env.remoteName` is set) VS Code
+ * reads it from the Remote settings of the machine the window runs on and
+ * ignores a value in the User settings, so that is where it must be set
+ * and the tab Open Settings opens.
+ */
+export function pathSettings(remoteName: string | undefined): PathSettings {
+  return remoteName
+    ? { where: `Remote settings (${remoteName})`, command: "workbench.action.openRemoteSettings" }
+    : { where: "User settings", command: "workbench.action.openSettings" };
+}
+
+/**
+ * A message about toolhost.path, ending with where it is read; in a remote
+ * window it says that a User setting is ignored there.
+ */
+export function withPathSettings(message: string, remoteName: string | undefined): string {
+  const at = pathSettings(remoteName);
+  if (!remoteName) {
+    return message;
+  }
+  return `${message} In this remote window (${remoteName}), toolhost.path is read from the ${at.where}; a value in your User settings is ignored here.`;
+}
