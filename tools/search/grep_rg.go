@@ -67,6 +67,13 @@ func newRipgrep(path string) *ripgrep {
 // backends can send every folder to rg.
 var smallFolder = searchBudget{files: 100, bytes: 2 << 20}
 
+// smallFile says whether f, a single file to search, is within the bytes
+// of a small folder: it is then searched in Go too.
+func smallFile(f *os.File, bytes int64) bool {
+	st, err := f.Stat()
+	return err == nil && st.Size() <= bytes
+}
+
 // searchesInGo says whether a query may be answered by the Go backend,
 // and returns it compiled: patterns whose meaning differs in Go go to rg,
 // as do patterns Go cannot compile (rg gives the error, or the answer).
@@ -169,7 +176,7 @@ func (r *ripgrep) args(q *grepQuery) []string {
 }
 
 func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error) {
-	if q.file == nil && r.inGo != (searchBudget{}) {
+	if r.inGo != (searchBudget{}) && (q.file == nil || smallFile(q.file, r.inGo.bytes)) {
 		if cq, ok := searchesInGo(q); ok {
 			found, over, err := cq.search(ctx, r.inGo)
 			if !over {
