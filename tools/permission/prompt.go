@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/internal/visible"
@@ -279,7 +280,7 @@ func picked(chosen, narrow, broader []string) []string {
 
 // plainWord is a command word that names a program or subcommand (not a
 // flag, path, file name, assignment or quoted text).
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@+:-]+$`)
+var plainWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@+:-]+$`) })
 
 // prefixPattern is a rule pattern covering a simple command and its
 // variants: its leading plain words (up to three) with ":*", e.g. "npm run
@@ -287,7 +288,7 @@ var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@+:-]+$`)
 // quoted text gets an exact pattern.
 func prefixPattern(words []string) string {
 	n := 0
-	for n < len(words) && n < 3 && plainWord.MatchString(words[n]) && !strings.HasPrefix(words[n], "-") {
+	for n < len(words) && n < 3 && plainWord().MatchString(words[n]) && !strings.HasPrefix(words[n], "-") {
 		n++
 	}
 	if n == 0 {
