@@ -31,7 +31,6 @@ packages=(
   ./tools/search
   ./tools/permission
   ./tools/permission/shellcmd
-  ./tools/permission/protect
 )
 # Tests Wine cannot host, by name: they make symbolic links (Wine 8's are
 # not seen as links), run Unix commands (git, true, sh), check Unix modes,
