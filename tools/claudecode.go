@@ -47,9 +47,11 @@ var claudeCodeComparison = map[string]string{
 	"getDiagnostics": "The tool of Claude Code's IDE integration (mcp__ide__getDiagnostics, served by its VS Code and JetBrains " +
 		"extensions), with the same name, input and JSON answer; uri may also be a path. Served here by any client that declares " +
 		"experimental.toolhost.diagnostics, and to every agent of the session.",
-	"LSP": "Same name, input and operations as Claude Code 2.1's LSP tool (behind a setting there). Differences: answered by the " +
+	"LSP": "Same name, input, operations and answer as Claude Code 2.1's LSP tool (behind a setting there): its text shape per " +
+		"operation and its structured {operation, result, filePath, resultCount, fileCount}. Differences: answered by the " +
 		"language servers the editor already runs (Claude Code starts its own from plugins); results name each location's line " +
-		"of code; positions are in the editor's encoding (UTF-16 in VS Code).",
+		"of code; results in git-ignored files are kept (Claude Code drops them, so a definition in node_modules reads as none); " +
+		"positions are in the editor's encoding (UTF-16 in VS Code).",
 	"Memory": ClaudeCodeOnlyInToolhost,
 	// Off unless tools.optIn names them, so a default session lists Claude Code's tools.
 	"QueryJSON":     ClaudeCodeOnlyInToolhost + " Off unless tools.optIn names it.",
