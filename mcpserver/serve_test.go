@@ -80,3 +80,68 @@ func TestServeApprovesProjectServersThroughTheClient(t *testing.T) {
 		t.Fatalf("echo through toolhost: %+v", res.Content)
 	}
 }
+
+// TestServeWithoutAnEditorOffersNoLanguageTools: `toolhost mcp` on its own
+// has no editor, so it lists neither getDiagnostics nor LSP (their answers
+// come from an editor's language servers), its instructions say so and
+// name --attach, and a model that calls one anyway (as trained on Claude
+// Code) gets an error saying what to do, not "unknown tool".
+func TestServeWithoutAnEditorOffersNoLanguageTools(t *testing.T) {
+	work := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if err := os.WriteFile(filepath.Join(work, "a.ts"), []byte("export const a = 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, serverIn, serverOut, Options{Roots: []string{work}}) }()
+	t.Cleanup(func() {
+		cancel()
+		_ = clientOut.Close()
+		<-served
+	})
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	if ins := cs.InitializeResult().Instructions; !strings.Contains(ins, "no editor") || !strings.Contains(ins, "--attach") {
+		t.Errorf("the instructions do not say there is no editor and how to get one: %q", ins)
+	}
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	if !slices.Contains(names, "Read") {
+		t.Fatalf("the listing lacks Read: %v", names)
+	}
+	cases := []struct {
+		name string
+		args map[string]any
+	}{
+		{"LSP", map[string]any{"operation": "hover", "filePath": "a.ts", "line": 1, "character": 14}},
+		{"getDiagnostics", map[string]any{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if slices.Contains(names, tc.name) {
+				t.Errorf("toolhost mcp without an editor lists %s", tc.name)
+			}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tc.name, Arguments: tc.args})
+			if err != nil {
+				t.Fatalf("calling %s: %v, want a tool error saying there is no editor", tc.name, err)
+			}
+			text := res.Content[0].(*sdk.TextContent).Text
+			if !res.IsError || !strings.Contains(text, "no editor") || !strings.Contains(text, "--attach") {
+				t.Errorf("%s without an editor answered %q (isError %v), want an error that says there is no editor and names --attach", tc.name, text, res.IsError)
+			}
+		})
+	}
+}
