@@ -9,11 +9,27 @@ if not h.has_tsls("intel", "to run the language-server cases") then
   return
 end
 
-h.test("intel: an Edit reports the type error it made and none once fixed; LSP finds definition and references", function()
+-- shape.ts gives the other operations something to find: an interface
+-- with an implementation, and a method calling add.
+local SHAPE = table.concat({
+  'import { add } from "./util";',
+  "export interface Shape {",
+  "  area(): number;",
+  "}",
+  "export class Square implements Shape {",
+  "  area(): number {",
+  "    return add(2, 2);",
+  "  }",
+  "}",
+  "",
+}, "\n")
+
+h.test("intel: an Edit reports the type error it made and none once fixed; LSP answers all nine operations", function()
   local dir = h.start_server({
     ["tsconfig.json"] = '{"compilerOptions": {"strict": true}, "include": ["src"]}',
     ["src/util.ts"] = "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
     ["src/app.ts"] = 'import { add } from "./util";\nconst total: number = add(1, 2);\nconsole.log(total);\n',
+    ["src/shape.ts"] = SHAPE,
   }, {
     permission_mode = "acceptEdits",
     -- A bound generous enough for a loaded machine: the wait ends as soon
@@ -49,9 +65,32 @@ h.test("intel: an Edit reports the type error it made and none once fixed; LSP f
 
   local refs = h.call("LSP", { operation = "findReferences", filePath = "src/app.ts", line = 2, character = 23 })
   local text = refs.content[1].text
-  h.match(text, "across 2 files", "findReferences")
+  h.match(text, "^Found 5 references across 3 files:", "findReferences")
   h.match(text, "src/app%.ts:", "findReferences")
   h.match(text, "Line 2:23", "findReferences")
+
+  -- The other seven operations, each in Claude Code's shape.
+  local function lsp(input)
+    local res = h.call("LSP", input)
+    h.truthy(not res.isError, input.operation .. ": " .. res.content[1].text)
+    return res.content[1].text
+  end
+  h.match(lsp({ operation = "hover", filePath = "src/app.ts", line = 2, character = 23 }),
+    "^Hover info at 2:23:\n\n.*add%(a: number, b: number%): number", "hover")
+  local symbols = lsp({ operation = "documentSymbol", filePath = "src/shape.ts", line = 1, character = 1 })
+  h.match(symbols, "Square %(Class%) %- Line 5", "documentSymbol")
+  h.match(symbols, "area %(Method%) %- Line 6", "documentSymbol")
+  local found = lsp({ operation = "workspaceSymbol", filePath = "src/shape.ts", line = 1, character = 1, query = "Square" })
+  h.match(found, "^Found %d+ symbols? in workspace:\n\nsrc/shape%.ts:\n  Square %(Class%) %- Line 5", "workspaceSymbol")
+  h.match(lsp({ operation = "goToImplementation", filePath = "src/shape.ts", line = 2, character = 18 }),
+    "^Defined in src/shape%.ts:5:", "goToImplementation")
+  h.match(lsp({ operation = "prepareCallHierarchy", filePath = "src/util.ts", line = 1, character = 17 }),
+    "^Call hierarchy item: add %(Function%) %- src/util%.ts:1", "prepareCallHierarchy")
+  local incoming = lsp({ operation = "incomingCalls", filePath = "src/util.ts", line = 1, character = 17 })
+  h.match(incoming, "^Found %d incoming calls?:", "incomingCalls")
+  h.match(incoming, "src/shape%.ts:\n  area %(Method%) %- Line 6 %[calls at: 7:12%]", "incomingCalls")
+  h.match(lsp({ operation = "outgoingCalls", filePath = "src/shape.ts", line = 6, character = 3 }),
+    "^Found 1 outgoing call:\n\nsrc/util%.ts:\n  add %(Function%) %- Line 1 %[called from: 7:12%]", "outgoingCalls")
 
   h.wait_for(function()
     return reports > 0
