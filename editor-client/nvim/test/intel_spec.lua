@@ -118,3 +118,34 @@ h.test("intel: an Edit reports the type error it made and none once fixed; LSP a
   vim.api.nvim_del_augroup_by_name("intel_spec_reports")
   stop_tsls()
 end)
+
+h.test("intel: with edit.diagnostics off an Edit gets no diagnostics though the language server reports its error", function()
+  local dir = h.start_server({
+    ["tsconfig.json"] = '{"compilerOptions": {"strict": true}, "include": ["src"]}',
+    ["src/util.ts"] = "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
+    ["src/app.ts"] = 'import { add } from "./util";\nconst total: number = add(1, 2);\nconsole.log(total);\n',
+  }, {
+    permission_mode = "acceptEdits",
+    settings = { edit = { diagnostics = "off", diagnosticsWaitMs = 15000 } },
+  })
+  local _, stop_tsls = h.start_tsls(dir)
+  local app = dir .. "/src/app.ts"
+  vim.cmd("edit " .. vim.fn.fnameescape(app))
+  h.truthy(not h.call("Read", { file_path = app }).isError, "Read")
+  local started = vim.loop.hrtime()
+  local broke = h.call("Edit", { file_path = app, old_string = "= add(1, 2);", new_string = '= "three";' })
+  local broke_ms = (vim.loop.hrtime() - started) / 1e6
+  local all = ""
+  for _, c in ipairs(broke.content) do
+    all = all .. (c.text or "") .. "\n"
+  end
+  h.truthy(not broke.isError and not all:find("diagnostic", 1, true), "the Edit with diagnostics off added: " .. all)
+  io.stdout:write(string.format("# intel: with diagnostics off the breaking Edit took %d ms\n", broke_ms))
+  -- The error is there all the same: getDiagnostics (not an edit's wait)
+  -- reports it once the server has checked the file.
+  h.wait_for(function()
+    local d = h.call("getDiagnostics", { uri = "src/app.ts" })
+    return d.content[1].text:find("2322", 1, true) ~= nil
+  end, "typescript-language-server to report the error", 60000)
+  stop_tsls()
+end)
