@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deflateSync, crc32 } from "node:zlib";
+import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -24,6 +25,8 @@ const claude = join(dirname(fileURLToPath(import.meta.url)), "node_modules", ".b
 // fails the check.
 const allowed = new Map([
   ["a whole-file Read over 256 KB", "docs/tools.md, Read: a whole-file read of a file over 256 KB gets the partial first page where Claude Code answers a size error"],
+  ["an image whose bytes do not decode is an error", "docs/tools.md, Read: an image is decoded whole before it is sent; Claude Code sends a header that reads over damaged pixel data, which the API refuses"],
+  ["Write keeps UTF-16BE and its BOM", "docs/tools.md, Write: a UTF-16BE file is written back in UTF-16BE, where Claude Code refuses to write it"],
 ]);
 
 // png is a w×h RGB image, every pixel grey, as PNG bytes.
@@ -111,6 +114,43 @@ function files(dir, prefix = "") {
 
 const utf16le = (s) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, "utf16le")]);
 const utf8bom = (s) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(s, "utf8")]);
+const utf16be = (s) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(s, "utf16le").swap16()]);
+
+// noisePNG is a w×h RGB image of random pixels: it does not compress, so
+// at 1900×1900 its base64 is far over the Messages API's 5 MB per image.
+function noisePNG(w, h) {
+  const rows = [];
+  for (let y = 0; y < h; y++) {
+    rows.push(Buffer.concat([Buffer.from([0]), randomBytes(w * 3)]));
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(Buffer.concat(rows), { level: 1 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+// imageData is the base64 an image result carries for SDK and hook
+// consumers: toolhost's structuredContent.file.base64, or the JSON text of
+// Claude Code's server.
+function imageData(res) {
+  const out = structured(res);
+  return out?.type === "image" ? out.file?.base64 ?? null : null;
+}
 
 // cases are issue 29's differences. Each writes its files into the
 // fixture folder (setup), makes its calls in order, and reduces what it
@@ -217,6 +257,66 @@ const cases = [
     setup: (dir) => writeFileSync(join(dir, "big.txt"), Array.from({ length: 40000 }, (_, i) => `line ${i + 1} of a big file`).join("\n")),
     calls: (dir) => [["Read", { file_path: join(dir, "big.txt") }]],
     observe: (_dir, [r]) => ({ isError: !!r.isError, showsFirstLine: text(r).includes("line 1 of a big file") }),
+  },
+  {
+    name: "a 9000×2 PNG is scaled within 2000 px, under the API's 8000 px limit",
+    setup: (dir) => writeFileSync(join(dir, "wide.png"), png(9000, 2)),
+    calls: (dir) => [["Read", { file_path: join(dir, "wide.png") }]],
+    observe: (_dir, [r]) => {
+      const img = image(r);
+      return { isError: !!r.isError, fits: !!img && img.width <= 2000 && img.width >= img.height };
+    },
+  },
+  {
+    name: "an image over the API's 5 MB is sent under it",
+    setup: (dir) => writeFileSync(join(dir, "noise.png"), noisePNG(1900, 1900)),
+    calls: (dir) => [["Read", { file_path: join(dir, "noise.png") }]],
+    observe: (_dir, [r]) => {
+      const data = r.content?.find((c) => c.type === "image")?.data ?? imageData(r);
+      return { isError: !!r.isError, sent: !!data, underLimit: !!data && data.length <= 5 * 1024 * 1024 };
+    },
+  },
+  {
+    name: "an image whose bytes do not decode is an error",
+    setup: (dir) => writeFileSync(join(dir, "broken.png"), Buffer.concat([png(4, 4).subarray(0, 40), Buffer.alloc(64, 0x55)])),
+    calls: (dir) => [["Read", { file_path: join(dir, "broken.png") }]],
+    observe: (_dir, [r]) => ({ isError: !!r.isError, image: image(r) }),
+  },
+  {
+    name: "an image result carries its base64 for SDK consumers",
+    setup: (dir) => writeFileSync(join(dir, "small.png"), png(3, 2)),
+    calls: (dir) => [["Read", { file_path: join(dir, "small.png") }]],
+    observe: (_dir, [r]) => {
+      const data = imageData(r);
+      return { isError: !!r.isError, decodes: !!data && JSON.stringify(dimensions(Buffer.from(data, "base64"))) === "[3,2]" };
+    },
+  },
+  {
+    name: "Write keeps UTF-16BE and its BOM",
+    setup: (dir) => writeFileSync(join(dir, "wide-be.txt"), utf16be("old\n")),
+    calls: (dir) => [["Read", { file_path: join(dir, "wide-be.txt") }], ["Write", { file_path: join(dir, "wide-be.txt"), content: "new é\n" }]],
+    observe: (dir, [, w]) => ({ isError: !!w.isError, disk: hex(dir, "wide-be.txt") }),
+  },
+  {
+    name: "Edit keeps a UTF-8 BOM",
+    setup: (dir) => writeFileSync(join(dir, "edit-bom.txt"), utf8bom("alpha\nbeta\n")),
+    calls: (dir) => [["Read", { file_path: join(dir, "edit-bom.txt") }], ["Edit", { file_path: join(dir, "edit-bom.txt"), old_string: "beta", new_string: "gamma" }]],
+    observe: (dir, [, e]) => ({ isError: !!e.isError, disk: hex(dir, "edit-bom.txt") }),
+  },
+  {
+    name: "Edit over a Latin-1 file is refused and keeps its bytes",
+    setup: (dir) => writeFileSync(join(dir, "latin-edit.txt"), Buffer.from("caf\xe9 au lait\n", "latin1")),
+    calls: (dir) => [["Read", { file_path: join(dir, "latin-edit.txt") }], ["Edit", { file_path: join(dir, "latin-edit.txt"), old_string: "lait", new_string: "miel" }]],
+    observe: (dir, [, e]) => ({ editIsError: !!e.isError, disk: hex(dir, "latin-edit.txt") }),
+  },
+  {
+    name: "a command past its timeout says after how long",
+    setup: () => {},
+    calls: () => [["Bash", { command: "sleep 30", timeout: 1000 }]],
+    // Claude Code's server answers a timed-out command as text (exit 143 and
+    // the time); the structured timedOutAfterMs of its SDK schema is
+    // checked in Go (TestBashTimeoutKillsGrandchildren). Compared here: the time is told.
+    observe: (_dir, [r]) => ({ saysTimedOut: /timed out after (1s|1000 ms)/.test(text(r)) }),
   },
   {
     name: "a repeated Read of an unchanged file is answered in full",
