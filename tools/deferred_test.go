@@ -8,7 +8,7 @@ import "testing"
 // tools (no Claude Code counterpart) are toolhost's choice.
 func TestDefaultDeferredIsClaudeCodes(t *testing.T) {
 	cases := []struct {
-		name  string
+		name     string
 		deferred bool
 	}{
 		// Deferred by Claude Code.
