@@ -15,6 +15,28 @@ import (
 	"github.com/toolhost/toolhost/settings"
 )
 
+// serveOverPipes runs Serve (toolhost mcp) over work and connects a client
+// with opts to it; the server ends, its session closed, when the test does.
+func serveOverPipes(t *testing.T, work string, opts *sdk.ClientOptions) (context.Context, *sdk.ClientSession) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, serverIn, serverOut, Options{Roots: []string{work}}) }()
+	t.Cleanup(func() {
+		cancel()
+		_ = clientOut.Close()
+		<-served // Serve closes the session, ending its MCP servers
+	})
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return ctx, cs
+}
+
 // TestServeApprovesProjectServersThroughTheClient runs Serve over pipes
 // in a workspace whose .mcp.json names server-everything: the server starts
 // only after the client allowed it in an elicitation form, and its tools
@@ -27,37 +49,21 @@ func TestServeApprovesProjectServersThroughTheClient(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	clientIn, serverOut := io.Pipe()
-	serverIn, clientOut := io.Pipe()
-	served := make(chan error, 1)
 	// The user trusts the folder, so its .mcp.json is read; the server
 	// still asks once.
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	if _, err := (settings.TrustFile{Path: settings.DefaultTrustFilePath()}).Trust(work); err != nil {
 		t.Fatal(err)
 	}
-	go func() { served <- Serve(ctx, serverIn, serverOut, Options{Roots: []string{work}}) }()
-	t.Cleanup(func() {
-		cancel()
-		_ = clientOut.Close()
-		<-served // Serve closes the session, ending server-everything
-	})
-
 	asked := make(chan string, 1)
 	changed := make(chan struct{}, 16)
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+	ctx, cs := serveOverPipes(t, work, &sdk.ClientOptions{
 		ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			asked <- req.Params.Message
 			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow"}}, nil
 		},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} },
 	})
-	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 
 	if msg := <-asked; !strings.Contains(msg, `"everything"`) || !strings.Contains(msg, ".mcp.json") {
 		t.Fatalf("the approval form does not name the server and its origin: %q", msg)
@@ -92,21 +98,7 @@ func TestServeWithoutAnEditorOffersNoLanguageTools(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(work, "a.ts"), []byte("export const a = 1;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	clientIn, serverOut := io.Pipe()
-	serverIn, clientOut := io.Pipe()
-	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, serverIn, serverOut, Options{Roots: []string{work}}) }()
-	t.Cleanup(func() {
-		cancel()
-		_ = clientOut.Close()
-		<-served
-	})
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ctx, cs := serveOverPipes(t, work, nil)
 
 	if ins := cs.InitializeResult().Instructions; !strings.Contains(ins, "no editor") || !strings.Contains(ins, "--attach") {
 		t.Errorf("the instructions do not say there is no editor and how to get one: %q", ins)

@@ -152,6 +152,18 @@ function imageData(res) {
   return out?.type === "image" ? out.file?.base64 ?? null : null;
 }
 
+// changeAfterRead is a case that Reads file (holding bytes), then changes
+// it with tool (Write or Edit, with args); the outcome is whether the
+// change failed and the bytes on disk.
+function changeAfterRead(name, file, bytes, tool, args) {
+  return {
+    name,
+    setup: (dir) => writeFileSync(join(dir, file), bytes),
+    calls: (dir) => [["Read", { file_path: join(dir, file) }], [tool, { file_path: join(dir, file), ...args }]],
+    observe: (dir, [, change]) => ({ isError: !!change.isError, disk: hex(dir, file) }),
+  };
+}
+
 // cases are issue 29's differences. Each writes its files into the
 // fixture folder (setup), makes its calls in order, and reduces what it
 // saw to the outcome compared (observe).
@@ -177,24 +189,9 @@ const cases = [
     calls: (dir) => [["Read", { file_path: join(dir, "empty.png") }]],
     observe: (_dir, [r]) => ({ isError: !!r.isError, image: image(r), saysEmpty: /empty/i.test(text(r)) }),
   },
-  {
-    name: "Write keeps UTF-16LE and its BOM",
-    setup: (dir) => writeFileSync(join(dir, "wide.txt"), utf16le("old\r\n")),
-    calls: (dir) => [["Read", { file_path: join(dir, "wide.txt") }], ["Write", { file_path: join(dir, "wide.txt"), content: "new é\n" }]],
-    observe: (dir, [, w]) => ({ isError: !!w.isError, disk: hex(dir, "wide.txt") }),
-  },
-  {
-    name: "Write keeps a UTF-8 BOM",
-    setup: (dir) => writeFileSync(join(dir, "bom.txt"), utf8bom("old\n")),
-    calls: (dir) => [["Read", { file_path: join(dir, "bom.txt") }], ["Write", { file_path: join(dir, "bom.txt"), content: "new\n" }]],
-    observe: (dir, [, w]) => ({ isError: !!w.isError, disk: hex(dir, "bom.txt") }),
-  },
-  {
-    name: "Edit of a UTF-16LE file keeps its encoding",
-    setup: (dir) => writeFileSync(join(dir, "edit16.txt"), utf16le("alpha\nbeta\n")),
-    calls: (dir) => [["Read", { file_path: join(dir, "edit16.txt") }], ["Edit", { file_path: join(dir, "edit16.txt"), old_string: "beta", new_string: "gamma" }]],
-    observe: (dir, [, e]) => ({ isError: !!e.isError, disk: hex(dir, "edit16.txt") }),
-  },
+  changeAfterRead("Write keeps UTF-16LE and its BOM", "wide.txt", utf16le("old\r\n"), "Write", { content: "new é\n" }),
+  changeAfterRead("Write keeps a UTF-8 BOM", "bom.txt", utf8bom("old\n"), "Write", { content: "new\n" }),
+  changeAfterRead("Edit of a UTF-16LE file keeps its encoding", "edit16.txt", utf16le("alpha\nbeta\n"), "Edit", { old_string: "beta", new_string: "gamma" }),
   {
     name: "Bash keeps the new folder only after a command that succeeded",
     setup: (dir) => mkdirSync(join(dir, "sub"), { recursive: true }),
@@ -291,24 +288,9 @@ const cases = [
       return { isError: !!r.isError, decodes: !!data && JSON.stringify(dimensions(Buffer.from(data, "base64"))) === "[3,2]" };
     },
   },
-  {
-    name: "Write keeps UTF-16BE and its BOM",
-    setup: (dir) => writeFileSync(join(dir, "wide-be.txt"), utf16be("old\n")),
-    calls: (dir) => [["Read", { file_path: join(dir, "wide-be.txt") }], ["Write", { file_path: join(dir, "wide-be.txt"), content: "new é\n" }]],
-    observe: (dir, [, w]) => ({ isError: !!w.isError, disk: hex(dir, "wide-be.txt") }),
-  },
-  {
-    name: "Edit keeps a UTF-8 BOM",
-    setup: (dir) => writeFileSync(join(dir, "edit-bom.txt"), utf8bom("alpha\nbeta\n")),
-    calls: (dir) => [["Read", { file_path: join(dir, "edit-bom.txt") }], ["Edit", { file_path: join(dir, "edit-bom.txt"), old_string: "beta", new_string: "gamma" }]],
-    observe: (dir, [, e]) => ({ isError: !!e.isError, disk: hex(dir, "edit-bom.txt") }),
-  },
-  {
-    name: "Edit over a Latin-1 file is refused and keeps its bytes",
-    setup: (dir) => writeFileSync(join(dir, "latin-edit.txt"), Buffer.from("caf\xe9 au lait\n", "latin1")),
-    calls: (dir) => [["Read", { file_path: join(dir, "latin-edit.txt") }], ["Edit", { file_path: join(dir, "latin-edit.txt"), old_string: "lait", new_string: "miel" }]],
-    observe: (dir, [, e]) => ({ editIsError: !!e.isError, disk: hex(dir, "latin-edit.txt") }),
-  },
+  changeAfterRead("Write keeps UTF-16BE and its BOM", "wide-be.txt", utf16be("old\n"), "Write", { content: "new é\n" }),
+  changeAfterRead("Edit keeps a UTF-8 BOM", "edit-bom.txt", utf8bom("alpha\nbeta\n"), "Edit", { old_string: "beta", new_string: "gamma" }),
+  changeAfterRead("Edit over a Latin-1 file is refused and keeps its bytes", "latin-edit.txt", Buffer.from("caf\xe9 au lait\n", "latin1"), "Edit", { old_string: "lait", new_string: "miel" }),
   {
     name: "a command past its timeout says after how long",
     setup: () => {},

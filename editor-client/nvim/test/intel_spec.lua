@@ -24,18 +24,21 @@ local SHAPE = table.concat({
   "",
 }, "\n")
 
-h.test("intel: an Edit reports the type error it made and none once fixed; LSP answers all nine operations", function()
-  local dir = h.start_server({
+--- Starts the server on the TypeScript project (util.ts, app.ts using
+--- its add, shape.ts) with the edit settings given; returns its folder.
+local function start_project(edit)
+  return h.start_server({
     ["tsconfig.json"] = '{"compilerOptions": {"strict": true}, "include": ["src"]}',
     ["src/util.ts"] = "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
     ["src/app.ts"] = 'import { add } from "./util";\nconst total: number = add(1, 2);\nconsole.log(total);\n',
     ["src/shape.ts"] = SHAPE,
-  }, {
-    permission_mode = "acceptEdits",
-    -- A bound generous enough for a loaded machine: the wait ends as soon
-    -- as the diagnostics settle, so it costs nothing when the server is quick.
-    settings = { edit = { diagnosticsWaitMs = 15000 } },
-  })
+  }, { permission_mode = "acceptEdits", settings = { edit = edit } })
+end
+
+h.test("intel: an Edit reports the type error it made and none once fixed; LSP answers all nine operations", function()
+  -- A bound generous enough for a loaded machine: the wait ends as soon
+  -- as the diagnostics settle, so it costs nothing when the server is quick.
+  local dir = start_project({ diagnosticsWaitMs = 15000 })
   local id, stop_tsls = h.start_tsls(dir)
   local app = dir .. "/src/app.ts"
   -- How often the language server reported on app.ts: the Edit below is
@@ -120,14 +123,7 @@ h.test("intel: an Edit reports the type error it made and none once fixed; LSP a
 end)
 
 h.test("intel: with edit.diagnostics off an Edit gets no diagnostics though the language server reports its error", function()
-  local dir = h.start_server({
-    ["tsconfig.json"] = '{"compilerOptions": {"strict": true}, "include": ["src"]}',
-    ["src/util.ts"] = "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
-    ["src/app.ts"] = 'import { add } from "./util";\nconst total: number = add(1, 2);\nconsole.log(total);\n',
-  }, {
-    permission_mode = "acceptEdits",
-    settings = { edit = { diagnostics = "off", diagnosticsWaitMs = 15000 } },
-  })
+  local dir = start_project({ diagnostics = "off", diagnosticsWaitMs = 15000 })
   local _, stop_tsls = h.start_tsls(dir)
   local app = dir .. "/src/app.ts"
   vim.cmd("edit " .. vim.fn.fnameescape(app))
