@@ -152,6 +152,17 @@ function imageData(res) {
   return out?.type === "image" ? out.file?.base64 ?? null : null;
 }
 
+// readOf is a case that Reads file (holding bytes); observe reduces the
+// result.
+function readOf(name, file, bytes, observe) {
+  return {
+    name,
+    setup: (dir) => writeFileSync(join(dir, file), bytes),
+    calls: (dir) => [["Read", { file_path: join(dir, file) }]],
+    observe: (_dir, [r]) => observe(r),
+  };
+}
+
 // changeAfterRead is a case that Reads file (holding bytes), then changes
 // it with tool (Write or Edit, with args); the outcome is whether the
 // change failed and the bytes on disk.
@@ -168,12 +179,7 @@ function changeAfterRead(name, file, bytes, tool, args) {
 // fixture folder (setup), makes its calls in order, and reduces what it
 // saw to the outcome compared (observe).
 const cases = [
-  {
-    name: "PNG bytes named .jpg are sent as image/png",
-    setup: (dir) => writeFileSync(join(dir, "shot.jpg"), png(4, 3)),
-    calls: (dir) => [["Read", { file_path: join(dir, "shot.jpg") }]],
-    observe: (_dir, [r]) => ({ isError: !!r.isError, image: image(r) }),
-  },
+  readOf("PNG bytes named .jpg are sent as image/png", "shot.jpg", png(4, 3), (r) => ({ isError: !!r.isError, image: image(r) })),
   {
     name: "a 1×9000 PNG is scaled to at most 2000 px, keeping its aspect",
     setup: (dir) => writeFileSync(join(dir, "tall.png"), png(1, 9000)),
@@ -273,12 +279,8 @@ const cases = [
       return { isError: !!r.isError, sent: !!data, underLimit: !!data && data.length <= 5 * 1024 * 1024 };
     },
   },
-  {
-    name: "an image whose bytes do not decode is an error",
-    setup: (dir) => writeFileSync(join(dir, "broken.png"), Buffer.concat([png(4, 4).subarray(0, 40), Buffer.alloc(64, 0x55)])),
-    calls: (dir) => [["Read", { file_path: join(dir, "broken.png") }]],
-    observe: (_dir, [r]) => ({ isError: !!r.isError, image: image(r) }),
-  },
+  readOf("an image whose bytes do not decode is an error", "broken.png", Buffer.concat([png(4, 4).subarray(0, 40), Buffer.alloc(64, 0x55)]),
+    (r) => ({ isError: !!r.isError, image: image(r) })),
   {
     name: "an image result carries its base64 for SDK consumers",
     setup: (dir) => writeFileSync(join(dir, "small.png"), png(3, 2)),

@@ -24,6 +24,19 @@ local SHAPE = table.concat({
   "",
 }, "\n")
 
+--- Makes an Edit of file; returns its result, its text whole and the
+--- milliseconds it took.
+local function timed_edit(file, old, new)
+  local started = vim.loop.hrtime()
+  local res = h.call("Edit", { file_path = file, old_string = old, new_string = new })
+  local ms = (vim.loop.hrtime() - started) / 1e6
+  local all = ""
+  for _, c in ipairs(res.content) do
+    all = all .. (c.text or "") .. "\n"
+  end
+  return res, all, ms
+end
+
 --- Starts the server on the TypeScript project (util.ts, app.ts using
 --- its add, shape.ts) with the edit settings given; returns its folder.
 local function start_project(edit)
@@ -99,24 +112,12 @@ h.test("intel: an Edit reports the type error it made and none once fixed; LSP a
     return reports > 0
   end, "the language server's first report on app.ts", 60000)
   h.truthy(not h.call("Read", { file_path = app }).isError, "Read")
-  local started = vim.loop.hrtime()
-  local broke = h.call("Edit", { file_path = app, old_string = "= add(1, 2);", new_string = '= "three";' })
-  local broke_ms = (vim.loop.hrtime() - started) / 1e6
-  local all = ""
-  for _, c in ipairs(broke.content) do
-    all = all .. (c.text or "") .. "\n"
-  end
+  local broke, all, broke_ms = timed_edit(app, "= add(1, 2);", '= "three";')
   h.match(all, "%[Line 2:7%] Type 'string' is not assignable to type 'number'%. %[2322%]", "the breaking Edit")
   io.stdout:write(string.format("# intel: the breaking Edit took %d ms (diagnostics bound 15000 ms)\n", broke_ms))
 
-  started = vim.loop.hrtime()
-  local fixed = h.call("Edit", { file_path = app, old_string = '= "three";', new_string = "= add(1, 2);" })
-  local fixed_ms = (vim.loop.hrtime() - started) / 1e6
-  all = ""
-  for _, c in ipairs(fixed.content) do
-    all = all .. (c.text or "") .. "\n"
-  end
-  h.truthy(not all:find("2322", 1, true), "the fixing Edit reports no error: " .. all)
+  local _, fixed_all, fixed_ms = timed_edit(app, '= "three";', "= add(1, 2);")
+  h.truthy(not fixed_all:find("2322", 1, true), "the fixing Edit reports no error: " .. fixed_all)
   io.stdout:write(string.format("# intel: the fixing Edit took %d ms (diagnostics bound 15000 ms)\n", fixed_ms))
   vim.api.nvim_del_augroup_by_name("intel_spec_reports")
   stop_tsls()
@@ -128,13 +129,7 @@ h.test("intel: with edit.diagnostics off an Edit gets no diagnostics though the 
   local app = dir .. "/src/app.ts"
   vim.cmd("edit " .. vim.fn.fnameescape(app))
   h.truthy(not h.call("Read", { file_path = app }).isError, "Read")
-  local started = vim.loop.hrtime()
-  local broke = h.call("Edit", { file_path = app, old_string = "= add(1, 2);", new_string = '= "three";' })
-  local broke_ms = (vim.loop.hrtime() - started) / 1e6
-  local all = ""
-  for _, c in ipairs(broke.content) do
-    all = all .. (c.text or "") .. "\n"
-  end
+  local broke, all, broke_ms = timed_edit(app, "= add(1, 2);", '= "three";')
   h.truthy(not broke.isError and not all:find("diagnostic", 1, true), "the Edit with diagnostics off added: " .. all)
   io.stdout:write(string.format("# intel: with diagnostics off the breaking Edit took %d ms\n", broke_ms))
   -- The error is there all the same: getDiagnostics (not an edit's wait)
