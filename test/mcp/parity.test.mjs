@@ -29,8 +29,9 @@ const allowed = new Map([
   ["Write keeps UTF-16BE and its BOM", "docs/tools.md, Write: a UTF-16BE file is written back in UTF-16BE, where Claude Code refuses to write it"],
 ]);
 
-// png is a w×h RGB image, every pixel grey, as PNG bytes.
-function png(w, h) {
+// png is a w×h RGB image as PNG bytes: every pixel grey, or each row
+// from row(y) (a filter byte, then w×3 bytes).
+function png(w, h, row = () => Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3, 0x80)])) {
   const chunk = (type, data) => {
     const len = Buffer.alloc(4);
     len.writeUInt32BE(data.length);
@@ -44,12 +45,11 @@ function png(w, h) {
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3, 0x80)]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
+  const raw = Buffer.concat(Array.from({ length: h }, (_, y) => row(y)));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw)),
+    chunk("IDAT", deflateSync(raw, { level: 1 })),
     chunk("IEND", Buffer.alloc(0)),
   ]);
 }
@@ -118,31 +118,7 @@ const utf16be = (s) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(s, 
 
 // noisePNG is a w×h RGB image of random pixels: it does not compress, so
 // at 1900×1900 its base64 is far over the Messages API's 5 MB per image.
-function noisePNG(w, h) {
-  const rows = [];
-  for (let y = 0; y < h; y++) {
-    rows.push(Buffer.concat([Buffer.from([0]), randomBytes(w * 3)]));
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(Buffer.concat(rows), { level: 1 })),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
+const noisePNG = (w, h) => png(w, h, () => Buffer.concat([Buffer.from([0]), randomBytes(w * 3)]));
 
 // imageData is the base64 an image result carries for SDK and hook
 // consumers: toolhost's structuredContent.file.base64, or the JSON text of
