@@ -19,11 +19,12 @@ import (
 type fakeEditor struct {
 	tools.NoHost
 	before, after []tools.FileDiagnostics
-	// stall makes the answer after the edit wait for its context.
-	stall   bool
-	applied int
-	asked   []tools.DiagnosticsRequest
-	feature json.RawMessage
+	// stall makes the answer after the edit wait for its context,
+	// stallBefore the answer before it.
+	stall, stallBefore bool
+	applied            int
+	asked              []tools.DiagnosticsRequest
+	feature            json.RawMessage
 }
 
 func (*fakeEditor) CanApplyEdit() bool { return true }
@@ -36,6 +37,10 @@ func (*fakeEditor) CanAnswerLanguageFeatures() bool { return true }
 func (f *fakeEditor) Diagnostics(ctx context.Context, req tools.DiagnosticsRequest) ([]tools.FileDiagnostics, error) {
 	f.asked = append(f.asked, req)
 	if f.applied == 0 {
+		if f.stallBefore {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
 		return f.before, nil
 	}
 	if f.stall {
@@ -64,6 +69,7 @@ func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
 		mode          string
 		before, after []tools.Diagnostic
 		stall         bool
+		stallBefore   bool
 		want, not     []string
 	}{
 		{name: "a new error", mode: "on", after: []tools.Diagnostic{typeErr},
@@ -75,13 +81,16 @@ func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
 		{name: "no warnings with errors", mode: "errors", after: []tools.Diagnostic{unused, typeErr}, want: []string{"[2322]"}, not: []string{"6133"}},
 		{name: "off adds nothing", mode: "off", after: []tools.Diagnostic{typeErr}, not: []string{"diagnostic"}},
 		{name: "a client past the bound adds nothing", mode: "on", stall: true, not: []string{"diagnostic"}},
+		// The wait for the diagnostics before the edit counts against the
+		// same bound: the whole never exceeds it.
+		{name: "a client stalling before the edit stays within the bound", mode: "on", stallBefore: true, stall: true, not: []string{"diagnostic"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := settings.Defaults()
 			s.Edit.Diagnostics = tc.mode
 			s.Edit.DiagnosticsWaitMs = 300
-			ed := &fakeEditor{stall: tc.stall,
+			ed := &fakeEditor{stall: tc.stall, stallBefore: tc.stallBefore,
 				before: []tools.FileDiagnostics{{URI: uri, Diagnostics: tc.before}},
 				after:  []tools.FileDiagnostics{{URI: uri, Diagnostics: tc.after}}}
 			fb := NewFeedback(ws, func() *settings.Settings { return s }, nil)
@@ -94,10 +103,10 @@ func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
 			}
 			edit := &workspace.ApplyWorkspaceEditParams{Edit: workspace.WorkspaceEdit{DocumentChanges: []workspace.DocumentChange{
 				{TextDocumentEdit: &workspace.TextDocumentEdit{TextDocument: workspace.VersionedTextDocumentIdentifier{URI: uri}}}}}}
+			start := time.Now()
 			if _, err := host.ApplyEdit(context.Background(), edit); err != nil {
 				t.Fatal(err)
 			}
-			start := time.Now()
 			res := after(context.Background(), tools.TextResult("The file src/app.ts has been updated."))
 			if took := time.Since(start); took > 300*time.Millisecond+answerMargin+200*time.Millisecond {
 				t.Errorf("the wait took %v, over its bound", took)
@@ -115,6 +124,9 @@ func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
 			}
 			if !strings.HasPrefix(text, "The file src/app.ts has been updated.") {
 				t.Errorf("the tool's own text was lost: %q", text)
+			}
+			if tc.stallBefore {
+				return // the bound was spent before the edit: nothing is asked after it
 			}
 			last := ed.asked[len(ed.asked)-1]
 			if last.WaitMs != 300 || len(last.URIs) != 1 || last.URIs[0] != uri {
