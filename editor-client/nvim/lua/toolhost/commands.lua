@@ -75,6 +75,12 @@ end
 
 local function on_result(title, show)
   return function(err, result)
+    -- A call the user cancelled was already reported by :Toolhost cancel
+    -- ("cancelled Bash"); a second message would stack into a "Press
+    -- ENTER" prompt that eats the next key.
+    if type(err) == "table" and err.code == vim.lsp.protocol.ErrorCodes.RequestCancelled then
+      return
+    end
     if err then
       vim.notify("toolhost: " .. err_text(err), vim.log.levels.ERROR)
       return
