@@ -89,6 +89,21 @@ function M.start_server(files, extra)
   return dir
 end
 
+--- The buffer of the plugin's view `name` ("result", "tasks", ...), or -1.
+function M.view(name)
+  return require("toolhost.commands").view(name) or -1
+end
+
+--- The text of the screen's first line: the tab line when tabs show.
+function M.tabline()
+  vim.cmd("redraw!")
+  local cells = {}
+  for col = 1, vim.o.columns do
+    cells[col] = vim.fn.screenstring(1, col)
+  end
+  return table.concat(cells)
+end
+
 --- Runs a tool on the running server and waits (bounded) for its result;
 --- a JSON-RPC error fails the case.
 function M.call(name, input)
