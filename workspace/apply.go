@@ -255,14 +255,17 @@ func (w *Workspace) apply(ctx context.Context, ed Editor, m Modification, old, n
 	// editor holds such a file decoded its own way. A file the editor does
 	// not have open is written here, byte for byte as planned; one it has
 	// open, or a change the user reviews in the editor, is refused.
-	notUTF8 := !utf8.Valid(old) || !utf8.Valid(next)
-	if notUTF8 && ed != nil && ed.CanApplyEdit() && (t.kind != notOpen || m.Review) {
+	// Checked only when an editor would take the change: validating a
+	// large file twice over is a fair share of a write's time.
+	toEditor := ed != nil && ed.CanApplyEdit()
+	notUTF8 := toEditor && (!utf8.Valid(old) || !utf8.Valid(next))
+	if notUTF8 && (t.kind != notOpen || m.Review) {
 		if err := w.CheckWritable(m.Path); err != nil {
 			return nil, err
 		}
 		return nil, &EncodingError{Path: m.Path, Open: t.kind != notOpen}
 	}
-	if ed == nil || !ed.CanApplyEdit() || notUTF8 {
+	if !toEditor || notUTF8 {
 		if err := w.WriteFile(m.Path, next); err != nil {
 			return nil, err
 		}

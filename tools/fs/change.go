@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"hash/maphash"
 	"io/fs"
 	"sync/atomic"
 
@@ -25,12 +26,17 @@ type change struct {
 	path string
 	abs  string
 	bad  *tools.Result
-	// prepared is set when the file was read and the change worked out:
-	// base is the content it was worked out on (nil: the file did not
-	// exist), stale that the file had changed since the agent's Read.
-	prepared bool
-	base     []byte
-	stale    bool
+	// prepared is set when the file was read and the change worked out
+	// (setBase): base is the content it was worked out on (nil: the file
+	// did not exist), kept for the preview until the change is made;
+	// baseExists, baseLen and baseSum say what it was once it is dropped.
+	// stale is set when the file had changed since the agent's Read.
+	prepared   bool
+	base       []byte
+	baseExists bool
+	baseLen    int
+	baseSum    uint64
+	stale      bool
 	// linkedOut is set when abs leads outside the workspace through a
 	// link (leadsOutside): the permission checker refuses it, saying where
 	// it leads, so the check before the prompt lets it through.
@@ -86,17 +92,50 @@ func (c *change) precheck(res *tools.Result) *tools.Result {
 	return res
 }
 
+// setBase marks the change prepared on old (nil: no file).
+func (c *change) setBase(old []byte) {
+	c.base, c.baseExists, c.baseLen, c.prepared = old, old != nil, len(old), true
+}
+
+// dropBase lets the prepared content go, keeping its hash, before
+// workspace.Modify reads the file again: a large file is then held twice
+// (what Modify read and the new content), not three times.
+func (c *change) dropBase() {
+	if c.base != nil {
+		c.baseSum = maphash.Bytes(baseSeed, c.base)
+		c.base = nil
+	}
+}
+
+// baseSeed seeds the hashes of prepared contents; maphash because it is
+// the fastest hash the standard library has and the hashes never leave
+// the process.
+var baseSeed = maphash.MakeSeed()
+
+// isBase reports whether current is the content the change was prepared
+// on: by length and hash, as the freshness of a Read is judged.
+func (c *change) isBase(current []byte) bool {
+	if !c.prepared || (current != nil) != c.baseExists || len(current) != c.baseLen {
+		return false
+	}
+	if c.base != nil {
+		return bytes.Equal(current, c.base)
+	}
+	return maphash.Bytes(baseSeed, current) == c.baseSum
+}
+
 // reuse is a plan for workspace.Modification (Plan when stale is false,
 // Changed when true): while the current content is what the call was
 // prepared on, in the same freshness, it takes the prepared content
-// (prepared, which may build it now); otherwise it plans again with plan.
-func (c *change) reuse(stale bool, prepared func() []byte, plan func([]byte) ([]byte, error)) func([]byte) ([]byte, error) {
+// (prepared, which may build it now from current); otherwise it plans
+// again with plan.
+func (c *change) reuse(stale bool, prepared func(current []byte) []byte, plan func([]byte) ([]byte, error)) func([]byte) ([]byte, error) {
 	if plan == nil {
 		return nil
 	}
 	return func(current []byte) ([]byte, error) {
-		if c.prepared && c.stale == stale && (current == nil) == (c.base == nil) && bytes.Equal(current, c.base) {
-			return prepared(), nil
+		if c.stale == stale && c.isBase(current) {
+			return prepared(current), nil
 		}
 		return plan(current)
 	}
@@ -105,8 +144,10 @@ func (c *change) reuse(stale bool, prepared func() []byte, plan func([]byte) ([]
 // modify makes the change through workspace.Modify, labelled with the
 // tool's name: plan and changed (nil for none) are Modification's Plan and
 // Changed, used only when the file is no longer what the call was
-// prepared on; prepared gives the prepared content otherwise.
-func (c *change) modify(ctx context.Context, call *tools.Call, tool string, limit int64, prepared func() []byte, plan, changed func([]byte) ([]byte, error)) (workspace.Modified, error) {
+// prepared on; prepared gives the prepared content otherwise, built on the
+// content Modify read (the prepared base is dropped first).
+func (c *change) modify(ctx context.Context, call *tools.Call, tool string, limit int64, prepared func(current []byte) []byte, plan, changed func([]byte) ([]byte, error)) (workspace.Modified, error) {
+	c.dropBase()
 	return c.ws.Modify(ctx, call.Host, workspace.Modification{
 		Path: c.abs, Label: tool + " " + displayName(c.ws, c.abs), Review: call.ReviewEdits,
 		Limit:   limit,

@@ -110,7 +110,9 @@ func TestPromptedChangeWorksOnce(t *testing.T) {
 	tests := []struct {
 		name     string
 		viaCheck bool
-		// changeWhileAsked rewrites the file as the user is asked.
+		// changeBefore rewrites the file after its Read, before the call;
+		// changeWhileAsked rewrites it as the user is asked.
+		changeBefore     string
 		changeWhileAsked string
 		wantPlans        int64
 		wantFile         string
@@ -118,11 +120,19 @@ func TestPromptedChangeWorksOnce(t *testing.T) {
 		{name: "asked by the pipeline", wantPlans: 1, wantFile: "keep\nnew\n"},
 		{name: "asked through Check, then called", viaCheck: true, wantPlans: 1, wantFile: "keep\nnew\n"},
 		{name: "file changed while asked", changeWhileAsked: "added\nkeep\nold\n", wantPlans: 2, wantFile: "added\nkeep\nnew\n"},
+		// Changed since the Read, then again to the same length while
+		// asked: the freshness is the same both times, so only the
+		// comparison with the prepared content (by hash once it is
+		// dropped) tells the edit must be planned again.
+		{name: "changed file changed again, same length, while asked", changeBefore: "kept\nold\n", changeWhileAsked: "KEPT\nold\n", wantPlans: 2, wantFile: "KEPT\nnew\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			p := e.readLongAgo("f.txt", "keep\nold\n")
+			if tt.changeBefore != "" {
+				e.write("f.txt", tt.changeBefore, 0o644)
+			}
 			host := &askingHost{}
 			if tt.changeWhileAsked != "" {
 				host.before = func() { e.write("f.txt", tt.changeWhileAsked, 0o644) }

@@ -181,7 +181,8 @@ func (c *editCall) prepare(ctx context.Context, checkFresh bool) *tools.Result {
 	if fail != nil {
 		return tools.ErrorResult("%v", fail)
 	}
-	c.base, c.plan, c.prepared = old, plan, true
+	c.setBase(old)
+	c.plan = plan
 	return nil
 }
 
@@ -193,10 +194,10 @@ func (c *editCall) Prepare(ctx context.Context, _ tools.Host) *tools.Result {
 
 // Preview implements tools.Plan: the diff of the prepared edit.
 func (c *editCall) Preview(context.Context) *tools.Preview {
-	if !c.prepared {
-		return nil
+	if !c.prepared || (c.base == nil && c.baseExists) {
+		return nil // not prepared, or the change is being made
 	}
-	next := c.plan.bytes()
+	next := c.plan.bytesOn(c.base)
 	return tools.FilePreview(c.abs, unifiedDiff(c.ws, c.abs, c.base, next), next)
 }
 
@@ -250,7 +251,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			return plan.content, nil
 		}
 	}
-	prepared := func() []byte { plan = c.plan; return plan.bytes() }
+	// The prepared plan builds on the content Modify read, which is what it
+	// was prepared on: the prepared content itself is not kept that long.
+	prepared := func(current []byte) []byte { plan = c.plan; return plan.bytesOn(current) }
 	done, err := c.modify(ctx, call, "Edit", maxReadBytes, prepared, planWith(fuzzy),
 		// As in Claude Code, a file changed since the Read takes the edit
 		// when old_string still picks out exactly one place in what is
@@ -362,23 +365,27 @@ type editPlan struct {
 	quotes bool
 	// encoding is the file's, kept; plainUTF8 for most files.
 	encoding textEncoding
-	// build, until content is built, makes it (bytes).
-	build func() []byte
+	// build, until content is built, makes it from the text of the file
+	// the plan was made on (bytesOn).
+	build func(text string) []byte
 }
 
-// bytes is the edited content, built on first use.
-func (pl *editPlan) bytes() []byte {
+// bytesOn is the edited content, built on first use from file, which must
+// hold what the plan was made on (the plan keeps no copy of it, so a large
+// file is not held by a plan waiting for the permission prompt and again by
+// workspace.Modify).
+func (pl *editPlan) bytesOn(file []byte) []byte {
 	if pl.build != nil {
-		pl.content, pl.build = pl.build(), nil
+		body := file[len(pl.encoding.bom):]
+		pl.content, pl.build = pl.build(unsafe.String(unsafe.SliceData(body), len(body))), nil
 	}
 	return pl.content
 }
 
 // planEdit computes the new content of an edit of the file at path. Errors
 // are for the model. Without build only the match is checked and counted,
-// and the content is built on first use (editPlan.bytes; the fuzzy and
-// creating cases are built to be checked). old must not change while the
-// plan is in use.
+// and the content is built on first use (editPlan.bytesOn; the fuzzy and
+// creating cases are built to be checked).
 func planEdit(path string, old []byte, p editParams, fuzzy, build bool) (*editPlan, error) {
 	countPlan()
 	if old == nil {
@@ -452,7 +459,7 @@ func planText(path string, body []byte, bom bool, p editParams, fuzzy, build boo
 	if count > 1 && !p.ReplaceAll {
 		return nil, fmt.Errorf("old_string occurs %d times in %s (%s); it must occur exactly once. Add surrounding lines to old_string to make it unique, or set replace_all to true to change every occurrence", count, path, lineList(occurrenceLines(straightQuotes(text), straightQuotes(oldStr), maxListedLines), count))
 	}
-	edited := func() []byte {
+	edited := func(text string) []byte {
 		if quotes {
 			return withBOM(bom, replaceQuoted(text, oldStr, newStr, p.ReplaceAll))
 		}
@@ -465,7 +472,7 @@ func planText(path string, body []byte, bom bool, p editParams, fuzzy, build boo
 	if !build {
 		return &editPlan{count: count, quotes: quotes, build: edited}, nil
 	}
-	return &editPlan{content: edited(), count: count, quotes: quotes}, nil
+	return &editPlan{content: edited(text), count: count, quotes: quotes}, nil
 }
 
 // replaceInto is withBOM(bom, strings.Replace(text, old, new, n)) built in

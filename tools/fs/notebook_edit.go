@@ -167,7 +167,8 @@ func (c *notebookCall) prepare(ctx context.Context, checkFresh bool) *tools.Resu
 		}
 		return fail(err)
 	}
-	c.base, c.next, c.prepared = old, next, true
+	c.setBase(old)
+	c.next = next
 	return nil
 }
 
@@ -245,7 +246,7 @@ func (t *NotebookEdit) Execute(ctx context.Context, call *tools.Call) (*tools.Re
 		return res, nil
 	}
 	abs, p := c.abs, c.p
-	modified, err := c.modify(ctx, call, "NotebookEdit", 0, func() []byte { return c.next }, c.plan, nil)
+	modified, err := c.modify(ctx, call, "NotebookEdit", 0, func([]byte) []byte { return c.next }, c.plan, nil)
 	if err != nil {
 		return changeResult(err)
 	}

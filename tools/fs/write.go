@@ -155,7 +155,8 @@ func (c *writeCall) prepare(ctx context.Context, checkFresh bool) *tools.Result 
 	if old == nil {
 		text = nil
 	}
-	c.base, c.enc, c.text, c.prepared = old, enc, text, true
+	c.setBase(old)
+	c.enc, c.text = enc, text
 	return nil
 }
 
@@ -208,7 +209,7 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	abs, p := c.abs, c.p
 	var enc textEncoding
 	done, err := c.modify(ctx, call, "Write", 0,
-		func() []byte { enc = c.enc; return enc.encode(p.Content) },
+		func([]byte) []byte { enc = c.enc; return enc.encode(p.Content) },
 		func(current []byte) ([]byte, error) {
 			var err error
 			if enc, _, err = fileEncoding(abs, current); err != nil {
