@@ -399,7 +399,7 @@ func (r *Read) readImage(ctx context.Context, abs string) (*tools.Result, error)
 		return tools.ErrorResult("cannot show %s: %v.", abs, err), nil
 	}
 	r.ws.MarkRead(abs, data, nil, start)
-	desc := fmt.Sprintf("Image %s (%s, %d bytes, %dx%d pixels", abs, img.mime, len(data), img.width, img.height)
+	desc := fmt.Sprintf("Image %s (%s, %d bytes, %dx%d pixels", abs, img.fileMIME, len(data), img.width, img.height)
 	if img.reencoded {
 		desc += fmt.Sprintf("; sent as %s at %dx%d, %d bytes, to fit the model's image limits", img.mime, img.shownWidth, img.shownHeight, len(img.data))
 	}

@@ -216,6 +216,13 @@ function M.start_tsls(root)
     cmd = { tsls, "--stdio" },
     root_dir = root,
     init_options = { tsserver = { path = test_dir .. "/lsp/node_modules/typescript/lib" } },
+    -- Neovim 0.7.2 declares callHierarchy at the top of its capabilities
+    -- instead of under textDocument, so servers that read the standard
+    -- place (typescript-language-server) offer no call hierarchy: a
+    -- user's config adds it there, as this one does (docs/editors.md).
+    capabilities = vim.tbl_deep_extend("force", vim.lsp.protocol.make_client_capabilities(), {
+      textDocument = { callHierarchy = { dynamicRegistration = false } },
+    }),
   })
   local group = vim.api.nvim_create_augroup("harness_tsls", { clear = true })
   vim.api.nvim_create_autocmd("FileType", {
