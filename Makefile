@@ -109,7 +109,7 @@ lint:
 # The tools' descriptions list the user's skills: generate them with an empty
 # home, so that no developer's own skills end up in the committed files.
 docs: build
-	TOOLHOST_UPDATE_SCHEMAS=1 $(GO) test ./cmd/toolhost -run '^TestGeneratedSchemasAreCurrent$$' -count=1 >/dev/null
+	TOOLHOST_UPDATE_SCHEMAS=1 $(GO) test ./cmd/toolhost -run '^(TestGeneratedSchemasAreCurrent|TestSettingsSchemaIsCurrent)$$' -count=1 >/dev/null
 	home=$$(mktemp -d) && HOME=$$home XDG_CONFIG_HOME= ./$(BIN) tools docs -o docs/tools.md && \
 	HOME=$$home XDG_CONFIG_HOME= ./$(BIN) tools lm | node editor-client/vscode/scripts/lmTools.mjs; \
 	rc=$$?; rm -rf "$$home"; exit $$rc

@@ -75,10 +75,7 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 	base := "http://" + ln.Addr().String()
 	e := &endpoint{token: discovery.NewToken(), url: base + "/mcp", served: make(chan struct{}),
 		editorToken: discovery.NewToken(), serversURL: base + "/mcp/servers"}
-	// Both servers leave the registry's listener to the editor server,
-	// which syncs them from it (lifecycle.go).
 	e.mcp = mcpserver.NewServer(sess.Registry, sess.Pipeline, s.opts.Log, mcpserver.Config{
-		CallerSyncs: true,
 		Instructions: "toolhost: coding tools (read, search, edit, run) that run inside the user's " + editorName(editor) +
 			" session: reads see unsaved changes, edits arrive as reviewable editor edits, and the user approves calls in the editor.",
 		OnClient: e.connected,
@@ -91,7 +88,6 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 	// so toolhost's prompt for that very call is answered by it; rules
 	// that deny still deny, and a hook's question is still asked.
 	e.servers = mcpserver.NewServer(sess.Registry, sess.Pipeline, s.opts.Log, mcpserver.Config{
-		CallerSyncs:  true,
 		Instructions: "toolhost: the MCP servers configured in toolhost, running in the user's " + editorName(editor) + " session.",
 		Serves:       func(name string) bool { return strings.HasPrefix(name, "mcp__") },
 		CallHost: func(req *sdk.CallToolRequest, own tools.Host) tools.Host {
@@ -129,12 +125,6 @@ func requireToken(token string, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// sync brings both servers' tools up to date with the registry.
-func (e *endpoint) sync() {
-	e.mcp.Sync()
-	e.servers.Sync()
 }
 
 // setRoots brings the discovery file up to date with the workspace.

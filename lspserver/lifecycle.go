@@ -213,8 +213,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 				return
 			}
 			s.endpoint.Store(ep)
-			// What changed while it started: tools, workspace folders.
-			ep.sync()
+			// The workspace folders may have changed while it started.
 			if err := ep.setRoots(sess.Workspace.Roots()); err != nil {
 				s.opts.Log.Warn("the session file keeps the old workspace folders", "err", err)
 			}
@@ -223,14 +222,10 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 		close(s.endpointReady)
 	}
 	s.startClaudeIDE(sess, p)
-	// The endpoint's servers follow the registry too, synced from this
-	// listener (they are made with CallerSyncs) so that they have the
-	// tools before the editor is told.
+	// The endpoint's servers follow the registry on their own; an editor
+	// told of new tools finds them there even before their listeners ran
+	// (mcpserver syncs a tool request that finds the registry changed).
 	sess.Registry.OnChange(func() {
-		// The endpoint first: an editor told of new tools finds them there.
-		if ep := s.agentEndpoint(); ep != nil {
-			ep.sync()
-		}
 		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": sess.Registry.EnabledNames()})
 	})
 

@@ -34,13 +34,13 @@ func TestEnvClearedProcessesEndWithTheServer(t *testing.T) {
 			name := e.name + map[bool]string{false: ", during a call", true: ", a background task"}[background]
 			t.Run(name, func(t *testing.T) {
 				dir := t.TempDir()
-				cmd, stdin, stdout := startBash(t, bin, dir, testproc.EnvClearingScript(dir)+"\nsleep 1000", background)
-				defer cmd.Wait()
-				go io.Copy(io.Discard, stdout)
+				p := startBash(t, bin, dir, testproc.EnvClearingScript(dir)+"\nsleep 1000", background)
+				go io.Copy(io.Discard, p.stdout)
 				pids := testproc.EnvClearedPIDs(t, dir)
-				if err := e.end(cmd, stdin); err != nil {
+				if err := e.end(p.cmd, p.stdin); err != nil {
 					t.Fatal(err)
 				}
+				p.wait(t)
 				wantAllGone(t, name, pids)
 			})
 		}

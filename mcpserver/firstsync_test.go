@@ -34,7 +34,7 @@ func TestOnlyChangesAfterTheFirstSyncAreAnnounced(t *testing.T) {
 		wantSent int
 	}{
 		{"after the first sync", func() {}, 0},
-		{"after a sync that changes nothing", srv.Sync, 0},
+		{"after a sync that changes nothing", srv.sync, 0},
 		{"after a tool was added", func() { reg.Register(tools.CategoryMCP, renamed{stepsTool{}, "mcp__srv__more"}) }, 1},
 		{"after a tool was removed", func() { reg.RemovePrefix("mcp__srv__") }, 2},
 	}
@@ -82,6 +82,66 @@ func TestInputSchemaServesOnlyObjectSchemas(t *testing.T) {
 		}
 		if got := string(inputSchema(schemaTool{schema: tt.schema})); got != want {
 			t.Errorf("inputSchema(%s) = %s, want %s", tt.schema, got, want)
+		}
+	}
+}
+
+// TestEarlierListenersFindTheChange: a registry listener added before the
+// server's (the editor's, which tells the editor of new tools) that lists
+// and calls tools at once, before the server's own listener has run,
+// finds the registry as it is now.
+func TestEarlierListenersFindTheChange(t *testing.T) {
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, stepsTool{})
+	type seen struct {
+		listed   bool
+		callFail bool
+	}
+	var (
+		session *sdk.ClientSession
+		got     seen
+	)
+	const added = "mcp__srv__added"
+	reg.OnChange(func() {
+		res, err := session.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Errorf("listing from the listener: %v", err)
+			return
+		}
+		got = seen{}
+		for _, tl := range res.Tools {
+			got.listed = got.listed || tl.Name == added
+		}
+		call, err := session.CallTool(context.Background(), &sdk.CallToolParams{Name: added, Arguments: map[string]any{}})
+		got.callFail = err != nil || call.IsError
+	})
+	srv := New(reg, engine.NewPipeline(reg, nil), nil)
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	serverT, clientT := sdk.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, serverT); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if session, err = sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, clientT, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = session.Close() })
+
+	for _, step := range []struct {
+		name   string
+		change func()
+		want   seen
+	}{
+		{"a tool added", func() { reg.Register(tools.CategoryMCP, renamed{stepsTool{}, added}) }, seen{listed: true}},
+		{"the tool disabled", func() { _ = reg.SetEnabled([]string{added}, false) }, seen{callFail: true}},
+		{"the tool enabled", func() { _ = reg.SetEnabled([]string{added}, true) }, seen{listed: true}},
+		{"the tool removed", func() { reg.RemovePrefix("mcp__srv__") }, seen{callFail: true}},
+	} {
+		step.change()
+		if got != step.want {
+			t.Errorf("%s: the earlier listener saw %+v, want %+v", step.name, got, step.want)
 		}
 	}
 }

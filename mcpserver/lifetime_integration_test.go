@@ -69,13 +69,13 @@ func TestBackgroundTasksEndWithAKilledServer(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
-			cmd, _, stdout := startBash(t, bin, dir, testproc.EscapingScript(dir), true)
-			defer cmd.Wait()
+			p := startBash(t, bin, dir, testproc.EscapingScript(dir), true)
 			pids := testproc.EscapedPIDs(t, dir)
-			if err := cmd.Process.Signal(sig); err != nil {
+			if err := p.cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
-			go io.Copy(io.Discard, stdout)
+			go io.Copy(io.Discard, p.stdout)
+			p.wait(t)
 			wantAllGone(t, sig.String(), pids)
 		})
 	}

@@ -68,10 +68,6 @@ type Config struct {
 	// OnClient, when set, is told the name of each client that completed
 	// the handshake.
 	OnClient func(name string)
-	// CallerSyncs leaves syncing to the caller, who calls Sync from its
-	// own registry listener (the editor's endpoint, which must sync before
-	// it tells the editor); otherwise the server adds a listener of its own.
-	CallerSyncs bool
 	// Deferred returns the tools.deferred setting, which marks the tools
 	// a deferred listing names only; nil means the defaults.
 	Deferred func() []string
@@ -188,12 +184,19 @@ type Server struct {
 	schemas map[string]string
 	// synced is set by the first sync.
 	synced bool
+	// syncedAt is the registry's generation the served tools were made
+	// from; a tool request finding it behind syncs first (awaitTools).
+	syncedAt atomic.Uint64
+	// unlisten removes the server's registry listener (Close).
+	unlisten func()
 }
 
 // New returns a server for reg whose calls run through pipeline. It follows
 // the registry: tools added, removed, enabled or disabled later (MCP servers
-// coming and going) are announced with notifications/tools/list_changed.
-// It adds a listener to reg (Registry.OnChange).
+// coming and going) are announced with notifications/tools/list_changed,
+// from a listener the server adds to reg (Registry.OnChange) and removes
+// on Close. A tools/list or tools/call answers from the registry as it is
+// when the request arrives, even before that listener has run.
 func New(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger) *Server {
 	return NewServer(reg, pipeline, log, Config{})
 }
@@ -247,13 +250,16 @@ func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger,
 	})
 	s.mcp.AddReceivingMiddleware(s.awaitTools, deferListing(cfg.DeferListing), s.answerWithheld)
 	s.mcp.AddSendingMiddleware(s.quietFirstSync)
-	if !cfg.CallerSyncs {
-		reg.OnChange(s.sync)
-	}
+	s.unlisten = reg.OnChange(s.sync)
 	return s
 }
 
-// awaitTools holds tool requests until the first sync of the tools is done.
+// awaitTools holds tool requests until the first sync of the tools is
+// done, and syncs first when the registry changed since the last: the
+// server's listener may not have run yet when a listener added before it
+// has told someone of the change (the editor's toolhost/toolsChanged),
+// who then lists or calls the new tool. Per request that costs one atomic
+// load.
 func (s *Server) awaitTools(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if method == "tools/list" || method == "tools/call" {
@@ -261,6 +267,9 @@ func (s *Server) awaitTools(next sdk.MethodHandler) sdk.MethodHandler {
 			case <-s.ready:
 			case <-ctx.Done():
 				return nil, ctx.Err()
+			}
+			if s.reg.Generation() != s.syncedAt.Load() {
+				s.sync()
 			}
 		}
 		return next(ctx, method, req)
@@ -365,9 +374,12 @@ func (s *Server) fetchRoots(ctx context.Context, ss *sdk.ServerSession) {
 // rootsTimeout bounds the wait for a client's roots.
 const rootsTimeout = 10 * time.Second
 
-// Close ends the work the server started in the background and waits for
-// it. Safe to call more than once.
-func (s *Server) Close() { s.bg.Close() }
+// Close stops following the registry, ends the work the server started in
+// the background and waits for it. Safe to call more than once.
+func (s *Server) Close() {
+	s.unlisten()
+	s.bg.Close()
+}
 
 // Run serves one client over t until it disconnects or ctx ends; when ctx
 // ends, the calls in flight are cancelled.
@@ -424,11 +436,6 @@ func MCPName(name string) string {
 	return out
 }
 
-// Sync makes the served tools match the registry's enabled tools now (for
-// a host that syncs the server from its own registry listener:
-// Config.CallerSyncs).
-func (s *Server) Sync() { s.sync() }
-
 // Handler serves the server over streamable HTTP, one MCP session per
 // client.
 func (s *Server) Handler() http.Handler {
@@ -439,6 +446,10 @@ func (s *Server) Handler() http.Handler {
 func (s *Server) sync() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Read before the entries: a change while they are read leaves the
+	// sync behind, to be redone.
+	generation := s.reg.Generation()
+	defer s.syncedAt.Store(generation)
 	// The first sync counts at once, a later one before its first change
 	// reaches the SDK, which notifies the client of it a moment later
 	// (quietFirstSync).

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolhost/toolhost/internal/strdist"
 )
@@ -57,6 +58,10 @@ type Entry struct {
 // Registry holds the tools of a session in registration order. Safe for
 // concurrent use; MCP tools come and go at run time.
 type Registry struct {
+	// generation counts the changes of the set; it moves before the
+	// listeners hear of a change.
+	generation atomic.Uint64
+
 	mu sync.RWMutex
 	// order is the canonical names in registration order.
 	order []string
@@ -97,7 +102,15 @@ func (r *Registry) OnChange(f func()) (remove func()) {
 	}
 }
 
+// Generation counts the changes of the set so far. A reader that keeps a
+// copy of the set compares it with the count its copy was made at: a
+// listener added earlier than its own may already act on a change (an
+// editor told of a new tool asks for it at once) before the reader's
+// listener has run.
+func (r *Registry) Generation() uint64 { return r.generation.Load() }
+
 func (r *Registry) changed() {
+	r.generation.Add(1)
 	r.mu.RLock()
 	fs := slices.Clone(r.listeners)
 	r.mu.RUnlock()

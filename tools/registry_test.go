@@ -274,3 +274,33 @@ func TestRegistryListeners(t *testing.T) {
 		})
 	}
 }
+
+// TestRegistryGeneration: every change of the set moves the generation,
+// before the first listener hears of it; what changes nothing does not.
+func TestRegistryGeneration(t *testing.T) {
+	r := NewRegistry()
+	var atListener uint64
+	r.OnChange(func() { atListener = r.Generation() })
+	steps := []struct {
+		name   string
+		change func()
+		moves  bool
+	}{
+		{"a tool added", func() { r.Register(CategoryExtras, &fakeTool{name: "GetTime"}) }, true},
+		{"the tool disabled", func() { _ = r.SetEnabled([]string{"GetTime"}, false) }, true},
+		{"a policy that changes nothing", func() { r.SetPolicy(func(string) bool { return false }) }, false},
+		{"the tools removed", func() { r.RemovePrefix("Get") }, true},
+		{"nothing to remove", func() { r.RemovePrefix("Get") }, false},
+	}
+	for _, st := range steps {
+		before := r.Generation()
+		st.change()
+		after := r.Generation()
+		if moved := after != before; moved != st.moves {
+			t.Errorf("%s: generation %d -> %d, want moved=%v", st.name, before, after, st.moves)
+		}
+		if st.moves && atListener != after {
+			t.Errorf("%s: the listener saw generation %d, want %d", st.name, atListener, after)
+		}
+	}
+}

@@ -340,10 +340,12 @@ func waitUnpopulated(dir string, limit time.Duration) bool {
 		if _, err := unix.Poll(fds, int(left/time.Millisecond)+1); err != nil && !errors.Is(err, unix.EINTR) {
 			return false
 		}
-		for {
-			if _, err := unix.Read(in, buf); err != nil {
-				break
-			}
+		// One read, and only of events poll saw: the wait stays bounded
+		// by limit even if the descriptor lost O_NONBLOCK (it did when it
+		// took the number of a closed stdin, see cmd/toolhost's
+		// pollableStdin). An event left over wakes the next poll at once.
+		if fds[0].Revents&unix.POLLIN != 0 {
+			_, _ = unix.Read(in, buf)
 		}
 	}
 }
