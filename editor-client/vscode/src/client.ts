@@ -21,6 +21,7 @@ import { askUserQuestion } from "./dialogs";
 import { DiagnosticsTracker, registerIntel } from "./intel";
 import { touchedUris } from "./logic/edits";
 import type { PermissionAnswer, PermissionParams } from "./logic/permission";
+import type { ReviewAnswer, ReviewChangesParams } from "./logic/reviewChanges";
 import { taskListAsTodos, type BoardTask } from "./logic/taskList";
 import type { TeamState } from "./logic/teams";
 import type { Todo } from "./logic/todos";
@@ -45,6 +46,8 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   // toolhost/diagnostics and toolhost/languageFeature (intel.ts).
   diagnostics: true,
   languageFeatures: true,
+  // A turn's file changes reviewed as one, in the multi-diff editor (changeReview.ts).
+  reviewChanges: true,
 };
 
 /**
@@ -90,6 +93,8 @@ export interface ClientEvents {
   teamChanged(params: TeamState): void;
   /** Answers toolhost/requestPermission (null: dismissed). */
   requestPermission(params: PermissionParams, token: vscode.CancellationToken): Promise<PermissionAnswer | null>;
+  /** Answers toolhost/reviewChanges (null: dismissed). */
+  reviewChanges(params: ReviewChangesParams, token: vscode.CancellationToken): Promise<{ changes: ReviewAnswer[] } | null>;
   /** Answers toolhost/ideTool (Claude Code's IDE tools). */
   ideTool(params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken): Promise<unknown>;
   /** The server runs; status is its toolhost/status. */
@@ -142,6 +147,7 @@ export function createClient(
   client.onRequest(ServerRequests.requestPermission, (params: PermissionParams, token: vscode.CancellationToken) =>
     events.requestPermission(params, token),
   );
+  client.onRequest(ServerRequests.reviewChanges, (params: ReviewChangesParams, token: vscode.CancellationToken) => events.reviewChanges(params, token));
   client.onRequest(ServerRequests.ideTool, (params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken) =>
     events.ideTool(params, token),
   );
