@@ -41,7 +41,7 @@ export class ChangeReviews implements vscode.Disposable {
     this.subscriptions.push(
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         for (const tab of e.closed) {
-          this.pending.find((p) => p.title === tab.label)?.settle("dismissed");
+          this.pending.find((p) => showsReview(tab, p))?.settle("dismissed");
         }
       }),
       vscode.commands.registerCommand("toolhost.changes.acceptAll", () => this.decideAll(true)),
@@ -115,7 +115,7 @@ export class ChangeReviews implements vscode.Disposable {
   }
 
   private async close(p: Pending): Promise<void> {
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label === p.title);
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => showsReview(t, p));
     if (tabs.length > 0) {
       await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
     }
@@ -169,4 +169,13 @@ export class ChangeReviews implements vscode.Disposable {
     this.dismissAll();
     this.subscriptions.forEach((s) => s.dispose());
   }
+}
+
+/**
+ * Whether tab is the review's multi-diff editor: the extension API has no
+ * input type for it, and its label is the title with the file count
+ * after it ("… (3 files)").
+ */
+function showsReview(tab: vscode.Tab, p: Pending): boolean {
+  return tab.label === p.title || tab.label.startsWith(`${p.title} (`);
 }

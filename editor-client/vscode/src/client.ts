@@ -46,9 +46,20 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   // toolhost/diagnostics and toolhost/languageFeature (intel.ts).
   diagnostics: true,
   languageFeatures: true,
-  // A turn's file changes reviewed as one, in the multi-diff editor (changeReview.ts).
+  // A turn's file changes reviewed as one, in the multi-diff editor
+  // (changeReview.ts), unless the settings ask otherwise (reviewsChangesAsOne).
   reviewChanges: true,
 };
+
+/**
+ * Whether the server is told to send a turn's changes as one review: the
+ * user may keep the single-file diff (toolhost.reviewChangesAsOne off),
+ * and one who chose the Refactor Preview for edits gets it.
+ */
+function reviewsChangesAsOne(): boolean {
+  const config = vscode.workspace.getConfiguration("toolhost");
+  return config.get<boolean>("reviewChangesAsOne", true) && !config.get<boolean>("reviewEditsInPreview", false);
+}
 
 /**
  * One tracker of diagnostics changes for the extension's life: it outlives
@@ -61,7 +72,7 @@ class ToolhostCapabilities implements StaticFeature {
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     capabilities.experimental = {
       ...(capabilities.experimental as object | undefined),
-      toolhost: TOOLHOST_CLIENT_CAPABILITIES,
+      toolhost: { ...TOOLHOST_CLIENT_CAPABILITIES, reviewChanges: reviewsChangesAsOne() },
     };
   }
   initialize(): void {}
