@@ -6,12 +6,17 @@
 // approved, it changes the document through applyEdit, which VS Code's undo
 // reverts, and toolhost: Undo Last Turn rewinds as one step; a Bash the user skips does not run; AskUserQuestion is answered
 // in the editor's quick pick; the Agent tool's sub-agent runs on the
-// editor's language model (toolhost/runAgent). Screenshots: e2e/artifacts/agent-*.png.
+// editor's language model (toolhost/runAgent). An agent attached with
+// `toolhost mcp --attach` renames across three files with three parallel
+// Writes: one review of the three in the multi-diff editor, where one hunk
+// is reverted and one line typed; exactly that lands, the agent is told,
+// and Undo Last Turn rewinds the turn but keeps the file the user changed
+// since. Screenshots: e2e/artifacts/agent-*.png.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
-  artifacts, e2eDir as e2e, extDir as ext, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed,
+  artifacts, attach, e2eDir as e2e, extDir as ext, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed,
   reportPassed, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor as waitUntil,
 } from "../harness.mjs";
 
@@ -48,6 +53,18 @@ async function main() {
   const workspace = path.join(tmp, "workspace");
   fs.cpSync(path.join(e2e, "fixture"), workspace, { recursive: true });
   const sample = path.join(workspace, "sample.txt");
+  // The three-file rename the attached agent makes (package rename).
+  const renameDir = path.join(workspace, "rename");
+  fs.mkdirSync(renameDir);
+  const goFile = (name) => path.join(renameDir, name);
+  const before = {
+    "a.go": "package rename\n\nvar A = oldName(1)\n",
+    "b.go": "package rename\n\nvar B = oldName(2)\n\n// TODO: rename oldName\n",
+    "c.go": "package rename\n\nfunc oldName(n int) int { return n * 2 }\n",
+  };
+  for (const [name, text] of Object.entries(before)) fs.writeFileSync(goFile(name), text);
+  const runtime = path.join(tmp, "runtime");
+  fs.mkdirSync(runtime, { mode: 0o700 });
   const modelLog = path.join(artifacts, "agent-model.log");
   fs.rmSync(modelLog, { force: true });
 
@@ -75,7 +92,7 @@ async function main() {
     extensionsDir,
     folder: workspace,
     logFile: path.join(artifacts, "agent-code-server.log"),
-    env: { SCRIPTED_MODEL_LOG: modelLog },
+    env: { SCRIPTED_MODEL_LOG: modelLog, XDG_RUNTIME_DIR: runtime },
     viewport: { width: 1500, height: 900 },
     consoleLogFile: path.join(artifacts, "agent-browser-console.log"),
   });
@@ -118,7 +135,8 @@ async function main() {
 
   try {
     step("open the workspace and wait for both extensions");
-    await page.goto(session.url);
+    // A loaded machine can take long to serve the workbench the first time.
+    await page.goto(session.url, { timeout: 120000 });
     await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 90000 });
     await wb.openFile("sample.txt");
     await waitFor(async () => (await wb.activeEditorText()).includes("lazy dog"), "sample.txt open");
@@ -135,8 +153,9 @@ async function main() {
     if ((await page.locator(CHAT.confirmation).count()) > 0) throw new Error("Read asked for a confirmation");
     await shot("01-read");
 
-    step("Edit: no confirmation in the chat to allow for the session; toolhost's diff review; allowed, applied through applyEdit; undone by VS Code");
-    const reviewAllow = page.locator('.editor-actions .action-label[aria-label^="Allow"]').first();
+    step("Edit: no confirmation in the chat to allow for the session; toolhost's review; allowed, applied through applyEdit; undone by VS Code");
+    // A client that reviews changes as one gets even a lone edit as a review of one file.
+    const reviewAllow = page.locator('.editor-actions .action-label[aria-label^="Accept All"]').first();
     await send(`CALL toolhost_Edit <<<${JSON.stringify({ file_path: sample, old_string: "lazy dog", new_string: "sleepy cat" })}>>>`);
     await reviewAllow.waitFor({ state: "visible", timeout: 60000 });
     if ((await page.locator(CHAT.confirmation).count()) > 0) throw new Error("the chat asked to confirm an edit, offering Allow in this Session");
@@ -168,6 +187,73 @@ async function main() {
     await page.locator(".editor-group-container .view-lines").first().click();
     await page.keyboard.press("Control+z");
     await waitFor(async () => (await wb.activeEditorText()).includes("tired cat"), "Ctrl+Z bringing the agent's edit back");
+
+    step("an attached agent's three-file rename, three parallel Writes, is one review; a reverted hunk and a typed line land exactly");
+    const agent = attach(workspace, { XDG_RUNTIME_DIR: runtime }, "rename-agent");
+    let writes;
+    try {
+      await agent.init();
+      for (const name of Object.keys(before)) {
+        const read = await agent.call("Read", { file_path: goFile(name) });
+        if (read.isError) throw new Error(`Read ${name}: ${read.text}`);
+      }
+      const proposed = {
+        "a.go": "package rename\n\nvar A = newName(1)\n",
+        "b.go": "package rename\n\nvar B = newName(2)\n\n// oldName is newName now\n",
+        "c.go": "package rename\n\nfunc newName(n int) int { return n * 2 }\n",
+      };
+      writes = Promise.all(Object.entries(proposed).map(([name, content]) => agent.call("Write", { file_path: goFile(name), content })));
+      const reviewTab = page.locator(".tabs-container .tab", { hasText: "rename-agent wants to change 3 files" });
+      await reviewTab.waitFor({ state: "visible", timeout: 60000 });
+      const modifiedLine = (text) => page.locator(".editor.modified .view-line", { hasText: text }).first();
+      // Reject b.go's second hunk: its line back as it was, typed into
+      // the proposal (the revert arrow shows only under a hovering mouse);
+      // and change a line of a.go's proposal.
+      const retype = async (line, text) => {
+        await modifiedLine(line).waitFor({ state: "visible", timeout: 30000 });
+        await modifiedLine(line).click();
+        await page.keyboard.press("End");
+        await page.keyboard.press("Shift+Home");
+        await page.keyboard.type(text);
+      };
+      await retype("// oldName is newName now", "// TODO: rename oldName");
+      await retype("var A = newName(1)", "var A = newName(1) + 1");
+      if ((await page.locator(".tabs-container .tab", { hasText: "wants to change" }).count()) !== 1) throw new Error("the three Writes opened more than one review");
+      await shot("11-review-changes");
+      await reviewAllow.click();
+      const [a, b, c] = await writes;
+      const want = {
+        "a.go": "package rename\n\nvar A = newName(1) + 1\n",
+        "b.go": "package rename\n\nvar B = newName(2)\n\n// TODO: rename oldName\n",
+        "c.go": proposed["c.go"],
+      };
+      for (const [name, text] of Object.entries(want)) {
+        await waitFor(() => readOrNull(goFile(name)) === text, `exactly the accepted ${name} on disk (has ${JSON.stringify(readOrNull(goFile(name)))})`);
+      }
+      if (!a.text.includes("accepted your change with modifications") || !a.text.includes("+var A = newName(1) + 1")) throw new Error(`a.go's result does not say what the user modified: ${a.text}`);
+      if (!b.text.includes("1 of 2 hunks rejected") || !b.text.includes("+// TODO: rename oldName")) throw new Error(`b.go's result does not say what was rejected: ${b.text}`);
+      if (c.isError || c.text.includes("modifications")) throw new Error(`c.go's result: ${c.text}`);
+    } finally {
+      await agent.close();
+    }
+
+    step("Undo Last Turn restores the rename but keeps the file the user changed since, and says so; Ctrl+Z redoes it");
+    const mine = "package rename\n\nfunc newName(n int) int { return n * 2 } // mine\n";
+    fs.writeFileSync(goFile("c.go"), mine);
+    await wb.runCommand("toolhost: Undo Last Turn");
+    await waitFor(() => readOrNull(goFile("a.go")) === before["a.go"] && readOrNull(goFile("b.go")) === before["b.go"], "a.go and b.go rewound on disk");
+    await page.locator(".notifications-toasts", { hasText: "c.go" }).first().waitFor({ state: "visible", timeout: 15000 });
+    if (readOrNull(goFile("c.go")) !== mine) throw new Error("the rewind overwrote the user's change to c.go");
+    await shot("12-rename-rewound");
+    await wb.openFile("a.go");
+    await waitFor(async () => (await wb.activeEditorText()).includes("oldName(1)"), "a.go rewound in the editor");
+    await page.locator(".editor-group-container .view-lines").first().click();
+    await page.keyboard.press("Control+z");
+    // The rewind was one edit of two files: VS Code asks whether to undo it in both.
+    const acrossFiles = page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Undo in/ });
+    await waitFor(async () => (await acrossFiles.count()) > 0 || (await wb.activeEditorText()).includes("newName(1) + 1"), "Ctrl+Z to redo the rename");
+    if ((await acrossFiles.count()) > 0) await acrossFiles.first().click();
+    await waitFor(async () => (await wb.activeEditorText()).includes("newName(1) + 1"), "Ctrl+Z bringing a.go's accepted text back");
 
     step("Bash the user skips does not run");
     const marker = path.join(workspace, "bash-ran.txt");

@@ -6,63 +6,14 @@
 // that file and line, findReferences lists the uses, and the other seven
 // operations answer in Claude Code's shape. The time the
 // diagnostics wait added to each Edit is printed.
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as readline from "node:readline";
 import {
-  artifacts, installExtensions, makeTemp, quietSettings, reportFailed, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
+  artifacts, attach, installExtensions, makeTemp, quietSettings, reportFailed, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
 } from "../harness.mjs";
 
 /** The diagnostics wait's bound (edit.diagnosticsWaitMs, default). */
 const WAIT_BOUND_MS = 2000;
-
-/** A minimal MCP client over `toolhost mcp --attach`'s stdio (one JSON message a line). */
-function attach(folder, env) {
-  const child = spawn(toolhostBin, ["mcp", "--attach"], { cwd: folder, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  const pending = new Map();
-  let next = 1;
-  readline.createInterface({ input: child.stdout }).on("line", (line) => {
-    let msg;
-    try {
-      msg = JSON.parse(line);
-    } catch {
-      return;
-    }
-    if (msg.id !== undefined && pending.has(msg.id)) {
-      pending.get(msg.id)(msg);
-      pending.delete(msg.id);
-    }
-  });
-  const exited = new Promise((r) => child.on("exit", r));
-  const request = (method, params) =>
-    new Promise((resolve, reject) => {
-      const id = next++;
-      pending.set(id, (msg) => (msg.error ? reject(new Error(`${method}: ${JSON.stringify(msg.error)}; stderr: ${stderr}`)) : resolve(msg.result)));
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
-      exited.then(() => reject(new Error(`toolhost mcp --attach exited during ${method}: ${stderr}`)));
-    });
-  const notify = (method, params) => child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method, params }) + "\n");
-  return {
-    async init() {
-      await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e-agent", version: "1.0.0" } });
-      notify("notifications/initialized", {});
-    },
-    /** Calls a tool; returns {text, isError, ms}. */
-    async call(name, args) {
-      const started = Date.now();
-      const res = await request("tools/call", { name, arguments: args });
-      return { text: (res.content ?? []).map((c) => c.text ?? "").join("\n"), isError: Boolean(res.isError), ms: Date.now() - started };
-    },
-    async close() {
-      child.stdin.end();
-      child.kill();
-      await exited;
-    },
-  };
-}
 
 async function main() {
   fs.mkdirSync(artifacts, { recursive: true });
