@@ -58,6 +58,8 @@ end
 M.TOOLHOST_CAPABILITIES = {
   askUserQuestion = true,
   requestPermission = true,
+  -- toolhost/reviewChanges: a turn's changes in one review (toolhost.reviewturn).
+  reviewChanges = true,
   requestTrust = true,
   savesAppliedEdits = true,
   ideTools = true,
@@ -130,6 +132,9 @@ function M.handlers(state, opts)
     end,
     ["toolhost/requestPermission"] = function(_, params)
       return dialogs.request_permission(params, opts)
+    end,
+    ["toolhost/reviewChanges"] = function(_, params)
+      return require("toolhost.reviewturn").review_changes(params or {})
     end,
     ["toolhost/ideTool"] = function(_, params)
       return require("toolhost.claudeide").ide_tool(params or {})

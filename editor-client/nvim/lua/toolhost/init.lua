@@ -185,6 +185,7 @@ function M.stop(timeout_ms)
     group = nil
   end
   require("toolhost.agents").on_stop()
+  require("toolhost.reviewturn").on_stop()
   if not c then
     return true
   end

@@ -1,0 +1,114 @@
+-- A turn's changes reviewed as one (toolhost/reviewChanges): the review
+-- tab's file list, `do` taking a hunk back, an edited proposal, per-file
+-- and all-at-once decisions, and the answer the server gets.
+local h = require("harness")
+local reviewturn = require("toolhost.reviewturn")
+
+-- Starts review_changes(params) as the server's request would (in a
+-- coroutine); returns a function that waits for and returns its answer.
+local function start_review(params)
+  local done, answer = false, nil
+  local co = coroutine.create(function()
+    answer = reviewturn.review_changes(params)
+    done = true
+  end)
+  local ok, err = coroutine.resume(co)
+  h.truthy(ok, err)
+  return function()
+    h.wait_for(function()
+      return done
+    end, "the review's answer")
+    return answer
+  end
+end
+
+local function by_call(answer)
+  local out = {}
+  for _, c in ipairs(answer.changes) do
+    out[c.callId] = c
+  end
+  return out
+end
+
+local function list_lines()
+  return vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(vim.fn.win_getid(1)), 0, -1, false)
+end
+
+h.test("review turn: hunk counts say which of the proposal's hunks were taken back", function()
+  local old = "1\n2\n3\n4\n5\n6\n7\n8\n"
+  local new = "one\n2\n3\n4\n5\n6\n7\neight\nnine\n"
+  local cases = {
+    { "all kept", new, 2, 0 },
+    { "first taken back", "1\n2\n3\n4\n5\n6\n7\neight\nnine\n", 1, 1 },
+    { "both taken back", old, 0, 2 },
+    { "first edited, still accepted", "uno\n2\n3\n4\n5\n6\n7\neight\nnine\n", 2, 0 },
+  }
+  for _, c in ipairs(cases) do
+    local got = reviewturn.hunk_counts(old, new, c[2])
+    h.eq({ got.accepted, got.rejected }, { c[3], c[4] }, c[1])
+  end
+end)
+
+h.test("review turn: do rejects a hunk, an edited proposal is answered as text, :w and ga accept, gR rejects the rest", function()
+  local dir = h.workspace({})
+  local wait = start_review({
+    reviewId = "r1", agent = "Test Agent", turnId = "turn-9",
+    changes = {
+      { callId = "w1", toolName = "Write", path = dir .. "/a.txt", label = "Write a.txt", oldText = "one\ntwo\nthree\nfour\nfive\n", newText = "ONE\ntwo\nthree\nfour\nFIVE\n" },
+      { callId = "w2", toolName = "Write", path = dir .. "/b.txt", label = "Write b.txt", oldText = "b1\nb2\n", newText = "b1\nB2\nb3\n" },
+      { callId = "w3", toolName = "Write", path = dir .. "/c.txt", label = "Write c.txt", oldText = vim.NIL, newText = "c\n" },
+      { callId = "w4", toolName = "Write", path = dir .. "/d.txt", label = "Write d.txt", oldText = "d\n", newText = "D\n" },
+    },
+  })
+  -- One tab: the list and the first file's two panes, the agent named.
+  h.eq(#vim.api.nvim_tabpage_list_wins(0), 3, "three windows in the review tab")
+  h.match(vim.api.nvim_buf_get_name(0), "toolhost review: .*a%.txt %(proposed by Test Agent%)$", "the proposal pane's name")
+  local list = list_lines()
+  h.eq(#list, 4, "one list line per file")
+  h.match(list[1], "^▸ pending +2 hunks %+2 −2 +.*a%.txt$", "a.txt's line")
+  h.match(list[3], "pending +1 hunk %+1 −0 +new file .*c%.txt$", "c.txt's line")
+  h.eq(vim.wo.diff, true, "the proposal is in diff mode")
+
+  -- a.txt: take the first hunk back with `do`, accept with ga.
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd("normal! do")
+  h.eq(vim.api.nvim_buf_get_lines(0, 0, -1, false), { "one", "two", "three", "four", "FIVE" }, "do took the hunk back")
+  vim.cmd("normal ga")
+  h.match(list_lines()[1], "accepted +1 hunk", "a.txt accepted with one hunk")
+  h.match(vim.api.nvim_buf_get_name(0), "b%.txt %(proposed by Test Agent%)$", "the next pending file is shown")
+
+  -- b.txt: edit one line of the proposal, accept with :w.
+  vim.api.nvim_buf_set_lines(0, 2, 3, false, { "b3 by me" })
+  vim.cmd("write")
+  -- c.txt: accept as proposed; then reject all that is left (d.txt).
+  h.wait_for(function()
+    return vim.api.nvim_buf_get_name(0):match("c%.txt %(proposed by Test Agent%)$")
+  end, "c.txt to be shown after :w")
+  vim.cmd("normal ga")
+  vim.cmd("normal gR")
+  local answer = by_call(wait())
+  h.eq(answer.w1, { callId = "w1", decision = "accept", text = "one\ntwo\nthree\nfour\nFIVE\n", hunks = { accepted = 1, rejected = 1 } }, "a.txt")
+  h.eq(answer.w2, { callId = "w2", decision = "accept", text = "b1\nB2\nb3 by me\n", hunks = { accepted = 1, rejected = 0 } }, "b.txt")
+  h.eq(answer.w3, { callId = "w3", decision = "accept", hunks = { accepted = 1, rejected = 0 } }, "c.txt as proposed: no text")
+  h.eq(answer.w4, { callId = "w4", decision = "reject" }, "d.txt rejected by gR")
+  h.wait_for(function()
+    return #vim.api.nvim_list_tabpages() == 1
+  end, "the review tab to close")
+end)
+
+h.test("review turn: :q dismisses the files not decided yet", function()
+  local dir = h.workspace({})
+  local wait = start_review({
+    reviewId = "r2", agent = "Test Agent",
+    changes = {
+      { callId = "x1", toolName = "Edit", path = dir .. "/x.txt", label = "Edit x.txt", oldText = "x\n", newText = "X\n" },
+      { callId = "x2", toolName = "Edit", path = dir .. "/y.txt", label = "Edit y.txt", oldText = "y\n", newText = "Y\n" },
+    },
+  })
+  vim.cmd("normal gr")
+  vim.cmd("quit")
+  h.eq(wait(), { changes = { { callId = "x1", decision = "reject" } } }, "x.txt rejected, y.txt left out (dismissed)")
+  h.wait_for(function()
+    return #vim.api.nvim_list_tabpages() == 1
+  end, "the review tab to close")
+end)
