@@ -135,3 +135,23 @@ func TestJournalAfterCutLine(t *testing.T) {
 		t.Errorf("after a cut line the journal lists %+v, want the one change of t1", entries)
 	}
 }
+
+// BenchmarkJournalRecord is the journal's share of an Edit's cost: the
+// lock across processes, the read of what another server appended, the
+// append (1 KB contents, distinct each time; 50 turns, so no trim).
+func BenchmarkJournalRecord(b *testing.B) {
+	dir, files := b.TempDir(), b.TempDir()
+	j := workspace.OpenJournal(dir, workspace.JournalOptions{})
+	before := []byte(strings.Repeat("x", 1024))
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		before[i%len(before)]++
+		c := workspace.WithOrigin(ctx, workspace.Origin{CallID: fmt.Sprint(i), Agent: "a", Turn: fmt.Sprint(i % 50)})
+		if err := j.Record(c, nil, filepath.Join(files, "f"), before, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
