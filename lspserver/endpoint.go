@@ -204,6 +204,18 @@ func (h *endpointHost) ApplyEdit(ctx context.Context, params *workspace.ApplyWor
 	return h.editorHost.ApplyEdit(ctx, &named)
 }
 
+// ReviewChanges names the agent in each change's label, as ApplyEdit
+// does; the title names it already (the journal's agent is the client).
+func (h *endpointHost) ReviewChanges(ctx context.Context, req tools.ReviewRequest) (*tools.ReviewResponse, error) {
+	named := req
+	named.Changes = make([]tools.ReviewChange, len(req.Changes))
+	for i, c := range req.Changes {
+		c.Label = h.client + ": " + c.Label
+		named.Changes[i] = c
+	}
+	return h.editorHost.ReviewChanges(ctx, named)
+}
+
 func (h *endpointHost) BeginProgress(ctx context.Context, title string, cancel func()) tools.ProgressEnder {
 	return bothProgress{h.editorHost.BeginProgress(ctx, h.client+": "+title, cancel), h.own.BeginProgress(ctx, title, cancel)}
 }

@@ -24,8 +24,9 @@ type editorHost struct {
 }
 
 var (
-	_ tools.Host        = (*editorHost)(nil)
-	_ tools.AgentRunner = (*editorHost)(nil)
+	_ tools.Host           = (*editorHost)(nil)
+	_ tools.AgentRunner    = (*editorHost)(nil)
+	_ tools.ChangeReviewer = (*editorHost)(nil)
 )
 
 // callHost returns the Host for a request whose context cancel is given.
@@ -52,6 +53,19 @@ func (h *editorHost) ApplyEdit(ctx context.Context, params *workspace.ApplyWorks
 		return nil, err
 	}
 	return &res, nil
+}
+
+// CanReviewChanges reports experimental.toolhost.reviewChanges.
+func (h *editorHost) CanReviewChanges() bool { return h.srv.capabilities().Toolhost.ReviewChanges }
+
+// ReviewChanges sends toolhost/reviewChanges; a null answer is nil (the
+// user dismissed the review).
+func (h *editorHost) ReviewChanges(ctx context.Context, req tools.ReviewRequest) (*tools.ReviewResponse, error) {
+	var res *tools.ReviewResponse
+	if err := h.srv.callClient(ctx, "toolhost/reviewChanges", req, &res); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // Labels of the permission prompt's actions in window/showMessageRequest.

@@ -76,6 +76,9 @@ type toolhostClientCapabilities struct {
 	RequestPermission bool `json:"requestPermission"`
 	RunAgent          bool `json:"runAgent"`
 	SavesAppliedEdits bool `json:"savesAppliedEdits"`
+	// ReviewChanges: the client reviews a turn's file changes as one
+	// (toolhost/reviewChanges) instead of one prompt per file.
+	ReviewChanges bool `json:"reviewChanges"`
 	// RequestTrust: the client asks the user whether the folder is trusted
 	// (toolhost/requestTrust).
 	RequestTrust bool `json:"requestTrust"`

@@ -97,6 +97,12 @@ type Call struct {
 	// the permission checker allowed the call because the editor's review
 	// is the prompt (edit.reviewInEditor).
 	ReviewEdits bool
+	// Accepted, when not nil, is the whole content the user accepted in a
+	// review of the turn's changes (toolhost/reviewChanges) for the
+	// prepared Plan: the tool writes exactly it, without a second
+	// confirmation, as long as the file is still what the plan was
+	// prepared on (the usual stale error otherwise).
+	Accepted []byte
 	// ApprovedReads are the permission checker's approvals of the call's
 	// reads outside the workspace (a link inside it pointing outside
 	// included), each by the real path the user was asked about or a rule

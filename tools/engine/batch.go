@@ -58,13 +58,16 @@ func (p *Pipeline) CallBatch(ctx context.Context, host tools.Host, reqs []Reques
 		done[i] = make(chan struct{})
 	}
 	slots := make(chan struct{}, p.maxParallel)
+	// The changes of the batch that wait for the user are reviewed as one
+	// once every call is planned (review.go).
+	mark := newBatchMark(len(reqs))
 	var wg sync.WaitGroup
 	for i := range reqs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer close(done[i])
-			out[i] = p.scheduled(ctx, host, reqs[i], i, deps[i], done, slots)
+			out[i] = p.scheduled(withBatch(ctx, mark), host, reqs[i], i, deps[i], done, slots)
 		}()
 	}
 	wg.Wait()
@@ -74,8 +77,14 @@ func (p *Pipeline) CallBatch(ctx context.Context, host tools.Host, reqs []Reques
 // scheduled runs call i once the calls it depends on have finished and a
 // slot is free.
 func (p *Pipeline) scheduled(ctx context.Context, host tools.Host, req Request, i int, deps []int, done []chan struct{}, slots chan struct{}) *Response {
-	if len(deps) > 0 && p.waiting != nil {
-		p.waiting(i, deps)
+	// Planned (review.go) however it ends; and while it waits for another
+	// call or a slot, which may be held by a call in review.
+	defer settle(ctx)
+	if len(deps) > 0 {
+		settle(ctx)
+		if p.waiting != nil {
+			p.waiting(i, deps)
+		}
 	}
 	for _, d := range deps {
 		select {
@@ -86,8 +95,13 @@ func (p *Pipeline) scheduled(ctx context.Context, host tools.Host, req Request, 
 	}
 	select {
 	case slots <- struct{}{}:
-	case <-ctx.Done():
-		return interrupted(req, interruptedBeforeRun, 0)
+	default:
+		settle(ctx)
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return interrupted(req, interruptedBeforeRun, 0)
+		}
 	}
 	defer func() { <-slots }()
 	if ctx.Err() != nil {

@@ -79,6 +79,8 @@ type Pipeline struct {
 	// to its result (the editor's diagnostics after its edits); nil adds
 	// nothing.
 	editFeedback EditFeedback
+	// reviews gathers a turn's changes into one review (review.go).
+	reviews *gatherer
 	// waiting, set by tests, is told when a call of a batch starts waiting
 	// for the earlier calls it conflicts with.
 	waiting func(call int, on []int)
@@ -151,7 +153,7 @@ func NewPipeline(reg *tools.Registry, log *slog.Logger, opts ...Option) *Pipelin
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &Pipeline{Registry: reg, Log: log, validator: NewValidator(), maxParallel: DefaultMaxParallel}
+	p := &Pipeline{Registry: reg, Log: log, validator: NewValidator(), maxParallel: DefaultMaxParallel, reviews: newGatherer()}
 	for _, o := range opts {
 		o(p)
 	}
@@ -211,6 +213,11 @@ type callState struct {
 	// reviewEdits is the checker's answer that the editor's review of the
 	// call's edits is the prompt.
 	reviewEdits bool
+	// accepted is what the user accepted of the call's change in a review
+	// of its turn (nil: none); reviewNote, when set, tells the model how
+	// it differs from the proposal.
+	accepted   []byte
+	reviewNote string
 	// approvedReads are the checker's approvals of reads outside the
 	// workspace, for the input the call runs with.
 	approvedReads []workspace.ApprovedRead
@@ -403,6 +410,8 @@ func (p *Pipeline) approved(c *callState) (bool, *tools.Result) {
 }
 
 func (p *Pipeline) run(ctx context.Context, c *callState) (*tools.Result, error) {
+	// Past the review of its turn, or ended: planned (review.go).
+	defer settle(ctx)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -431,6 +440,30 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*tools.Result, error)
 		var res *tools.Result
 		if allowed, res = p.approved(c); res != nil {
 			return res, nil
+		}
+	}
+	// A change the user is to review joins the review of its turn when the
+	// editor reviews changes as one: instead of a prompt, or of the
+	// editor's review of this file alone.
+	if r, prop := reviewer(c); r != nil && p.Permissions != nil {
+		review := allowed && c.reviewEdits
+		if !allowed {
+			var d tools.PermissionDecision
+			p.safely(name, "permission decision", func() { d = p.Permissions.Decide(c.host, c.permissionCall()) })
+			switch {
+			case d.Verdict == tools.VerdictDeny:
+				return denied(name, d.Reason), nil
+			case d.Verdict == tools.VerdictAllow && !d.Review:
+				allowed, c.approvedReads = true, d.ApprovedReads
+			case d.Verdict == tools.VerdictAsk || d.Verdict == tools.VerdictAllow:
+				review, c.approvedReads = true, d.ApprovedReads
+			}
+		}
+		if review {
+			if res, err := p.reviewTurn(ctx, c, r, prop); res != nil || err != nil {
+				return res, err
+			}
+			allowed = true
 		}
 	}
 	if p.Permissions != nil && !allowed {
@@ -468,6 +501,9 @@ func (p *Pipeline) run(ctx context.Context, c *callState) (*tools.Result, error)
 		return nil, err
 	}
 
+	if c.reviewNote != "" && !res.IsError {
+		res = withNotes(res, []string{c.reviewNote})
+	}
 	if res, err = p.postToolUse(ctx, c, res); err != nil {
 		return nil, err
 	}
@@ -628,7 +664,7 @@ func (p *Pipeline) execute(ctx context.Context, c *callState, title string) (*to
 				err = fmt.Errorf("the tool crashed: %v", r)
 			}
 		}()
-		res, err = c.tool.Execute(callCtx, &tools.Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: host, Progress: progress, ReviewEdits: c.reviewEdits, ApprovedReads: c.approvedReads, Plan: c.plan})
+		res, err = c.tool.Execute(callCtx, &tools.Call{ID: c.req.CallID, Name: c.req.Name, Input: c.input, Host: host, Progress: progress, ReviewEdits: c.reviewEdits, Accepted: c.accepted, ApprovedReads: c.approvedReads, Plan: c.plan})
 	}()
 	elapsed := time.Since(start).Round(time.Millisecond)
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -107,12 +108,53 @@ func (c *change) reuse(stale bool, prepared func() []byte, plan func([]byte) ([]
 // Changed, used only when the file is no longer what the call was
 // prepared on; prepared gives the prepared content otherwise.
 func (c *change) modify(ctx context.Context, call *tools.Call, tool string, limit int64, prepared func() []byte, plan, changed func([]byte) ([]byte, error)) (workspace.Modified, error) {
+	if call.Accepted != nil && c.prepared {
+		return c.modifyAccepted(ctx, call, tool, limit)
+	}
 	return c.ws.Modify(ctx, call.Host, workspace.Modification{
 		Path: c.abs, Label: tool + " " + displayName(c.ws, c.abs), Review: call.ReviewEdits,
 		Limit:   limit,
 		Plan:    c.reuse(false, prepared, plan),
 		Changed: c.reuse(true, prepared, changed),
 	})
+}
+
+// modifyAccepted writes exactly what the user accepted in a review of the
+// turn's changes: no second confirmation, and nothing planned again. A
+// file that changed since the change was prepared fails the change (the
+// user reviewed a proposal on the old content); the stale check of Modify
+// still holds first.
+func (c *change) modifyAccepted(ctx context.Context, call *tools.Call, tool string, limit int64) (workspace.Modified, error) {
+	accepted := call.Accepted
+	same := func(current []byte) ([]byte, error) {
+		if (current == nil) == (c.base == nil) && bytes.Equal(current, c.base) {
+			return accepted, nil
+		}
+		return nil, resultError{tools.ErrorResult("%s changed after the user reviewed your change, so nothing was written and the user's edits to the proposal are not lost in it. Read the file again and redo the change.", c.abs)}
+	}
+	var changed func([]byte) ([]byte, error)
+	if c.stale {
+		// Prepared on a file that changed since the agent's Read (Edit
+		// allows it): the review was of that content.
+		changed = same
+	}
+	return c.ws.Modify(ctx, call.Host, workspace.Modification{
+		Path: c.abs, Label: tool + " " + displayName(c.ws, c.abs), Limit: limit,
+		Plan: same, Changed: changed,
+	})
+}
+
+// proposal is the prepared change of the file as a tools.Proposal, when
+// it can be shown as text: next builds the proposed content.
+func (c *change) proposal(tool string, utf16 bool, size int, next func() []byte) (tools.Proposal, bool) {
+	if !c.prepared || c.bad != nil || utf16 || len(c.base) > tools.MaxReviewText || size > tools.MaxReviewText || !utf8.Valid(c.base) {
+		return tools.Proposal{}, false
+	}
+	n := next()
+	if len(n) > tools.MaxReviewText || !utf8.Valid(n) {
+		return tools.Proposal{}, false
+	}
+	return tools.Proposal{Path: c.abs, Label: tool + " " + displayName(c.ws, c.abs), Old: c.base, New: n}, true
 }
 
 // callCounts counts what calls of Edit, Write and NotebookEdit do; tests

@@ -235,7 +235,9 @@ func (e *Edit) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 	}
 	abs, p := c.abs, c.p
 	fuzzy := currentSettings(e.settings).Edit.Fuzzy
-	var plan *editPlan
+	// The prepared plan, also for content the user accepted in a review
+	// (which Modify takes without planning again).
+	plan := c.plan
 	planWith := func(fuzzy bool) func(current []byte) ([]byte, error) {
 		return func(current []byte) ([]byte, error) {
 			if current == nil && p.OldString != "" {
@@ -737,4 +739,12 @@ func unitPair(ep, ef string) (string, string, bool) {
 		return ep[:1], ef[:len(ef)/len(ep)], true
 	}
 	return "", "", false
+}
+
+// Proposal implements tools.Proposer: the prepared edit's whole new text.
+func (c *editCall) Proposal() (tools.Proposal, bool) {
+	if c.plan == nil {
+		return tools.Proposal{}, false
+	}
+	return c.proposal("Edit", c.plan.encoding.utf16 != nil, 0, c.plan.bytes)
 }

@@ -411,3 +411,8 @@ func planNotebookEdit(data []byte, p notebookEditParams) ([]byte, string, error)
 func noCell(nb *notebook, id string) error {
 	return fmt.Errorf("there is no cell %q; the cells are %s. Read the notebook to see them", id, nb.ids(20))
 }
+
+// Proposal implements tools.Proposer: the notebook's whole new JSON.
+func (c *notebookCall) Proposal() (tools.Proposal, bool) {
+	return c.proposal("NotebookEdit", false, len(c.next), func() []byte { return c.next })
+}

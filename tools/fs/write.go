@@ -224,6 +224,11 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 		return tools.TextResult(fmt.Sprintf("%s already has exactly this content; nothing changed.", abs)), nil
 	}
 	old := done.Old
+	if call.Accepted != nil {
+		// What the user accepted in a review is what was written (the
+		// model is told how it differs from its proposal).
+		p.Content = string(done.New)
+	}
 	lines := countLines(p.Content)
 	if old == nil {
 		res := tools.TextResult(fmt.Sprintf("Created %s (%d lines).", abs, lines))
@@ -237,4 +242,10 @@ func (w *Write) Execute(ctx context.Context, call *tools.Call) (*tools.Result, e
 	echoText(res.Structured.(map[string]any), "content", p.Content)
 	echoText(res.Structured.(map[string]any), "originalFile", old)
 	return res, nil
+}
+
+// Proposal implements tools.Proposer: the content written, in the file's
+// encoding.
+func (c *writeCall) Proposal() (tools.Proposal, bool) {
+	return c.proposal("Write", c.enc.utf16 != nil, len(c.p.Content), func() []byte { return c.enc.encode(c.p.Content) })
 }
