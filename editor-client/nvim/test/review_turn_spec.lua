@@ -112,3 +112,94 @@ h.test("review turn: :q dismisses the files not decided yet", function()
     return #vim.api.nvim_list_tabpages() == 1
   end, "the review tab to close")
 end)
+
+if (os.getenv("TOOLHOST_BIN") or "") == "" then
+  return
+end
+
+local toolhost = require("toolhost")
+
+local function result_text(r)
+  local parts = {}
+  for _, c in ipairs(r.content or {}) do
+    table.insert(parts, c.text or "")
+  end
+  return table.concat(parts, "\n")
+end
+
+h.test("review turn (server): three Writes arrive as one review; one hunk rejected and one line edited land exactly; :Toolhost rewind restores all three; a cancelled call closes its review", function()
+  vim.env.TOOLHOST_STATE_DIR = h.workspace({})
+  local dir = h.start_server({ ["a.txt"] = "one\ntwo\nthree\nfour\nfive\n", ["b.txt"] = "b1\nb2\n", ["c.txt"] = "c1\n" })
+  local reads, rerr = toolhost.request_wait("toolhost/callTools", { calls = {
+    { callId = "r1", name = "Read", input = { file_path = dir .. "/a.txt" } },
+    { callId = "r2", name = "Read", input = { file_path = dir .. "/b.txt" } },
+    { callId = "r3", name = "Read", input = { file_path = dir .. "/c.txt" } },
+  } }, 30000)
+  h.truthy(reads, vim.inspect(rerr))
+  local done, err, result = false, nil, nil
+  toolhost.request("toolhost/callTools", { turnId = "turn-r", agent = "Test Agent", calls = {
+    { callId = "w1", name = "Write", input = { file_path = dir .. "/a.txt", content = "ONE\ntwo\nthree\nfour\nFIVE\n" } },
+    { callId = "w2", name = "Write", input = { file_path = dir .. "/b.txt", content = "b1\nB2\nb3\n" } },
+    { callId = "w3", name = "Write", input = { file_path = dir .. "/c.txt", content = "C1\n" } },
+  } }, function(e, r)
+    done, err, result = true, e, r
+  end)
+  h.wait_for(function()
+    return vim.api.nvim_buf_get_name(0):match("a%.txt %(proposed by Test Agent%)$") ~= nil
+  end, "the review tab")
+  h.eq(#list_lines(), 3, "the three files in one review")
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd("normal! do")
+  vim.cmd("normal ga")
+  h.match(vim.api.nvim_buf_get_name(0), "b%.txt %(proposed by Test Agent%)$", "b.txt next")
+  vim.api.nvim_buf_set_lines(0, 2, 3, false, { "b3 by me" })
+  vim.cmd("normal ga")
+  vim.cmd("normal ga")
+  h.wait_for(function()
+    return done
+  end, "the Writes to return", 30000)
+  h.truthy(err == nil, vim.inspect(err))
+  h.eq(h.read(dir .. "/a.txt"), "one\ntwo\nthree\nfour\nFIVE\n", "a.txt: the first hunk rejected")
+  h.eq(h.read(dir .. "/b.txt"), "b1\nB2\nb3 by me\n", "b.txt: the edited line")
+  h.eq(h.read(dir .. "/c.txt"), "C1\n", "c.txt as proposed")
+  local a, b, c = result.results[1], result.results[2], result.results[3]
+  h.eq(a.isError, false, result_text(a))
+  h.match(result_text(a), "accepted your change with modifications: 1 of 2 hunks rejected", "a.txt's result")
+  h.match(result_text(b), "accepted your change with modifications; the file now differs.*%+b3 by me", "b.txt's result")
+  h.eq(c.isError, false, result_text(c))
+  h.truthy(not result_text(c):find("modifications", 1, true), "c.txt's result: no modification")
+
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    vim.api.nvim_buf_call(buf, function()
+      vim.o.undolevels = vim.o.undolevels
+    end)
+  end
+  local messages, restore = h.capture_notify()
+  vim.cmd("Toolhost rewind")
+  h.wait_for(function()
+    return #messages > 0
+  end, "the rewind's message")
+  restore()
+  h.match(messages[1].msg, "Rewound 3 files", "the message")
+  h.eq(h.read(dir .. "/a.txt"), "one\ntwo\nthree\nfour\nfive\n", "a.txt rewound")
+  h.eq(h.read(dir .. "/b.txt"), "b1\nb2\n", "b.txt rewound")
+  h.eq(h.read(dir .. "/c.txt"), "c1\n", "c.txt rewound")
+
+  -- A review whose call is cancelled closes: the server cancels its request.
+  h.call("Read", { file_path = dir .. "/c.txt" })
+  local cancelled = false
+  toolhost.call_tool("Write", { file_path = dir .. "/c.txt", content = "C2\n" }, function()
+    cancelled = true
+  end)
+  h.wait_for(function()
+    return vim.api.nvim_buf_get_name(0):match("c%.txt %(proposed by") ~= nil
+  end, "the lone Write's review")
+  toolhost.cancel()
+  h.wait_for(function()
+    return cancelled and #vim.api.nvim_list_tabpages() == 1
+  end, "the review to close when its call is cancelled")
+  h.eq(h.read(dir .. "/c.txt"), "c1\n", "nothing written")
+  vim.cmd("silent! %bwipeout!")
+  toolhost.stop(3000)
+  vim.env.TOOLHOST_STATE_DIR = nil
+end)

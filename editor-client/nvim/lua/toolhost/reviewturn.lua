@@ -21,6 +21,19 @@ end
 --- server stops.
 M.open_reviews = {}
 
+--- The open reviews' finish() by the id of the server request that asked
+--- (known on Neovim before 0.10, where toolhost.rpc serves requests).
+M.by_request = {}
+
+--- Handles the server's $/cancelRequest: the calls in that review were
+--- all cancelled, so it closes, answered as decided so far.
+function M.cancel(params)
+  local finish = type(params) == "table" and M.by_request[params.id]
+  if finish then
+    finish()
+  end
+end
+
 -- Whether two ranges of the old text meet. A range is (start, count) as
 -- vim.diff gives it; a count of 0 is an insertion after line `start`,
 -- taken as the point between it and the next line.
@@ -93,8 +106,9 @@ function M.list_line(f, selected)
 end
 
 --- Handles toolhost/reviewChanges: opens the review tab and waits for the
---- user's decisions (in the request handler's coroutine).
-function M.review_changes(params)
+--- user's decisions (in the request handler's coroutine), at most
+--- opts.dialog_timeout_ms; then it answers what was decided.
+function M.review_changes(params, opts)
   local changes = type(params.changes) == "table" and params.changes or {}
   if #changes == 0 then
     return { changes = {} }
@@ -147,6 +161,7 @@ function M.review_changes(params)
   local view = review.view({ tab }, bufs, { list_win, cur_win, new_win })
 
   local selected, finished, done_cb, hint = 1, false, nil, ""
+  local request_id
   local augroup = vim.api.nvim_create_augroup("toolhost_review_turn_" .. list, { clear = true })
 
   local function render()
@@ -193,6 +208,9 @@ function M.review_changes(params)
   local function close()
     pcall(vim.api.nvim_del_augroup_by_id, augroup)
     M.open_reviews[params.reviewId or list] = nil
+    if request_id ~= nil then
+      M.by_request[request_id] = nil
+    end
     -- Answered: the proposals' edits must not stop the tab closing.
     for _, f in ipairs(files) do
       if vim.api.nvim_buf_is_valid(f.new) then
@@ -218,6 +236,11 @@ function M.review_changes(params)
     end
   end
   M.open_reviews[params.reviewId or list] = finish
+  -- The server cancels the request when every call in it was cancelled.
+  request_id = require("toolhost.rpc").serving_id
+  if request_id ~= nil then
+    M.by_request[request_id] = finish
+  end
 
   -- Decides the selected file (or, with all, every pending one); answers
   -- once no file is pending, else shows the next pending one.
@@ -290,9 +313,16 @@ function M.review_changes(params)
   select(1)
   vim.api.nvim_set_current_win(new_win)
   vim.cmd("redraw")
-  return require("toolhost.async").await(function(done)
+  local answer = require("toolhost.async").await(function(done)
     done_cb = done
-  end)
+  end, opts and opts.dialog_timeout_ms)
+  if answer == nil then
+    -- Timed out: what was decided stands, the rest is dismissed.
+    finished = true
+    answer = M.result(files)
+    close()
+  end
+  return answer
 end
 
 --- Closes every open review (the server stopped): answered as decided.
