@@ -169,18 +169,8 @@ h.test("review turn (server): three Writes arrive as one review; one hunk reject
   h.eq(c.isError, false, result_text(c))
   h.truthy(not result_text(c):find("modifications", 1, true), "c.txt's result: no modification")
 
-  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    vim.api.nvim_buf_call(buf, function()
-      vim.o.undolevels = vim.o.undolevels
-    end)
-  end
-  local messages, restore = h.capture_notify()
-  vim.cmd("Toolhost rewind")
-  h.wait_for(function()
-    return #messages > 0
-  end, "the rewind's message")
-  restore()
-  h.match(messages[1].msg, "Rewound 3 files", "the message")
+  h.close_undo_blocks()
+  h.match(h.rewind().msg, "Rewound 3 files", "the message")
   h.eq(h.read(dir .. "/a.txt"), "one\ntwo\nthree\nfour\nfive\n", "a.txt rewound")
   h.eq(h.read(dir .. "/b.txt"), "b1\nb2\n", "b.txt rewound")
   h.eq(h.read(dir .. "/c.txt"), "c1\n", "c.txt rewound")

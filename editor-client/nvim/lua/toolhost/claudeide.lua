@@ -264,14 +264,7 @@ function M.open_diff(args)
   local function close()
     pcall(vim.api.nvim_del_augroup_by_id, augroup)
     M.reviews[name] = nil
-    -- The proposal was answered; its edits must not stop the tab closing.
-    if vim.api.nvim_buf_is_valid(new) then
-      vim.bo[new].modified = false
-    end
-    view.close()
-    if vim.api.nvim_tabpage_is_valid(prev_tab) then
-      pcall(vim.api.nvim_set_current_tabpage, prev_tab)
-    end
+    review.close_answered(view, { new }, prev_tab)
   end
   local done_cb
   finish = function(answer)

@@ -211,16 +211,11 @@ function M.review_changes(params, opts)
     if request_id ~= nil then
       M.by_request[request_id] = nil
     end
-    -- Answered: the proposals' edits must not stop the tab closing.
+    local proposals = {}
     for _, f in ipairs(files) do
-      if vim.api.nvim_buf_is_valid(f.new) then
-        vim.bo[f.new].modified = false
-      end
+      table.insert(proposals, f.new)
     end
-    view.close()
-    if vim.api.nvim_tabpage_is_valid(prev_tab) then
-      pcall(vim.api.nvim_set_current_tabpage, prev_tab)
-    end
+    review.close_answered(view, proposals, prev_tab)
   end
 
   local function finish()
