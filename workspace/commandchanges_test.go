@@ -2,11 +2,14 @@ package workspace_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/toolhost/toolhost/workspace"
+	"github.com/toolhost/toolhost/workspace/workspacetest"
 )
 
 // TestCommandChangesJournaled: what a command changed in open files is a
@@ -21,12 +24,21 @@ func TestCommandChangesJournaled(t *testing.T) {
 		command func(path string) error
 		// want is the content before the journal lists, "" for no entry.
 		want string
+		// editor rewinds through an editor that has the file open.
+		editor bool
 	}{
 		{
 			name:    "an open file the command rewrote",
 			open:    "disk\n",
 			command: func(p string) error { return os.WriteFile(p, []byte("formatted\n"), 0o644) },
 			want:    "disk\n",
+		},
+		{
+			name:    "rewound through the editor, which is told the disk it may save over",
+			open:    "disk\n",
+			command: func(p string) error { return os.WriteFile(p, []byte("formatted\n"), 0o644) },
+			want:    "disk\n",
+			editor:  true,
 		},
 		{
 			name:    "unsaved typing: the disk text is what it changed",
@@ -58,7 +70,13 @@ func TestCommandChangesJournaled(t *testing.T) {
 			}
 			ws := workspace.New(dir)
 			ws.SetJournal(workspace.OpenJournal(filepath.Join(t.TempDir(), "changes"), workspace.JournalOptions{}))
-			if tt.open != "" {
+			var ed *workspacetest.FakeEditor
+			if tt.editor {
+				ed = workspacetest.NewFakeEditor(ws)
+				if err := ed.Open(path, "disk\n"); err != nil {
+					t.Fatal(err)
+				}
+			} else if tt.open != "" {
 				if err := ws.Open(workspace.PathToURI(path), "plaintext", 1, "disk\n"); err != nil {
 					t.Fatal(err)
 				}
@@ -95,9 +113,20 @@ func TestCommandChangesJournaled(t *testing.T) {
 			if tt.open != "disk\n" {
 				return // unsaved typing: a rewind keeps the buffer (TestRewind)
 			}
-			res, err := ws.Rewind(context.Background(), nil, workspace.Selection{Turn: "turn-1"})
+			var editor workspace.Editor
+			if ed != nil {
+				editor = ed
+			}
+			res, err := ws.Rewind(context.Background(), editor, workspace.Selection{Turn: "turn-1"})
 			if err != nil {
 				t.Fatalf("rewind: %v", err)
+			}
+			if ed != nil {
+				calls := ed.Calls()
+				sum := sha256.Sum256([]byte("formatted\n"))
+				if len(calls) != 1 || calls[0].Toolhost == nil || calls[0].Toolhost.Disk[workspace.PathToURI(path)] != hex.EncodeToString(sum[:]) {
+					t.Errorf("the rewind's edit does not name the disk the buffer is behind: %+v", calls)
+				}
 			}
 			if got, _ := os.ReadFile(path); string(got) != tt.want {
 				t.Errorf("after the rewind (%+v) the file holds %q, want %q", res, got, tt.want)

@@ -96,7 +96,7 @@ h.test("review turn: do rejects a hunk, an edited proposal is answered as text, 
   end, "the review tab to close")
 end)
 
-h.test("review turn: :q dismisses the files not decided yet", function()
+h.test("review turn: gf rejects with the user's words; :q dismisses the files not decided yet", function()
   local dir = h.workspace({})
   local wait = start_review({
     reviewId = "r2", agent = "Test Agent",
@@ -105,9 +105,15 @@ h.test("review turn: :q dismisses the files not decided yet", function()
       { callId = "x2", toolName = "Edit", path = dir .. "/y.txt", label = "Edit y.txt", oldText = "y\n", newText = "Y\n" },
     },
   })
-  vim.cmd("normal gr")
+  h.script_ui({ ["toolhost.feedback.input"] = function()
+    return "keep the lower case"
+  end })
+  vim.cmd("normal gf")
+  h.wait_for(function()
+    return vim.api.nvim_buf_get_name(0):match("y%.txt %(proposed by") ~= nil
+  end, "y.txt after x.txt's feedback")
   vim.cmd("quit")
-  h.eq(wait(), { changes = { { callId = "x1", decision = "reject" } } }, "x.txt rejected, y.txt left out (dismissed)")
+  h.eq(wait(), { changes = { { callId = "x1", decision = "reject", message = "keep the lower case" } } }, "x.txt rejected with the words, y.txt left out (dismissed)")
   h.wait_for(function()
     return #vim.api.nvim_list_tabpages() == 1
   end, "the review tab to close")
@@ -174,6 +180,18 @@ h.test("review turn (server): three Writes arrive as one review; one hunk reject
   h.eq(h.read(dir .. "/a.txt"), "one\ntwo\nthree\nfour\nfive\n", "a.txt rewound")
   h.eq(h.read(dir .. "/b.txt"), "b1\nb2\n", "b.txt rewound")
   h.eq(h.read(dir .. "/c.txt"), "c1\n", "c.txt rewound")
+
+  -- Bash's change of a file open in Neovim is in the journal: its turn's
+  -- rewind restores the file.
+  vim.cmd("edit " .. vim.fn.fnameescape(dir .. "/a.txt"))
+  h.script_ui({ ["toolhost.permission"] = h.pick(require("toolhost.dialogs").ALLOW) })
+  local bash, berr = toolhost.request_wait("toolhost/callTools", { turnId = "turn-bash", calls = {
+    { callId = "b1", name = "Bash", input = { command = "printf 'by bash\\n' > a.txt" } },
+  } }, 30000)
+  h.truthy(bash and not bash.results[1].isError, vim.inspect(berr or bash))
+  h.eq(h.read(dir .. "/a.txt"), "by bash\n", "Bash rewrote a.txt")
+  h.match(h.rewind().msg, "^toolhost: Rewound a%.txt%.$", "the Bash turn's rewind: no warning")
+  h.eq(h.read(dir .. "/a.txt"), "one\ntwo\nthree\nfour\nfive\n", "a.txt as before the command")
 
   -- A review whose call is cancelled closes: the server cancels its request.
   h.call("Read", { file_path = dir .. "/c.txt" })
