@@ -4,9 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolhost/toolhost/workspace"
 	"github.com/toolhost/toolhost/workspace/workspacetest"
@@ -132,5 +135,42 @@ func TestCommandChangesJournaled(t *testing.T) {
 				t.Errorf("after the rewind (%+v) the file holds %q, want %q", res, got, tt.want)
 			}
 		})
+	}
+}
+
+// BenchmarkWatchOpenFiles is what journaling a command's changes adds to a
+// Bash call: a look at 20 open 100 KB documents before it and after it
+// (nothing changed).
+func BenchmarkWatchOpenFiles(b *testing.B) {
+	dir := b.TempDir()
+	ws := workspace.New(dir)
+	ws.SetJournal(workspace.OpenJournal(b.TempDir(), workspace.JournalOptions{}))
+	text := strings.Repeat("line of some source text\n", 4000)
+	for i := range 20 {
+		path := filepath.Join(dir, fmt.Sprintf("f%d.go", i))
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := ws.Open(workspace.PathToURI(path), "go", 1, text); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// Past the racy window, as a file opened a while ago is.
+	old := time.Now().Add(-time.Hour)
+	for i := range 20 {
+		_ = os.Chtimes(filepath.Join(dir, fmt.Sprintf("f%d.go", i)), old, old)
+	}
+	for i := range 20 {
+		p := filepath.Join(dir, fmt.Sprintf("f%d.go", i))
+		_ = ws.Change(workspace.PathToURI(p), 2, []workspace.ContentChange{{Text: text}})
+		_ = ws.Save(workspace.PathToURI(p))
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		ws.WatchOpenFiles(ctx).Record(ctx)
+	}
+	if n := len(ws.Journal().Entries()); n != 0 {
+		b.Fatalf("%d changes recorded, want none", n)
 	}
 }
