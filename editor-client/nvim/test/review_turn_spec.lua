@@ -96,15 +96,17 @@ h.test("review turn: do rejects a hunk, an edited proposal is answered as text, 
   end, "the review tab to close")
 end)
 
-h.test("review turn: gf rejects with the user's words; :q dismisses the files not decided yet", function()
+h.test("review turn: gf rejects with the user's words; :q dismisses the files not decided yet (and one without a path)", function()
   local dir = h.workspace({})
   local wait = start_review({
     reviewId = "r2", agent = "Test Agent",
     changes = {
       { callId = "x1", toolName = "Edit", path = dir .. "/x.txt", label = "Edit x.txt", oldText = "x\n", newText = "X\n" },
       { callId = "x2", toolName = "Edit", path = dir .. "/y.txt", label = "Edit y.txt", oldText = "y\n", newText = "Y\n" },
+      { callId = "x3", toolName = "Edit", label = "a change without a path", newText = "?" },
     },
   })
+  h.eq(#list_lines(), 2, "the change without a path is not shown")
   h.script_ui({ ["toolhost.feedback.input"] = function()
     return "keep the lower case"
   end })

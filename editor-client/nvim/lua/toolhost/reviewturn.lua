@@ -109,7 +109,14 @@ end
 --- user's decisions (in the request handler's coroutine), at most
 --- opts.dialog_timeout_ms; then it answers what was decided.
 function M.review_changes(params, opts)
-  local changes = type(params.changes) == "table" and params.changes or {}
+  -- A change without a path cannot be shown: left out of the answer, it
+  -- is dismissed.
+  local changes = {}
+  for _, c in ipairs(type(params.changes) == "table" and params.changes or {}) do
+    if type(c) == "table" and type(c.path) == "string" and c.path ~= "" then
+      table.insert(changes, c)
+    end
+  end
   if #changes == 0 then
     return { changes = {} }
   end
