@@ -326,3 +326,49 @@ func (t *changeTool) Access(input json.RawMessage) tools.Access {
 	}
 	return pl.Access()
 }
+
+// promptHost answers every per-file prompt "allow" at once; autoReviewer
+// also reviews changes as one and accepts them at once.
+type promptHost struct{ tools.NoHost }
+
+func (promptHost) RequestPermission(context.Context, tools.PermissionRequest) (tools.PermissionResponse, error) {
+	return tools.PermissionResponse{Decision: tools.DecisionAllow}, nil
+}
+
+type autoReviewer struct{ promptHost }
+
+func (autoReviewer) CanReviewChanges() bool { return true }
+func (autoReviewer) ReviewChanges(_ context.Context, req tools.ReviewRequest) (*tools.ReviewResponse, error) {
+	res := &tools.ReviewResponse{}
+	for _, c := range req.Changes {
+		res.Changes = append(res.Changes, tools.ReviewAnswer{CallID: c.CallID, Decision: tools.ReviewAccept})
+	}
+	return res, nil
+}
+
+// The cost a lone reviewed change pays for the gathering, with a user who
+// answers at once: the per-file prompt (before), a batch of one (no
+// window), and a single call (the quiet window).
+func BenchmarkReviewedChange(b *testing.B) {
+	reg := tools.NewRegistry()
+	reg.Register(tools.CategoryCore, newChangeTool())
+	p := NewPipeline(reg, nil, WithPermissions(&askChecker{}))
+	req := changeReq("x", "/w/x", strp("old\n"), "new\n")
+	cases := []struct {
+		name string
+		run  func() *Response
+	}{
+		{"per-file prompt", func() *Response { r, _ := p.Call(context.Background(), promptHost{}, req); return r }},
+		{"review, batch of one", func() *Response { return p.CallBatch(context.Background(), autoReviewer{}, []Request{req})[0] }},
+		{"review, single call", func() *Response { r, _ := p.Call(context.Background(), autoReviewer{}, req); return r }},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if r := c.run(); r == nil || r.IsError {
+					b.Fatalf("result %+v", r)
+				}
+			}
+		})
+	}
+}

@@ -107,6 +107,9 @@ async function main() {
     // A platform VSIX finds its own binary: no toolhost.path at all.
     ...(bundledBinary ? {} : { "toolhost.path": toolhostBin }),
     "toolhost.permissionMode": "default",
+    // These flows test the review of one change in the diff editor (and
+    // the Refactor Preview); agent-mode.mjs tests a turn reviewed as one.
+    "toolhost.reviewChangesAsOne": false,
     "security.workspace.trust.enabled": false,
     "editor.minimap.enabled": false,
     "files.autoSave": "off",

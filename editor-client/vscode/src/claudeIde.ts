@@ -22,8 +22,11 @@ export const PROPOSAL_SCHEME = "toolhost-proposal";
 /** How long the selection must rest before it is reported. */
 const SELECTION_DEBOUNCE_MS = 150;
 
-/** A writable in-memory folder for the proposals under review. */
-class ProposalFiles implements vscode.FileSystemProvider {
+/**
+ * A writable in-memory folder for the proposals under review (Claude
+ * Code's openDiff and toolhost/reviewChanges, changeReview.ts).
+ */
+export class ProposalFiles implements vscode.FileSystemProvider {
   private readonly files = new Map<string, Uint8Array>();
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
@@ -75,7 +78,7 @@ interface Review {
 
 /** The extension's side of Claude Code's IDE protocol. */
 export class ClaudeIde implements vscode.Disposable {
-  private readonly proposals = new ProposalFiles();
+  readonly proposals = new ProposalFiles();
   private readonly reviews = new Map<string, Review>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private client: LanguageClient | undefined;

@@ -21,6 +21,7 @@ import { askUserQuestion } from "./dialogs";
 import { DiagnosticsTracker, registerIntel } from "./intel";
 import { touchedUris } from "./logic/edits";
 import type { PermissionAnswer, PermissionParams } from "./logic/permission";
+import type { ReviewAnswer, ReviewChangesParams } from "./logic/reviewChanges";
 import { taskListAsTodos, type BoardTask } from "./logic/taskList";
 import type { TeamState } from "./logic/teams";
 import type { Todo } from "./logic/todos";
@@ -45,7 +46,20 @@ export const TOOLHOST_CLIENT_CAPABILITIES = {
   // toolhost/diagnostics and toolhost/languageFeature (intel.ts).
   diagnostics: true,
   languageFeatures: true,
+  // A turn's file changes reviewed as one, in the multi-diff editor
+  // (changeReview.ts), unless the settings ask otherwise (reviewsChangesAsOne).
+  reviewChanges: true,
 };
+
+/**
+ * Whether the server is told to send a turn's changes as one review: the
+ * user may keep the single-file diff (toolhost.reviewChangesAsOne off),
+ * and one who chose the Refactor Preview for edits gets it.
+ */
+function reviewsChangesAsOne(): boolean {
+  const config = vscode.workspace.getConfiguration("toolhost");
+  return config.get<boolean>("reviewChangesAsOne", true) && !config.get<boolean>("reviewEditsInPreview", false);
+}
 
 /**
  * One tracker of diagnostics changes for the extension's life: it outlives
@@ -58,7 +72,7 @@ class ToolhostCapabilities implements StaticFeature {
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     capabilities.experimental = {
       ...(capabilities.experimental as object | undefined),
-      toolhost: TOOLHOST_CLIENT_CAPABILITIES,
+      toolhost: { ...TOOLHOST_CLIENT_CAPABILITIES, reviewChanges: reviewsChangesAsOne() },
     };
   }
   initialize(): void {}
@@ -90,6 +104,8 @@ export interface ClientEvents {
   teamChanged(params: TeamState): void;
   /** Answers toolhost/requestPermission (null: dismissed). */
   requestPermission(params: PermissionParams, token: vscode.CancellationToken): Promise<PermissionAnswer | null>;
+  /** Answers toolhost/reviewChanges (null: dismissed). */
+  reviewChanges(params: ReviewChangesParams, token: vscode.CancellationToken): Promise<{ changes: ReviewAnswer[] } | null>;
   /** Answers toolhost/ideTool (Claude Code's IDE tools). */
   ideTool(params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken): Promise<unknown>;
   /** The server runs; status is its toolhost/status. */
@@ -142,6 +158,7 @@ export function createClient(
   client.onRequest(ServerRequests.requestPermission, (params: PermissionParams, token: vscode.CancellationToken) =>
     events.requestPermission(params, token),
   );
+  client.onRequest(ServerRequests.reviewChanges, (params: ReviewChangesParams, token: vscode.CancellationToken) => events.reviewChanges(params, token));
   client.onRequest(ServerRequests.ideTool, (params: { name?: string; arguments?: Record<string, unknown> }, token: vscode.CancellationToken) =>
     events.ideTool(params, token),
   );

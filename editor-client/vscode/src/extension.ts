@@ -13,6 +13,7 @@ import { taskNotice } from "./logic/taskEvents";
 import { ResultDocuments, SCHEME } from "./resultDocs";
 import { registerLanguageModelTools } from "./lmTools";
 import { registerMcpProvider } from "./mcpProvider";
+import { ChangeReviews } from "./changeReview";
 import { ClaudeIde } from "./claudeIde";
 import { DiffReviews, ReviewAction } from "./review";
 import { ServerManager } from "./server";
@@ -27,6 +28,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const docs = new ResultDocuments();
   const reviews = new DiffReviews();
   const claudeIde = new ClaudeIde(context.environmentVariableCollection);
+  const changeReviews = new ChangeReviews(claudeIde.proposals, reviews);
   const todos = new TodoTreeProvider();
   const todoView = vscode.window.createTreeView("toolhost.todos", { treeDataProvider: todos }) as vscode.TreeView<unknown>;
   const teams = new TeamTreeProvider();
@@ -79,6 +81,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           vscode.window.setStatusBarMessage(`toolhost: ${what}`, 10_000);
         }
       },
+      reviewChanges: (params, token) =>
+        manager.answerWhileConnected(params.title || "review of changes", () => changeReviews.review(params, token)),
       ideTool: (params, token) => claudeIde.tool(params, token),
       serverStarted: (client, status) => claudeIde.started(client, status),
       requestPermission: (params, token) =>
@@ -88,6 +92,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     () => {
       reviews.dismissAll();
+      changeReviews.dismissAll();
       claudeIde.stopped();
       // The list lived in the server, and a new server starts without it
       // (TaskList says "No tasks"): clear it and say why, rather than show

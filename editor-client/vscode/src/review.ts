@@ -43,6 +43,15 @@ export class DiffReviews implements vscode.TextDocumentContentProvider, vscode.D
     );
   }
 
+  /** Serves text read-only at uri (the current side of a review of changes). */
+  setText(uri: vscode.Uri, text: string): void {
+    this.texts.set(uri.toString(), text);
+  }
+
+  deleteText(uri: vscode.Uri): void {
+    this.texts.delete(uri.toString());
+  }
+
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.toString()) ?? "";
   }

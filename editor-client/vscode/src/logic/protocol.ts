@@ -23,6 +23,7 @@ export const ClientRequests = {
 export const ServerRequests = {
   askUserQuestion: "toolhost/askUserQuestion",
   requestPermission: "toolhost/requestPermission",
+  reviewChanges: "toolhost/reviewChanges",
   requestTrust: "toolhost/requestTrust",
   runAgent: "toolhost/runAgent",
   ideTool: "toolhost/ideTool",
