@@ -4,7 +4,7 @@ BIN     := bin/toolhost
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/toolhost/toolhost/internal/version.stamped=$(VERSION)
 
-.PHONY: all build deps dist fuzz test test-go test-windows test-node test-nvim test-vscode test-dist test-vscode-e2e demo bench lint docs e2e vscode clean
+.PHONY: all build deps dist fuzz test test-go test-windows test-node test-nvim nvim-screens test-vscode test-dist test-vscode-e2e demo bench lint docs e2e vscode clean
 
 all: build
 
@@ -70,6 +70,11 @@ test-node: build
 
 test-nvim: build
 	@if [ -x editor-client/nvim/test/run.sh ]; then TOOLHOST_BIN=$(CURDIR)/$(BIN) editor-client/nvim/test/run.sh; fi
+
+# Runs the Neovim suite and writes the screens it captures into
+# docs/editors.md (test-nvim fails while they differ).
+nvim-screens: build
+	TOOLHOST_SCREENS_UPDATE=1 TOOLHOST_BIN=$(CURDIR)/$(BIN) editor-client/nvim/test/run.sh
 
 test-vscode:
 	@if [ -f editor-client/vscode/package.json ]; then cd editor-client/vscode && npm test; fi

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/discovery"
+	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/engine"
@@ -191,5 +192,49 @@ func TestAttachDefersAsTheSessionSays(t *testing.T) {
 	}
 	if byName["Steps"] == nil || byName["Steps"].Description == deferredDescription {
 		t.Fatalf("the attached listing deferred a built-in: %.400s", raw)
+	}
+}
+
+// TestDeferredListingWithTheBuiltIns measures the deferred listing of a
+// real session's tools (toolhost's built-ins, with their full
+// descriptions) plus 40 MCP tools, over MCP, and prints both ratios: the
+// 40 MCP tools' part of the listing, which deferring shrinks to names and
+// must bring under a fifth, and the whole listing, where the built-ins
+// Claude Code lists whole (Bash, Read, Edit, Grep, Agent, ...) stay.
+func TestDeferredListingWithTheBuiltIns(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	sess, err := session.New(session.Options{Roots: []string{t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sess.Close)
+	for i := range 40 {
+		sess.Registry.Register(tools.CategoryExtras, remoteTool{fmt.Sprintf("mcp__srv%d__tool%d", i/5, i%5)})
+	}
+	size := func(all bool) (whole, mcp int) {
+		srv := NewServer(sess.Registry, sess.Pipeline, nil, Config{DeferListing: all, Deferred: func() []string { return nil }})
+		t.Cleanup(srv.Close)
+		res, err := clientOf(t, srv, false).ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range res.Tools {
+			raw, err := json.Marshal(tl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole += len(raw)
+			if strings.HasPrefix(tl.Name, "mcp__") {
+				mcp += len(raw)
+			}
+		}
+		return whole, mcp
+	}
+	fullWhole, fullMCP := size(false)
+	defWhole, defMCP := size(true)
+	t.Logf("40 MCP tools and the built-ins over MCP: the MCP tools' part %d → %d bytes (%.1f%%); the whole listing %d → %d bytes (%.1f%%)",
+		fullMCP, defMCP, 100*float64(defMCP)/float64(fullMCP), fullWhole, defWhole, 100*float64(defWhole)/float64(fullWhole))
+	if defMCP*5 >= fullMCP {
+		t.Errorf("the MCP tools' part of the deferred listing is %d bytes, not under a fifth of the full %d", defMCP, fullMCP)
 	}
 }

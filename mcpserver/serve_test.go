@@ -15,6 +15,28 @@ import (
 	"github.com/toolhost/toolhost/settings"
 )
 
+// serveOverPipes runs Serve (toolhost mcp) over work and connects a client
+// with opts to it; the server ends, its session closed, when the test does.
+func serveOverPipes(t *testing.T, work string, opts *sdk.ClientOptions) (context.Context, *sdk.ClientSession) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, serverIn, serverOut, Options{Roots: []string{work}}) }()
+	t.Cleanup(func() {
+		cancel()
+		_ = clientOut.Close()
+		<-served // Serve closes the session, ending its MCP servers
+	})
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return ctx, cs
+}
+
 // TestServeApprovesProjectServersThroughTheClient runs Serve over pipes
 // in a workspace whose .mcp.json names server-everything: the server starts
 // only after the client allowed it in an elicitation form, and its tools
@@ -27,37 +49,21 @@ func TestServeApprovesProjectServersThroughTheClient(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	clientIn, serverOut := io.Pipe()
-	serverIn, clientOut := io.Pipe()
-	served := make(chan error, 1)
 	// The user trusts the folder, so its .mcp.json is read; the server
 	// still asks once.
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	if _, err := (settings.TrustFile{Path: settings.DefaultTrustFilePath()}).Trust(work); err != nil {
 		t.Fatal(err)
 	}
-	go func() { served <- Serve(ctx, serverIn, serverOut, Options{Roots: []string{work}}) }()
-	t.Cleanup(func() {
-		cancel()
-		_ = clientOut.Close()
-		<-served // Serve closes the session, ending server-everything
-	})
-
 	asked := make(chan string, 1)
 	changed := make(chan struct{}, 16)
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+	ctx, cs := serveOverPipes(t, work, &sdk.ClientOptions{
 		ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			asked <- req.Params.Message
 			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow"}}, nil
 		},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} },
 	})
-	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 
 	if msg := <-asked; !strings.Contains(msg, `"everything"`) || !strings.Contains(msg, ".mcp.json") {
 		t.Fatalf("the approval form does not name the server and its origin: %q", msg)
@@ -78,5 +84,56 @@ func TestServeApprovesProjectServersThroughTheClient(t *testing.T) {
 	}
 	if res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "through two servers") {
 		t.Fatalf("echo through toolhost: %+v", res.Content)
+	}
+}
+
+// TestServeWithoutAnEditorOffersNoLanguageTools: `toolhost mcp` on its own
+// has no editor, so it lists neither getDiagnostics nor LSP (their answers
+// come from an editor's language servers), its instructions say so and
+// name --attach, and a model that calls one anyway (as trained on Claude
+// Code) gets an error saying what to do, not "unknown tool".
+func TestServeWithoutAnEditorOffersNoLanguageTools(t *testing.T) {
+	work := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if err := os.WriteFile(filepath.Join(work, "a.ts"), []byte("export const a = 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cs := serveOverPipes(t, work, nil)
+
+	if ins := cs.InitializeResult().Instructions; !strings.Contains(ins, "no editor") || !strings.Contains(ins, "--attach") {
+		t.Errorf("the instructions do not say there is no editor and how to get one: %q", ins)
+	}
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	if !slices.Contains(names, "Read") {
+		t.Fatalf("the listing lacks Read: %v", names)
+	}
+	cases := []struct {
+		name string
+		args map[string]any
+	}{
+		{"LSP", map[string]any{"operation": "hover", "filePath": "a.ts", "line": 1, "character": 14}},
+		{"getDiagnostics", map[string]any{}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if slices.Contains(names, tc.name) {
+				t.Errorf("toolhost mcp without an editor lists %s", tc.name)
+			}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tc.name, Arguments: tc.args})
+			if err != nil {
+				t.Fatalf("calling %s: %v, want a tool error saying there is no editor", tc.name, err)
+			}
+			text := res.Content[0].(*sdk.TextContent).Text
+			if !res.IsError || !strings.Contains(text, "no editor") || !strings.Contains(text, "--attach") {
+				t.Errorf("%s without an editor answered %q (isError %v), want an error that says there is no editor and names --attach", tc.name, text, res.IsError)
+			}
+		})
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/engine"
+	"github.com/toolhost/toolhost/tools/intel"
 )
 
 // Options configure Serve.
@@ -77,10 +78,18 @@ type Config struct {
 	// DeferListing lists deferred tools by name to every client; without
 	// it only a client that asks (DeferredCapability) gets that listing.
 	DeferListing bool
+	// Withheld, when set, names the tools not served though registered,
+	// with the error a call of one answers (the tools only an editor
+	// answers, in a server without one).
+	Withheld func(name string) (why string, ok bool)
 }
 
 // defaultInstructions are the instructions of `toolhost mcp`.
 const defaultInstructions = "toolhost: Claude-Code-compatible coding tools (read, search, edit, run) over the working directory."
+
+// noEditorInstructions tell the client of a server without an editor why
+// the editor's language tools are missing and how to get them.
+const noEditorInstructions = "This server runs with no editor: getDiagnostics and LSP, which an editor's language servers answer, are not offered; `toolhost mcp --attach` inside an editor session serves them."
 
 // Serve builds a session over opts.Roots and serves it as an MCP server on
 // in/out (newline-delimited JSON-RPC, MCP's stdio transport) until the
@@ -111,8 +120,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		return err
 	}
 	defer sess.Close()
-	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: opts.Instructions,
-		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred }, DeferListing: opts.DeferListing})
+	instructions := opts.Instructions
+	if instructions == "" {
+		instructions = defaultInstructions
+	}
+	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: instructions + " " + noEditorInstructions,
+		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred }, DeferListing: opts.DeferListing,
+		Withheld: intel.WithoutAnEditor})
 	defer srv.Close()
 	close(built)
 	// An untrusted folder that asks for something is asked about once the
@@ -141,6 +155,7 @@ type Server struct {
 	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
 	serves   func(string) bool
 	deferred func() []string
+	withheld func(string) (string, bool)
 
 	// bg owns the goroutines the server starts (the first sync of the
 	// tools, compiling schemas, fetching the client's roots); Close ends
@@ -192,7 +207,7 @@ func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger,
 		cfg.Instructions = defaultInstructions
 	}
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
-		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves, deferred: cfg.Deferred}
+		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves, deferred: cfg.Deferred, withheld: cfg.Withheld}
 	s.bg = background.New(s.log)
 	s.calls, s.cancelCalls = context.WithCancel(context.Background())
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
@@ -230,7 +245,7 @@ func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger,
 		s.sync()
 		close(s.ready)
 	})
-	s.mcp.AddReceivingMiddleware(s.awaitTools, deferListing(cfg.DeferListing))
+	s.mcp.AddReceivingMiddleware(s.awaitTools, deferListing(cfg.DeferListing), s.answerWithheld)
 	s.mcp.AddSendingMiddleware(s.quietFirstSync)
 	if !cfg.CallerSyncs {
 		reg.OnChange(s.sync)
@@ -448,6 +463,9 @@ func (s *Server) sync() {
 		if s.serves != nil && !s.serves(t.Name()) {
 			continue
 		}
+		if _, withheld := s.withhold(t.Name()); withheld {
+			continue
+		}
 		name := MCPName(t.Name())
 		if want[name] {
 			continue // two registry names that sanitise alike: the first wins
@@ -482,6 +500,30 @@ func (s *Server) sync() {
 	if len(gone) > 0 {
 		count()
 		s.mcp.RemoveTools(gone...)
+	}
+}
+
+// withhold is the error a call of name answers when the server withholds
+// the tool (Config.Withheld).
+func (s *Server) withhold(name string) (string, bool) {
+	if s.withheld == nil {
+		return "", false
+	}
+	return s.withheld(name)
+}
+
+// answerWithheld answers a call of a withheld tool with its error, as a
+// tool error the model reads, where the SDK would answer "unknown tool".
+func (s *Server) answerWithheld(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method == "tools/call" {
+			if p, ok := req.GetParams().(*sdk.CallToolParamsRaw); ok {
+				if why, withheld := s.withhold(p.Name); withheld {
+					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "Error: " + why}}}, nil
+				}
+			}
+		}
+		return next(ctx, method, req)
 	}
 }
 

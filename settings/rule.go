@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Rule is one permission rule in Claude Code's syntax: a tool name alone
@@ -43,7 +44,7 @@ func IsPathRuleTool(name string) bool {
 
 // toolNamePattern is a tool name: letters, digits, '_' and '-' (MCP names
 // carry the server's name), optionally ending in '*' for MCP wildcards.
-var toolNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*\*?$`)
+var toolNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*\*?$`) })
 
 // ParseRule checks a rule's syntax and splits it into tool and specifier.
 // The errors say what is wrong in terms a settings author can act on.
@@ -62,7 +63,7 @@ func ParseRule(s string) (Rule, error) {
 		return Rule{}, fmt.Errorf("rule %q closes a parenthesis it never opened", s)
 	}
 	name = strings.TrimSpace(name)
-	if !toolNamePattern.MatchString(name) {
+	if !toolNamePattern().MatchString(name) {
 		return Rule{}, fmt.Errorf("rule %q does not start with a tool name such as Bash, Edit or mcp__server__tool", s)
 	}
 	if strings.HasSuffix(name, "*") && !strings.HasPrefix(name, "mcp__") {

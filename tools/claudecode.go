@@ -16,10 +16,13 @@ var claudeCodeComparison = map[string]string{
 		"a whole-file read of a file over 256 KB gets the partial first page where Claude Code answers a size error " +
 		"(the model gets content and the way on, rather than a retry); PDFs come back as extracted text plus page images " +
 		"(Claude Code sends a PDF document block, which tool results here cannot carry); an open document is read from " +
-		"the editor's unsaved buffer; a repeated Read of an unchanged file is answered in full (no \"file unchanged\" stub).",
+		"the editor's unsaved buffer; a repeated Read of an unchanged file is answered in full (no \"file unchanged\" stub); " +
+		"an image is decoded whole before it is sent, so one whose header reads over damaged pixel data is an error here " +
+		"where Claude Code sends it and the API's refusal stays in the conversation.",
 	"Write": "Same. A file changed since the Read is not overwritten, as in Claude Code; an existing file keeps its encoding " +
-		"and BOM (UTF-8, UTF-8 with BOM, UTF-16LE/BE with BOM) and one whose encoding cannot be kept exactly (Latin-1) is " +
-		"refused, as in Claude Code. Differences: the write goes through the editor (workspace/applyEdit) so the user can " +
+		"and BOM (UTF-8, UTF-8 with BOM, UTF-16LE with BOM) and one whose encoding cannot be kept exactly (Latin-1) is " +
+		"refused, as in Claude Code. Differences: a UTF-16BE file (BOM FE FF) is read decoded and written back in UTF-16BE, " +
+		"where Claude Code 2.1.330 shows its raw bytes and refuses to write it; the write goes through the editor (workspace/applyEdit) so the user can " +
 		"undo it (a UTF-16 file the editor does not have open is written in its encoding by the server instead; one open in the editor is refused, with what to do); the result says when an encoding was kept.",
 	"Edit": "Same matching: exact, or with curly quotes typed straight (new_string then takes the file's quote style); " +
 		"unique unless replace_all; a file changed since the Read takes the edit when old_string still matches exactly " +
@@ -47,9 +50,11 @@ var claudeCodeComparison = map[string]string{
 	"getDiagnostics": "The tool of Claude Code's IDE integration (mcp__ide__getDiagnostics, served by its VS Code and JetBrains " +
 		"extensions), with the same name, input and JSON answer; uri may also be a path. Served here by any client that declares " +
 		"experimental.toolhost.diagnostics, and to every agent of the session.",
-	"LSP": "Same name, input and operations as Claude Code 2.1's LSP tool (behind a setting there). Differences: answered by the " +
+	"LSP": "Same name, input, operations and answer as Claude Code 2.1's LSP tool (behind a setting there): its text shape per " +
+		"operation and its structured {operation, result, filePath, resultCount, fileCount}. Differences: answered by the " +
 		"language servers the editor already runs (Claude Code starts its own from plugins); results name each location's line " +
-		"of code; positions are in the editor's encoding (UTF-16 in VS Code).",
+		"of code; results in git-ignored files are kept (Claude Code drops them, so a definition in node_modules reads as none); " +
+		"positions are in the editor's encoding (UTF-16 in VS Code).",
 	"Memory": ClaudeCodeOnlyInToolhost,
 	// Off unless tools.optIn names them, so a default session lists Claude Code's tools.
 	"QueryJSON":     ClaudeCodeOnlyInToolhost + " Off unless tools.optIn names it.",

@@ -8,12 +8,15 @@ import "strings"
 // schemas are most of a request's tool list.
 
 // DefaultDeferred are the tools deferred unless the tools.deferred setting
-// says otherwise: every MCP tool and the built-ins a session rarely uses.
+// says otherwise: Claude Code's defaults (every MCP tool and the built-ins
+// it marks to defer, as of 2.1.330), then toolhost's own rarely used ones.
 var DefaultDeferred = []string{
 	"mcp__*",
-	"NotebookEdit", "EnterWorktree", "ExitWorktree", "Monitor",
-	"ListMcpResources", "ReadMcpResource", "ReadMcpResourceDir", "RefreshMcpTools",
-	"TeamCreate", "TeamDelete", "SendMessage", "SSHBash",
+	"NotebookEdit", "WebFetch", "WebSearch", "TodoWrite",
+	"TaskCreate", "TaskGet", "TaskUpdate", "TaskList", "TaskStop",
+	"EnterPlanMode", "ExitPlanMode", "EnterWorktree", "ExitWorktree", "Monitor", "LSP", "SendMessage",
+	"ListMcpResources", "ReadMcpResource", "ReadMcpResourceDir",
+	"TeamCreate", "TeamDelete", "SSHBash",
 }
 
 // ToolSearchName is the tool that loads deferred tools' definitions; it is

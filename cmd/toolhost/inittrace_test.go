@@ -13,14 +13,15 @@ import (
 // Budgets of what the program's package initialisation may allocate, in
 // bytes, which every start pays before main (GODEBUG=inittrace=1). Bytes,
 // not time: they do not depend on the machine or its load. The test binary
-// allocated about 743 KB before main, about 132 KB of it in this module's
-// own packages (tools/fs the most, 23 KB); a tool schema generated, a table
-// built or a pattern compiled at package level instead of on first use
-// shows here. Raise a budget only for work the first reply needs.
+// allocated about 664 KB before main, about 51 KB of it in this module's
+// own packages (tools/search the most, 10 KB), once the patterns compiled
+// at package level moved to their first use; a tool schema generated, a
+// table built or a pattern compiled at package level instead of on first
+// use shows here. Raise a budget only for work the first reply needs.
 const (
-	initBudgetTotal     = 780 << 10
-	initBudgetOwn       = 144 << 10
-	initBudgetOwnPerPkg = 28 << 10
+	initBudgetTotal     = 700 << 10
+	initBudgetOwn       = 64 << 10
+	initBudgetOwnPerPkg = 16 << 10
 )
 
 // modulePrefix names this module's packages in the trace.

@@ -59,6 +59,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -236,7 +237,7 @@ func KillScopes(scopes []Scope) int {
 	}
 	// A process of a killed group may still be on its way out when the
 	// label is looked for: counted once, with its group.
-	return max(inGroups, killMatching(labels, false))
+	return max(inGroups, labelKills.kill(labels))
 }
 
 // KillAll kills every process of every scope of this server. The server
@@ -265,7 +266,7 @@ func KillServer(token string) int {
 	if token == "" {
 		return 0
 	}
-	return killMatching([][]byte{[]byte(Var + "=" + token + "/")}, true)
+	return len(killMatching([][]byte{[]byte(Var + "=" + token + "/")}, true))
 }
 
 // maxRounds bounds the rounds of a kill: each round kills what it found,
@@ -283,11 +284,12 @@ const (
 )
 
 // killMatching kills the processes whose environment holds one of labels
-// (exact variables when prefix is false, a value's start when it is true).
-// A round that kills nothing ends the kill, unless a live process of the
-// user read an empty environment: it may be mid-exec (a command's child
-// started just as the server was killed), so it is judged again.
-func killMatching(labels [][]byte, prefix bool) int {
+// (exact variables when prefix is false, a value's start when it is true)
+// and returns the processes it killed. A round that kills nothing ends the
+// kill, unless a live process of the user read an empty environment: it
+// may be mid-exec (a command's child started just as the server was
+// killed), so it is judged again.
+func killMatching(labels [][]byte, prefix bool) []int {
 	self := os.Getpid()
 	others := func() []int {
 		return slices.DeleteFunc(pids(), func(pid int) bool { return pid == self })
@@ -298,8 +300,9 @@ func killMatching(labels [][]byte, prefix bool) int {
 // killRounds kills, in rounds, the processes of list() that judge finds in
 // the state want, until a round kills none. A process judged unreadable
 // (maybe mid-exec) is judged again after a pause, up to maxSettles times;
-// then it is killed if killUnreadable is set, else left.
-func killRounds(list func() []int, judge func(pid int) labelState, want labelState, killUnreadable bool) int {
+// then it is killed if killUnreadable is set, else left. It returns the
+// processes it killed.
+func killRounds(list func() []int, judge func(pid int) labelState, want labelState, killUnreadable bool) []int {
 	// killed holds the processes signalled already: one that is dying
 	// still reads its label for a moment, and is neither signalled nor
 	// counted again.
@@ -331,12 +334,12 @@ func killRounds(list func() []int, judge func(pid int) labelState, want labelSta
 		switch {
 		case n > 0:
 		case len(unsure) == 0:
-			return len(killed)
+			return slices.Collect(maps.Keys(killed))
 		case settles < maxSettles:
 			settles++
 			time.Sleep(settlePause)
 		case !killUnreadable:
-			return len(killed)
+			return slices.Collect(maps.Keys(killed))
 		default:
 			// Empty for good: started with no environment at all.
 			for _, pid := range unsure {
@@ -345,7 +348,7 @@ func killRounds(list func() []int, judge func(pid int) labelState, want labelSta
 			settles = 0
 		}
 	}
-	return len(killed)
+	return slices.Collect(maps.Keys(killed))
 }
 
 // pids lists the processes in /proc.
@@ -383,27 +386,34 @@ var readEnviron = func(pid int) ([]byte, error) {
 
 // labelOf reports whether pid's environment holds one of labels.
 func labelOf(pid int, labels [][]byte, prefix bool) labelState {
+	state, _ := labelIndex(pid, labels, prefix)
+	return state
+}
+
+// labelIndex is labelOf that also says which label pid holds (the first,
+// when it is labelled).
+func labelIndex(pid int, labels [][]byte, prefix bool) (labelState, int) {
 	env, err := readEnviron(pid)
 	if err != nil {
-		return unlabelled // gone, or another user's
+		return unlabelled, -1 // gone, or another user's
 	}
 	if len(env) == 0 {
 		if live, kernel := procState(pid); live && !kernel {
-			return unreadable
+			return unreadable, -1
 		}
-		return unlabelled // a zombie runs nothing; a kernel thread has no environment
+		return unlabelled, -1 // a zombie runs nothing; a kernel thread has no environment
 	}
 	// A leading NUL anchors the label at a variable's start.
 	env = append([]byte{0}, env...)
 	if !prefix {
 		env = append(env, 0)
 	}
-	for _, l := range labels {
+	for i, l := range labels {
 		if bytes.Contains(env, append([]byte{0}, l...)) {
-			return labelled
+			return labelled, i
 		}
 	}
-	return unlabelled
+	return unlabelled, -1
 }
 
 // pfKthread is the kernel's flag of a kernel thread in /proc/<pid>/stat.

@@ -48,6 +48,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/txtar"
@@ -451,7 +452,7 @@ func jsonText(s string) string {
 
 // afterRoot matches $WORK followed by the rest of a Windows path in a
 // JSON string (each \ escaped as \\).
-var afterRoot = regexp.MustCompile(`\$WORK((?:\\\\[^\\"\s:*?<>|]+)+)`)
+var afterRoot = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$WORK((?:\\\\[^\\"\s:*?<>|]+)+)`) })
 
 // unroot replaces the root in a server's message with $WORK: its URI, its
 // JSON form, and its plain form, then on Windows reads the separators of
@@ -461,7 +462,7 @@ func (r *replayer) unroot(text string) string {
 	text = strings.ReplaceAll(text, jsonText(r.root), "$WORK")
 	text = strings.ReplaceAll(text, r.root, "$WORK")
 	if filepath.Separator == '\\' {
-		text = afterRoot.ReplaceAllStringFunc(text, func(m string) string {
+		text = afterRoot().ReplaceAllStringFunc(text, func(m string) string {
 			return strings.ReplaceAll(m, `\\`, "/")
 		})
 	}
@@ -481,7 +482,7 @@ func (r *replayer) normalise(body []byte) []byte {
 		if p, ok := m["params"].(map[string]any); ok {
 			if val, ok := p["value"].(map[string]any); ok && val["kind"] == "end" {
 				if msg, ok := val["message"].(string); ok {
-					val["message"] = goDuration.ReplaceAllString(msg, "<time>")
+					val["message"] = goDuration().ReplaceAllString(msg, "<time>")
 				}
 			}
 		}
@@ -491,7 +492,9 @@ func (r *replayer) normalise(body []byte) []byte {
 
 // goDuration matches a time as Go prints a time.Duration: "3ms", "1.5s",
 // "2m3.004s".
-var goDuration = regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|us|ms|s|m|h)(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))*\b`)
+var goDuration = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|us|ms|s|m|h)(\d+(\.\d+)?(ns|µs|us|ms|s|m|h))*\b`)
+})
 
 // scrub replaces every durationMs value with "*".
 func scrub(v any) any {

@@ -30,6 +30,7 @@ packages=(
   ./tools/fs
   ./tools/search
   ./tools/permission
+  ./tools/permission/shellcmd
 )
 # Tests Wine cannot host, by name: they make symbolic links (Wine 8's are
 # not seen as links), run Unix commands (git, true, sh), check Unix modes,
@@ -60,9 +61,10 @@ GOOS=windows GOARCH=amd64 go test -count=1 -overlay "$prefix/go-overlay.json" \
 # tools/shell needs a real bash for most of its tests; under Wine run the
 # ones that need none: the PowerShell tool (with this test program as a
 # fake powershell.exe: Wine's own is a stub that runs nothing), the
-# lookups of bash and PowerShell, the console code pages.
+# lookups of bash and PowerShell, the console code pages, and the risk
+# label of a Bash command (pure parsing).
 GOOS=windows GOARCH=amd64 go test -c -overlay "$prefix/go-overlay.json" -o "$prefix/shell.test.exe" ./tools/shell
-"$here/exec.sh" "$prefix/shell.test.exe" -test.run '^(TestPowerShell.*|TestFindPowerShell|TestFindBash|TestDecodeCodePage)$'
+"$here/exec.sh" "$prefix/shell.test.exe" -test.run '^(TestPowerShell.*|TestFindPowerShell|TestFindBash|TestDecodeCodePage|TestCommandRisk)$'
 
 # The scripted editor sessions (testdata/sessions, lspserver.TestSessions)
 # replayed by the Windows test program: the root is a drive path, its URI

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deflateSync, crc32 } from "node:zlib";
+import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -24,10 +25,13 @@ const claude = join(dirname(fileURLToPath(import.meta.url)), "node_modules", ".b
 // fails the check.
 const allowed = new Map([
   ["a whole-file Read over 256 KB", "docs/tools.md, Read: a whole-file read of a file over 256 KB gets the partial first page where Claude Code answers a size error"],
+  ["an image whose bytes do not decode is an error", "docs/tools.md, Read: an image is decoded whole before it is sent; Claude Code sends a header that reads over damaged pixel data, which the API refuses"],
+  ["Write keeps UTF-16BE and its BOM", "docs/tools.md, Write: a UTF-16BE file is written back in UTF-16BE, where Claude Code refuses to write it"],
 ]);
 
-// png is a w×h RGB image, every pixel grey, as PNG bytes.
-function png(w, h) {
+// png is a w×h RGB image as PNG bytes: every pixel grey, or each row
+// from row(y) (a filter byte, then w×3 bytes).
+function png(w, h, row = () => Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3, 0x80)])) {
   const chunk = (type, data) => {
     const len = Buffer.alloc(4);
     len.writeUInt32BE(data.length);
@@ -41,12 +45,11 @@ function png(w, h) {
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3, 0x80)]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
+  const raw = Buffer.concat(Array.from({ length: h }, (_, y) => row(y)));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw)),
+    chunk("IDAT", deflateSync(raw, { level: 1 })),
     chunk("IEND", Buffer.alloc(0)),
   ]);
 }
@@ -111,17 +114,48 @@ function files(dir, prefix = "") {
 
 const utf16le = (s) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, "utf16le")]);
 const utf8bom = (s) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(s, "utf8")]);
+const utf16be = (s) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(s, "utf16le").swap16()]);
+
+// noisePNG is a w×h RGB image of random pixels: it does not compress, so
+// at 1900×1900 its base64 is far over the Messages API's 5 MB per image.
+const noisePNG = (w, h) => png(w, h, () => Buffer.concat([Buffer.from([0]), randomBytes(w * 3)]));
+
+// imageData is the base64 an image result carries for SDK and hook
+// consumers: toolhost's structuredContent.file.base64, or the JSON text of
+// Claude Code's server.
+function imageData(res) {
+  const out = structured(res);
+  return out?.type === "image" ? out.file?.base64 ?? null : null;
+}
+
+// readOf is a case that Reads file (holding bytes); observe reduces the
+// result.
+function readOf(name, file, bytes, observe) {
+  return {
+    name,
+    setup: (dir) => writeFileSync(join(dir, file), bytes),
+    calls: (dir) => [["Read", { file_path: join(dir, file) }]],
+    observe: (_dir, [r]) => observe(r),
+  };
+}
+
+// changeAfterRead is a case that Reads file (holding bytes), then changes
+// it with tool (Write or Edit, with args); the outcome is whether the
+// change failed and the bytes on disk.
+function changeAfterRead(name, file, bytes, tool, args) {
+  return {
+    name,
+    setup: (dir) => writeFileSync(join(dir, file), bytes),
+    calls: (dir) => [["Read", { file_path: join(dir, file) }], [tool, { file_path: join(dir, file), ...args }]],
+    observe: (dir, [, change]) => ({ isError: !!change.isError, disk: hex(dir, file) }),
+  };
+}
 
 // cases are issue 29's differences. Each writes its files into the
 // fixture folder (setup), makes its calls in order, and reduces what it
 // saw to the outcome compared (observe).
 const cases = [
-  {
-    name: "PNG bytes named .jpg are sent as image/png",
-    setup: (dir) => writeFileSync(join(dir, "shot.jpg"), png(4, 3)),
-    calls: (dir) => [["Read", { file_path: join(dir, "shot.jpg") }]],
-    observe: (_dir, [r]) => ({ isError: !!r.isError, image: image(r) }),
-  },
+  readOf("PNG bytes named .jpg are sent as image/png", "shot.jpg", png(4, 3), (r) => ({ isError: !!r.isError, image: image(r) })),
   {
     name: "a 1×9000 PNG is scaled to at most 2000 px, keeping its aspect",
     setup: (dir) => writeFileSync(join(dir, "tall.png"), png(1, 9000)),
@@ -137,24 +171,9 @@ const cases = [
     calls: (dir) => [["Read", { file_path: join(dir, "empty.png") }]],
     observe: (_dir, [r]) => ({ isError: !!r.isError, image: image(r), saysEmpty: /empty/i.test(text(r)) }),
   },
-  {
-    name: "Write keeps UTF-16LE and its BOM",
-    setup: (dir) => writeFileSync(join(dir, "wide.txt"), utf16le("old\r\n")),
-    calls: (dir) => [["Read", { file_path: join(dir, "wide.txt") }], ["Write", { file_path: join(dir, "wide.txt"), content: "new é\n" }]],
-    observe: (dir, [, w]) => ({ isError: !!w.isError, disk: hex(dir, "wide.txt") }),
-  },
-  {
-    name: "Write keeps a UTF-8 BOM",
-    setup: (dir) => writeFileSync(join(dir, "bom.txt"), utf8bom("old\n")),
-    calls: (dir) => [["Read", { file_path: join(dir, "bom.txt") }], ["Write", { file_path: join(dir, "bom.txt"), content: "new\n" }]],
-    observe: (dir, [, w]) => ({ isError: !!w.isError, disk: hex(dir, "bom.txt") }),
-  },
-  {
-    name: "Edit of a UTF-16LE file keeps its encoding",
-    setup: (dir) => writeFileSync(join(dir, "edit16.txt"), utf16le("alpha\nbeta\n")),
-    calls: (dir) => [["Read", { file_path: join(dir, "edit16.txt") }], ["Edit", { file_path: join(dir, "edit16.txt"), old_string: "beta", new_string: "gamma" }]],
-    observe: (dir, [, e]) => ({ isError: !!e.isError, disk: hex(dir, "edit16.txt") }),
-  },
+  changeAfterRead("Write keeps UTF-16LE and its BOM", "wide.txt", utf16le("old\r\n"), "Write", { content: "new é\n" }),
+  changeAfterRead("Write keeps a UTF-8 BOM", "bom.txt", utf8bom("old\n"), "Write", { content: "new\n" }),
+  changeAfterRead("Edit of a UTF-16LE file keeps its encoding", "edit16.txt", utf16le("alpha\nbeta\n"), "Edit", { old_string: "beta", new_string: "gamma" }),
   {
     name: "Bash keeps the new folder only after a command that succeeded",
     setup: (dir) => mkdirSync(join(dir, "sub"), { recursive: true }),
@@ -217,6 +236,47 @@ const cases = [
     setup: (dir) => writeFileSync(join(dir, "big.txt"), Array.from({ length: 40000 }, (_, i) => `line ${i + 1} of a big file`).join("\n")),
     calls: (dir) => [["Read", { file_path: join(dir, "big.txt") }]],
     observe: (_dir, [r]) => ({ isError: !!r.isError, showsFirstLine: text(r).includes("line 1 of a big file") }),
+  },
+  {
+    name: "a 9000×2 PNG is scaled within 2000 px, under the API's 8000 px limit",
+    setup: (dir) => writeFileSync(join(dir, "wide.png"), png(9000, 2)),
+    calls: (dir) => [["Read", { file_path: join(dir, "wide.png") }]],
+    observe: (_dir, [r]) => {
+      const img = image(r);
+      return { isError: !!r.isError, fits: !!img && img.width <= 2000 && img.width >= img.height };
+    },
+  },
+  {
+    name: "an image over the API's 5 MB is sent under it",
+    setup: (dir) => writeFileSync(join(dir, "noise.png"), noisePNG(1900, 1900)),
+    calls: (dir) => [["Read", { file_path: join(dir, "noise.png") }]],
+    observe: (_dir, [r]) => {
+      const data = r.content?.find((c) => c.type === "image")?.data ?? imageData(r);
+      return { isError: !!r.isError, sent: !!data, underLimit: !!data && data.length <= 5 * 1024 * 1024 };
+    },
+  },
+  readOf("an image whose bytes do not decode is an error", "broken.png", Buffer.concat([png(4, 4).subarray(0, 40), Buffer.alloc(64, 0x55)]),
+    (r) => ({ isError: !!r.isError, image: image(r) })),
+  {
+    name: "an image result carries its base64 for SDK consumers",
+    setup: (dir) => writeFileSync(join(dir, "small.png"), png(3, 2)),
+    calls: (dir) => [["Read", { file_path: join(dir, "small.png") }]],
+    observe: (_dir, [r]) => {
+      const data = imageData(r);
+      return { isError: !!r.isError, decodes: !!data && JSON.stringify(dimensions(Buffer.from(data, "base64"))) === "[3,2]" };
+    },
+  },
+  changeAfterRead("Write keeps UTF-16BE and its BOM", "wide-be.txt", utf16be("old\n"), "Write", { content: "new é\n" }),
+  changeAfterRead("Edit keeps a UTF-8 BOM", "edit-bom.txt", utf8bom("alpha\nbeta\n"), "Edit", { old_string: "beta", new_string: "gamma" }),
+  changeAfterRead("Edit over a Latin-1 file is refused and keeps its bytes", "latin-edit.txt", Buffer.from("caf\xe9 au lait\n", "latin1"), "Edit", { old_string: "lait", new_string: "miel" }),
+  {
+    name: "a command past its timeout says after how long",
+    setup: () => {},
+    calls: () => [["Bash", { command: "sleep 30", timeout: 1000 }]],
+    // Claude Code's server answers a timed-out command as text (exit 143 and
+    // the time); the structured timedOutAfterMs of its SDK schema is
+    // checked in Go (TestBashTimeoutKillsGrandchildren). Compared here: the time is told.
+    observe: (_dir, [r]) => ({ saysTimedOut: /timed out after (1s|1000 ms)/.test(text(r)) }),
   },
   {
     name: "a repeated Read of an unchanged file is answered in full",

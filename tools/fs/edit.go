@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/toolhost/toolhost/settings"
@@ -515,13 +516,13 @@ func occurrenceLines(text, sub string, max int) []int {
 }
 
 // readPrefix matches a line that starts with Read's line-number prefix.
-var readPrefix = regexp.MustCompile(`(?m)^ *\d+\t`)
+var readPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ *\d+\t`) })
 
 // notFoundError explains a missing old_string, with a hint when it is near.
 func notFoundError(path, text, old string, fuzzy bool) error {
 	msg := "old_string was not found in " + path + "."
-	if readPrefix.MatchString(old) {
-		if lines := readPrefix.ReplaceAllString(old, ""); strings.Contains(text, withLineEnding(lines, detectLineEnding(text))) {
+	if readPrefix().MatchString(old) {
+		if lines := readPrefix().ReplaceAllString(old, ""); strings.Contains(text, withLineEnding(lines, detectLineEnding(text))) {
 			return errors.New(msg + " It includes Read's line-number prefixes (the number and tab before each line); leave them out")
 		}
 	}

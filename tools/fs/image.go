@@ -39,7 +39,9 @@ var imageMIMEs = map[string]bool{"image/png": true, "image/jpeg": true, "image/g
 // preparedImage is an image ready to send.
 type preparedImage struct {
 	data []byte
-	mime string
+	// mime is the type of data, fileMIME the file's (they differ when the
+	// image was re-encoded).
+	mime, fileMIME string
 	// width and height are the original size, shownWidth and shownHeight
 	// the size sent.
 	width, height           int
@@ -77,19 +79,22 @@ func prepareImage(data []byte) (*preparedImage, error) {
 	if err != nil {
 		return nil, &imageError{fmt.Sprintf("the %s image cannot be decoded (%v): it may be damaged or cut short", mime, err)}
 	}
-	img := &preparedImage{data: data, mime: mime, width: cfg.Width, height: cfg.Height, shownWidth: cfg.Width, shownHeight: cfg.Height}
+	img := &preparedImage{data: data, mime: mime, fileMIME: mime, width: cfg.Width, height: cfg.Height, shownWidth: cfg.Width, shownHeight: cfg.Height}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return nil, &imageError{fmt.Sprintf("the %s image has no pixels (%dx%d)", mime, cfg.Width, cfg.Height)}
-	}
-	if max(cfg.Width, cfg.Height) <= maxImageSide && len(data) <= maxImageBytes {
-		return img, nil
 	}
 	if cfg.Width*cfg.Height > maxImagePixels || cfg.Width > maxImagePixels || cfg.Height > maxImagePixels {
 		return nil, &imageError{fmt.Sprintf("the %s image is %dx%d pixels, too many to scale down here. Make a smaller copy (for example with ImageMagick: convert in.png -resize 2000x2000 out.png) and Read that", mime, cfg.Width, cfg.Height)}
 	}
+	// Decoded whole even when it is sent as it is: a header that reads
+	// over damaged pixel data would otherwise go out, and the API's
+	// refusal of it would stay in the conversation.
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, &imageError{fmt.Sprintf("the %s image cannot be decoded (%v): it may be damaged or cut short", mime, err)}
+	}
+	if max(cfg.Width, cfg.Height) <= maxImageSide && len(data) <= maxImageBytes {
+		return img, nil
 	}
 	// Scale to the long side, then, while the encoding is still too large,
 	// lower the JPEG quality and then the size.

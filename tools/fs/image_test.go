@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -94,6 +95,14 @@ func TestReadImageLimits(t *testing.T) {
 		{name: "a cut-short PNG is refused", file: "cut.png",
 			data:    func(t *testing.T) []byte { return encodePNG(t, noise(40, 40))[:30] },
 			wantErr: "cannot be decoded"},
+		// The header reads (so its size is known) but the pixels do not:
+		// Claude Code sends it and the API refuses the block.
+		{name: "a PNG with damaged pixel data is refused", file: "damaged.png",
+			data: func(t *testing.T) []byte {
+				b := encodePNG(t, noise(40, 40))
+				return append(b[:40:40], bytes.Repeat([]byte{0x55}, 64)...)
+			},
+			wantErr: "cannot be decoded"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,6 +120,11 @@ func TestReadImageLimits(t *testing.T) {
 				return
 			}
 			wantResult(t, res, false)
+			// The text names the file's own type, also when it went out
+			// re-encoded in another.
+			if fileType := http.DetectContentType(data); !strings.Contains(res.Text(), "("+fileType+", ") {
+				t.Errorf("the text does not name the file's type %s: %q", fileType, res.Text())
+			}
 			var blocks int
 			for _, c := range res.Content {
 				if c.Type != "image" {
@@ -165,6 +179,26 @@ func TestScaleImageKeepsAspect(t *testing.T) {
 		m := scaleImage(image.NewGray(image.Rect(0, 0, tt.w, tt.h)), tt.side)
 		if b := m.Bounds(); b.Dx() != tt.wantW || b.Dy() != tt.wantH {
 			t.Errorf("%dx%d scaled to %d: got %dx%d, want %dx%d", tt.w, tt.h, tt.side, b.Dx(), b.Dy(), tt.wantW, tt.wantH)
+		}
+	}
+}
+
+// BenchmarkPrepareImage is the cost of readying a screenshot-sized PNG
+// that needs no scaling (the common case): its full decode, which finds
+// damaged pixel data before the API does, dominates.
+func BenchmarkPrepareImage(b *testing.B) {
+	m := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
+	for i := range m.Pix {
+		m.Pix[i] = byte(i / 4096)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, m); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := prepareImage(buf.Bytes()); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

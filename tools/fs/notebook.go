@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolhost/toolhost/tools"
@@ -273,7 +274,7 @@ func (nb *notebook) rewrite(e *cellEdit) ([]byte, error) {
 }
 
 // cellIndexPattern matches the ids Read gives cells that have none.
-var cellIndexPattern = regexp.MustCompile(`^cell-(\d+)$`)
+var cellIndexPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cell-(\d+)$`) })
 
 // cellID is the id of cell i: its own, or "cell-N" (0-based) for notebooks
 // older than nbformat 4.5.
@@ -292,7 +293,7 @@ func (nb *notebook) find(id string) int {
 			return i
 		}
 	}
-	if m := cellIndexPattern.FindStringSubmatch(id); m != nil {
+	if m := cellIndexPattern().FindStringSubmatch(id); m != nil {
 		if i, err := strconv.Atoi(m[1]); err == nil && i < len(nb.cells) {
 			return i
 		}
@@ -394,7 +395,7 @@ func sourceLines(text string) []string {
 }
 
 // ansiEscape matches terminal colour codes in tracebacks.
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+var ansiEscape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`) })
 
 // render shows the notebook for the model: each cell in a <cell> element
 // with its id, type and execution count, then its outputs; image outputs
@@ -519,7 +520,7 @@ func renderOutput(out map[string]any) (string, *tools.Content) {
 		if lines, ok := out["traceback"].([]any); ok {
 			for _, l := range lines {
 				if s, ok := l.(string); ok {
-					tb = append(tb, ansiEscape.ReplaceAllString(s, ""))
+					tb = append(tb, ansiEscape().ReplaceAllString(s, ""))
 				}
 			}
 		}

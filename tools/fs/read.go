@@ -399,7 +399,7 @@ func (r *Read) readImage(ctx context.Context, abs string) (*tools.Result, error)
 		return tools.ErrorResult("cannot show %s: %v.", abs, err), nil
 	}
 	r.ws.MarkRead(abs, data, nil, start)
-	desc := fmt.Sprintf("Image %s (%s, %d bytes, %dx%d pixels", abs, img.mime, len(data), img.width, img.height)
+	desc := fmt.Sprintf("Image %s (%s, %d bytes, %dx%d pixels", abs, img.fileMIME, len(data), img.width, img.height)
 	if img.reencoded {
 		desc += fmt.Sprintf("; sent as %s at %dx%d, %d bytes, to fit the model's image limits", img.mime, img.shownWidth, img.shownHeight, len(img.data))
 	}
@@ -421,11 +421,11 @@ func (r *Read) readImage(ctx context.Context, abs string) (*tools.Result, error)
 }
 
 // pagesPattern matches a page or a range of pages.
-var pagesPattern = regexp.MustCompile(`^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$`)
+var pagesPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$`) })
 
 // parsePages parses "3" or "1-5" into a first and last page.
 func parsePages(s string) (first, last int, err error) {
-	m := pagesPattern.FindStringSubmatch(s)
+	m := pagesPattern().FindStringSubmatch(s)
 	if m == nil {
 		return 0, 0, fmt.Errorf("pages %q is not a page or a range; write it like \"3\" or \"1-5\"", s)
 	}
@@ -611,7 +611,7 @@ func renderPDFPages(ctx context.Context, src *os.File, first, last int) ([]tools
 }
 
 // pdfPageCountPattern finds the page count in pdfinfo's output.
-var pdfPageCountPattern = regexp.MustCompile(`(?m)^Pages:\s+(\d+)`)
+var pdfPageCountPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Pages:\s+(\d+)`) })
 
 // pdfPageCount asks pdfinfo (poppler-utils, beside pdftotext) for the page
 // count; 0 when it cannot tell.
@@ -624,7 +624,7 @@ func pdfPageCount(ctx context.Context, src *os.File) int {
 	if err != nil {
 		return 0
 	}
-	m := pdfPageCountPattern.FindSubmatch(out)
+	m := pdfPageCountPattern().FindSubmatch(out)
 	if m == nil {
 		return 0
 	}

@@ -259,7 +259,7 @@ func (r *Runner) commands(event, tool string) []settings.HookCommand {
 
 // plainMatcher is a matcher made only of names and "|": it lists tool names
 // exactly (Claude Code's rule), so "Edit" does not select "NotebookEdit".
-var plainMatcher = regexp.MustCompile(`^[A-Za-z0-9_|]+$`)
+var plainMatcher = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_|]+$`) })
 
 // matches reports whether matcher selects tool: "" and "*" select every
 // tool; names joined by "|" select exactly those; anything else is a regular
@@ -270,7 +270,7 @@ func (r *Runner) matches(matcher, tool string) bool {
 	if matcher == "" || matcher == "*" {
 		return true
 	}
-	if plainMatcher.MatchString(matcher) {
+	if plainMatcher().MatchString(matcher) {
 		for _, name := range strings.Split(matcher, "|") {
 			if name == tool {
 				return true

@@ -75,10 +75,22 @@ type watchedHost struct {
 	// wait is the edit's bound (edit.diagnosticsWaitMs).
 	wait time.Duration
 
-	// mu guards uris and before: a tool may apply edits from goroutines.
+	// mu guards uris, before and spent: a tool may apply edits from
+	// goroutines.
 	mu     sync.Mutex
 	uris   []string
 	before map[string]tools.FileDiagnostics
+	// spent is the time the requests before the edits took: it comes off
+	// the wait after them, so that the two together stay within wait.
+	spent time.Duration
+}
+
+// left is what remains of the bound once the requests before the edits
+// took their time.
+func (w *watchedHost) left() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.wait - w.spent
 }
 
 // ApplyEdit asks for the diagnostics of the edit's files first (no wait),
@@ -98,11 +110,13 @@ func (w *watchedHost) ApplyEdit(ctx context.Context, params *workspace.ApplyWork
 		}
 	}
 	w.mu.Unlock()
-	if len(unseen) > 0 {
-		bctx, cancel := context.WithTimeout(ctx, baselineTimeout)
+	if left := w.left(); len(unseen) > 0 && left > 0 {
+		bctx, cancel := context.WithTimeout(ctx, min(baselineTimeout, left))
+		asked := time.Now()
 		files, err := w.li.Diagnostics(bctx, tools.DiagnosticsRequest{URIs: unseen, FirstWaitMs: int(w.wait / time.Millisecond)})
 		cancel()
 		w.mu.Lock()
+		w.spent += time.Since(asked)
 		for _, u := range unseen {
 			w.before[u] = tools.FileDiagnostics{URI: u}
 		}
@@ -148,11 +162,14 @@ func (f *Feedback) after(ctx context.Context, w *watchedHost, mode string, wait 
 		before = append(before, fd)
 	}
 	w.mu.Unlock()
-	if res == nil || res.IsError || len(uris) == 0 {
+	left := w.left()
+	if res == nil || res.IsError || len(uris) == 0 || left <= 0 {
 		return res
 	}
 	start := time.Now()
-	actx, cancel := context.WithTimeout(ctx, wait+answerMargin)
+	// The client is told the whole wait (the Neovim plugin takes its own
+	// first wait off it); the server waits what is left of it.
+	actx, cancel := context.WithTimeout(ctx, left+answerMargin)
 	defer cancel()
 	files, err := w.li.Diagnostics(actx, tools.DiagnosticsRequest{URIs: uris, WaitMs: int(wait / time.Millisecond)})
 	f.log.Debug("diagnostics after an edit", "files", len(uris), "waited", time.Since(start), "err", err)

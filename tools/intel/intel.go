@@ -22,6 +22,19 @@ const (
 	featuresUnavailable    = "LSP is answered by the editor's language servers, and this session's client cannot ask them (it did not declare experimental.toolhost.languageFeatures; toolhost mcp without an editor has none). Use Grep and Read to find definitions and uses instead."
 )
 
+// WithoutAnEditor is, for the tools only an editor answers, the error a
+// call of one gets from a server that has no editor (toolhost mcp on its
+// own), which does not offer them; ok is false for every other tool.
+func WithoutAnEditor(name string) (why string, ok bool) {
+	switch name {
+	case "LSP", "getDiagnostics":
+		return name + " is answered by an editor's language servers, and this toolhost mcp runs with no editor, so it does not offer " +
+			name + ". Start the agent with `toolhost mcp --attach` from inside an editor session that runs toolhost, or use Grep and Read " +
+			"(and the project's build or type checker with Bash) instead.", true
+	}
+	return "", false
+}
+
 // languageIntel is the host's LanguageIntel when it has one.
 func languageIntel(h tools.Host) (tools.LanguageIntel, bool) {
 	li, ok := h.(tools.LanguageIntel)

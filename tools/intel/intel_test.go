@@ -19,11 +19,12 @@ import (
 type fakeEditor struct {
 	tools.NoHost
 	before, after []tools.FileDiagnostics
-	// stall makes the answer after the edit wait for its context.
-	stall   bool
-	applied int
-	asked   []tools.DiagnosticsRequest
-	feature json.RawMessage
+	// stall makes the answer after the edit wait for its context,
+	// stallBefore the answer before it.
+	stall, stallBefore bool
+	applied            int
+	asked              []tools.DiagnosticsRequest
+	feature            json.RawMessage
 }
 
 func (*fakeEditor) CanApplyEdit() bool { return true }
@@ -36,6 +37,10 @@ func (*fakeEditor) CanAnswerLanguageFeatures() bool { return true }
 func (f *fakeEditor) Diagnostics(ctx context.Context, req tools.DiagnosticsRequest) ([]tools.FileDiagnostics, error) {
 	f.asked = append(f.asked, req)
 	if f.applied == 0 {
+		if f.stallBefore {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
 		return f.before, nil
 	}
 	if f.stall {
@@ -64,6 +69,7 @@ func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
 		mode          string
 		before, after []tools.Diagnostic
 		stall         bool
+		stallBefore   bool
 		want, not     []string
 	}{
 		{name: "a new error", mode: "on", after: []tools.Diagnostic{typeErr},
@@ -75,13 +81,16 @@ func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
 		{name: "no warnings with errors", mode: "errors", after: []tools.Diagnostic{unused, typeErr}, want: []string{"[2322]"}, not: []string{"6133"}},
 		{name: "off adds nothing", mode: "off", after: []tools.Diagnostic{typeErr}, not: []string{"diagnostic"}},
 		{name: "a client past the bound adds nothing", mode: "on", stall: true, not: []string{"diagnostic"}},
+		// The wait for the diagnostics before the edit counts against the
+		// same bound: the whole never exceeds it.
+		{name: "a client stalling before the edit stays within the bound", mode: "on", stallBefore: true, stall: true, not: []string{"diagnostic"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := settings.Defaults()
 			s.Edit.Diagnostics = tc.mode
 			s.Edit.DiagnosticsWaitMs = 300
-			ed := &fakeEditor{stall: tc.stall,
+			ed := &fakeEditor{stall: tc.stall, stallBefore: tc.stallBefore,
 				before: []tools.FileDiagnostics{{URI: uri, Diagnostics: tc.before}},
 				after:  []tools.FileDiagnostics{{URI: uri, Diagnostics: tc.after}}}
 			fb := NewFeedback(ws, func() *settings.Settings { return s }, nil)
@@ -94,10 +103,10 @@ func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
 			}
 			edit := &workspace.ApplyWorkspaceEditParams{Edit: workspace.WorkspaceEdit{DocumentChanges: []workspace.DocumentChange{
 				{TextDocumentEdit: &workspace.TextDocumentEdit{TextDocument: workspace.VersionedTextDocumentIdentifier{URI: uri}}}}}}
+			start := time.Now()
 			if _, err := host.ApplyEdit(context.Background(), edit); err != nil {
 				t.Fatal(err)
 			}
-			start := time.Now()
 			res := after(context.Background(), tools.TextResult("The file src/app.ts has been updated."))
 			if took := time.Since(start); took > 300*time.Millisecond+answerMargin+200*time.Millisecond {
 				t.Errorf("the wait took %v, over its bound", took)
@@ -115,6 +124,9 @@ func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
 			}
 			if !strings.HasPrefix(text, "The file src/app.ts has been updated.") {
 				t.Errorf("the tool's own text was lost: %q", text)
+			}
+			if tc.stallBefore {
+				return // the bound was spent before the edit: nothing is asked after it
 			}
 			last := ed.asked[len(ed.asked)-1]
 			if last.WaitMs != 300 || len(last.URIs) != 1 || last.URIs[0] != uri {
@@ -159,28 +171,46 @@ func TestLSPFormatsTheEditorsAnswer(t *testing.T) {
 	loc := func(uri string, line, char int) string {
 		return `{"uri":"` + uri + `","range":{"start":{"line":` + itoa(line) + `,"character":` + itoa(char) + `},"end":{"line":0,"character":0}}}`
 	}
+	call := func(uri, name string, line int) string {
+		return `{"name":"` + name + `","kind":12,"detail":"main.go","uri":"` + uri + `","range":{"start":{"line":` + itoa(line) + `,"character":0},"end":{"line":` + itoa(line) + `,"character":5}},"selectionRange":{"start":{"line":` + itoa(line) + `,"character":9},"end":{"line":` + itoa(line) + `,"character":12}}}`
+	}
+	fromRanges := `"fromRanges":[{"start":{"line":1,"character":12},"end":{"line":1,"character":15}}]`
+	// Each case states Claude Code's own shape for the operation (its LSP
+	// tool's formatter, 2.1.330): the header lines, "path:line:character",
+	// the grouping by file, and the structured counts. toolhost adds the
+	// line of code each location points at.
 	cases := []struct {
-		op, answer string
-		want       []string
+		name, op, answer string
+		want             []string
+		count, files     int
 	}{
-		{"goToDefinition", "[" + loc(util, 1, 16) + "]", []string{"Defined in util.ts:2:17\n  export function add(a: number, b: number) {"}},
-		{"goToDefinition", `[{"targetUri":"` + util + `","targetSelectionRange":{"start":{"line":1,"character":16},"end":{"line":1,"character":19}},"targetRange":{"start":{"line":1,"character":0},"end":{"line":3,"character":1}}}]`, []string{"Defined in util.ts:2:17"}},
-		{"goToDefinition", "[]", []string{"No definition found"}},
-		{"goToDefinition", "{}", []string{"No definition found"}},
-		{"findReferences", "[" + loc(util, 1, 16) + "," + loc(app, 0, 9) + "," + loc(app, 1, 12) + "]",
-			[]string{"Found 3 references across 2 files:", "util.ts:\n  Line 2:17: export function add", "app.ts:\n  Line 1:10: import { add } from \"./util\";\n  Line 2:13: console.log(add(1, 2));"}},
-		{"hover", `{"contents":{"kind":"markdown","value":"function add(a: number, b: number): number"},"range":{"start":{"line":1,"character":16},"end":{"line":1,"character":19}}}`,
-			[]string{"Hover info at 2:17:\nfunction add(a: number, b: number): number"}},
-		{"hover", "null", []string{"No hover information available"}},
-		{"documentSymbol", `[{"name":"add","kind":12,"range":{"start":{"line":1,"character":0},"end":{"line":3,"character":1}},"selectionRange":{"start":{"line":1,"character":16},"end":{"line":1,"character":19}},"children":[{"name":"a","kind":13,"range":{"start":{"line":1,"character":20},"end":{"line":1,"character":29}}}]}]`,
-			[]string{"Document symbols:\nadd (Function) - Line 2\n  a (Variable) - Line 2"}},
-		{"workspaceSymbol", `[{"name":"add","kind":12,"location":` + loc(util, 1, 16) + `}]`, []string{"Found 1 symbol:\n\nutil.ts:\n  add (Function) - Line 2"}},
-		{"incomingCalls", `[{"from":{"name":"main","kind":12,"uri":"` + app + `","range":{"start":{"line":1,"character":0},"end":{"line":1,"character":5}}},"fromRanges":[{"start":{"line":1,"character":12},"end":{"line":1,"character":15}}]}]`,
-			[]string{"Found 1 incoming call:\n\napp.ts:\n  main (Function) - Line 2 [calls at: 2:13]"}},
-		{"outgoingCalls", "[]", []string{"No outgoing calls found"}},
+		{"one definition", "goToDefinition", "[" + loc(util, 1, 16) + "]", []string{"Defined in util.ts:2:17\n  export function add(a: number, b: number) {"}, 1, 1},
+		{"a location link", "goToDefinition", `[{"targetUri":"` + util + `","targetSelectionRange":{"start":{"line":1,"character":16},"end":{"line":1,"character":19}},"targetRange":{"start":{"line":1,"character":0},"end":{"line":3,"character":1}}}]`, []string{"Defined in util.ts:2:17"}, 1, 1},
+		{"two definitions", "goToDefinition", "[" + loc(util, 1, 16) + "," + loc(app, 0, 9) + "]",
+			[]string{"Found 2 definitions:\n  util.ts:2:17: export function add(a: number, b: number) {\n  app.ts:1:10: import { add } from \"./util\";"}, 2, 2},
+		{"no definition", "goToDefinition", "[]", []string{"No definition found"}, 0, 0},
+		{"an empty Lua table", "goToDefinition", "{}", []string{"No definition found"}, 0, 0},
+		{"one implementation", "goToImplementation", "[" + loc(util, 1, 16) + "]", []string{"Defined in util.ts:2:17"}, 1, 1},
+		{"one reference", "findReferences", "[" + loc(util, 1, 16) + "]", []string{"Found 1 reference:\n  util.ts:2:17: export function add"}, 1, 1},
+		{"references in one file", "findReferences", "[" + loc(app, 0, 9) + "," + loc(app, 1, 12) + "]",
+			[]string{"Found 2 references across 1 files:\n\napp.ts:\n  Line 1:10: import"}, 2, 1},
+		{"references in two files", "findReferences", "[" + loc(util, 1, 16) + "," + loc(app, 0, 9) + "," + loc(app, 1, 12) + "]",
+			[]string{"Found 3 references across 2 files:", "util.ts:\n  Line 2:17: export function add", "app.ts:\n  Line 1:10: import { add } from \"./util\";\n  Line 2:13: console.log(add(1, 2));"}, 3, 2},
+		{"hover", "hover", `{"contents":{"kind":"markdown","value":"function add(a: number, b: number): number"},"range":{"start":{"line":1,"character":16},"end":{"line":1,"character":19}}}`,
+			[]string{"Hover info at 2:17:\n\nfunction add(a: number, b: number): number"}, 1, 1},
+		{"no hover", "hover", "null", []string{"No hover information available"}, 0, 0},
+		{"document symbols", "documentSymbol", `[{"name":"add","kind":12,"range":{"start":{"line":1,"character":0},"end":{"line":3,"character":1}},"selectionRange":{"start":{"line":1,"character":16},"end":{"line":1,"character":19}},"children":[{"name":"a","kind":13,"range":{"start":{"line":1,"character":20},"end":{"line":1,"character":29}}}]}]`,
+			[]string{"Document symbols:\nadd (Function) - Line 2\n  a (Variable) - Line 2"}, 2, 1},
+		{"workspace symbols", "workspaceSymbol", `[{"name":"add","kind":12,"location":` + loc(util, 1, 16) + `}]`, []string{"Found 1 symbol in workspace:\n\nutil.ts:\n  add (Function) - Line 2"}, 1, 1},
+		{"a call hierarchy item", "prepareCallHierarchy", "[" + call(app, "main", 1) + "]", []string{"Call hierarchy item: main (Function) - app.ts:2 [main.go]"}, 1, 1},
+		{"incoming calls", "incomingCalls", `[{"from":` + call(app, "main", 1) + `,` + fromRanges + `}]`,
+			[]string{"Found 1 incoming call:\n\napp.ts:\n  main (Function) - Line 2 [calls at: 2:13]"}, 1, 1},
+		{"outgoing calls", "outgoingCalls", `[{"to":` + call(util, "add", 1) + `,` + fromRanges + `}]`,
+			[]string{"Found 1 outgoing call:\n\nutil.ts:\n  add (Function) - Line 2 [called from: 2:13]"}, 1, 1},
+		{"no outgoing calls", "outgoingCalls", "[]", []string{"No outgoing calls found"}, 0, 0},
 	}
 	for _, tc := range cases {
-		t.Run(tc.op, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			ed := &fakeEditor{feature: json.RawMessage(tc.answer)}
 			res, err := NewLSP(ws).Execute(context.Background(), &tools.Call{Host: ed,
 				Input: json.RawMessage(`{"operation":"` + tc.op + `","filePath":"app.ts","line":2,"character":13,"query":"add"}`)})
@@ -191,6 +221,13 @@ func TestLSPFormatsTheEditorsAnswer(t *testing.T) {
 				if !strings.Contains(res.Text(), w) {
 					t.Errorf("result lacks %q:\n%s", w, res.Text())
 				}
+			}
+			out, ok := res.Structured.(LSPOutput)
+			if !ok {
+				t.Fatalf("structured result is %T, want LSPOutput", res.Structured)
+			}
+			if out.Operation != tc.op || out.FilePath != "app.ts" || out.Result != res.Text() || out.ResultCount != tc.count || out.FileCount != tc.files {
+				t.Errorf("structured result %+v, want operation %s, filePath app.ts, the text, %d results in %d files", out, tc.op, tc.count, tc.files)
 			}
 		})
 	}

@@ -117,14 +117,34 @@ func (t *LSP) Execute(ctx context.Context, call *tools.Call) (*tools.Result, err
 	if err != nil {
 		return tools.ErrorResult("the editor's language servers could not answer %s for %s: %v. Check that the editor has a language server for this kind of file, or use Grep and Read.", p.Operation, p.FilePath, err), nil
 	}
-	text, err := formatFeature(newLines(t.ws), p.Operation, raw)
+	f, err := formatFeature(newLines(t.ws), p.Operation, raw)
 	if err != nil {
 		return tools.ErrorResult("the editor answered %s in a shape toolhost does not read (%v).", p.Operation, err), nil
 	}
+	text := f.text
 	if len(text) > maxResultChars {
 		text = text[:maxResultChars] + "\n…[truncated]"
 	}
-	return tools.TextResult(text), nil
+	res := tools.TextResult(text)
+	res.Structured = LSPOutput{Operation: p.Operation, Result: text, FilePath: p.FilePath, ResultCount: f.count, FileCount: f.files}
+	return res, nil
+}
+
+// LSPOutput is the structured result, Claude Code's LSP output: the text
+// the model reads and how many results in how many files it holds, which
+// SDK and hook consumers read.
+type LSPOutput struct {
+	Operation   string `json:"operation"`
+	Result      string `json:"result"`
+	FilePath    string `json:"filePath"`
+	ResultCount int    `json:"resultCount"`
+	FileCount   int    `json:"fileCount"`
+}
+
+// formatted is an answer as the model reads it, with what it counts.
+type formatted struct {
+	text         string
+	count, files int
 }
 
 // lspLocation is a Location or a LocationLink.
@@ -231,65 +251,98 @@ func (l *lines) position(uri string, r tools.LSPRange) string {
 	return fmt.Sprintf("%s:%d:%d", shownPath(l.ws, uri), r.Start.Line+1, r.Start.Character+1)
 }
 
-// located lists locations with the line each points at: one as "<verb>
-// path:l:c", several grouped by file.
-func (l *lines) located(raw json.RawMessage, none, one, many string) (string, error) {
+// locations are an answer's locations, in order, with the number of
+// files they are in.
+func locations(raw json.RawMessage) ([]location, int, error) {
 	locs, err := decodeList[lspLocation](raw)
 	if err != nil {
-		return "", err
+		return nil, 0, err
 	}
-	type loc struct {
-		uri string
-		r   tools.LSPRange
-	}
-	var all []loc
+	var all []location
+	files := map[string]bool{}
 	for _, x := range locs {
 		if uri, r := x.normal(); uri != "" {
-			all = append(all, loc{uri, r})
+			all = append(all, location{uri, r})
+			files[uri] = true
 		}
 	}
-	if len(all) == 0 {
-		return none, nil
+	return all, len(files), nil
+}
+
+type location struct {
+	uri string
+	r   tools.LSPRange
+}
+
+// withSource is text followed by ": " and the line of code loc points at,
+// when it can be read.
+func (l *lines) withSource(text string, loc location) string {
+	if src := l.at(loc.uri, loc.r.Start.Line); src != "" {
+		return text + ": " + src
+	}
+	return text
+}
+
+// definitions formats goToDefinition's and goToImplementation's answers
+// as Claude Code does for both: "Defined in path:l:c" for one, a list of
+// positions for several.
+func (l *lines) definitions(raw json.RawMessage) (formatted, error) {
+	all, files, err := locations(raw)
+	if err != nil || len(all) == 0 {
+		return formatted{text: "No definition found. The position may not be on a symbol, or the definition is in a library the language server does not index."}, err
 	}
 	if len(all) == 1 {
-		s := one + " " + l.position(all[0].uri, all[0].r)
+		s := "Defined in " + l.position(all[0].uri, all[0].r)
 		if src := l.at(all[0].uri, all[0].r.Start.Line); src != "" {
 			s += "\n  " + src
 		}
-		return s, nil
+		return formatted{s, 1, 1}, nil
 	}
-	files := map[string]bool{}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Found %d definitions:", len(all))
+	for i, x := range all {
+		if i == maxLocations {
+			fmt.Fprintf(&b, "\n  … %d more not shown", len(all)-i)
+			break
+		}
+		b.WriteString("\n  " + l.withSource(l.position(x.uri, x.r), x))
+	}
+	return formatted{b.String(), len(all), files}, nil
+}
+
+// references formats findReferences' answer as Claude Code does: one as
+// its position, several grouped by file with "Line l:c".
+func (l *lines) references(raw json.RawMessage) (formatted, error) {
+	all, files, err := locations(raw)
+	if err != nil || len(all) == 0 {
+		return formatted{text: "No references found. The position may not be on a symbol, or the language server has not indexed the project yet."}, err
+	}
+	if len(all) == 1 {
+		return formatted{"Found 1 reference:\n  " + l.withSource(l.position(all[0].uri, all[0].r), all[0]), 1, 1}, nil
+	}
 	var order []string
-	byFile := map[string][]loc{}
+	byFile := map[string][]location{}
 	for _, x := range all {
-		if !files[x.uri] {
-			files[x.uri] = true
+		if _, ok := byFile[x.uri]; !ok {
 			order = append(order, x.uri)
 		}
 		byFile[x.uri] = append(byFile[x.uri], x)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Found %d %s", len(all), many)
-	if len(order) > 1 {
-		fmt.Fprintf(&b, " across %d files", len(order))
-	}
-	b.WriteString(":")
+	fmt.Fprintf(&b, "Found %d references across %d files:", len(all), len(order))
 	shown := 0
 	for _, uri := range order {
 		fmt.Fprintf(&b, "\n\n%s:", shownPath(l.ws, uri))
 		for _, x := range byFile[uri] {
 			if shown == maxLocations {
 				fmt.Fprintf(&b, "\n  … %d more not shown", len(all)-shown)
-				return b.String(), nil
+				return formatted{b.String(), len(all), files}, nil
 			}
 			shown++
-			fmt.Fprintf(&b, "\n  Line %d:%d", x.r.Start.Line+1, x.r.Start.Character+1)
-			if src := l.at(uri, x.r.Start.Line); src != "" {
-				b.WriteString(": " + src)
-			}
+			b.WriteString("\n  " + l.withSource(fmt.Sprintf("Line %d:%d", x.r.Start.Line+1, x.r.Start.Character+1), x))
 		}
 	}
-	return b.String(), nil
+	return formatted{b.String(), len(all), files}, nil
 }
 
 // hoverText is the text of a Hover's contents (MarkupContent, MarkedString
@@ -321,7 +374,10 @@ func hoverText(raw json.RawMessage) string {
 	return ""
 }
 
-func (l *lines) symbolTree(b *strings.Builder, syms []lspSymbol, depth int) {
+// symbolTree writes DocumentSymbols indented by depth; it returns how
+// many it wrote, children included.
+func (l *lines) symbolTree(b *strings.Builder, syms []lspSymbol, depth int) int {
+	n := 0
 	for _, s := range syms {
 		fmt.Fprintf(b, "\n%s%s (%s)", strings.Repeat("  ", depth), s.Name, kindName(s.Kind))
 		if s.Detail != "" {
@@ -330,12 +386,14 @@ func (l *lines) symbolTree(b *strings.Builder, syms []lspSymbol, depth int) {
 		if s.Range != nil {
 			fmt.Fprintf(b, " - Line %d", s.Range.Start.Line+1)
 		}
-		l.symbolTree(b, s.Children, depth+1)
+		n += 1 + l.symbolTree(b, s.Children, depth+1)
 	}
+	return n
 }
 
-// symbolList lists SymbolInformation grouped by file.
-func (l *lines) symbolList(syms []lspSymbol, header string) string {
+// symbolList lists SymbolInformation grouped by file, under Claude Code's
+// header for them (which it uses for a file's flat symbol list too).
+func (l *lines) symbolList(syms []lspSymbol) formatted {
 	var order []string
 	byFile := map[string][]lspSymbol{}
 	n := 0
@@ -350,15 +408,18 @@ func (l *lines) symbolList(syms []lspSymbol, header string) string {
 		byFile[uri] = append(byFile[uri], s)
 		n++
 	}
+	if n == 0 {
+		return formatted{text: noWorkspaceSymbols}
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %d %s:", header, n, plural(n, "symbol"))
+	fmt.Fprintf(&b, "Found %d %s in workspace:", n, plural(n, "symbol"))
 	shown := 0
 	for _, uri := range order {
 		fmt.Fprintf(&b, "\n\n%s:", shownPath(l.ws, uri))
 		for _, s := range byFile[uri] {
 			if shown == maxLocations {
 				fmt.Fprintf(&b, "\n  … %d more not shown", n-shown)
-				return b.String()
+				return formatted{b.String(), n, len(order)}
 			}
 			shown++
 			_, r := s.Location.normal()
@@ -368,8 +429,10 @@ func (l *lines) symbolList(syms []lspSymbol, header string) string {
 			}
 		}
 	}
-	return b.String()
+	return formatted{b.String(), n, len(order)}
 }
+
+const noWorkspaceSymbols = "No symbols found in the workspace. Give a query that is part of a symbol's name; the language server may also still be indexing."
 
 func plural(n int, word string) string {
 	if n == 1 {
@@ -378,29 +441,31 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
+// callItem is a call hierarchy item as Claude Code shows it: name, kind,
+// path:line of its whole range, and its detail.
 func (l *lines) callItem(s lspSymbol) string {
-	r := tools.LSPRange{}
-	if s.SelectionRange != nil {
-		r = *s.SelectionRange
-	} else if s.Range != nil {
-		r = *s.Range
+	line := 0
+	if s.Range != nil {
+		line = s.Range.Start.Line + 1
 	}
-	text := fmt.Sprintf("%s (%s) - %s", s.Name, kindName(s.Kind), l.position(s.URI, r))
+	text := fmt.Sprintf("%s (%s) - %s:%d", s.Name, kindName(s.Kind), shownPath(l.ws, s.URI), line)
 	if s.Detail != "" {
 		text += " [" + s.Detail + "]"
 	}
 	return text
 }
 
-// calls lists incoming or outgoing calls grouped by the file of the other end.
-func (l *lines) calls(raw json.RawMessage, incoming bool) (string, error) {
+// calls lists incoming or outgoing calls grouped by the file of the other
+// end, with the positions of the calls as Claude Code labels them ("calls
+// at" for incoming, "called from" for outgoing).
+func (l *lines) calls(raw json.RawMessage, incoming bool) (formatted, error) {
 	list, err := decodeList[lspCall](raw)
 	if err != nil {
-		return "", err
+		return formatted{}, err
 	}
-	dir, none := "outgoing", "No outgoing calls found: this function calls nothing the language server knows."
+	dir, label, none := "outgoing", "called from", "No outgoing calls found: this function calls nothing the language server knows."
 	if incoming {
-		dir, none = "incoming", "No incoming calls found: nothing calls this function, as far as the language server knows."
+		dir, label, none = "incoming", "calls at", "No incoming calls found: nothing calls this function, as far as the language server knows."
 	}
 	var order []string
 	byFile := map[string][]lspCall{}
@@ -420,13 +485,19 @@ func (l *lines) calls(raw json.RawMessage, incoming bool) (string, error) {
 		n++
 	}
 	if n == 0 {
-		return none, nil
+		return formatted{text: none}, nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Found %d %s %s:", n, dir, plural(n, "call"))
+	shown := 0
 	for _, uri := range order {
 		fmt.Fprintf(&b, "\n\n%s:", shownPath(l.ws, uri))
 		for _, c := range byFile[uri] {
+			if shown == maxLocations {
+				fmt.Fprintf(&b, "\n  … %d more not shown", n-shown)
+				return formatted{b.String(), n, len(order)}, nil
+			}
+			shown++
 			end := c.To
 			if incoming {
 				end = c.From
@@ -441,22 +512,21 @@ func (l *lines) calls(raw json.RawMessage, incoming bool) (string, error) {
 				for _, r := range c.FromRanges {
 					at = append(at, fmt.Sprintf("%d:%d", r.Start.Line+1, r.Start.Character+1))
 				}
-				fmt.Fprintf(&b, " [calls at: %s]", strings.Join(at, ", "))
+				fmt.Fprintf(&b, " [%s: %s]", label, strings.Join(at, ", "))
 			}
 		}
 	}
-	return b.String(), nil
+	return formatted{b.String(), n, len(order)}, nil
 }
 
-// formatFeature turns a client's answer into the model's text.
-func formatFeature(l *lines, op string, raw json.RawMessage) (string, error) {
+// formatFeature turns a client's answer into the model's text, shaped as
+// Claude Code's LSP tool shapes each operation's.
+func formatFeature(l *lines, op string, raw json.RawMessage) (formatted, error) {
 	switch op {
-	case tools.OpGoToDefinition:
-		return l.located(raw, "No definition found. The position may not be on a symbol, or the definition is in a library the language server does not index.", "Defined in", "definitions")
-	case tools.OpGoToImplementation:
-		return l.located(raw, "No implementation found. The position may not be on an interface, abstract member or symbol with implementations.", "Implemented in", "implementations")
+	case tools.OpGoToDefinition, tools.OpGoToImplementation:
+		return l.definitions(raw)
 	case tools.OpFindReferences:
-		return l.located(raw, "No references found. The position may not be on a symbol, or the language server has not indexed the project yet.", "Referenced at", "references")
+		return l.references(raw)
 	case tools.OpHover:
 		var h *struct {
 			Contents json.RawMessage `json:"contents"`
@@ -464,7 +534,7 @@ func formatFeature(l *lines, op string, raw json.RawMessage) (string, error) {
 		}
 		if len(bytes.TrimSpace(raw)) > 0 {
 			if err := json.Unmarshal(raw, &h); err != nil {
-				return "", err
+				return formatted{}, err
 			}
 		}
 		text := ""
@@ -472,57 +542,58 @@ func formatFeature(l *lines, op string, raw json.RawMessage) (string, error) {
 			text = strings.TrimSpace(hoverText(h.Contents))
 		}
 		if text == "" {
-			return "No hover information available. The position may not be on a symbol, or the language server has not indexed the file yet.", nil
+			return formatted{text: "No hover information available. The position may not be on a symbol, or the language server has not indexed the file yet."}, nil
 		}
 		if h.Range != nil {
-			return fmt.Sprintf("Hover info at %d:%d:\n%s", h.Range.Start.Line+1, h.Range.Start.Character+1, text), nil
+			text = fmt.Sprintf("Hover info at %d:%d:\n\n%s", h.Range.Start.Line+1, h.Range.Start.Character+1, text)
 		}
-		return text, nil
+		return formatted{text, 1, 1}, nil
 	case tools.OpDocumentSymbol:
 		syms, err := decodeList[lspSymbol](raw)
 		if err != nil {
-			return "", err
+			return formatted{}, err
 		}
 		if len(syms) == 0 {
-			return "No symbols found in the file. It may be empty, or no language server handles it.", nil
+			return formatted{text: "No symbols found in the file. It may be empty, or no language server handles it."}, nil
 		}
 		if syms[0].Location != nil {
-			return l.symbolList(syms, "Found"), nil
+			return l.symbolList(syms), nil
 		}
 		var b strings.Builder
 		b.WriteString("Document symbols:")
-		l.symbolTree(&b, syms, 0)
-		return b.String(), nil
+		n := l.symbolTree(&b, syms, 0)
+		return formatted{b.String(), n, 1}, nil
 	case tools.OpWorkspaceSymbol:
 		syms, err := decodeList[lspSymbol](raw)
 		if err != nil {
-			return "", err
+			return formatted{}, err
 		}
-		if len(syms) == 0 {
-			return "No symbols found in the workspace. Give a query that is part of a symbol's name; the language server may also still be indexing.", nil
-		}
-		return l.symbolList(syms, "Found"), nil
+		return l.symbolList(syms), nil
 	case tools.OpPrepareCallHierarchy:
 		items, err := decodeList[lspSymbol](raw)
 		if err != nil {
-			return "", err
+			return formatted{}, err
+		}
+		files := map[string]bool{}
+		for _, it := range items {
+			files[it.URI] = true
 		}
 		switch len(items) {
 		case 0:
-			return "No call hierarchy item found at this position: put it on the name of a function or method.", nil
+			return formatted{text: "No call hierarchy item found at this position: put it on the name of a function or method."}, nil
 		case 1:
-			return "Call hierarchy item: " + l.callItem(items[0]), nil
+			return formatted{"Call hierarchy item: " + l.callItem(items[0]), 1, 1}, nil
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "Found %d call hierarchy items:", len(items))
 		for _, it := range items {
 			b.WriteString("\n  " + l.callItem(it))
 		}
-		return b.String(), nil
+		return formatted{b.String(), len(items), len(files)}, nil
 	case tools.OpIncomingCalls:
 		return l.calls(raw, true)
 	case tools.OpOutgoingCalls:
 		return l.calls(raw, false)
 	}
-	return "", fmt.Errorf("unknown operation %q; use one of %s", op, strings.Join(lspOperations, ", "))
+	return formatted{}, fmt.Errorf("unknown operation %q; use one of %s", op, strings.Join(lspOperations, ", "))
 }

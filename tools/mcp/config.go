@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolhost/toolhost/settings"
 )
@@ -169,7 +170,7 @@ func expandMap(m map[string]string, getenv func(string) (string, bool)) map[stri
 }
 
 // envRef matches ${VAR} and ${VAR:-default}.
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`)
+var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`) })
 
 // ExpandEnv replaces ${VAR} with the variable's value and ${VAR:-default}
 // with the value, or default when the variable is unset or empty, as Claude
@@ -182,8 +183,8 @@ func ExpandEnv(s string, getenv func(string) (string, bool)) string {
 	if !strings.Contains(s, "${") {
 		return s
 	}
-	return envRef.ReplaceAllStringFunc(s, func(ref string) string {
-		m := envRef.FindStringSubmatch(ref)
+	return envRef().ReplaceAllStringFunc(s, func(ref string) string {
+		m := envRef().FindStringSubmatch(ref)
 		val, ok := getenv(m[1])
 		hasDefault := strings.Contains(ref, ":-")
 		if hasDefault && (!ok || val == "") {

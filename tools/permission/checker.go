@@ -9,7 +9,7 @@
 //
 //  1. a deny rule that matches any part of the call denies it, and so
 //     does a bash.blockedCommands pattern (each on the simple commands
-//     bash would run, see command.go);
+//     bash would run, see package shellcmd);
 //  2. a write outside the workspace is refused (unless
 //     permissions.allowWritesOutsideWorkspace, then it is asked even in
 //     bypassPermissions mode, unless an allow rule names the path); a
@@ -35,13 +35,11 @@
 //
 // Decide is that decision alone; Check adds the prompt.
 //
-// Where things are: checker.go holds this order; command.go reads a Bash
-// command on mvdan.cc/sh's syntax tree into the simple commands bash would
-// run, and rules.go matches rules against them; protected.go knows the
-// files that decide what runs; prompt.go asks; risk.go labels a Bash
-// command for the prompt from the same reading. PowerShell has its own
-// reader, package pwsh, turned into parts for the same rules by
-// powershell.go.
+// Where things are: checker.go holds this order; rules.go matches rules
+// against a Bash command as package shellcmd reads it (the simple commands
+// bash would run, on mvdan.cc/sh's syntax tree) or as package pwsh reads a
+// PowerShell one (powershell.go); protected.go judges the writes to the
+// files package protect lists; prompt.go asks.
 package permission
 
 import (
@@ -60,6 +58,7 @@ import (
 	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/permission/shellcmd"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -320,11 +319,11 @@ func (d *decision) subject() {
 	a := d.call.Access
 	d.sub = subject{tool: d.name, domain: a.Domain}
 	if a.Command != "" {
-		var sc shellCommand
-		if d.name == "PowerShell" {
+		var sc shellcmd.Command
+		if d.sub.powerShell = d.name == "PowerShell"; d.sub.powerShell {
 			sc = readPowerShell(a.Command, a.Dir)
 		} else {
-			sc = parseCommand(a.Command, a.Dir)
+			sc = shellcmd.Parse(a.Command, a.Dir)
 		}
 		d.sub.command = &sc
 	}
@@ -385,7 +384,7 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 		return denyWith("%s was denied by the rule %s in the permission settings. Do not retry it; find another way or ask the user to change the rule.", d.what(), r)
 	}
 	if r, ok := rules.deny.firstBlind(&d.sub); ok {
-		return denyWith("%s was refused: %s, so the deny rule %s cannot be checked against it. Write the command out literally: no variable or substitution as a command name, no eval or bash -c of a computed string.", d.what(), d.sub.command.blindness(), r)
+		return denyWith("%s was refused: %s, so the deny rule %s cannot be checked against it. Write the command out literally: no variable or substitution as a command name, no eval or bash -c of a computed string.", d.what(), d.sub.blindness(), r)
 	}
 	if v, ok := d.blockedCommand(rules.blocked); ok {
 		return v
@@ -427,7 +426,7 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 		return askBecause("the rule " + r + " asks for confirmation")
 	}
 	if r, ok := rules.ask.firstBlind(&d.sub); ok && d.mode != tools.ModeBypassPermissions {
-		return askBecause(d.sub.command.blindness() + ", so the rule " + r + " cannot be checked against it")
+		return askBecause(d.sub.blindness() + ", so the rule " + r + " cannot be checked against it")
 	}
 	if len(outsideWrites) > 0 {
 		if allowRules.allows(&d.sub, d.pm) {
@@ -464,19 +463,19 @@ func (d *decision) rulesSay() tools.PermissionDecision {
 // pattern: the whole command as written, or one of the simple commands
 // bash would run in it, as their words read after quote removal (with and
 // without wrappers such as timeout). A command the patterns cannot be
-// checked against (see shellCommand.blind) is refused too.
+// checked against (see blind) is refused too.
 func (d *decision) blockedCommand(blocked []*regexp.Regexp) (tools.PermissionDecision, bool) {
 	sc := d.sub.command
 	if sc == nil || len(blocked) == 0 {
 		return tools.PermissionDecision{}, false
 	}
 	const advice = "Do the task another way, or ask the user to run it or to change the setting."
-	if sc.blind() {
-		return denyWith("%s was refused: %s, so the bash.blockedCommands setting cannot be checked against it. Write the command out literally. %s", d.what(), sc.blindness(), advice), true
+	if blind(sc) {
+		return denyWith("%s was refused: %s, so the bash.blockedCommands setting cannot be checked against it. Write the command out literally. %s", d.what(), d.sub.blindness(), advice), true
 	}
 	texts := []string{d.call.Access.Command}
-	for i := range sc.parts {
-		for f := range sc.parts[i].forms {
+	for i := range sc.Parts {
+		for f := range sc.Parts[i].Forms {
 			texts = append(texts, strings.Join(f, " "))
 		}
 	}
@@ -538,7 +537,7 @@ func (d *decision) writesOnlyPlanFile() bool {
 func (d *decision) what() string {
 	switch {
 	case d.sub.command != nil:
-		return fmt.Sprintf("The %s command `%s`", d.name, truncate(d.sub.command.whole, 200))
+		return fmt.Sprintf("The %s command `%s`", d.name, truncate(d.sub.command.Whole, 200))
 	case len(d.sub.writes) > 0:
 		return fmt.Sprintf("%s of %s", d.name, d.sub.writes[0].given)
 	case len(d.sub.reads) > 0:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/tools/permission/pwsh"
+	"github.com/toolhost/toolhost/tools/permission/shellcmd"
 )
 
 // readPowerShell reads a PowerShell command for the rules (package pwsh),
@@ -13,11 +14,11 @@ import (
 // command found by another name (an alias, a path, .exe) is a second part
 // under that name: every part must be covered for an allow, one matching
 // part is enough for a deny or an ask.
-func readPowerShell(cmd, dir string) shellCommand {
-	sc := shellCommand{whole: strings.TrimSpace(collapseSpaces(cmd)), powerShell: true}
+func readPowerShell(cmd, dir string) shellcmd.Command {
+	sc := shellcmd.Command{Whole: strings.TrimSpace(shellcmd.CollapseSpaces(cmd))}
 	words, err := pwsh.Words(cmd)
 	if err != nil {
-		sc.unparsed = err.Error()
+		sc.Unparsed = err.Error()
 		return sc
 	}
 	argv := make([]string, len(words))
@@ -25,8 +26,8 @@ func readPowerShell(cmd, dir string) shellCommand {
 		argv[i] = strings.ToLower(w)
 	}
 	for _, name := range []string{argv[0], pwsh.Name(argv[0])} {
-		if name != argv[0] || len(sc.parts) == 0 {
-			sc.parts = append(sc.parts, simpleCommand{argv: append([]string{name}, argv[1:]...), static: true, names: words[1:], dirs: []string{dir}})
+		if name != argv[0] || len(sc.Parts) == 0 {
+			sc.Parts = append(sc.Parts, shellcmd.Simple{Argv: append([]string{name}, argv[1:]...), Static: true, Names: words[1:], Dirs: []string{dir}})
 		}
 	}
 	return sc

@@ -81,8 +81,9 @@ func TestPowerShellUnreadSaysWhy(t *testing.T) {
 		"a \u201cb\u201d": "Unicode dash or quote",
 	} {
 		sc := readPowerShell(cmd, "")
-		if !sc.blind() || !strings.Contains(sc.blindness(), want) || strings.Contains(sc.blindness(), "bash") {
-			t.Errorf("%q: blind %v, %q, want it to say %q", cmd, sc.blind(), sc.blindness(), want)
+		sub := subject{command: &sc, powerShell: true}
+		if !blind(&sc) || !strings.Contains(sub.blindness(), want) || strings.Contains(sub.blindness(), "bash") {
+			t.Errorf("%q: blind %v, %q, want it to say %q", cmd, blind(&sc), sub.blindness(), want)
 		}
 	}
 }

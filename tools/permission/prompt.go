@@ -8,10 +8,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/internal/visible"
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/permission/shellcmd"
 )
 
 // maxSuggestions caps the rules offered in one prompt.
@@ -135,7 +137,7 @@ func (c *Checker) remember(rules []string, save bool) {
 func (d *decision) title() string {
 	switch {
 	case d.sub.command != nil:
-		return fmt.Sprintf("Run `%s`?", truncate(d.sub.command.whole, 120))
+		return fmt.Sprintf("Run `%s`?", truncate(d.sub.command.Whole, 120))
 	case len(d.sub.writes) > 0:
 		return fmt.Sprintf("%s %s?", verb(d.name), d.describePaths(d.sub.writes))
 	case len(d.sub.reads) > 0:
@@ -223,26 +225,26 @@ func (d *decision) suggestions() (narrow, broader []string) {
 	switch {
 	case d.sub.command != nil:
 		sc := d.sub.command
-		if !sc.judged() {
+		if !judged(sc) {
 			// Only a rule naming the whole command can allow it.
-			add(&narrow, d.name+"("+sc.whole+")")
+			add(&narrow, d.name+"("+sc.Whole+")")
 			break
 		}
-		for _, part := range sc.parts {
-			if len(part.argv) == 0 {
+		for _, part := range sc.Parts {
+			if len(part.Argv) == 0 {
 				continue
 			}
-			exact := shellText(part.argv, part.redirs...)
-			if part.appended {
+			exact := shellcmd.Quote(part.Argv, part.Redirs...)
+			if part.Appended {
 				exact += ":*"
 			}
 			add(&narrow, d.name+"("+exact+")")
-			if prefix := prefixPattern(part.argv); strings.HasSuffix(prefix, ":*") {
+			if prefix := prefixPattern(part.Argv); strings.HasSuffix(prefix, ":*") {
 				add(&broader, d.name+"("+prefix+")")
 			}
 		}
 		if len(narrow) == 0 {
-			add(&narrow, d.name+"("+sc.whole+")")
+			add(&narrow, d.name+"("+sc.Whole+")")
 		}
 	case len(d.sub.writes) > 0:
 		for _, p := range d.sub.writes {
@@ -279,7 +281,7 @@ func picked(chosen, narrow, broader []string) []string {
 
 // plainWord is a command word that names a program or subcommand (not a
 // flag, path, file name, assignment or quoted text).
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@+:-]+$`)
+var plainWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_@+:-]+$`) })
 
 // prefixPattern is a rule pattern covering a simple command and its
 // variants: its leading plain words (up to three) with ":*", e.g. "npm run
@@ -287,11 +289,11 @@ var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@+:-]+$`)
 // quoted text gets an exact pattern.
 func prefixPattern(words []string) string {
 	n := 0
-	for n < len(words) && n < 3 && plainWord.MatchString(words[n]) && !strings.HasPrefix(words[n], "-") {
+	for n < len(words) && n < 3 && plainWord().MatchString(words[n]) && !strings.HasPrefix(words[n], "-") {
 		n++
 	}
 	if n == 0 {
-		return shellText(words)
+		return shellcmd.Quote(words)
 	}
 	return strings.Join(words[:n], " ") + ":*"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/toolhost/toolhost/tools"
@@ -35,6 +36,24 @@ func TestPromptIsCheckPrompt(t *testing.T) {
 		}
 		if r := c.SessionRules(); len(r) != 0 {
 			t.Errorf("session rules after Prompt: %v", r)
+		}
+	}
+}
+
+// TestPrefixPattern: a suggested prefix rule keeps a command's leading plain words.
+func TestPrefixPattern(t *testing.T) {
+	tests := map[string]string{
+		"npm run test -- -u":   "npm run test:*",
+		"npm test":             "npm test:*",
+		"ls":                   "ls:*",
+		"git commit -m x":      "git commit:*",
+		"go test ./...":        "go test:*",
+		"./scripts/build.sh a": "./scripts/build.sh a",
+		"cat secrets.txt":      "cat:*",
+	}
+	for in, want := range tests {
+		if got := prefixPattern(strings.Fields(in)); got != want {
+			t.Errorf("prefixPattern(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

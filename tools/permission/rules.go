@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/settings"
+	"github.com/toolhost/toolhost/tools/permission/shellcmd"
 )
 
 // families are the tools a rule naming the key also covers, as in Claude
@@ -57,11 +58,11 @@ func compileRules(texts []string) ruleList {
 			cr.path = compilePathPattern(cr.spec)
 		case strings.HasSuffix(cr.spec, ":*"):
 			cr.prefix = true
-			cr.words = commandWords(strings.TrimSuffix(cr.spec, ":*"))
+			cr.words = shellcmd.Words(strings.TrimSuffix(cr.spec, ":*"))
 		case strings.Contains(cr.spec, "*"):
 			cr.cmd = wildcardRegexp(cr.spec)
 		default:
-			cr.words = commandWords(cr.spec)
+			cr.words = shellcmd.Words(cr.spec)
 		}
 		if cr.tool == "powershell" {
 			foldPowerShellRule(&cr)
@@ -105,7 +106,7 @@ func (r rule) matchesTool(name string) bool {
 // of one simple command: word by word for exact and prefix rules (so
 // "npm run test:*" matches "npm run test -u", not "npm run testx"), on the
 // words joined by spaces for wildcard rules. An exact rule names the
-// command's redirections too (redirs, see simpleCommand).
+// command's redirections too (see shellcmd.Simple.Redirs).
 func (r rule) matchWords(argv []string, redirs ...string) bool {
 	switch {
 	case r.cmd != nil:
@@ -119,8 +120,8 @@ func (r rule) matchWords(argv []string, redirs ...string) bool {
 
 // matchWhole reports a rule naming the whole command as written (runs of
 // spaces count as one).
-func (r rule) matchWhole(sc *shellCommand) bool {
-	return r.cmd == nil && !r.prefix && collapseSpaces(r.spec) == sc.whole
+func (r rule) matchWhole(sc *shellcmd.Command) bool {
+	return r.cmd == nil && !r.prefix && shellcmd.CollapseSpaces(r.spec) == sc.Whole
 }
 
 // isCommandRule reports a rule about some commands only (not a bare one).
@@ -129,11 +130,11 @@ func (r rule) isCommandRule() bool {
 }
 
 // matchPart reports whether a deny or ask rule matches one simple command
-// in any of the forms it runs in (see forms); an exact rule names its
+// in any of the forms it runs in (see shellcmd.Simple.Forms); an exact rule names its
 // redirections too.
-func (r rule) matchPart(p *simpleCommand) bool {
-	for f := range p.forms {
-		if r.matchWords(f, p.redirs...) || r.matchWords(f) {
+func (r rule) matchPart(p *shellcmd.Simple) bool {
+	for f := range p.Forms {
+		if r.matchWords(f, p.Redirs...) || r.matchWords(f) {
 			return true
 		}
 	}
@@ -160,10 +161,13 @@ func (r rule) matchDomain(host string) bool {
 // subject is what rules are matched against for one call.
 type subject struct {
 	tool    string
-	command *shellCommand
-	domain  string
-	reads   []resolvedPath
-	writes  []resolvedPath
+	command *shellcmd.Command
+	// powerShell: command was read by package pwsh, which says itself why
+	// it could not read one.
+	powerShell bool
+	domain     string
+	reads      []resolvedPath
+	writes     []resolvedPath
 }
 
 // matchAny reports whether the rule matches some aspect of the call: the
@@ -181,11 +185,11 @@ func (r rule) matchAny(s *subject, pm *pathMatcher) bool {
 	case r.path != nil:
 		return slices.ContainsFunc(r.paths(s), func(p resolvedPath) bool { return pm.match(r.path, p) })
 	case s.command != nil:
-		if r.matchWhole(s.command) || r.cmd != nil && r.cmd.MatchString(s.command.whole) {
+		if r.matchWhole(s.command) || r.cmd != nil && r.cmd.MatchString(s.command.Whole) {
 			return true
 		}
-		for i := range s.command.parts {
-			if r.matchPart(&s.command.parts[i]) {
+		for i := range s.command.Parts {
+			if r.matchPart(&s.command.Parts[i]) {
 				return true
 			}
 		}
@@ -252,24 +256,24 @@ func (l ruleList) allows(s *subject, pm *pathMatcher) bool {
 // judged), for each simple command bash would run a rule matching its
 // words. A command that runs nothing (only assignments) is no command a
 // rule names.
-func covers(rules []rule, sc *shellCommand) bool {
+func covers(rules []rule, sc *shellcmd.Command) bool {
 	for _, r := range rules {
 		if r.matchWhole(sc) {
 			return true
 		}
 	}
-	if !sc.judged() {
+	if !judged(sc) {
 		return false
 	}
 	ran := false
-	for i := range sc.parts {
-		p := &sc.parts[i]
-		if len(p.argv) == 0 {
+	for i := range sc.Parts {
+		p := &sc.Parts[i]
+		if len(p.Argv) == 0 {
 			continue
 		}
 		// xargs appends words: an exact rule cannot cover them.
 		if !slices.ContainsFunc(rules, func(r rule) bool {
-			return r.matchWords(p.argv, p.redirs...) && (!p.appended || r.prefix || r.cmd != nil)
+			return r.matchWords(p.Argv, p.Redirs...) && (!p.Appended || r.prefix || r.cmd != nil)
 		}) {
 			return false
 		}
@@ -281,24 +285,24 @@ func covers(rules []rule, sc *shellCommand) bool {
 // judged reports a command whose parts rules can be matched against: it
 // parses, and no part has a computed word, a glob as its name, a risky
 // assignment (PATH=...), or a redirection without a command.
-func (sc *shellCommand) judged() bool {
-	for i := range sc.parts {
-		p := &sc.parts[i]
-		if !p.static || p.opaque || len(p.argv) == 0 && len(p.targets) > 0 {
+func judged(sc *shellcmd.Command) bool {
+	for i := range sc.Parts {
+		p := &sc.Parts[i]
+		if !p.Static || p.Opaque || len(p.Argv) == 0 && len(p.Targets) > 0 {
 			return false
 		}
 	}
-	return sc.unparsed == ""
+	return sc.Unparsed == ""
 }
 
 // blind reports a command that rules cannot see all of: it does not
 // parse, or one of its commands is computed at run time.
-func (sc *shellCommand) blind() bool {
-	if sc.unparsed != "" {
+func blind(sc *shellcmd.Command) bool {
+	if sc.Unparsed != "" {
 		return true
 	}
-	for i := range sc.parts {
-		if sc.parts[i].opaque {
+	for i := range sc.Parts {
+		if sc.Parts[i].Opaque {
 			return true
 		}
 	}
@@ -306,12 +310,12 @@ func (sc *shellCommand) blind() bool {
 }
 
 // blindness says why a blind command cannot be seen into.
-func (sc *shellCommand) blindness() string {
-	if sc.unparsed != "" && sc.powerShell {
-		return sc.unparsed
+func (s *subject) blindness() string {
+	if s.command.Unparsed != "" && s.powerShell {
+		return s.command.Unparsed
 	}
-	if sc.unparsed != "" {
-		return "bash cannot parse it (" + sc.unparsed + ")"
+	if s.command.Unparsed != "" {
+		return "bash cannot parse it (" + s.command.Unparsed + ")"
 	}
 	return "it runs a command computed at run time (a variable or substitution as the command name, eval or a shell given a computed string or its input)"
 }
@@ -319,7 +323,7 @@ func (sc *shellCommand) blindness() string {
 // firstBlind returns the first command rule of the tool's that a blind
 // command cannot be checked against.
 func (l ruleList) firstBlind(s *subject) (string, bool) {
-	if s.command == nil || !s.command.blind() {
+	if s.command == nil || !blind(s.command) {
 		return "", false
 	}
 	for _, r := range l {

@@ -62,6 +62,22 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 	if err != nil {
 		return searchResult{}, err
 	}
+	found, _, err := cq.search(ctx, searchBudget{})
+	return found, err
+}
+
+// searchBudget bounds a search in Go that ripgrep takes over when the
+// folder is bigger: past files files or bytes bytes searched, the search
+// stops and reports it went over. Zero values bound nothing.
+type searchBudget struct {
+	files int64
+	bytes int64
+}
+
+// search runs the compiled query; over says it stopped at the budget, and
+// then found is not the whole answer.
+func (cq *compiledQuery) search(ctx context.Context, budget searchBudget) (found searchResult, over bool, err error) {
+	q := cq.grepQuery
 	if q.file != nil {
 		// A single file, opened through the jail; a file named on the
 		// command line is searched whatever the ignore files say.
@@ -74,15 +90,26 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 			}
 			hits = append(hits, h)
 		}
-		return searchResult{hits: hits}, nil
+		return searchResult{hits: hits}, false, nil
 	}
 	dir := q.dir
 	if dir == nil {
-		var err error
 		if dir, err = os.OpenRoot(q.root); err != nil {
-			return searchResult{}, err
+			return searchResult{}, false, err
 		}
 		defer dir.Close()
+	}
+	var files, size atomic.Int64
+	var went atomic.Bool
+	overBudget := func(f ignore.File) bool {
+		if budget.files > 0 && files.Add(1) > budget.files {
+			return true
+		}
+		if budget.bytes > 0 {
+			info, err := f.Entry.Info()
+			return err != nil || size.Add(info.Size()) > budget.bytes
+		}
+		return false
 	}
 	var mu sync.Mutex
 	var hits []*fileHits
@@ -100,6 +127,10 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 		mu.Unlock()
 	}
 	err = ignore.WalkRoot(ctx, dir, q.root, ignore.Options{Override: cq.override, Unreadable: unreadable}, func(f ignore.File) error {
+		if overBudget(f) {
+			went.Store(true)
+			return ignore.ErrStop
+		}
 		h := cq.searchEntry(f)
 		if h == nil {
 			return nil
@@ -121,10 +152,13 @@ func (nativeGrep) search(ctx context.Context, q *grepQuery) (searchResult, error
 		return nil
 	})
 	if err != nil {
-		return searchResult{}, err
+		return searchResult{}, false, err
+	}
+	if went.Load() {
+		return searchResult{}, true, nil
 	}
 	slices.Sort(unsearched)
-	return searchResult{hits: hits, stopped: stopped, unsearched: unsearched}, nil
+	return searchResult{hits: hits, stopped: stopped, unsearched: unsearched}, false, nil
 }
 
 // mmapThreshold is the size from which files are mapped rather than read,

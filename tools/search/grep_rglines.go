@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // maxRgLine bounds one line of ripgrep's --json output held in memory. A
@@ -164,11 +165,13 @@ func findLineNumber(b []byte) int {
 
 // rgPathPrefix reads the path of a match message from its start; the path
 // comes first in ripgrep's --json messages.
-var rgPathPrefix = regexp.MustCompile(`^\{"type":"match","data":\{"path":(\{"(?:text|bytes)":"(?:[^"\\]|\\.)*"\})`)
+var rgPathPrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\{"type":"match","data":\{"path":(\{"(?:text|bytes)":"(?:[^"\\]|\\.)*"\})`)
+})
 
 // omittedMatch is the path and the line shown for a long match message.
 func omittedMatch(l rgLine) (path string, text string, ok bool) {
-	m := rgPathPrefix.FindSubmatch(l.data)
+	m := rgPathPrefix().FindSubmatch(l.data)
 	if m == nil {
 		return "", "", false
 	}

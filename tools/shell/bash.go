@@ -13,7 +13,6 @@ import (
 
 	"github.com/toolhost/toolhost/settings"
 	"github.com/toolhost/toolhost/tools"
-	"github.com/toolhost/toolhost/tools/permission"
 	"github.com/toolhost/toolhost/tools/tasks"
 	"github.com/toolhost/toolhost/workspace"
 )
@@ -168,17 +167,16 @@ func commandPreview(command string, background bool) *tools.Preview {
 	return &tools.Preview{Kind: "command", Text: command}
 }
 
-// Risk is the permission module's reading of the command (see
-// permission.CommandRisk): low for commands that only look or wait,
-// medium for ordinary work, high for what is hard to undo or hides what it
-// runs. A command left running in the background is at least medium: it
+// Risk rates the command from the permission rules' own reading of it
+// (commandRisk): low for commands that only look or wait, medium for
+// ordinary work, high for what is hard to undo or hides what it runs. A command left running in the background is at least medium: it
 // outlives the call the user approves.
 func (b *Bash) Risk(in json.RawMessage) tools.Risk {
 	var p BashInput
 	if json.Unmarshal(in, &p) != nil || strings.TrimSpace(p.Command) == "" {
 		return tools.RiskHigh
 	}
-	risk := permission.CommandRisk(p.Command, b.workDir())
+	risk := commandRisk(p.Command, b.workDir())
 	if p.RunInBackground && risk == tools.RiskLow {
 		return tools.RiskMedium
 	}

@@ -8,12 +8,12 @@ import (
 	"strings"
 
 	"github.com/toolhost/toolhost/settings"
-	"github.com/toolhost/toolhost/tools/permission"
+	"github.com/toolhost/toolhost/tools/permission/protect"
 )
 
 // The sandbox (bash.sandbox) runs a command under bubblewrap: the whole
 // file system read-only, the workspace folders writable except for the
-// protected files (settings, hooks, git config: permission.SandboxBinds), a private /tmp,
+// protected files (settings, hooks, git config: protect.SandboxBinds), a private /tmp,
 // its own /dev and /proc, its own process namespace (when bubblewrap ends,
 // the kernel ends everything inside), and no network unless
 // bash.sandboxNetwork. When bubblewrap is missing or cannot set the
@@ -62,7 +62,7 @@ func sandboxArgs(s *settings.Settings, folders []string, dir, command string, ex
 	// The files that decide what toolhost and git may run stay read-only,
 	// so that a confined command cannot widen what the next one may do.
 	for _, f := range folders {
-		pin, readOnly, writable := permission.SandboxBinds(f)
+		pin, readOnly, writable := protect.SandboxBinds(f)
 		for _, p := range pin {
 			args = append(args, "--bind", p, p)
 		}

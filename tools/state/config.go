@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -258,7 +259,9 @@ func coerce(kind settingKind, raw json.RawMessage) (any, error) {
 }
 
 // secretKey matches keys whose values must not be shown to the model.
-var secretKey = regexp.MustCompile(`(?i)(token|secret|password|passwd|api_?key|authorization|credential)`)
+var secretKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(token|secret|password|passwd|api_?key|authorization|credential)`)
+})
 
 // redact hides secret-looking values in what Config returns: the value of
 // a secret key, and secret entries of maps and objects below it.
@@ -267,7 +270,7 @@ func redact(key string, v any) any {
 		return nil
 	}
 	last := key[strings.LastIndex(key, ".")+1:]
-	if secretKey.MatchString(last) {
+	if secretKey().MatchString(last) {
 		return "(hidden)"
 	}
 	b, err := json.Marshal(v)
@@ -285,7 +288,7 @@ func redactTree(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if secretKey.MatchString(k) {
+			if secretKey().MatchString(k) {
 				x[k] = "(hidden)"
 				continue
 			}

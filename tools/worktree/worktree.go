@@ -82,14 +82,14 @@ func (s *Session) isTrusted(root string) bool { return s.trusted != nil && s.tru
 
 // namePattern is what a worktree name may be: "/"-separated segments of
 // letters, digits, dots, underscores and dashes.
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)
+var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`) })
 
 // validName reports why name cannot name a worktree ("" when it can).
 func validName(name string) string {
 	switch {
 	case len(name) > 64:
 		return "is longer than 64 characters"
-	case !namePattern.MatchString(name):
+	case !namePattern().MatchString(name):
 		return "may only hold letters, digits, dots, underscores and dashes, in segments separated by /"
 	}
 	for _, seg := range strings.Split(name, "/") {
@@ -130,7 +130,7 @@ var untrustedConfig = [][2]string{
 
 // filterKey matches the config keys of a filter driver that run a command
 // or make its failure fatal.
-var filterKey = regexp.MustCompile(`^filter\..*\.(clean|smudge|process|required)$`)
+var filterKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^filter\..*\.(clean|smudge|process|required)$`) })
 
 // untrustedEnv returns the environment that gives git untrustedConfig and
 // turns off every filter driver the repository in dir configures. The
@@ -140,7 +140,7 @@ func untrustedEnv(ctx context.Context, dir string) []string {
 	// git config reads the files and runs nothing.
 	if out, err := exec.CommandContext(ctx, "git", "-C", dir, "config", "--null", "--name-only", "--get-regexp", `^filter\.`).Output(); err == nil {
 		for _, key := range strings.Split(string(out), "\x00") {
-			if filterKey.MatchString(key) {
+			if filterKey().MatchString(key) {
 				v := ""
 				if strings.HasSuffix(key, ".required") {
 					v = "false"

@@ -57,7 +57,7 @@ h.test("agents: a process started from Neovim attaches; its Write opens the turn
   h.match(vim.env[agents.ENV], "^" .. vim.pesc(runtime), "the session file")
 
   vim.cmd("Toolhost agents")
-  local lines = table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://agents"), 0, -1, false), "\n")
+  local lines = table.concat(vim.api.nvim_buf_get_lines(h.view("agents"), 0, -1, false), "\n")
   h.match(lines, "mcp = { servers = { toolhost = { cmd = {", "CodeCompanion's configuration")
   h.match(lines, vim.pesc("claude mcp add toolhost -- " .. bin .. " mcp --attach"), "Claude Code's")
 

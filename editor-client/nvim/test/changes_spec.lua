@@ -34,13 +34,13 @@ h.test("changes: :Toolhost rewind restores an agent's turn, keeps the file chang
   vim.api.nvim_buf_set_lines(0, 0, -1, false, { "B2 and mine" })
   vim.cmd("write")
 
-  vim.cmd("silent! bwipeout! toolhost://changes")
+  pcall(vim.api.nvim_buf_delete, require("toolhost.commands").view("changes") or -1, { force = true })
   vim.cmd("Toolhost changes")
   h.wait_for(function()
-    local b = vim.fn.bufnr("toolhost://changes")
+    local b = h.view("changes")
     return b ~= -1 and #vim.api.nvim_buf_get_lines(b, 0, -1, false) > 2
   end, "the changes list")
-  local list = table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://changes"), 0, -1, false), "\n")
+  local list = table.concat(vim.api.nvim_buf_get_lines(h.view("changes"), 0, -1, false), "\n")
   h.match(list, "Test Agent · .* · 3 file%(s%) %[turn%-1%]", "the turn")
   h.match(list, "changed b.txt %(changed since%)", "b.txt changed since")
   h.match(list, "created c.txt", "c.txt created")

@@ -14,10 +14,10 @@ end
 
 local function buffer_text(name)
   h.wait_for(function()
-    local b = vim.fn.bufnr("toolhost://" .. name)
+    local b = h.view(name)
     return b ~= -1 and #vim.api.nvim_buf_get_lines(b, 0, -1, false) > 1
   end, "the " .. name .. " buffer")
-  return table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://" .. name), 0, -1, false), "\n")
+  return table.concat(vim.api.nvim_buf_get_lines(h.view(name), 0, -1, false), "\n")
 end
 
 local function status()
@@ -44,7 +44,7 @@ h.test("commands: :help toolhost works after adding the plugin to runtimepath", 
 end)
 
 h.test("commands: :Toolhost alone shows the subcommands", function()
-  vim.cmd("silent! bwipeout! toolhost://help")
+  pcall(vim.api.nvim_buf_delete, require("toolhost.commands").view("help") or -1, { force = true })
   vim.cmd("Toolhost")
   local text = buffer_text("help")
   h.match(text, "restart")
@@ -85,7 +85,7 @@ end)
 
 h.test("commands: :Toolhost status is readable", function()
   start()
-  vim.cmd("silent! bwipeout! toolhost://status")
+  pcall(vim.api.nvim_buf_delete, require("toolhost.commands").view("status") or -1, { force = true })
   vim.cmd("Toolhost status")
   local text = buffer_text("status")
   h.match(text, "binary: " .. vim.pesc(vim.fn.exepath(bin)))
@@ -190,7 +190,7 @@ h.test("commands: :Toolhost tasks shows a task's output and stops it", function(
   vim.cmd("Toolhost tasks")
   local text = buffer_text("tasks")
   h.match(text, "<CR> output · x stop")
-  local buf = vim.fn.bufnr("toolhost://tasks")
+  local buf = h.view("tasks")
   local row
   for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
     if line:find("sleep 30", 1, true) then
@@ -201,13 +201,13 @@ h.test("commands: :Toolhost tasks shows a task's output and stops it", function(
   vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
   vim.api.nvim_win_set_cursor(0, { row, 0 })
   h.wait_for(function()
-    vim.cmd("silent! bwipeout! toolhost://task-output")
+    pcall(vim.api.nvim_buf_delete, require("toolhost.commands").view("task-output") or -1, { force = true })
     vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<CR>", true, false, true), "xt", false)
     local ok = vim.wait(5000, function()
-      return vim.fn.bufnr("toolhost://task-output") ~= -1
+      return h.view("task-output") ~= -1
     end, 20)
-    return ok and table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://task-output"), 0, -1, false), "\n"):find("first line", 1, true) ~= nil
+    return ok and table.concat(vim.api.nvim_buf_get_lines(h.view("task-output"), 0, -1, false), "\n"):find("first line", 1, true) ~= nil
   end, "the task's output")
   vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
   vim.api.nvim_win_set_cursor(0, { row, 0 })

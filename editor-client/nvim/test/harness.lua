@@ -110,6 +110,21 @@ function M.start_server(files, extra)
   return dir
 end
 
+--- The buffer of the plugin's view `name` ("result", "tasks", ...), or -1.
+function M.view(name)
+  return require("toolhost.commands").view(name) or -1
+end
+
+--- The text of the screen's first line: the tab line when tabs show.
+function M.tabline()
+  vim.cmd("redraw!")
+  local cells = {}
+  for col = 1, vim.o.columns do
+    cells[col] = vim.fn.screenstring(1, col)
+  end
+  return table.concat(cells)
+end
+
 --- Runs a tool on the running server and waits (bounded) for its result;
 --- a JSON-RPC error fails the case.
 function M.call(name, input)
@@ -237,6 +252,13 @@ function M.start_tsls(root)
     cmd = { tsls, "--stdio" },
     root_dir = root,
     init_options = { tsserver = { path = test_dir .. "/lsp/node_modules/typescript/lib" } },
+    -- Neovim 0.7.2 declares callHierarchy at the top of its capabilities
+    -- instead of under textDocument, so servers that read the standard
+    -- place (typescript-language-server) offer no call hierarchy: a
+    -- user's config adds it there, as this one does (docs/editors.md).
+    capabilities = vim.tbl_deep_extend("force", vim.lsp.protocol.make_client_capabilities(), {
+      textDocument = { callHierarchy = { dynamicRegistration = false } },
+    }),
   })
   local group = vim.api.nvim_create_augroup("harness_tsls", { clear = true })
   vim.api.nvim_create_autocmd("FileType", {

@@ -9,17 +9,49 @@ if not h.has_tsls("intel", "to run the language-server cases") then
   return
 end
 
-h.test("intel: an Edit reports the type error it made and none once fixed; LSP finds definition and references", function()
-  local dir = h.start_server({
+-- shape.ts gives the other operations something to find: an interface
+-- with an implementation, and a method calling add.
+local SHAPE = table.concat({
+  'import { add } from "./util";',
+  "export interface Shape {",
+  "  area(): number;",
+  "}",
+  "export class Square implements Shape {",
+  "  area(): number {",
+  "    return add(2, 2);",
+  "  }",
+  "}",
+  "",
+}, "\n")
+
+--- Makes an Edit of file; returns its result, its text whole and the
+--- milliseconds it took.
+local function timed_edit(file, old, new)
+  local started = vim.loop.hrtime()
+  local res = h.call("Edit", { file_path = file, old_string = old, new_string = new })
+  local ms = (vim.loop.hrtime() - started) / 1e6
+  local all = ""
+  for _, c in ipairs(res.content) do
+    all = all .. (c.text or "") .. "\n"
+  end
+  return res, all, ms
+end
+
+--- Starts the server on the TypeScript project (util.ts, app.ts using
+--- its add, shape.ts) with the edit settings given; returns its folder.
+local function start_project(edit)
+  return h.start_server({
     ["tsconfig.json"] = '{"compilerOptions": {"strict": true}, "include": ["src"]}',
     ["src/util.ts"] = "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
     ["src/app.ts"] = 'import { add } from "./util";\nconst total: number = add(1, 2);\nconsole.log(total);\n',
-  }, {
-    permission_mode = "acceptEdits",
-    -- A bound generous enough for a loaded machine: the wait ends as soon
-    -- as the diagnostics settle, so it costs nothing when the server is quick.
-    settings = { edit = { diagnosticsWaitMs = 15000 } },
-  })
+    ["src/shape.ts"] = SHAPE,
+  }, { permission_mode = "acceptEdits", settings = { edit = edit } })
+end
+
+h.test("intel: an Edit reports the type error it made and none once fixed; LSP answers all nine operations", function()
+  -- A bound generous enough for a loaded machine: the wait ends as soon
+  -- as the diagnostics settle, so it costs nothing when the server is quick.
+  local dir = start_project({ diagnosticsWaitMs = 15000 })
   local id, stop_tsls = h.start_tsls(dir)
   local app = dir .. "/src/app.ts"
   -- How often the language server reported on app.ts: the Edit below is
@@ -49,33 +81,62 @@ h.test("intel: an Edit reports the type error it made and none once fixed; LSP f
 
   local refs = h.call("LSP", { operation = "findReferences", filePath = "src/app.ts", line = 2, character = 23 })
   local text = refs.content[1].text
-  h.match(text, "across 2 files", "findReferences")
+  h.match(text, "^Found 5 references across 3 files:", "findReferences")
   h.match(text, "src/app%.ts:", "findReferences")
   h.match(text, "Line 2:23", "findReferences")
+
+  -- The other seven operations, each in Claude Code's shape.
+  local function lsp(input)
+    local res = h.call("LSP", input)
+    h.truthy(not res.isError, input.operation .. ": " .. res.content[1].text)
+    return res.content[1].text
+  end
+  h.match(lsp({ operation = "hover", filePath = "src/app.ts", line = 2, character = 23 }),
+    "^Hover info at 2:23:\n\n.*add%(a: number, b: number%): number", "hover")
+  local symbols = lsp({ operation = "documentSymbol", filePath = "src/shape.ts", line = 1, character = 1 })
+  h.match(symbols, "Square %(Class%) %- Line 5", "documentSymbol")
+  h.match(symbols, "area %(Method%) %- Line 6", "documentSymbol")
+  local found = lsp({ operation = "workspaceSymbol", filePath = "src/shape.ts", line = 1, character = 1, query = "Square" })
+  h.match(found, "^Found %d+ symbols? in workspace:\n\nsrc/shape%.ts:\n  Square %(Class%) %- Line 5", "workspaceSymbol")
+  h.match(lsp({ operation = "goToImplementation", filePath = "src/shape.ts", line = 2, character = 18 }),
+    "^Defined in src/shape%.ts:5:", "goToImplementation")
+  h.match(lsp({ operation = "prepareCallHierarchy", filePath = "src/util.ts", line = 1, character = 17 }),
+    "^Call hierarchy item: add %(Function%) %- src/util%.ts:1", "prepareCallHierarchy")
+  local incoming = lsp({ operation = "incomingCalls", filePath = "src/util.ts", line = 1, character = 17 })
+  h.match(incoming, "^Found %d incoming calls?:", "incomingCalls")
+  h.match(incoming, "src/shape%.ts:\n  area %(Method%) %- Line 6 %[calls at: 7:12%]", "incomingCalls")
+  h.match(lsp({ operation = "outgoingCalls", filePath = "src/shape.ts", line = 6, character = 3 }),
+    "^Found 1 outgoing call:\n\nsrc/util%.ts:\n  add %(Function%) %- Line 1 %[called from: 7:12%]", "outgoingCalls")
 
   h.wait_for(function()
     return reports > 0
   end, "the language server's first report on app.ts", 60000)
   h.truthy(not h.call("Read", { file_path = app }).isError, "Read")
-  local started = vim.loop.hrtime()
-  local broke = h.call("Edit", { file_path = app, old_string = "= add(1, 2);", new_string = '= "three";' })
-  local broke_ms = (vim.loop.hrtime() - started) / 1e6
-  local all = ""
-  for _, c in ipairs(broke.content) do
-    all = all .. (c.text or "") .. "\n"
-  end
+  local broke, all, broke_ms = timed_edit(app, "= add(1, 2);", '= "three";')
   h.match(all, "%[Line 2:7%] Type 'string' is not assignable to type 'number'%. %[2322%]", "the breaking Edit")
   io.stdout:write(string.format("# intel: the breaking Edit took %d ms (diagnostics bound 15000 ms)\n", broke_ms))
 
-  started = vim.loop.hrtime()
-  local fixed = h.call("Edit", { file_path = app, old_string = '= "three";', new_string = "= add(1, 2);" })
-  local fixed_ms = (vim.loop.hrtime() - started) / 1e6
-  all = ""
-  for _, c in ipairs(fixed.content) do
-    all = all .. (c.text or "") .. "\n"
-  end
-  h.truthy(not all:find("2322", 1, true), "the fixing Edit reports no error: " .. all)
+  local _, fixed_all, fixed_ms = timed_edit(app, '= "three";', "= add(1, 2);")
+  h.truthy(not fixed_all:find("2322", 1, true), "the fixing Edit reports no error: " .. fixed_all)
   io.stdout:write(string.format("# intel: the fixing Edit took %d ms (diagnostics bound 15000 ms)\n", fixed_ms))
   vim.api.nvim_del_augroup_by_name("intel_spec_reports")
+  stop_tsls()
+end)
+
+h.test("intel: with edit.diagnostics off an Edit gets no diagnostics though the language server reports its error", function()
+  local dir = start_project({ diagnostics = "off", diagnosticsWaitMs = 15000 })
+  local _, stop_tsls = h.start_tsls(dir)
+  local app = dir .. "/src/app.ts"
+  vim.cmd("edit " .. vim.fn.fnameescape(app))
+  h.truthy(not h.call("Read", { file_path = app }).isError, "Read")
+  local broke, all, broke_ms = timed_edit(app, "= add(1, 2);", '= "three";')
+  h.truthy(not broke.isError and not all:find("diagnostic", 1, true), "the Edit with diagnostics off added: " .. all)
+  io.stdout:write(string.format("# intel: with diagnostics off the breaking Edit took %d ms\n", broke_ms))
+  -- The error is there all the same: getDiagnostics (not an edit's wait)
+  -- reports it once the server has checked the file.
+  h.wait_for(function()
+    local d = h.call("getDiagnostics", { uri = "src/app.ts" })
+    return d.content[1].text:find("2322", 1, true) ~= nil
+  end, "typescript-language-server to report the error", 60000)
   stop_tsls()
 end)

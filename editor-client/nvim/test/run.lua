@@ -22,6 +22,8 @@ if bin and bin ~= "" then
   dofile(here .. "/claudeide_e2e_spec.lua")
   dofile(here .. "/intel_spec.lua")
   dofile(here .. "/changes_spec.lua")
+  -- Last: it checks docs/editors.md against the screens it captures.
+  dofile(here .. "/screens_spec.lua")
 else
   io.stdout:write("# TOOLHOST_BIN not set: skipping the tests against the server\n")
 end

@@ -38,9 +38,9 @@ h.test("server: :Toolhost tools lists the core tools", function()
   start({}, "default")
   vim.cmd("Toolhost tools")
   h.wait_for(function()
-    return vim.fn.bufnr("toolhost://tools") ~= -1
+    return h.view("tools") ~= -1
   end, "the tools buffer")
-  local lines = vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://tools"), 0, -1, false)
+  local lines = vim.api.nvim_buf_get_lines(h.view("tools"), 0, -1, false)
   local names = {}
   for _, l in ipairs(lines) do
     names[l:match("^(%S+)")] = true
@@ -186,7 +186,7 @@ h.test("server: TodoWrite fills :Toolhost todos", function()
     return #toolhost.todos() == 2
   end, "the toolhost/todos notification")
   vim.cmd("Toolhost todos")
-  h.eq(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://todos"), 0, -1, false),
+  h.eq(vim.api.nvim_buf_get_lines(h.view("todos"), 0, -1, false),
     { "Todos: 1/2 done", "[x] Write code", "[~] Running tests" })
 end)
 
@@ -204,7 +204,7 @@ h.test("server: TaskCreate and TaskUpdate fill :Toolhost todos", function()
     return #t == 2 and t[1].status == "in_progress"
   end, "the toolhost/taskList notification")
   vim.cmd("Toolhost todos")
-  h.eq(vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://todos"), 0, -1, false),
+  h.eq(vim.api.nvim_buf_get_lines(h.view("todos"), 0, -1, false),
     { "Todos: 0/2 done", "[~] #1 Writing code", "[ ] #2 Run tests" })
 end)
 
@@ -212,10 +212,17 @@ h.test("server: :Toolhost run shows a tool's result", function()
   local dir = start({ ["notes.txt"] = "alpha\nbeta\n" }, "default")
   vim.cmd('Toolhost run Read {"file_path": "' .. dir .. '/notes.txt"}')
   h.wait_for(function()
-    local b = vim.fn.bufnr("toolhost://result")
+    local b = h.view("result")
     return b ~= -1 and #vim.api.nvim_buf_get_lines(b, 0, -1, false) > 2
   end, "the result buffer")
-  local lines = vim.api.nvim_buf_get_lines(vim.fn.bufnr("toolhost://result"), 0, -1, false)
+  local lines = vim.api.nvim_buf_get_lines(h.view("result"), 0, -1, false)
   h.match(lines[1], "^# Read — ok")
   h.match(table.concat(lines, "\n"), "1\talpha")
+  -- Finding 7: with a second tab open, the result's tab is named for what
+  -- it shows; the default tab line cut "toolhost://result" to "t//result".
+  vim.cmd("tabnew")
+  local tabline = h.tabline()
+  vim.cmd("tabclose")
+  h.match(tabline, "toolhost result: Read", "the tab line")
+  h.truthy(not tabline:find("t//", 1, true), "no shortened folders in the tab line: " .. tabline)
 end)

@@ -87,7 +87,7 @@ h.test("team: a team created shows its members, :Toolhost team lists them, TeamD
     vim.cmd("Toolhost team")
     local buf = -1
     h.wait_for(function()
-      buf = vim.fn.bufnr("toolhost://team")
+      buf = h.view("team")
       return buf ~= -1 and vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] ~= ""
     end, "the team buffer")
     local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)

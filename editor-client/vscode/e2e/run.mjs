@@ -120,6 +120,12 @@ async function main() {
     "workbench.secondarySideBar.defaultVisibility": "hidden",
   };
   installExtensions({ userDataDir, extensionsDir, vsixes: [toolhostVsix], settings: userSettings });
+  // A user who set toolhost.path in the User settings: code-server's window
+  // is a remote one, which reads this machine setting from the Remote
+  // (Machine) settings only. Every start, the first and those after a
+  // crash, must ignore this value alike (issue 28, finding 3).
+  const userFile = path.join(userDataDir, "User", "settings.json");
+  fs.writeFileSync(userFile, JSON.stringify({ ...userSettings, "toolhost.path": path.join(tmp, "toolhost-from-user-settings") }, null, 2));
 
   step("start code-server");
   const session = await startWorkbench({

@@ -165,7 +165,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration("toolhost.path")) {
-        await manager.restart();
+        // VS Code also reports the setting as affected when it first
+        // applies its scope; the server restarts only for a new value.
+        if (manager.pathChanged()) {
+          await manager.restart();
+        }
       } else if (e.affectsConfiguration("toolhost.reviewEditsInPreview") && manager.running()) {
         manager.reviewInPreview = undefined;
         const review = vscode.workspace.getConfiguration("toolhost").get<boolean>("reviewEditsInPreview") ?? false;

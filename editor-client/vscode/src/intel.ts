@@ -171,7 +171,10 @@ function hoverText(hovers: vscode.Hover[]): string {
 }
 
 function lspDocumentSymbol(s: vscode.DocumentSymbol | vscode.SymbolInformation): object {
-  if ("location" in s) {
+  // vscode.executeDocumentSymbolProvider answers objects that are both a
+  // SymbolInformation and a DocumentSymbol: read them as the tree they are
+  // (with children), or a file's members are lost.
+  if (!("children" in s)) {
     return { name: s.name, kind: s.kind + 1, containerName: s.containerName, location: lspLocation(s.location) };
   }
   return {

@@ -16,7 +16,7 @@ import { registerCallProgress } from "./callProgress";
 import { ClientEvents, createClient } from "./client";
 import { ANTHROPIC_EXTENSION_ID, claudeIdeEnabled } from "./logic/claudeIde";
 import { initializationOptions, modeOf, statusBarText } from "./logic/modes";
-import { pathSettings, resolveServerPath, withPathSettings } from "./logic/serverPath";
+import { pathSetting, pathSettings, resolveServerPath, withPathSettings } from "./logic/serverPath";
 import { ClientRequests } from "./logic/protocol";
 
 /** What the status bar item says about the server. */
@@ -27,6 +27,9 @@ const EXTENSION_ID = "toolhost.toolhost";
 
 /** How long the server may take to answer initialize before it is stopped. */
 export const START_TIMEOUT_MS = 15000;
+
+/** How long the first start waits for VS Code to know toolhost.path (see pathSetting). */
+const SETTINGS_WAIT_MS = 10000;
 
 /** Crashes within CRASH_WINDOW_MS after which it is not restarted by itself. */
 const MAX_AUTO_RESTARTS = 3;
@@ -40,6 +43,8 @@ export class ServerManager implements vscode.Disposable {
   mode: string | undefined;
   /** The binary the last start ran, found as every start finds it (Show Status names it). */
   binary: string | undefined;
+  /** The toolhost.path value the last start read: a change to toolhost.path that leaves it restarts nothing. */
+  private startedWithPath: string | undefined;
   private child: ChildProcess | undefined;
   /** Bumped by every start and stop: callbacks of an older process are ignored. */
   private generation = 0;
@@ -121,11 +126,13 @@ export class ServerManager implements vscode.Disposable {
       return;
     }
     const gen = ++this.generation;
+    const configured = await this.pathSetting();
+    if (gen !== this.generation) {
+      return;
+    }
+    this.startedWithPath = configured;
     const config = vscode.workspace.getConfiguration("toolhost");
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    // Only the user's (or remote) value counts: a folder's own settings
-    // never choose the program that runs, whatever VS Code does with them.
-    const configured = config.inspect<string>("path")?.globalValue;
     const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath;
     const resolved = resolveServerPath(configured, { HOME: os.homedir(), PATH: process.env.PATH }, extensionPath);
     if ("error" in resolved) {
@@ -200,6 +207,41 @@ export class ServerManager implements vscode.Disposable {
     const status = await client.sendRequest(ClientRequests.status, {}).catch(() => undefined);
     this.showMode(modeOf(status) ?? mode ?? "default");
     this.events.serverStarted(client, status);
+  }
+
+  /**
+   * toolhost.path as every start reads it: only the user's (or remote)
+   * value counts, as VS Code scopes it; a folder's own settings never
+   * choose the program that runs. While VS Code does not know the setting
+   * yet (an early activation), it waits (bounded) for it, so that the
+   * first start and a restart after a crash read the same value.
+   */
+  private async pathSetting(): Promise<string | undefined> {
+    const read = () => pathSetting(vscode.workspace.getConfiguration("toolhost").inspect<string>("path"));
+    const first = read();
+    if (first.settled) {
+      return first.value;
+    }
+    this.output.appendLine("waiting for VS Code to read the extension's settings before reading toolhost.path");
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, SETTINGS_WAIT_MS);
+      const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration("toolhost") && read().settled) {
+          done();
+        }
+      });
+    });
+    return read().value;
+  }
+
+  /** Whether toolhost.path now differs from the value the last start read. */
+  pathChanged(): boolean {
+    return pathSetting(vscode.workspace.getConfiguration("toolhost").inspect<string>("path")).value !== this.startedWithPath;
   }
 
   /** Stops the server and its process. */

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { bundledPath, expandPath, findOnPath, pathSettings, resolveServerPath, withPathSettings } from "../src/logic/serverPath";
+import { bundledPath, expandPath, findOnPath, pathSetting, pathSettings, resolveServerPath, withPathSettings } from "../src/logic/serverPath";
 
 function tempBin(): { dir: string; bin: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-path-"));
@@ -102,5 +102,20 @@ test("toolhost.path is read from the Remote settings of a remote window, and the
     } else {
       assert.equal(msg, "toolhost was not found.");
     }
+  }
+});
+
+test("pathSetting takes the user's (or remote) value, and is not settled before VS Code knows the setting", () => {
+  const cases: { name: string; inspected: { defaultValue?: unknown; globalValue?: unknown } | undefined; want: { value: string | undefined; settled: boolean } }[] = [
+    // An early activation: VS Code has not read the extension's settings, so
+    // it has not dropped a User value that a remote window ignores.
+    { name: "unknown setting with a value", inspected: { globalValue: "/home/u/bin/toolhost" }, want: { value: "/home/u/bin/toolhost", settled: false } },
+    { name: "unknown setting", inspected: undefined, want: { value: undefined, settled: false } },
+    { name: "known, set", inspected: { defaultValue: "", globalValue: "/opt/toolhost" }, want: { value: "/opt/toolhost", settled: true } },
+    { name: "known, unset", inspected: { defaultValue: "" }, want: { value: undefined, settled: true } },
+    { name: "known, not a string", inspected: { defaultValue: "", globalValue: 3 }, want: { value: undefined, settled: true } },
+  ];
+  for (const c of cases) {
+    assert.deepEqual(pathSetting(c.inspected), c.want, c.name);
   }
 });

@@ -16,14 +16,48 @@ end
 --- The words of a JSON-RPC error or any other, for a message.
 M.err_text = err_text
 
---- Shows lines in a scratch split named `name`, reusing it if open.
-function M.show(name, lines, filetype)
-  local bufname = "toolhost://" .. name
-  local bufnr = vim.fn.bufnr(bufname)
-  if bufnr == -1 then
+-- The scratch buffer of each view (name -> bufnr). Views are found here,
+-- not by buffer name, because a name carries what the view shows ("toolhost
+-- result: Bash") and changes with it.
+local views = {}
+
+--- The name of view `name`'s buffer, with what it shows (`detail`, e.g. the
+--- tool) after a colon. Neither holds a "/": the default tab line shortens
+--- every folder of a name to one letter, so "toolhost://result" read
+--- "t//result"; "toolhost result: Bash" reads as it is, like the review
+--- tabs ("toolhost review: a.txt (proposed)").
+function M.view_name(name, detail)
+  local bufname = "toolhost " .. name
+  if detail and detail ~= "" then
+    bufname = bufname .. ": " .. detail:gsub("/", "∕")
+  end
+  return bufname
+end
+
+--- The buffer of view `name` ("result", "tasks", ...) if it exists, else nil.
+function M.view(name)
+  local bufnr = views[name]
+  if bufnr and vim.api.nvim_buf_is_valid(bufnr) then
+    return bufnr
+  end
+  return nil
+end
+
+--- Shows lines in the scratch split of view `name`, reusing it if open;
+--- `detail` says what it shows now (see view_name).
+function M.show(name, lines, filetype, detail)
+  local bufnr = M.view(name)
+  if not bufnr then
     bufnr = vim.api.nvim_create_buf(false, true)
-    vim.api.nvim_buf_set_name(bufnr, bufname)
     vim.bo[bufnr].bufhidden = "hide"
+    views[name] = bufnr
+  end
+  local bufname = M.view_name(name, detail)
+  if vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":t") ~= bufname then
+    -- A name taken by a buffer that is not a view gets the number after it.
+    if not pcall(vim.api.nvim_buf_set_name, bufnr, bufname) then
+      pcall(vim.api.nvim_buf_set_name, bufnr, bufname .. " " .. bufnr)
+    end
   end
   vim.bo[bufnr].modifiable = true
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
@@ -41,6 +75,12 @@ end
 
 local function on_result(title, show)
   return function(err, result)
+    -- A call the user cancelled was already reported by :Toolhost cancel
+    -- ("cancelled Bash"); a second message would stack into a "Press
+    -- ENTER" prompt that eats the next key.
+    if type(err) == "table" and err.code == vim.lsp.protocol.ErrorCodes.RequestCancelled then
+      return
+    end
     if err then
       vim.notify("toolhost: " .. err_text(err), vim.log.levels.ERROR)
       return
@@ -83,7 +123,7 @@ function M.subcommands.run(args, raw)
     return
   end
   th().call_tool(name, input, on_result(name, function(result)
-    M.show("result", format.result(name, result), "markdown")
+    M.show("result", format.result(name, result), "markdown", name)
   end))
 end
 
@@ -161,7 +201,7 @@ function M.subcommands.tasks()
         local id = task_id()
         if id then
           task_call("TaskOutput", { task_id = id, block = false }, function(text)
-            M.show("task-output", vim.split(text, "\n", { plain = true }))
+            M.show("task-output", vim.split(text, "\n", { plain = true }), nil, id)
           end)
         end
       end,

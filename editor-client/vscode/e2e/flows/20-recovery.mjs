@@ -37,11 +37,14 @@ export async function run(t) {
     await waitFor(() => !alive(pid), "the killed server to exit");
     return pid;
   }
+  // A new process of the same binary (its command line is `${toolhostBin}
+  // serve`): the restart read toolhost.path as the first start did, from the
+  // Remote settings, not the User settings' other value (run.mjs).
   async function newServer(old) {
     await waitFor(() => {
       const pid = serverPid(toolhostBin);
       return pid !== undefined && pid !== old;
-    }, "a new server process", 30000);
+    }, `a new server process of ${toolhostBin}`, 30000);
   }
   const statusSays = (mode) => waitStatus(wb, new RegExp(`Permission mode: \\*\\*${mode}\\*\\*`), `the server in ${mode} mode`);
 
@@ -60,6 +63,13 @@ export async function run(t) {
   // The new server has no list (TaskList: "No tasks"): neither has the view, and it says why.
   await wb.runCommand("toolhost: Focus on Todos View");
   await todosPane.getByText("the agent's todo list ended with it").waitFor({ state: "visible", timeout: 15000 });
+  // Finding 8: the container's title is "toolhost" as everything else; the
+  // capital the side bar shows is VS Code's CSS, as the activity bar shows.
+  const title = await page.locator(".sidebar .title-label h2").first().evaluate((h) => [h.textContent, getComputedStyle(h).textTransform]);
+  const activity = await page.locator(".activitybar .action-item a").evaluateAll((as) => as.map((a) => a.getAttribute("aria-label")));
+  if (title[0] !== "toolhost" || !activity.includes("toolhost")) {
+    throw new Error(`the view container is not named "toolhost": side bar title ${JSON.stringify(title)}, activity bar ${JSON.stringify(activity)}`);
+  }
   if ((await todosPane.locator(".monaco-list-row", { hasText: "Survive a crash" }).count()) > 0) {
     throw new Error("the Todos view still lists a todo of the server that crashed");
   }

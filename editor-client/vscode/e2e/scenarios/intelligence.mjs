@@ -3,7 +3,8 @@
 // through `toolhost mcp --attach` edits a .ts file: an Edit introducing a
 // type error returns that error (code, line, message), the Edit fixing it
 // reports none; LSP goToDefinition on a symbol used in another file returns
-// that file and line, findReferences lists the uses. The time the
+// that file and line, findReferences lists the uses, and the other seven
+// operations answer in Claude Code's shape. The time the
 // diagnostics wait added to each Edit is printed.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -74,6 +75,13 @@ async function main() {
   fs.writeFileSync(path.join(folder, "src", "util.ts"), "export function add(a: number, b: number): number {\n  return a + b;\n}\n");
   const app = path.join(folder, "src", "app.ts");
   fs.writeFileSync(app, 'import { add } from "./util";\nconst total: number = add(1, 2);\nconsole.log(total);\n');
+  // shape.ts gives LSP's other operations something to find: an interface
+  // with an implementation, and a method calling add.
+  fs.writeFileSync(
+    path.join(folder, "src", "shape.ts"),
+    ['import { add } from "./util";', "export interface Shape {", "  area(): number;", "}", "export class Square implements Shape {",
+      "  area(): number {", "    return add(2, 2);", "  }", "}", ""].join("\n"),
+  );
   const env = { XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: path.join(tmp, "xdg") };
   const userDataDir = path.join(tmp, "user");
   const extensionsDir = path.join(tmp, "extensions");
@@ -118,11 +126,29 @@ async function main() {
       throw new Error(`goToDefinition: ${def.text}`);
     }
 
-    step("LSP findReferences lists the uses in both files");
+    step("LSP findReferences lists the uses in the three files");
     const refs = await agent.call("LSP", { ...where, operation: "findReferences" });
-    for (const want of ["across 2 files", "src/app.ts:", "Line 2:23", "src/util.ts:"]) {
+    for (const want of ["Found 5 references across 3 files:", "src/app.ts:", "Line 2:23", "src/util.ts:", "src/shape.ts:\n  Line 1:10"]) {
       if (!refs.text.includes(want)) {
         throw new Error(`findReferences lacks ${JSON.stringify(want)}: ${refs.text}`);
+      }
+    }
+
+    step("LSP answers its other seven operations, each in Claude Code's shape");
+    const shape = "src/shape.ts";
+    const others = [
+      [{ ...where, operation: "hover" }, /^Hover info at 2:23:\n\n[^]*add\(a: number, b: number\): number/],
+      [{ operation: "documentSymbol", filePath: shape, line: 1, character: 1 }, /Square \(Class\) - Line 5[^]*area \(Method\) - Line 6/],
+      [{ operation: "workspaceSymbol", filePath: shape, line: 1, character: 1, query: "Square" }, /^Found \d+ symbols? in workspace:\n\nsrc\/shape\.ts:\n  Square \(Class\) - Line 5/],
+      [{ operation: "goToImplementation", filePath: shape, line: 2, character: 18 }, /^Defined in src\/shape\.ts:5:/],
+      [{ operation: "prepareCallHierarchy", filePath: "src/util.ts", line: 1, character: 17 }, /^Call hierarchy item: add \(Function\) - src\/util\.ts:1/],
+      [{ operation: "incomingCalls", filePath: "src/util.ts", line: 1, character: 17 }, /^Found \d incoming calls?:[^]*src\/shape\.ts:\n  area \(Method\) - Line 6 \[calls at: 7:12\]/],
+      [{ operation: "outgoingCalls", filePath: shape, line: 6, character: 3 }, /^Found 1 outgoing call:\n\nsrc\/util\.ts:\n  add \(Function\) - Line 1 \[called from: 7:12\]/],
+    ];
+    for (const [input, want] of others) {
+      const got = await agent.call("LSP", input);
+      if (got.isError || !want.test(got.text)) {
+        throw new Error(`LSP ${input.operation}: ${got.text}\nwant ${want}`);
       }
     }
 
@@ -150,7 +176,7 @@ async function main() {
     if (diags.isError || diags.text.includes("2322")) {
       throw new Error(`getDiagnostics: ${diags.text}`);
     }
-    console.log("intelligence: 6 steps passed");
+    console.log("intelligence: 7 steps passed");
   } catch (err) {
     await reportFailed("e2e intelligence", log, err, session?.wb, "intelligence-failure");
   } finally {

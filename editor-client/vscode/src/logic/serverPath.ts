@@ -65,6 +65,21 @@ export function findOnPath(name: string, pathVar: string | undefined): string | 
   return undefined;
 }
 
+/**
+ * The value of `toolhost.path` that counts, from the configuration's
+ * inspect(): the user's own (in a remote window, the Remote settings'),
+ * never a folder's. `settled` is false while VS Code does not know the
+ * setting yet (it has no default): until it has read the extension's
+ * settings it has not applied their machine scope, so a value shown then
+ * may be the local User settings' one that it drops a moment later. Read
+ * then, the first start would find a path that the restart after a crash
+ * does not.
+ */
+export function pathSetting(inspected: { defaultValue?: unknown; globalValue?: unknown } | undefined): { value: string | undefined; settled: boolean } {
+  const value = typeof inspected?.globalValue === "string" ? inspected.globalValue : undefined;
+  return { value, settled: inspected?.defaultValue !== undefined };
+}
+
 /** Resolves the binary to start: the setting, else the bundled binary, else PATH. */
 export function resolveServerPath(
   configured: string | undefined,

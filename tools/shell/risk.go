@@ -1,16 +1,17 @@
-package permission
+package shell
 
 import (
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/toolhost/toolhost/tools"
+	"github.com/toolhost/toolhost/tools/permission/protect"
+	"github.com/toolhost/toolhost/tools/permission/shellcmd"
 )
 
-// CommandRisk rates a Bash command for the permission prompt from the same
-// parsed reading as the permission decision (parseCommand), so that what
+// commandRisk rates a Bash command for the permission prompt from the same
+// parsed reading as the permission decision (shellcmd.Parse), so that what
 // the user is told and what the rules see cannot disagree:
 //
 //   - high: bash cannot parse it; what it runs is computed or read from a
@@ -26,17 +27,17 @@ import (
 //
 // dir is the absolute folder the command starts in ("" for the first
 // root).
-func CommandRisk(command, dir string) tools.Risk {
-	sc := parseCommand(command, dir)
-	if sc.unparsed != "" {
+func commandRisk(command, dir string) tools.Risk {
+	sc := shellcmd.Parse(command, dir)
+	if sc.Unparsed != "" {
 		return tools.RiskHigh
 	}
 	low := true
-	for _, p := range sc.parts {
-		if p.opaque || gitConfigWrite(p.argv) || dangerous(p.argv) || writesProtected(p) {
+	for _, p := range sc.Parts {
+		if p.Opaque || protect.GitConfigWrite(p.Argv) || dangerous(p.Argv) || writesProtected(p) {
 			return tools.RiskHigh
 		}
-		if len(p.argv) > 0 && !looksOnly(p.argv) || slices.ContainsFunc(p.targets, func(t string) bool { return t != "/dev/null" }) {
+		if len(p.Argv) > 0 && !looksOnly(p.Argv) || slices.ContainsFunc(p.Targets, func(t string) bool { return t != "/dev/null" }) {
 			low = false
 		}
 	}
@@ -126,28 +127,14 @@ func dangerous(argv []string) bool {
 // writesProtected reports whether p may write a protected file: a
 // redirection into one, or a protected file named to a command that does
 // not only look.
-func writesProtected(p simpleCommand) bool {
-	for _, t := range p.targets {
-		if protectedName(t) {
+func writesProtected(p shellcmd.Simple) bool {
+	for _, t := range p.Targets {
+		if protect.Name(t) {
 			return true
 		}
 	}
-	if len(p.argv) == 0 || looksOnly(p.argv) {
+	if len(p.Argv) == 0 || looksOnly(p.Argv) {
 		return false
 	}
-	return slices.ContainsFunc(p.names, protectedName)
-}
-
-// protectedName reports whether a file named in a command (relative to the
-// folder it runs in, or absolute) is a protected file of a workspace: the
-// protected names are matched from any folder of the path on, since the
-// command's folder and the root are not known here.
-func protectedName(name string) bool {
-	segs := strings.Split(filepath.ToSlash(filepath.Clean(name)), "/")
-	for i := range segs {
-		if protectedPath(strings.Join(segs[i:], "/")) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.Names, protect.Name)
 }

@@ -1,4 +1,4 @@
-package permission
+package shell
 
 import (
 	"testing"
@@ -46,8 +46,8 @@ func TestCommandRisk(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {
-			if got := CommandRisk(tt.command, ""); got != tt.want {
-				t.Errorf("CommandRisk(%q) = %s, want %s", tt.command, got, tt.want)
+			if got := commandRisk(tt.command, ""); got != tt.want {
+				t.Errorf("commandRisk(%q) = %s, want %s", tt.command, got, tt.want)
 			}
 		})
 	}
@@ -56,6 +56,6 @@ func TestCommandRisk(t *testing.T) {
 // BenchmarkCommandRisk is the per-call cost of rating a typical command.
 func BenchmarkCommandRisk(b *testing.B) {
 	for b.Loop() {
-		CommandRisk("cd src && go test ./... 2>&1 | tail -20", "")
+		commandRisk("cd src && go test ./... 2>&1 | tail -20", "")
 	}
 }

@@ -1,4 +1,13 @@
-package permission
+// Package shellcmd reads a Bash command as bash itself reads it, on
+// mvdan.cc/sh's syntax tree, into the simple commands bash would run: their
+// words after quote removal, the files their redirections open, the folders
+// a cd before them leads to, and whether each is literal (Static) or
+// computed at run time (Opaque). The strings given to bash -c, sh -c, eval,
+// trap and alias, here-documents fed to a shell, and find -exec are read in
+// turn. It knows bash, not rules: the permission checker matches its rules
+// against what Parse returns, so quoting, comments, here-docs and $'…'
+// cannot make a rule see something other than what bash runs.
+package shellcmd
 
 import (
 	"path"
@@ -10,63 +19,56 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// shellCommand is a Bash command as bash itself reads it: the simple
-// commands it runs, found on mvdan.cc/sh's syntax tree. Every permission
-// decision about a command (allow, ask and deny rules, bash.blockedCommands,
-// protected files) is made on these parts, so quoting, comments, here-docs
-// and $'…' cannot make a rule see something other than what bash runs.
-type shellCommand struct {
-	// whole is the command with runs of spaces and tabs collapsed, for
+// Command is a Bash command as bash itself reads it: the simple commands
+// it runs, found on mvdan.cc/sh's syntax tree.
+type Command struct {
+	// Whole is the command with runs of spaces and tabs collapsed, for
 	// rules that name the whole command and for messages.
-	whole string
-	// parts are the simple commands bash would run, those inside
+	Whole string
+	// Parts are the simple commands bash would run, those inside
 	// substitutions, subshells, functions, loops, and strings given to
 	// bash -c, sh -c and eval included.
-	parts []simpleCommand
-	// dotGlob is set when the command may make globs match dot files
+	Parts []Simple
+	// DotGlob is set when the command may make globs match dot files
 	// (shopt, GLOBIGNORE).
-	dotGlob bool
-	// unparsed holds bash's complaint when the command does not parse;
-	// then only a rule naming the whole command (or a bare Bash rule)
-	// allows it.
-	unparsed string
-	// powerShell is set for a PowerShell command (powershell.go).
-	powerShell bool
+	DotGlob bool
+	// Unparsed holds bash's complaint when the command does not parse.
+	Unparsed string
 }
 
-// simpleCommand is one command bash would run.
-type simpleCommand struct {
-	// argv are its words after quote removal, with the wrappers that only
+// Simple is one command bash would run.
+type Simple struct {
+	// Argv are its words after quote removal, with the wrappers that only
 	// run another command (timeout, env NAME=VALUE, xargs, ...) taken off:
-	// what rules are matched against. full is argv with its wrappers.
-	argv, full []string
-	// static: every word, assignment and redirection target is literal
+	// what rules are matched against. Full is Argv with its wrappers.
+	Argv, Full []string
+	// Static: every word, assignment and redirection target is literal
 	// after quote removal (no parameter, substitution or brace expansion,
 	// no glob as the command's name) and no assignment changes how the
 	// command is found or run (PATH, LD_PRELOAD, ...): only then can a
 	// prefix rule cover it.
-	static bool
-	// opaque: what it runs cannot be known before it runs (a computed name,
+	Static bool
+	// Opaque: what it runs cannot be known before it runs (a computed name,
 	// a computed string handed to a shell, nesting too deep). No rule can
 	// see inside it, deny rules included.
-	opaque bool
-	// appended: xargs or find -exec adds words to it, so only prefix and
+	Opaque bool
+	// Appended: xargs or find -exec adds words to it, so only prefix and
 	// wildcard rules cover it.
-	appended bool
-	// names are the literal words that may name files (arguments, brace
-	// expansions expanded, and assigned values); targets the files its
-	// redirections open; redirs its redirections other than here-documents
+	Appended bool
+	// Names are the literal words that may name files (arguments, brace
+	// expansions expanded, and assigned values); Targets the files its
+	// redirections open; Redirs its redirections other than here-documents
 	// as operator and target ("2>", "log"), which an exact rule names too;
-	// globs the words bash matches against the files there.
-	names, targets, redirs, globs []string
-	// dirs are the folders it may run in: "" for the first root, a path
-	// relative to it or absolute, unknownDir after a cd the parser cannot
+	// Globs the words bash matches against the files there.
+	Names, Targets, Redirs, Globs []string
+	// Dirs are the folders it may run in: "" for the first root, a path
+	// relative to it or absolute, UnknownDir after a cd the parser cannot
 	// follow. A cd that may fail keeps the folder before it in the list.
-	dirs []string
+	Dirs []string
 }
 
-// unknownDir stands for a folder a cd leads to that the command computes.
-const unknownDir = "?"
+// UnknownDir stands for a folder a cd leads to that the command computes.
+const UnknownDir = "?"
 
 // Bounds on the reading: bash -c and eval strings parsed in turn (deeper
 // ones are opaque), folders followed through cd (past it the folder is
@@ -82,23 +84,23 @@ const (
 // use but cost allocations to make.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
-// parseCommand reads a Bash command as bash would, starting in the
+// Parse reads a Bash command as bash would, starting in the
 // absolute folder dir ("" for the first root).
-func parseCommand(cmd, dir string) shellCommand {
-	sc := shellCommand{whole: strings.TrimSpace(collapseSpaces(cmd))}
+func Parse(cmd, dir string) Command {
+	sc := Command{Whole: strings.TrimSpace(CollapseSpaces(cmd))}
 	w := walker{dirs: []string{dir}, frames: make([]frame, 0, 16)}
 	if err := w.script(cmd); err != nil {
-		sc.unparsed = err.Error()
+		sc.Unparsed = err.Error()
 		return sc
 	}
-	sc.parts, sc.dotGlob = w.parts, w.dotGlob
+	sc.Parts, sc.DotGlob = w.parts, w.dotGlob
 	return sc
 }
 
 // walker collects the simple commands of a syntax tree in the order bash
 // runs them: what a command substitutes before the command.
 type walker struct {
-	parts []simpleCommand
+	parts []Simple
 	// dirs are the folders the next command may run in.
 	dirs    []string
 	dotGlob bool
@@ -172,7 +174,7 @@ func (w *walker) visit(n syntax.Node) bool {
 // unknowable records a construct no rule can cover.
 func (w *walker) unknowable() {
 	w.parts = append(w.parts, w.newPart())
-	w.parts[len(w.parts)-1].static = false
+	w.parts[len(w.parts)-1].Static = false
 }
 
 // plainTest reports a [[ … ]] of literal words without the operators that
@@ -197,8 +199,8 @@ func (w *walker) plainTest(c *syntax.TestClause) bool {
 
 // newPart starts a simple command at the walker's folders, with the
 // redirections that apply to it.
-func (w *walker) newPart() simpleCommand {
-	sc := simpleCommand{static: true, dirs: w.dirs}
+func (w *walker) newPart() Simple {
+	sc := Simple{Static: true, Dirs: w.dirs}
 	for _, r := range w.redirs {
 		sc.redirect(r)
 	}
@@ -211,7 +213,7 @@ func (w *walker) newPart() simpleCommand {
 func (w *walker) call(assigns []*syntax.Assign, args []*syntax.Word, decl string) {
 	sc := w.newPart()
 	if decl != "" {
-		sc.argv = []string{decl}
+		sc.Argv = []string{decl}
 	}
 	for _, a := range assigns {
 		sc.assign(w, a, decl != "")
@@ -220,19 +222,19 @@ func (w *walker) call(assigns []*syntax.Assign, args []*syntax.Word, decl string
 		vals, glob, ok := literal(word, i)
 		switch {
 		case !ok:
-			sc.static, sc.opaque = false, sc.opaque || i == 0
+			sc.Static, sc.Opaque = false, sc.Opaque || i == 0
 			vals = []string{""}
 		case len(vals) != 1 || glob && i == 0:
 			// A brace expansion makes several words; a glob names a
 			// program by the files there.
-			sc.static = false
+			sc.Static = false
 		}
 		if glob {
-			sc.globs = append(sc.globs, vals...)
+			sc.Globs = append(sc.Globs, vals...)
 		}
-		sc.argv = append(sc.argv, vals...)
+		sc.Argv = append(sc.Argv, vals...)
 		if ok {
-			sc.names = append(sc.names, vals...)
+			sc.Names = append(sc.Names, vals...)
 		}
 	}
 	if w.unwrap(&sc) {
@@ -240,7 +242,7 @@ func (w *walker) call(assigns []*syntax.Assign, args []*syntax.Word, decl string
 	}
 	w.parts = append(w.parts, sc)
 	w.followCd(&sc)
-	if len(sc.argv) > 0 && sc.argv[0] == "shopt" || sc.opaque {
+	if len(sc.Argv) > 0 && sc.Argv[0] == "shopt" || sc.Opaque {
 		w.dotGlob = true
 	}
 }
@@ -248,12 +250,12 @@ func (w *walker) call(assigns []*syntax.Assign, args []*syntax.Word, decl string
 // assign judges an assignment before a command (or an argument of
 // export and declare, decl): its value must be literal and its name must
 // not change how commands are found or run.
-func (sc *simpleCommand) assign(w *walker, a *syntax.Assign, decl bool) {
+func (sc *Simple) assign(w *walker, a *syntax.Assign, decl bool) {
 	val, known := "", a.Value == nil
 	if a.Value != nil {
 		if vals, _, ok := literal(a.Value, 1); ok && len(vals) == 1 {
 			val, known = vals[0], true
-			sc.names = append(sc.names, val)
+			sc.Names = append(sc.Names, val)
 		}
 	}
 	name := ""
@@ -266,15 +268,15 @@ func (sc *simpleCommand) assign(w *walker, a *syntax.Assign, decl bool) {
 		name, _, _ = strings.Cut(val, "=")
 	}
 	if !known || a.Array != nil || a.Index != nil || riskyVariable(name) {
-		sc.static = false
+		sc.Static = false
 	}
 	if name == "GLOBIGNORE" {
 		w.dotGlob = true
 	}
 	if naked {
-		sc.argv = append(sc.argv, val)
+		sc.Argv = append(sc.Argv, val)
 	} else if decl {
-		sc.argv = append(sc.argv, name+"="+val)
+		sc.Argv = append(sc.Argv, name+"="+val)
 	}
 }
 
@@ -302,7 +304,7 @@ func riskyVariable(name string) bool {
 // redirect records a redirection's target. A here-document's body is
 // data (the commands bash substitutes in an unquoted one are walked as
 // any substitution).
-func (sc *simpleCommand) redirect(r *syntax.Redirect) {
+func (sc *Simple) redirect(r *syntax.Redirect) {
 	if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
 		return
 	}
@@ -313,23 +315,23 @@ func (sc *simpleCommand) redirect(r *syntax.Redirect) {
 	}
 	switch {
 	case !ok:
-		sc.static = false
+		sc.Static = false
 		return
 	case r.Op == syntax.WordHdoc:
 		return
 	case len(vals) != 1:
-		sc.static = false
+		sc.Static = false
 	case (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && (vals[0] == "-" || isDigits(vals[0])):
 		// >&2, <&0, >&-: a file descriptor, not a file.
-		sc.redirs = append(sc.redirs, op, vals[0])
+		sc.Redirs = append(sc.Redirs, op, vals[0])
 		return
 	default:
-		sc.redirs = append(sc.redirs, op, vals[0])
+		sc.Redirs = append(sc.Redirs, op, vals[0])
 	}
 	if glob {
-		sc.globs = append(sc.globs, vals...)
+		sc.Globs = append(sc.Globs, vals...)
 	}
-	sc.targets = append(sc.targets, vals...)
+	sc.Targets = append(sc.Targets, vals...)
 }
 
 func isDigits(s string) bool {
@@ -483,8 +485,8 @@ var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true
 // literal string to a shell (bash -c, eval, trap, alias, a here-doc or
 // here-string fed to bash), the string's commands are walked in sc's
 // place and unwrap reports true.
-func (w *walker) unwrap(sc *simpleCommand) bool {
-	argv := sc.argv
+func (w *walker) unwrap(sc *Simple) bool {
+	argv := sc.Argv
 	for len(argv) > 0 {
 		name, args := argv[0], argv[1:]
 		script, known := "", true
@@ -525,28 +527,28 @@ func (w *walker) unwrap(sc *simpleCommand) bool {
 			cmd, opaque, ok := wr.rest(args)
 			switch {
 			case opaque:
-				sc.opaque, sc.static = true, false
+				sc.Opaque, sc.Static = true, false
 				return false
 			case !ok:
 				w.done(sc, argv)
 				return false
 			}
-			sc.appended = sc.appended || wr.appends
+			sc.Appended = sc.Appended || wr.appends
 			argv = cmd
 			continue
 		}
 		return w.runScript(sc, script, known)
 	}
 	// A wrapper with nothing to run (time, nohup alone).
-	sc.full, sc.argv = sc.argv, nil
+	sc.Full, sc.Argv = sc.Argv, nil
 	return false
 }
 
 // done settles sc's command as argv, sc's words without the wrappers in
 // front of it, and adds the commands find runs.
-func (w *walker) done(sc *simpleCommand, argv []string) {
-	if len(argv) != len(sc.argv) {
-		sc.full, sc.argv = sc.argv, argv
+func (w *walker) done(sc *Simple, argv []string) {
+	if len(argv) != len(sc.Argv) {
+		sc.Full, sc.Argv = sc.Argv, argv
 	}
 	if argv[0] != "find" {
 		return
@@ -562,7 +564,7 @@ func (w *walker) done(sc *simpleCommand, argv []string) {
 			end++
 		}
 		if end > i+1 {
-			w.parts = append(w.parts, simpleCommand{argv: argv[i+1 : end], static: sc.static, opaque: sc.opaque, appended: true, dirs: sc.dirs})
+			w.parts = append(w.parts, Simple{Argv: argv[i+1 : end], Static: sc.Static, Opaque: sc.Opaque, Appended: true, Dirs: sc.Dirs})
 		}
 		i = end
 	}
@@ -571,17 +573,17 @@ func (w *walker) done(sc *simpleCommand, argv []string) {
 // runScript walks a shell string in sc's place; known is false when the
 // string is computed. The shell's own redirections apply to its commands,
 // and stay even when it runs none.
-func (w *walker) runScript(sc *simpleCommand, script string, known bool) bool {
+func (w *walker) runScript(sc *Simple, script string, known bool) bool {
 	sub := walker{dirs: w.dirs, depth: w.depth + 1}
-	if !known || sub.depth > maxShellDepth || !sc.static || sub.script(script) != nil {
-		sc.opaque, sc.static = true, false
+	if !known || sub.depth > maxShellDepth || !sc.Static || sub.script(script) != nil {
+		sc.Opaque, sc.Static = true, false
 		return false
 	}
 	if len(sub.parts) == 0 {
-		sub.parts = append(sub.parts, simpleCommand{static: true, dirs: w.dirs})
+		sub.parts = append(sub.parts, Simple{Static: true, Dirs: w.dirs})
 	}
 	for i := range sub.parts {
-		sub.parts[i].targets = append(slices.Clip(sub.parts[i].targets), sc.targets...)
+		sub.parts[i].Targets = append(slices.Clip(sub.parts[i].Targets), sc.Targets...)
 	}
 	w.parts = append(w.parts, sub.parts...)
 	w.dirs = union(w.dirs, sub.dirs)
@@ -659,12 +661,12 @@ func (w *walker) fedScript() (string, bool) {
 
 // followCd records where a cd or pushd leads for the commands after it.
 // The folder before stays possible: the cd may fail, and ; and || go on.
-func (w *walker) followCd(sc *simpleCommand) {
-	if len(sc.argv) == 0 || !has("cd pushd popd", sc.argv[0]) {
+func (w *walker) followCd(sc *Simple) {
+	if len(sc.Argv) == 0 || !has("cd pushd popd", sc.Argv[0]) {
 		return
 	}
-	known := sc.static && sc.argv[0] != "popd"
-	args := sc.argv[1:]
+	known := sc.Static && sc.Argv[0] != "popd"
+	args := sc.Argv[1:]
 	for known && len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
 		a := args[0]
 		args = args[1:]
@@ -674,9 +676,9 @@ func (w *walker) followCd(sc *simpleCommand) {
 		// pushd -N rotates the stack.
 		known = !isDigits(a[1:])
 	}
-	to := unknownDir
+	to := UnknownDir
 	switch {
-	case !known || len(args) == 0 && sc.argv[0] == "pushd":
+	case !known || len(args) == 0 && sc.Argv[0] == "pushd":
 	case len(args) == 0:
 		to = "~"
 	case args[0] != "-" && !strings.HasPrefix(args[0], "+"):
@@ -685,8 +687,8 @@ func (w *walker) followCd(sc *simpleCommand) {
 	next := slices.Clone(w.dirs)
 	for _, d := range w.dirs {
 		switch {
-		case to == unknownDir || d == unknownDir:
-			next = append(next, unknownDir)
+		case to == UnknownDir || d == UnknownDir:
+			next = append(next, UnknownDir)
 		case d == "" || path.IsAbs(to) || to == "~" || strings.HasPrefix(to, "~/"):
 			next = append(next, to)
 		default:
@@ -699,7 +701,7 @@ func (w *walker) followCd(sc *simpleCommand) {
 }
 
 // union returns the folders of a and b, each once, at most maxDirs of them
-// (then unknownDir stands for the rest).
+// (then UnknownDir stands for the rest).
 func union(a, b []string) []string {
 	out := make([]string, 0, len(a)+len(b))
 	for _, d := range slices.Concat(a, b) {
@@ -708,33 +710,33 @@ func union(a, b []string) []string {
 		}
 	}
 	if len(out) > maxDirs {
-		out = append(out[:maxDirs-1], unknownDir)
+		out = append(out[:maxDirs-1], UnknownDir)
 	}
 	return out
 }
 
-// forms yields the words of a command in every form it runs in, for
+// Forms yields the words of a command in every form it runs in, for
 // deny and ask rules and bash.blockedCommands: with its wrappers taken
 // off, as written, and named by its base name (/bin/rm as rm). An
 // iterator, not a slice: it runs for every rule of every call.
-func (sc *simpleCommand) forms(yield func([]string) bool) {
-	if len(sc.argv) > 0 {
-		if !yield(sc.argv) {
+func (sc *Simple) Forms(yield func([]string) bool) {
+	if len(sc.Argv) > 0 {
+		if !yield(sc.Argv) {
 			return
 		}
-		if strings.Contains(sc.argv[0], "/") && !yield(append([]string{path.Base(sc.argv[0])}, sc.argv[1:]...)) {
+		if strings.Contains(sc.Argv[0], "/") && !yield(append([]string{path.Base(sc.Argv[0])}, sc.Argv[1:]...)) {
 			return
 		}
 	}
-	if sc.full != nil {
-		yield(sc.full)
+	if sc.Full != nil {
+		yield(sc.Full)
 	}
 }
 
-// shellText writes argv back as a command bash reads as the same words,
+// Quote writes argv back as a command bash reads as the same words,
 // followed by redirs (operator, target, ...), for the rules a prompt
 // suggests.
-func shellText(argv []string, redirs ...string) string {
+func Quote(argv []string, redirs ...string) string {
 	quote := func(s string) string {
 		if q, err := syntax.Quote(s, syntax.LangBash); err == nil {
 			return q
@@ -751,19 +753,19 @@ func shellText(argv []string, redirs ...string) string {
 	return strings.Join(out, " ")
 }
 
-// commandWords reads a rule's command specifier as bash would read it as a
+// Words reads a rule's command specifier as bash would read it as a
 // command: its words after quote removal. A specifier that is not one
 // literal simple command is split at spaces.
-func commandWords(spec string) []string {
-	sc := parseCommand(spec, "")
-	if sc.unparsed == "" && len(sc.parts) == 1 && sc.parts[0].static && sc.parts[0].full == nil {
-		return slices.Concat(sc.parts[0].argv, sc.parts[0].redirs)
+func Words(spec string) []string {
+	sc := Parse(spec, "")
+	if sc.Unparsed == "" && len(sc.Parts) == 1 && sc.Parts[0].Static && sc.Parts[0].Full == nil {
+		return slices.Concat(sc.Parts[0].Argv, sc.Parts[0].Redirs)
 	}
 	return strings.Fields(spec)
 }
 
-// collapseSpaces turns runs of spaces and tabs into one space (quoted text
+// CollapseSpaces turns runs of spaces and tabs into one space (quoted text
 // included: it only serves exact comparisons with rules).
-func collapseSpaces(s string) string {
+func CollapseSpaces(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' }), " ")
 }
