@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -133,8 +134,14 @@ type Journal struct {
 	seq int64
 	// autoTurn is, by agent, the turn of calls that gave no turn id.
 	autoTurn map[string]string
-	// loaded is set once the log was read from dir.
-	loaded bool
+	// logInfo is the log file entries were read from (nil: none yet) and
+	// logRead how many of its bytes: another server on the same folder
+	// appends to it, and a trim replaces it by a new file.
+	logInfo os.FileInfo
+	logRead int64
+	// logCut is set when the log ends in a line cut short (by a crash, or
+	// by another server still writing it).
+	logCut bool
 }
 
 // OpenJournal returns the journal kept in dir (created at the first
@@ -183,22 +190,48 @@ func Hash(data []byte) string {
 
 const journalLog = "journal.jsonl"
 
-// load reads the log once; a line cut short by a crash is skipped.
-func (j *Journal) load() {
-	if j.loaded {
-		return
-	}
-	j.loaded = true
+// Two servers on one folder (two editor windows) share the journal: each
+// reads what the other appended before it uses its entries (syncLocked),
+// and every change of the files (an append, a trim) is made holding
+// journal.lock, a lock across processes, after that read. So neither drops
+// the other's lines when it trims, and the numbers stay unique.
+
+// syncLocked brings the entries up to the log on disk: the lines appended
+// since the last read, or the whole log again when it is another file (a
+// trim replaced it). A line cut short is skipped.
+func (j *Journal) syncLocked() {
 	f, err := os.Open(filepath.Join(j.dir, journalLog))
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
+	info, err := f.Stat()
+	if err != nil {
+		return
+	}
+	if j.logInfo == nil || !os.SameFile(info, j.logInfo) || info.Size() < j.logRead {
+		j.entries, j.blobs, j.seq, j.logRead = nil, map[string]int64{}, 0, 0
+	}
+	j.logInfo = info
+	if info.Size() == j.logRead {
+		return
+	}
+	if _, err := f.Seek(j.logRead, io.SeekStart); err != nil {
+		return
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	j.logCut = false
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			// A last line without its end: cut by a crash, or being
+			// written; read again next time.
+			j.logCut = len(line) > 0
+			return
+		}
+		j.logRead += int64(len(line))
 		var e JournalEntry
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Path == "" {
+		if json.Unmarshal(line, &e) != nil || e.Path == "" {
 			continue
 		}
 		if e.Kept {
@@ -207,6 +240,28 @@ func (j *Journal) load() {
 		j.entries = append(j.entries, e)
 		j.seq = max(j.seq, e.Seq)
 	}
+}
+
+// lockShared takes journal.lock, the lock that orders the changes of the
+// journal's files across processes, and reads what others appended; the
+// caller holds j.mu and calls the returned func when done.
+func (j *Journal) lockShared() (unlock func(), err error) {
+	if err := os.MkdirAll(j.dir, 0o700); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(j.dir, "journal.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock the change journal: %w", err)
+	}
+	j.syncLocked()
+	return func() {
+		_ = unlockFile(f)
+		_ = f.Close()
+	}, nil
 }
 
 // statBlob notes a stored content's size; false when it is missing.
@@ -239,7 +294,12 @@ func (j *Journal) Record(ctx context.Context, ed Editor, path string, before, af
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.load()
+	unlock, lerr := j.lockShared()
+	if lerr != nil {
+		j.opts.Log.Warn("the change journal could not store a change: it cannot be rewound", "path", path, "err", lerr)
+		return lerr
+	}
+	defer unlock()
 	now := j.opts.Now()
 	j.seq++
 	e := JournalEntry{Seq: j.seq, Time: now.UTC(), CallID: o.CallID, Tool: o.Tool, Agent: o.Agent, Path: path, After: Hash(after)}
@@ -350,7 +410,21 @@ func (j *Journal) appendLocked(e JournalEntry) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(append(line, '\n'))
+	if j.logCut {
+		// Under the lock nobody is writing: the cut line is a crash's,
+		// and this entry must not be glued to it.
+		line = append([]byte{'\n'}, line...)
+	}
+	line = append(line, '\n')
+	_, err = f.Write(line)
+	if err == nil {
+		// What was read of the log now ends with this line.
+		j.logRead += int64(len(line))
+		j.logCut = false
+		if info, serr := f.Stat(); serr == nil {
+			j.logInfo = info
+		}
+	}
 	return errors.Join(err, f.Close())
 }
 
@@ -390,7 +464,13 @@ func (j *Journal) trimLocked() {
 		line, _ := json.Marshal(e)
 		buf.Write(append(line, '\n'))
 	}
-	_ = WriteFileAtomic(filepath.Join(j.dir, journalLog), buf.Bytes())
+	logPath := filepath.Join(j.dir, journalLog)
+	if WriteFileAtomic(logPath, buf.Bytes()) != nil {
+		return
+	}
+	if info, err := os.Stat(logPath); err == nil {
+		j.logInfo, j.logRead, j.logCut = info, int64(buf.Len()), false
+	}
 }
 
 // usedBlobs are the contents the entries of turns not dropped need.
@@ -429,7 +509,7 @@ func (j *Journal) turnOrderLocked() []string {
 func (j *Journal) Entries() []JournalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.load()
+	j.syncLocked()
 	return append([]JournalEntry(nil), j.entries...)
 }
 
@@ -468,7 +548,7 @@ type FileSpan struct {
 func (j *Journal) Select(sel Selection) (turn string, spans []FileSpan, err error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.load()
+	j.syncLocked()
 	if len(j.entries) == 0 {
 		return "", nil, errors.New("toolhost has recorded no file changes in this workspace yet")
 	}

@@ -3,6 +3,8 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -129,10 +131,21 @@ func (w *Workspace) Rewind(ctx context.Context, ed Editor, sel Selection) (Rewou
 			edit := WorkspaceEdit{ChangeAnnotations: map[string]ChangeAnnotation{
 				annotationID: {Label: visible.Line(out.Label)},
 			}}
+			params := &ApplyWorkspaceEditParams{Label: out.Label, Edit: edit}
 			for _, r := range todo {
-				edit.DocumentChanges = append(edit.DocumentChanges, w.restoreChange(r.span, r.current, r.before, r.t))
+				params.Edit.DocumentChanges = append(params.Edit.DocumentChanges, w.restoreChange(r.span, r.current, r.before, r.t))
+				if r.t.kind == diskAhead {
+					// The buffer is behind a disk that a command changed
+					// (Bash's change being rewound): as for Modify, the
+					// disk's hash lets the editor save over it.
+					if params.Toolhost == nil {
+						params.Toolhost = &EditHints{Disk: map[string]string{}}
+					}
+					sum := sha256.Sum256(r.current)
+					params.Toolhost.Disk[PathToURI(r.span.Path)] = hex.EncodeToString(sum[:])
+				}
 			}
-			res, err := ed.ApplyEdit(ctx, &ApplyWorkspaceEditParams{Label: out.Label, Edit: edit})
+			res, err := ed.ApplyEdit(ctx, params)
 			if err == nil && (res == nil || !res.Applied) {
 				reason := ""
 				if res != nil {

@@ -256,7 +256,7 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 			b.spares.refill(spareKey(name, next, env), name, next, env)
 		}()
 	}
-	res, savedPath, err := runSaved(ctx, spec, "bash")
+	res, savedPath, err := runSaved(ctx, b.ws, spec, "bash")
 	if err != nil {
 		return nil, err
 	}
@@ -281,9 +281,13 @@ func (b *Bash) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 // runSaved runs a shell tool's foreground command (runForeground) and
 // closes its spill: the output turned into UTF-8 (decodeCommandOutput) and
 // the path of the file holding the whole of it, when it was saved. A
-// cancelled call returns ctx's error.
-func runSaved(ctx context.Context, spec runSpec, shell string) (runResult, string, error) {
+// cancelled call returns ctx's error. What the command changed in files
+// the editor has open goes to ws's change journal as this call's change
+// (WatchOpenFiles), so a rewind of its turn covers it.
+func runSaved(ctx context.Context, ws *workspace.Workspace, spec runSpec, shell string) (runResult, string, error) {
+	watch := ws.WatchOpenFiles(ctx)
 	res, err := runForeground(ctx, spec)
+	watch.Record(ctx)
 	savedPath := spec.spill.close()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -459,3 +459,30 @@ func TestShellQuoteInTrap(t *testing.T) {
 		}
 	}
 }
+
+// TestBashChangesOpenFilesInJournal: a command's change of a file the
+// editor has open is its call's change in the journal.
+func TestBashChangesOpenFilesInJournal(t *testing.T) {
+	b, _, dir := newBash(t, settings.Defaults)
+	b.ws.SetJournal(workspace.OpenJournal(filepath.Join(t.TempDir(), "changes"), workspace.JournalOptions{}))
+	open, closed := filepath.Join(dir, "open.txt"), filepath.Join(dir, "closed.txt")
+	for _, p := range []string{open, closed} {
+		if err := os.WriteFile(p, []byte("one\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.ws.Open(workspace.PathToURI(open), "plaintext", 1, "one\n"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := workspace.WithOrigin(context.Background(), workspace.Origin{CallID: "call-7", Tool: "Bash", Turn: "t"})
+	if _, err := execTool(ctx, b, map[string]any{"command": "echo two >> open.txt; echo two >> closed.txt"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	entries := b.ws.Journal().Entries()
+	if len(entries) != 1 || entries[0].Path != open || entries[0].CallID != "call-7" {
+		t.Fatalf("journal lists %+v, want the one change of open.txt by call-7", entries)
+	}
+	if before, err := b.ws.Journal().Content(entries[0].Before); string(before) != "one\n" || err != nil {
+		t.Errorf("content before = %q, %v; want %q", before, err, "one\n")
+	}
+}

@@ -129,7 +129,7 @@ func (p *PowerShell) Execute(ctx context.Context, call *tools.Call) (*tools.Resu
 		spec.adopt = p.tasks.Adopt
 		spec.background = backgroundTaker(p.tasks, p.log, call, "powershell", in.Command)
 	}
-	res, savedPath, err := runSaved(ctx, spec, "PowerShell")
+	res, savedPath, err := runSaved(ctx, p.ws, spec, "PowerShell")
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,8 @@ local toolhost = require("toolhost")
 local format = require("toolhost.format")
 
 local function start(files)
-  return h.start_server(files, { settings = { permissions = { saveAlwaysAllow = false } } })
+  -- review_changes = false: these cases answer the per-file prompt.
+  return h.start_server(files, { settings = { permissions = { saveAlwaysAllow = false } }, review_changes = false })
 end
 
 local function call(name, input)

@@ -27,13 +27,7 @@ h.test("changes: :Toolhost rewind restores an agent's turn, keeps the file chang
     { callId = "w3", name = "Write", input = { file_path = dir .. "/c.txt", content = "C\n" } },
   } })
   h.eq(h.read(dir .. "/c.txt"), "C\n", "the turn's new file")
-  -- Headless, nothing typed closes an undo block between the turn's edit
-  -- and the rewind's: close them as the user's next keystroke would.
-  for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    vim.api.nvim_buf_call(b, function()
-      vim.o.undolevels = vim.o.undolevels
-    end)
-  end
+  h.close_undo_blocks()
 
   -- The user changes b.txt after the turn.
   vim.cmd("edit " .. vim.fn.fnameescape(dir .. "/b.txt"))
@@ -51,14 +45,9 @@ h.test("changes: :Toolhost rewind restores an agent's turn, keeps the file chang
   h.match(list, "changed b.txt %(changed since%)", "b.txt changed since")
   h.match(list, "created c.txt", "c.txt created")
 
-  local messages, restore = h.capture_notify()
-  vim.cmd("Toolhost rewind")
-  h.wait_for(function()
-    return #messages > 0
-  end, "the rewind's message")
-  restore()
-  h.match(messages[1].msg, "Rewound 2 files%. Kept b%.txt: you changed b%.txt after the turn", "the message")
-  h.eq(messages[1].level, vim.log.levels.WARN, "a kept file warns")
+  local message = h.rewind()
+  h.match(message.msg, "Rewound 2 files%. Kept b%.txt: you changed b%.txt after the turn", "the message")
+  h.eq(message.level, vim.log.levels.WARN, "a kept file warns")
   h.eq(h.read(dir .. "/a.txt"), "A1\n", "a.txt restored")
   h.eq(h.read(dir .. "/b.txt"), "B2 and mine\n", "b.txt kept")
   h.eq(h.read(dir .. "/c.txt"), nil, "c.txt, created by the turn, deleted")

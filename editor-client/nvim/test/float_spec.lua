@@ -82,7 +82,8 @@ local function start(files, settings)
   vim.ui.select, vim.ui.input = float.select, float.input
   -- A short timeout: a handler that blocks until it passes gets a dismissal
   -- before the test can press a key.
-  return h.start_server(files, { settings = settings or {}, dialog_timeout_ms = 4000 })
+  -- review_changes = false: the per-file review in a floating select.
+  return h.start_server(files, { settings = settings or {}, dialog_timeout_ms = 4000, review_changes = false })
 end
 
 -- Starts a tool call; returns a function that waits for and returns its result.

@@ -62,6 +62,27 @@ function M.capture_notify()
   end
 end
 
+--- Closes every buffer's undo block, as the user's next keystroke would:
+--- headless, nothing typed closes one between an agent's edit and a rewind.
+function M.close_undo_blocks()
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    vim.api.nvim_buf_call(b, function()
+      vim.o.undolevels = vim.o.undolevels
+    end)
+  end
+end
+
+--- Runs `:Toolhost rewind` and returns the message it gives ({msg, level}).
+function M.rewind()
+  local messages, restore = M.capture_notify()
+  vim.cmd("Toolhost rewind")
+  M.wait_for(function()
+    return #messages > 0
+  end, "the rewind's message")
+  restore()
+  return messages[1]
+end
+
 --- Waits (bounded) until cond() is true; fails with `what` otherwise.
 function M.wait_for(cond, what, timeout_ms)
   if not vim.wait(timeout_ms or 15000, cond, 20) then

@@ -9,6 +9,8 @@ dofile(here .. "/unit_spec.lua")
 dofile(here .. "/team_spec.lua")
 dofile(here .. "/trust_spec.lua")
 dofile(here .. "/docs_spec.lua")
+-- Its server case runs only with TOOLHOST_BIN.
+dofile(here .. "/review_turn_spec.lua")
 local bin = os.getenv("TOOLHOST_BIN")
 if bin and bin ~= "" then
   dofile(here .. "/server_spec.lua")

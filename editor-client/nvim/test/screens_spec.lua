@@ -15,6 +15,8 @@ vim.opt.laststatus = 2
 require("toolhost").setup({
   cmd = { %q, "serve" },
   permission_mode = "default",
+  -- The per-file review tab is what finding 7 shows.
+  review_changes = false,
   settings = { edit = { reviewInEditor = true } },
 })
 -- A floating vim.ui.select of fixed width, as dressing.nvim or snacks give

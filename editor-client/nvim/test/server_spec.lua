@@ -9,7 +9,9 @@ local bin = os.getenv("TOOLHOST_BIN")
 
 -- Starts a server on a fresh workspace; returns its folder.
 local function start(files, mode, settings)
-  return h.start_server(files, { permission_mode = mode, settings = settings or {} })
+  -- One prompt per file: the per-file review these cases cover (a
+  -- turn's review as one: review_turn_spec.lua).
+  return h.start_server(files, { permission_mode = mode, settings = settings or {}, review_changes = false })
 end
 
 local call = h.call

@@ -85,7 +85,8 @@ local function file_window(win)
   return vim.bo[buf].buftype == "" and vim.api.nvim_buf_get_name(buf) ~= ""
 end
 
-local function split_lines(text)
+--- A text's lines and whether it ends with a newline (the buffer's 'eol').
+function M.split_lines(text)
   local lines = vim.split(text, "\n", { plain = true })
   local eol = lines[#lines] == ""
   if eol and #lines > 1 then
@@ -213,7 +214,7 @@ end
 
 -- The file type of path for the review's highlighting: its buffer's, else
 -- vim.filetype.match's (its table form is Neovim 0.8's; 0.7 gets none).
-local function filetype_of(path)
+function M.filetype_of(path)
   local buf = vim.fn.bufnr(path)
   if buf ~= -1 and vim.bo[buf].filetype ~= "" then
     return vim.bo[buf].filetype
@@ -233,8 +234,8 @@ function M.open_diff(args)
     M.reviews[name].finish({ saved = false })
   end
   local before = require("toolhost.edits").current_lines(vim.uri_from_fname(path))
-  local after, eol = split_lines(args.new_file_contents or "")
-  local ft = filetype_of(path)
+  local after, eol = M.split_lines(args.new_file_contents or "")
+  local ft = M.filetype_of(path)
   local shown = review.display_path(path)
   local prev_tab = vim.api.nvim_get_current_tabpage()
   vim.cmd("tabnew")
@@ -263,14 +264,7 @@ function M.open_diff(args)
   local function close()
     pcall(vim.api.nvim_del_augroup_by_id, augroup)
     M.reviews[name] = nil
-    -- The proposal was answered; its edits must not stop the tab closing.
-    if vim.api.nvim_buf_is_valid(new) then
-      vim.bo[new].modified = false
-    end
-    view.close()
-    if vim.api.nvim_tabpage_is_valid(prev_tab) then
-      pcall(vim.api.nvim_set_current_tabpage, prev_tab)
-    end
+    review.close_answered(view, { new }, prev_tab)
   end
   local done_cb
   finish = function(answer)

@@ -58,6 +58,8 @@ end
 M.TOOLHOST_CAPABILITIES = {
   askUserQuestion = true,
   requestPermission = true,
+  -- toolhost/reviewChanges: a turn's changes in one review (toolhost.reviewturn).
+  reviewChanges = true,
   requestTrust = true,
   savesAppliedEdits = true,
   ideTools = true,
@@ -68,7 +70,7 @@ M.TOOLHOST_CAPABILITIES = {
 
 --- Client capabilities: Neovim's, plus document changes with create, and
 --- the toolhost requests.
-function M.capabilities()
+function M.capabilities(opts)
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.workspace = caps.workspace or {}
   caps.workspace.applyEdit = true
@@ -77,7 +79,9 @@ function M.capabilities()
     resourceOperations = { "create", "rename", "delete" },
     changeAnnotationSupport = { groupsOnLabel = false },
   })
-  caps.experimental = vim.tbl_extend("force", caps.experimental or {}, { toolhost = M.TOOLHOST_CAPABILITIES })
+  local toolhost = vim.deepcopy(M.TOOLHOST_CAPABILITIES)
+  toolhost.reviewChanges = not (opts and opts.review_changes == false)
+  caps.experimental = vim.tbl_extend("force", caps.experimental or {}, { toolhost = toolhost })
   return caps
 end
 
@@ -130,6 +134,12 @@ function M.handlers(state, opts)
     end,
     ["toolhost/requestPermission"] = function(_, params)
       return dialogs.request_permission(params, opts)
+    end,
+    ["toolhost/reviewChanges"] = function(_, params)
+      return require("toolhost.reviewturn").review_changes(params or {}, opts)
+    end,
+    ["$/cancelRequest"] = function(_, params)
+      require("toolhost.reviewturn").cancel(params)
     end,
     ["toolhost/ideTool"] = function(_, params)
       return require("toolhost.claudeide").ide_tool(params or {})
@@ -222,7 +232,7 @@ function M.start(opts, state)
     cmd_cwd = root,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } },
-    capabilities = M.capabilities(),
+    capabilities = M.capabilities(opts),
     init_options = init_options,
     handlers = M.handlers(state, opts),
     on_init = function(client, result)

@@ -23,6 +23,9 @@ M.defaults = {
   -- The key that cancels the running calls while one runs (normal mode;
   -- left alone when already mapped); false for none.
   cancel_key = "<C-c>",
+  -- Declare reviewChanges: a turn's changes come as one review tab
+  -- (toolhost.reviewturn); false keeps one prompt per file.
+  review_changes = true,
   dialog_timeout_ms = 10 * 60 * 1000,
   ui = nil,
   on_todos = nil,
@@ -185,6 +188,7 @@ function M.stop(timeout_ms)
     group = nil
   end
   require("toolhost.agents").on_stop()
+  require("toolhost.reviewturn").on_stop()
   if not c then
     return true
   end

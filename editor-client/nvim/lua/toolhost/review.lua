@@ -75,6 +75,22 @@ function M.view(tabs, bufs, wins)
   }
 end
 
+--- Closes an answered review's view and returns to the tab page the user
+--- was on (prev_tab). The proposals (editable buffers) are marked
+--- unmodified first: their edits were answered and must not stop the
+--- tab closing.
+function M.close_answered(view, proposals, prev_tab)
+  for _, buf in ipairs(proposals) do
+    if vim.api.nvim_buf_is_valid(buf) then
+      vim.bo[buf].modified = false
+    end
+  end
+  view.close()
+  if vim.api.nvim_tabpage_is_valid(prev_tab) then
+    pcall(vim.api.nvim_set_current_tabpage, prev_tab)
+  end
+end
+
 --- Opens a tab showing `text` (a unified diff, say) in one read-only pane
 --- labelled `label`. Returns a view.
 function M.open_text(name, text, filetype, label)

@@ -14,6 +14,10 @@ local uv = vim.loop
 
 local M = {}
 
+--- The id of the server request whose handler is starting (set just
+--- before it runs).
+M.serving_id = nil
+
 local function frame(payload)
   local body = vim.json.encode(payload)
   return "Content-Length: " .. #body .. "\r\n\r\n" .. body
@@ -134,7 +138,7 @@ function M.start(cmd, cmd_args, dispatchers, extra)
   -- A server request runs in its own coroutine: its handler may yield until
   -- the user answers, and the answer is sent when it returns.
   local function serve_request(decoded)
-    vim.schedule(coroutine.wrap(function()
+    local run = coroutine.wrap(function()
       local ok, result, err = pcall(dispatchers.server_request, decoded.method, decoded.params)
       if not ok then
         on_error(errors.SERVER_REQUEST_HANDLER_ERROR, result)
@@ -146,7 +150,14 @@ function M.start(cmd, cmd_args, dispatchers, extra)
         result = nil
       end
       respond(decoded.id, err, result)
-    end))
+    end)
+    vim.schedule(function()
+      -- Read by a handler before it first yields, to match the server's
+      -- $/cancelRequest to what it shows (toolhost.reviewturn).
+      M.serving_id = decoded.id
+      run()
+      M.serving_id = nil
+    end)
   end
 
   local function handle_body(body)
