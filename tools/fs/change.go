@@ -119,6 +119,9 @@ func (c *change) isBase(current []byte) bool {
 	if !c.prepared || (current != nil) != c.baseExists || len(current) != c.baseLen {
 		return false
 	}
+	if !c.baseExists {
+		return true // prepared on no file, and there is still none
+	}
 	if c.base != nil {
 		return bytes.Equal(current, c.base)
 	}
