@@ -468,8 +468,15 @@ func (j *Journal) trimLocked() {
 	if WriteFileAtomic(logPath, buf.Bytes()) != nil {
 		return
 	}
-	if info, err := os.Stat(logPath); err == nil {
-		j.logInfo, j.logRead, j.logCut = info, int64(buf.Len()), false
+	// The new log's identity is taken from an open handle: on Windows a
+	// FileInfo from os.Stat loads its file id lazily, by path, when
+	// SameFile first asks, so it would always match whatever file later
+	// sits at the path, and another server's trim would go unnoticed.
+	if f, err := os.Open(logPath); err == nil {
+		if info, err := f.Stat(); err == nil {
+			j.logInfo, j.logRead, j.logCut = info, int64(buf.Len()), false
+		}
+		_ = f.Close()
 	}
 }
 
