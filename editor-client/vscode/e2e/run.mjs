@@ -124,8 +124,14 @@ async function main() {
   // is a remote one, which reads this machine setting from the Remote
   // (Machine) settings only. Every start, the first and those after a
   // crash, must ignore this value alike (issue 28, finding 3).
-  const userFile = path.join(userDataDir, "User", "settings.json");
-  fs.writeFileSync(userFile, JSON.stringify({ ...userSettings, "toolhost.path": path.join(tmp, "toolhost-from-user-settings") }, null, 2));
+  // Only where the Remote settings hold a path of their own: with a
+  // platform VSIX (no toolhost.path anywhere) code-server's configuration
+  // gives the User value as the setting's own, so the start runs it (see
+  // docs/editors.md, finding 3).
+  if (!bundledBinary) {
+    const userFile = path.join(userDataDir, "User", "settings.json");
+    fs.writeFileSync(userFile, JSON.stringify({ ...userSettings, "toolhost.path": path.join(tmp, "toolhost-from-user-settings") }, null, 2));
+  }
 
   step("start code-server");
   const session = await startWorkbench({
