@@ -80,6 +80,9 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 			" session: reads see unsaved changes, edits arrive as reviewable editor edits, and the user approves calls in the editor.",
 		OnClient: e.connected,
 		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred },
+		// The editor's client decides which tools an agent can be served:
+		// the language tools only when it answers them.
+		Host: func() tools.Host { return s.callHost(func() {}) },
 		CallHost: func(req *sdk.CallToolRequest, own tools.Host) tools.Host {
 			return &endpointHost{editorHost: s.callHost(func() {}), own: own, client: agentName(req)}
 		},

@@ -2,9 +2,11 @@ package lspserver
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -110,5 +112,113 @@ func TestAttachedAgentGetsTheEditorsLanguageIntel(t *testing.T) {
 		if err != nil || res.IsError || !strings.Contains(textOf(res), tc.want) {
 			t.Errorf("%s through the endpoint = %v %q, want it to contain %q", tc.name, err, textOf(res), tc.want)
 		}
+	}
+}
+
+// TestLanguageToolsOfferedOnlyWithTheCapability: an editor client that did
+// not declare the capability a language tool needs is not offered that
+// tool, neither in toolhost/listTools nor to an agent on its endpoint
+// (tools/list, ToolSearch), and a call of it, from either, answers why.
+// A client that declared one capability is offered that tool alone.
+func TestLanguageToolsOfferedOnlyWithTheCapability(t *testing.T) {
+	cases := []struct {
+		name        string
+		declared    map[string]any
+		offered     []string
+		notOffered  []string
+		callAnswers string // what a call of the first tool not offered answers
+	}{
+		{"neither", map[string]any{}, nil, []string{"LSP", "getDiagnostics"}, "did not declare experimental.toolhost.languageFeatures"},
+		{"diagnostics", map[string]any{"diagnostics": true}, []string{"getDiagnostics"}, []string{"LSP"}, "did not declare experimental.toolhost.languageFeatures"},
+		{"languageFeatures", map[string]any{"languageFeatures": true}, []string{"LSP"}, []string{"getDiagnostics"}, "did not declare experimental.toolhost.diagnostics"},
+		{"both", map[string]any{"diagnostics": true, "languageFeatures": true}, []string{"LSP", "getDiagnostics"}, nil, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			root := t.TempDir()
+			if err := os.WriteFile(filepath.Join(root, "a.ts"), []byte("export const a = 1;\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			declared := map[string]any{"requestPermission": true}
+			for k, v := range tc.declared {
+				declared[k] = v
+			}
+			c := startServer(t, Options{AgentEndpoint: true, OnSession: func(*session.Session) {}})
+			c.request(0, "initialize", map[string]any{"rootPath": root, "capabilities": map[string]any{
+				"workspace": map[string]any{"applyEdit": true}, "experimental": map[string]any{"toolhost": declared},
+			}})
+			if m := c.next(); m["error"] != nil {
+				t.Fatalf("initialize: %v", m["error"])
+			}
+			c.notify("initialized", map[string]any{})
+			ed := newFakeEditor(c)
+
+			c.request(1, "toolhost/listTools", map[string]any{})
+			var listed struct {
+				Tools []struct{ Name string } `json:"tools"`
+			}
+			raw, _ := json.Marshal(ed.result(t)["result"])
+			if err := json.Unmarshal(raw, &listed); err != nil {
+				t.Fatal(err)
+			}
+			var editorNames []string
+			for _, tl := range listed.Tools {
+				editorNames = append(editorNames, tl.Name)
+			}
+
+			c.request(2, "toolhost/status", nil)
+			file := ed.result(t)["result"].(map[string]any)["agentEndpoint"].(map[string]any)["sessionFile"].(string)
+			info, err := discovery.Read(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			cs, err := sdk.NewClient(&sdk.Implementation{Name: "claude-code"}, nil).Connect(ctx,
+				&sdk.StreamableClientTransport{Endpoint: info.URL, HTTPClient: &http.Client{Transport: tokenClient{info.Token}}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			list, err := cs.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var agentNames []string
+			for _, tl := range list.Tools {
+				agentNames = append(agentNames, tl.Name)
+			}
+			for _, n := range tc.offered {
+				if !slices.Contains(editorNames, n) || !slices.Contains(agentNames, n) {
+					t.Errorf("%s is not offered: listTools %v, the agent's tools/list %v", n, editorNames, agentNames)
+				}
+			}
+			for _, n := range tc.notOffered {
+				if slices.Contains(editorNames, n) || slices.Contains(agentNames, n) {
+					t.Errorf("%s is offered though its capability was not declared: listTools %v, the agent's tools/list %v", n, editorNames, agentNames)
+				}
+				found, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "ToolSearch", Arguments: map[string]any{"query": "select:" + n}})
+				if err != nil || strings.Contains(textOf(found), `"name":"`+n+`"`) || !strings.Contains(textOf(found), "did not declare") {
+					t.Errorf("ToolSearch select:%s = %v %q, want no definition and the reason", n, err, textOf(found))
+				}
+			}
+			if len(tc.notOffered) == 0 {
+				return
+			}
+			n := tc.notOffered[0]
+			input := map[string]any{"operation": "hover", "filePath": "a.ts", "line": 1, "character": 14}
+			if n == "getDiagnostics" {
+				input = map[string]any{}
+			}
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: n, Arguments: input})
+			if err != nil || !res.IsError || !strings.Contains(textOf(res), tc.callAnswers) {
+				t.Errorf("the agent's call of %s = %v %q, want an error saying %q", n, err, textOf(res), tc.callAnswers)
+			}
+			c.request(3, "toolhost/callTool", map[string]any{"name": n, "input": input})
+			if text := resultText(t, ed.result(t)); !strings.Contains(text, tc.callAnswers) {
+				t.Errorf("the editor's call of %s = %q, want an error saying %q", n, text, tc.callAnswers)
+			}
+		})
 	}
 }

@@ -229,7 +229,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	// told of new tools finds them there even before their listeners ran
 	// (mcpserver syncs a tool request that finds the registry changed).
 	sess.Registry.OnChange(func() {
-		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": sess.Registry.EnabledNames()})
+		_ = s.notify("toolhost/toolsChanged", map[string]any{"tools": servedNames(sess, s.callHost(nil))})
 	})
 
 	var res initializeResult

@@ -26,7 +26,7 @@ func (s *server) handleCall(ctx context.Context, call *jsonrpc.Request, fl *infl
 	case "toolhost/callTools":
 		return s.callTools(ctx, sess, params, fl)
 	case "toolhost/setToolsEnabled":
-		return setToolsEnabled(sess, params)
+		return setToolsEnabled(sess, s.callHost(nil), params)
 	case "toolhost/setPermissionMode":
 		return setPermissionMode(sess, params)
 	case "toolhost/status":
@@ -48,7 +48,8 @@ type listToolsParams struct {
 	Deferred bool `json:"deferred"`
 }
 
-// listTools renders every tool in the asked format with its registry state.
+// listTools renders every tool host can serve in the asked format with its
+// registry state.
 func listTools(sess *session.Session, host tools.Host, raw json.RawMessage) (any, error) {
 	var p listToolsParams
 	if err := decodeParams(raw, &p); err != nil {
@@ -62,6 +63,9 @@ func listTools(sess *session.Session, host tools.Host, raw json.RawMessage) (any
 	list := []map[string]any{}
 	patterns := sess.Settings.Current().Tools.Deferred
 	for _, e := range sess.Registry.Entries(p.IncludeDisabled) {
+		if tools.Unservable(e.Tool, host) != "" {
+			continue // this client cannot serve it (a call says why)
+		}
 		def, err := tools.ListDefinition(e.Tool, p.Format, p.Deferred, patterns)
 		if err != nil {
 			return nil, invalidParams("%v", err)
@@ -80,6 +84,18 @@ func listTools(sess *session.Session, host tools.Host, raw json.RawMessage) (any
 		list = append(list, def)
 	}
 	return map[string]any{"tools": list}, nil
+}
+
+// servedNames are the names of the enabled tools host can serve, in
+// registration order: what toolhost/listTools lists.
+func servedNames(sess *session.Session, host tools.Host) []string {
+	var names []string
+	for _, e := range sess.Registry.Entries(false) {
+		if tools.Unservable(e.Tool, host) == "" {
+			names = append(names, e.Tool.Name())
+		}
+	}
+	return names
 }
 
 // toolDocs is a tool's documentation, or its description's first line.
@@ -167,7 +183,7 @@ type setToolsEnabledParams struct {
 	Enabled *bool     `json:"enabled"`
 }
 
-func setToolsEnabled(sess *session.Session, raw json.RawMessage) (any, error) {
+func setToolsEnabled(sess *session.Session, host tools.Host, raw json.RawMessage) (any, error) {
 	var p setToolsEnabledParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -181,7 +197,7 @@ func setToolsEnabled(sess *session.Session, raw json.RawMessage) (any, error) {
 	if err := sess.Registry.SetEnabled(*p.Names, *p.Enabled); err != nil {
 		return nil, invalidParams("field \"names\": %v", err)
 	}
-	return map[string]any{"tools": nonNil(sess.Registry.EnabledNames())}, nil
+	return map[string]any{"tools": nonNil(servedNames(sess, host))}, nil
 }
 
 func setPermissionMode(sess *session.Session, raw json.RawMessage) (any, error) {

@@ -31,7 +31,6 @@ import (
 	"github.com/toolhost/toolhost/session"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/engine"
-	"github.com/toolhost/toolhost/tools/intel"
 )
 
 // Options configure Serve.
@@ -74,10 +73,11 @@ type Config struct {
 	// DeferListing lists deferred tools by name to every client; without
 	// it only a client that asks (DeferredCapability) gets that listing.
 	DeferListing bool
-	// Withheld, when set, names the tools not served though registered,
-	// with the error a call of one answers (the tools only an editor
-	// answers, in a server without one).
-	Withheld func(name string) (why string, ok bool)
+	// Host, when set, returns the host whose client decides which tools
+	// the server can serve (tools.Unservable): the editor's, for the
+	// editor session's endpoint. Nil means the server's own host, which
+	// has no editor, so the tools only an editor answers are not served.
+	Host func() tools.Host
 }
 
 // defaultInstructions are the instructions of `toolhost mcp`.
@@ -121,8 +121,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		instructions = defaultInstructions
 	}
 	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: instructions + " " + noEditorInstructions,
-		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred }, DeferListing: opts.DeferListing,
-		Withheld: intel.WithoutAnEditor})
+		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred }, DeferListing: opts.DeferListing})
 	defer srv.Close()
 	close(built)
 	// An untrusted folder that asks for something is asked about once the
@@ -151,7 +150,7 @@ type Server struct {
 	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
 	serves   func(string) bool
 	deferred func() []string
-	withheld func(string) (string, bool)
+	host     func() tools.Host
 
 	// bg owns the goroutines the server starts (the first sync of the
 	// tools, compiling schemas, fetching the client's roots); Close ends
@@ -210,7 +209,7 @@ func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger,
 		cfg.Instructions = defaultInstructions
 	}
 	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
-		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves, deferred: cfg.Deferred, withheld: cfg.Withheld}
+		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves, deferred: cfg.Deferred, host: cfg.Host}
 	s.bg = background.New(s.log)
 	s.calls, s.cancelCalls = context.WithCancel(context.Background())
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
@@ -469,12 +468,13 @@ func (s *Server) sync() {
 	if s.deferred != nil {
 		patterns = s.deferred()
 	}
+	host := s.servingHost()
 	for _, e := range s.reg.Entries(false) {
 		t := e.Tool
 		if s.serves != nil && !s.serves(t.Name()) {
 			continue
 		}
-		if _, withheld := s.withhold(t.Name()); withheld {
+		if tools.Unservable(t, host) != "" {
 			continue
 		}
 		name := MCPName(t.Name())
@@ -514,28 +514,46 @@ func (s *Server) sync() {
 	}
 }
 
-// withhold is the error a call of name answers when the server withholds
-// the tool (Config.Withheld).
-func (s *Server) withhold(name string) (string, bool) {
-	if s.withheld == nil {
-		return "", false
+// servingHost is the host whose client decides which tools the server can
+// serve (Config.Host), else the server's own, which has no editor.
+func (s *Server) servingHost() tools.Host {
+	if s.host != nil {
+		return s.host()
 	}
-	return s.withheld(name)
+	return newHost(nil, nil, s.log)
 }
 
-// answerWithheld answers a call of a withheld tool with its error, as a
+// answerWithheld answers a call of a registered tool the server does not
+// serve because its host cannot (tools.Unservable) with the reason, as a
 // tool error the model reads, where the SDK would answer "unknown tool".
+// A served tool costs one map lookup here.
 func (s *Server) answerWithheld(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if method == "tools/call" {
 			if p, ok := req.GetParams().(*sdk.CallToolParamsRaw); ok {
-				if why, withheld := s.withhold(p.Name); withheld {
+				if why := s.unserved(p.Name); why != "" {
 					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "Error: " + why}}}, nil
 				}
 			}
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// unserved is why the server does not serve the enabled registry tool
+// name, whose host cannot; "" for a served tool or an unknown name.
+func (s *Server) unserved(name string) string {
+	s.mu.Lock()
+	_, served := s.served[name]
+	s.mu.Unlock()
+	if served {
+		return ""
+	}
+	e, ok := s.reg.Lookup(name)
+	if !ok || !e.Enabled || (s.serves != nil && !s.serves(e.Tool.Name())) {
+		return ""
+	}
+	return tools.Unservable(e.Tool, s.servingHost())
 }
 
 // inputSchema is the tool's schema, as an object schema (the SDK refuses

@@ -124,6 +124,30 @@ type StrictInput interface {
 	StrictInput() bool
 }
 
+// HostBound is implemented by tools that only some hosts can serve: the
+// editor's language tools need a client that answers them. Whether a tool
+// is servable here is decided by this alone (see Unservable), and every
+// place that offers tools asks it: toolhost/listTools, MCP's tools/list,
+// ToolSearch, a sub-agent's tools, and the pipeline before a call runs.
+type HostBound interface {
+	// Unservable says why h cannot serve the tool, as the error a call of
+	// it answers with (what to do instead included); "" when h can.
+	Unservable(h Host) string
+}
+
+// Unservable is why h cannot serve t ("" when it can, as for every tool
+// that is not HostBound). A nil h is NoHost.
+func Unservable(t Tool, h Host) string {
+	b, ok := t.(HostBound)
+	if !ok {
+		return ""
+	}
+	if h == nil {
+		h = NoHost{}
+	}
+	return b.Unservable(h)
+}
+
 // Planner is implemented by tools that decode a call's input once and
 // work the call out once (Edit, Write, NotebookEdit): the pipeline hands
 // the same Plan to the batch scheduler and the permission checker

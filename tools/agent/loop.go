@@ -46,7 +46,7 @@ func (l *Loop) Spawn(ctx context.Context, req SpawnRequest) (string, error) {
 	if progress == nil {
 		progress = tools.NoProgress{}
 	}
-	defs := l.definitions()
+	defs := l.definitions(req.Host)
 	messages := []chatapi.Message{
 		{Role: "system", Content: l.systemPrompt(req.Input)},
 		{Role: "user", Content: req.Input.Prompt},
@@ -200,11 +200,12 @@ func (l *Loop) allowed(name string) bool {
 	return !excluded[strings.ToLower(e.Tool.Name())] && e.Category != tools.CategoryAgent
 }
 
-// definitions are the tools offered to the sub-agent, in the OpenAI format.
-func (l *Loop) definitions() []any {
+// definitions are the tools offered to the sub-agent, in the OpenAI
+// format: those host, which runs its calls, can serve.
+func (l *Loop) definitions(host tools.Host) []any {
 	var defs []any
 	for _, e := range l.Pipeline.Registry.Entries(false) {
-		if excluded[strings.ToLower(e.Tool.Name())] || e.Category == tools.CategoryAgent {
+		if excluded[strings.ToLower(e.Tool.Name())] || e.Category == tools.CategoryAgent || tools.Unservable(e.Tool, host) != "" {
 			continue
 		}
 		d, err := tools.Definition(e.Tool, tools.FormatOpenAI)

@@ -262,6 +262,11 @@ func (p *Pipeline) prepare(c *callState) *tools.Result {
 		}
 		return tools.ErrorResult("the tool %s is disabled; enable it with toolhost/setToolsEnabled or the tools.enabled setting.", entry.Tool.Name())
 	}
+	// A tool this host cannot serve is not offered to it; a model that
+	// calls it anyway learns why and what to do instead.
+	if why := tools.Unservable(entry.Tool, c.host); why != "" {
+		return tools.ErrorResult("%s", why)
+	}
 	c.tool = entry.Tool
 	c.input = normalInput(c.req.Input)
 	if res := p.validate(c.tool, c.input, ""); res != nil {

@@ -234,7 +234,7 @@ func (*GetDiagnostics) Docs() tools.Docs {
 			"call after their edits: `uri` (a file URI, or here also a path) or nothing for every file. The answer " +
 			"is the same JSON list of `{uri, diagnostics: [{message, severity, range, source, code}]}` (0-based " +
 			"range). It needs an editor client that reports diagnostics (experimental.toolhost.diagnostics); " +
-			"elsewhere it answers with an error saying so.",
+			"elsewhere it is not offered, and a call answers an error saying why and what to use instead.",
 		Examples: []tools.Example{
 			{Title: "One file", Input: json.RawMessage(`{"uri":"src/app.ts"}`)},
 			{Title: "Every file", Input: json.RawMessage(`{}`)},
@@ -248,10 +248,10 @@ func (t *GetDiagnostics) Execute(ctx context.Context, call *tools.Call) (*tools.
 	if err := json.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("the input is not a valid getDiagnostics input (%v); send {} or {\"uri\": \"src/app.ts\"}.", err), nil
 	}
-	li, ok := languageIntel(call.Host)
-	if !ok || !li.CanReportDiagnostics() {
-		return tools.ErrorResult("%s", diagnosticsUnavailable), nil
+	if why := t.Unservable(call.Host); why != "" {
+		return tools.ErrorResult("%s", why), nil
 	}
+	li, _ := languageIntel(call.Host)
 	var req tools.DiagnosticsRequest
 	if p.URI != "" {
 		path, err := t.path(p.URI)

@@ -14,25 +14,37 @@ import (
 	"github.com/toolhost/toolhost/workspace"
 )
 
-// diagnosticsUnavailable and featuresUnavailable are the errors of a call
-// whose host cannot answer: toolhost mcp on its own, or an editor client
-// that did not declare the capability.
-const (
-	diagnosticsUnavailable = "diagnostics come from the editor's language servers, and this session's client cannot report them (it did not declare experimental.toolhost.diagnostics; toolhost mcp without an editor has none). Run the project's build or type checker with Bash instead."
-	featuresUnavailable    = "LSP is answered by the editor's language servers, and this session's client cannot ask them (it did not declare experimental.toolhost.languageFeatures; toolhost mcp without an editor has none). Use Grep and Read to find definitions and uses instead."
-)
-
-// WithoutAnEditor is, for the tools only an editor answers, the error a
-// call of one gets from a server that has no editor (toolhost mcp on its
-// own), which does not offer them; ok is false for every other tool.
-func WithoutAnEditor(name string) (why string, ok bool) {
-	switch name {
-	case "LSP", "getDiagnostics":
-		return name + " is answered by an editor's language servers, and this toolhost mcp runs with no editor, so it does not offer " +
-			name + ". Start the agent with `toolhost mcp --attach` from inside an editor session that runs toolhost, or use Grep and Read " +
-			"(and the project's build or type checker with Bash) instead.", true
+// unservable is why h cannot serve the language tool name, whose answers
+// come from the client's capability declared as capability (reported by
+// can): "" when it can. A host without a LanguageIntel has no editor at
+// all (toolhost mcp on its own, toolhost call); an editor client that
+// did not declare the capability has one that cannot answer. Each says
+// what the model can do instead (alternative).
+func unservable(h tools.Host, name, capability string, can func(tools.LanguageIntel) bool, alternative string) string {
+	li, ok := languageIntel(h)
+	if !ok {
+		return name + " is answered by an editor's language servers, and this session runs with no editor, so it does not offer " + name +
+			". Start the agent with `toolhost mcp --attach` from inside an editor session that runs toolhost, or " + alternative + " instead."
 	}
-	return "", false
+	if !can(li) {
+		return name + " is answered by the editor's language servers, and this editor's toolhost client cannot ask them (it did not declare " +
+			"experimental.toolhost." + capability + "), so this session does not offer " + name + ". " + strings.ToUpper(alternative[:1]) + alternative[1:] + " instead."
+	}
+	return ""
+}
+
+// Unservable implements tools.HostBound: getDiagnostics needs a client
+// that reports diagnostics.
+func (*GetDiagnostics) Unservable(h tools.Host) string {
+	return unservable(h, "getDiagnostics", "diagnostics", tools.LanguageIntel.CanReportDiagnostics,
+		"run the project's build or type checker with Bash")
+}
+
+// Unservable implements tools.HostBound: LSP needs a client that asks its
+// language servers.
+func (*LSP) Unservable(h tools.Host) string {
+	return unservable(h, "LSP", "languageFeatures", tools.LanguageIntel.CanAnswerLanguageFeatures,
+		"use Grep and Read to find definitions and uses")
 }
 
 // languageIntel is the host's LanguageIntel when it has one.

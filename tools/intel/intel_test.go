@@ -136,24 +136,61 @@ func TestFeedbackAddsTheEditorsDiagnostics(t *testing.T) {
 	}
 }
 
-func TestToolsWithoutAnEditorSaySo(t *testing.T) {
+// partialEditor is an editor client that declared only some of the
+// language capabilities.
+type partialEditor struct {
+	fakeEditor
+	diagnostics, features bool
+}
+
+func (p *partialEditor) CanReportDiagnostics() bool      { return p.diagnostics }
+func (p *partialEditor) CanAnswerLanguageFeatures() bool { return p.features }
+
+// TestToolsUnservableWithoutTheCapability: whether a host can serve each
+// language tool is decided by its client's capability alone, and a call
+// where it cannot answers the same reason the listing left it out for:
+// no editor at all names --attach, an editor client without the
+// capability names the capability.
+func TestToolsUnservableWithoutTheCapability(t *testing.T) {
 	ws := workspace.New(t.TempDir())
+	diagnostics, lsp := NewGetDiagnostics(ws), NewLSP(ws)
+	inputs := map[tools.Tool]string{diagnostics: `{}`, lsp: `{"operation":"hover","filePath":"a.ts","line":1,"character":1}`}
 	cases := []struct {
-		tool  tools.Tool
-		input string
-		want  string
+		name string
+		host tools.Host
+		tool tools.Tool
+		want string // "" when the host serves the tool
 	}{
-		{NewGetDiagnostics(ws), `{}`, "cannot report them"},
-		{NewLSP(ws), `{"operation":"hover","filePath":"a.ts","line":1,"character":1}`, "cannot ask them"},
+		{"no editor, getDiagnostics", tools.NoHost{}, diagnostics, "runs with no editor"},
+		{"no editor, LSP", tools.NoHost{}, lsp, "--attach"},
+		{"diagnostics only, getDiagnostics", &partialEditor{diagnostics: true}, diagnostics, ""},
+		{"diagnostics only, LSP", &partialEditor{diagnostics: true}, lsp, "did not declare experimental.toolhost.languageFeatures"},
+		{"features only, getDiagnostics", &partialEditor{features: true}, diagnostics, "did not declare experimental.toolhost.diagnostics"},
+		{"features only, LSP", &partialEditor{features: true}, lsp, ""},
+		{"neither, LSP", &partialEditor{}, lsp, "Use Grep and Read"},
+		{"both, getDiagnostics", &fakeEditor{}, diagnostics, ""},
+		{"both, LSP", &fakeEditor{}, lsp, ""},
 	}
 	for _, tc := range cases {
-		res, err := tc.tool.Execute(context.Background(), &tools.Call{Input: json.RawMessage(tc.input), Host: tools.NoHost{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !res.IsError || !strings.Contains(res.Text(), tc.want) {
-			t.Errorf("%s without an editor: %q, want an error saying %q", tc.tool.Name(), res.Text(), tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			why := tools.Unservable(tc.tool, tc.host)
+			if tc.want == "" {
+				if why != "" {
+					t.Fatalf("unservable: %q, want servable", why)
+				}
+				return
+			}
+			if !strings.Contains(why, tc.want) {
+				t.Fatalf("unservable: %q, want a reason saying %q", why, tc.want)
+			}
+			res, err := tc.tool.Execute(context.Background(), &tools.Call{Input: json.RawMessage(inputs[tc.tool]), Host: tc.host})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.IsError || !strings.Contains(res.Text(), why) {
+				t.Errorf("a call answered %q, want the error %q", res.Text(), why)
+			}
+		})
 	}
 }
 

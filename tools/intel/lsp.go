@@ -79,7 +79,7 @@ func (*LSP) Docs() tools.Docs {
 			"user (VS Code through its `vscode.execute*Provider` commands, Neovim through the LSP clients attached to " +
 			"the file's buffer, loading the file when it is not open). Results name files relative to the workspace, " +
 			"with 1-based positions and the lines of code they point at, capped at 100 locations. It needs an editor " +
-			"client that declares experimental.toolhost.languageFeatures; elsewhere it answers with an error saying so.",
+			"client that declares experimental.toolhost.languageFeatures; elsewhere it is not offered, and a call answers an error saying why and what to use instead.",
 		Examples: []tools.Example{
 			{Title: "Where a function is defined", Input: json.RawMessage(`{"operation":"goToDefinition","filePath":"src/app.ts","line":12,"character":9}`)},
 			{Title: "Its uses", Input: json.RawMessage(`{"operation":"findReferences","filePath":"src/util.ts","line":3,"character":17}`)},
@@ -94,10 +94,10 @@ func (t *LSP) Execute(ctx context.Context, call *tools.Call) (*tools.Result, err
 	if err := json.Unmarshal(call.Input, &p); err != nil {
 		return tools.ErrorResult("the input is not a valid LSP input (%v); send {\"operation\": \"goToDefinition\", \"filePath\": \"src/app.ts\", \"line\": 3, \"character\": 10}.", err), nil
 	}
-	li, ok := languageIntel(call.Host)
-	if !ok || !li.CanAnswerLanguageFeatures() {
-		return tools.ErrorResult("%s", featuresUnavailable), nil
+	if why := t.Unservable(call.Host); why != "" {
+		return tools.ErrorResult("%s", why), nil
 	}
+	li, _ := languageIntel(call.Host)
 	path, err := t.ws.Resolve(p.FilePath)
 	if err != nil {
 		return tools.ErrorResult("%v", err), nil

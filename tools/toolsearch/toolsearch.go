@@ -63,15 +63,15 @@ func (*Tool) Docs() tools.Docs {
 	}
 }
 
-// deferred returns the enabled deferred tools.
-func (t *Tool) deferred() []tools.Tool {
+// deferred returns the enabled deferred tools host can serve.
+func (t *Tool) deferred(host tools.Host) []tools.Tool {
 	var patterns []string
 	if t.settings != nil {
 		patterns = t.settings().Tools.Deferred
 	}
 	var out []tools.Tool
 	for _, e := range t.reg.Entries(false) {
-		if tools.IsDeferred(e.Tool.Name(), patterns) {
+		if tools.IsDeferred(e.Tool.Name(), patterns) && tools.Unservable(e.Tool, host) == "" {
 			out = append(out, e.Tool)
 		}
 	}
@@ -88,9 +88,9 @@ func (t *Tool) Execute(_ context.Context, call *tools.Call) (*tools.Result, erro
 	if in.MaxResults != nil && *in.MaxResults >= 1 {
 		limit = int(*in.MaxResults)
 	}
-	pool := t.deferred()
+	pool := t.deferred(call.Host)
 	var found []tools.Tool
-	var missing []string
+	var missing, unserved []string
 	if names, ok := strings.CutPrefix(strings.TrimSpace(in.Query), "select:"); ok {
 		for _, n := range strings.Split(names, ",") {
 			n = strings.TrimSpace(n)
@@ -99,8 +99,13 @@ func (t *Tool) Execute(_ context.Context, call *tools.Call) (*tools.Result, erro
 			}
 			i := slices.IndexFunc(pool, func(x tools.Tool) bool { return strings.EqualFold(x.Name(), n) })
 			if i < 0 {
-				// A tool listed in full may be asked for too.
+				// A tool listed in full may be asked for too; one this
+				// host cannot serve is named with the reason.
 				if e, ok := t.reg.Lookup(n); ok && e.Enabled {
+					if why := tools.Unservable(e.Tool, call.Host); why != "" {
+						unserved = append(unserved, why)
+						continue
+					}
 					found = append(found, e.Tool)
 					continue
 				}
@@ -115,7 +120,7 @@ func (t *Tool) Execute(_ context.Context, call *tools.Call) (*tools.Result, erro
 			found = found[:limit]
 		}
 	}
-	return render(in.Query, found, missing, len(pool))
+	return render(in.Query, found, missing, unserved, len(pool))
 }
 
 // rank orders the tools in pool that match any keyword of query, best first:
@@ -150,8 +155,9 @@ func rank(pool []tools.Tool, query string) []tools.Tool {
 	return out
 }
 
-// render is the result: each definition as JSON in a <functions> block.
-func render(query string, found []tools.Tool, missing []string, total int) (*tools.Result, error) {
+// render is the result: each definition as JSON in a <functions> block,
+// then the names no tool has and why the tools not served here are not.
+func render(query string, found []tools.Tool, missing, unserved []string, total int) (*tools.Result, error) {
 	var b strings.Builder
 	names := make([]string, 0, len(found))
 	if len(found) == 0 {
@@ -174,6 +180,9 @@ func render(query string, found []tools.Tool, missing []string, total int) (*too
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(&b, "\n[No tool is named %s.]", strings.Join(missing, ", "))
+	}
+	for _, why := range unserved {
+		fmt.Fprintf(&b, "\n[%s]", why)
 	}
 	res := tools.TextResult(b.String())
 	res.Structured = map[string]any{"matches": names, "query": query, "total_deferred_tools": total}

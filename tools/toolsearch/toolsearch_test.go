@@ -124,3 +124,53 @@ func TestToolSearch(t *testing.T) {
 		})
 	}
 }
+
+// editorTool is a stand-in for a tool only an editor's client serves.
+type editorTool struct{ mcpTool }
+
+func (editorTool) Unservable(h tools.Host) string {
+	if _, ok := h.(editorHost); ok {
+		return ""
+	}
+	return "LSP is answered by an editor's language servers, and this session runs with no editor."
+}
+
+// editorHost is a host whose client serves editorTool.
+type editorHost struct{ tools.NoHost }
+
+// TestToolSearchOffersOnlyServableTools: a tool the call's host cannot
+// serve (LSP without an editor) is neither loaded by select: nor found by
+// keywords; select: says why instead. With a host that serves it, both
+// find it.
+func TestToolSearchOffersOnlyServableTools(t *testing.T) {
+	reg, ts := registry(0)
+	reg.Register(tools.CategoryExtras, editorTool{mcpTool{"LSP", "Ask the editor's language servers: goToDefinition, findReferences."}})
+	tests := []struct {
+		name    string
+		host    tools.Host
+		query   string
+		matches []string
+		want    string
+	}{
+		{"select without an editor", tools.NoHost{}, "select:LSP,Read", []string{"Read"}, "runs with no editor"},
+		{"keywords without an editor", tools.NoHost{}, "language servers", []string{}, "No deferred tool matches"},
+		{"select in an editor", editorHost{}, "select:LSP", []string{"LSP"}, `"name":"LSP"`},
+		{"keywords in an editor", editorHost{}, "language servers", []string{"LSP"}, `"name":"LSP"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, _ := json.Marshal(map[string]any{"query": tt.query})
+			res, err := ts.Execute(context.Background(), &tools.Call{Input: raw, Host: tt.host})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := res.Structured.(map[string]any)["matches"].([]string)
+			if strings.Join(got, ",") != strings.Join(tt.matches, ",") {
+				t.Errorf("matches = %v, want %v", got, tt.matches)
+			}
+			if !strings.Contains(res.Text(), tt.want) {
+				t.Errorf("result lacks %q:\n%.600s", tt.want, res.Text())
+			}
+		})
+	}
+}
