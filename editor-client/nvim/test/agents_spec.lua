@@ -10,38 +10,7 @@ local dialogs = require("toolhost.dialogs")
 
 local bin = os.getenv("TOOLHOST_BIN")
 
--- mcp_job starts `toolhost mcp --attach` in cwd and returns a function that
--- sends a message and one that waits for the answer with an id.
-local function mcp_job(cwd)
-  local answers, partial = {}, ""
-  local job = vim.fn.jobstart({ bin, "mcp", "--attach" }, {
-    cwd = cwd,
-    on_stdout = function(_, data)
-      data[1] = partial .. data[1]
-      partial = table.remove(data)
-      for _, line in ipairs(data) do
-        if line ~= "" then
-          local ok, msg = pcall(vim.json.decode, line)
-          if ok and type(msg) == "table" and msg.id ~= nil then
-            answers[msg.id] = msg
-          end
-        end
-      end
-    end,
-  })
-  h.truthy(job > 0, "the job started")
-  local function send(msg)
-    msg.jsonrpc = "2.0"
-    vim.fn.chansend(job, vim.json.encode(msg) .. "\n")
-  end
-  local function answer(id, what)
-    h.wait_for(function()
-      return answers[id] ~= nil
-    end, what, 30000)
-    return answers[id]
-  end
-  return job, send, answer
-end
+local mcp_job = h.mcp_job
 
 h.test("agents: a process started from Neovim attaches; its Write opens the turn's review naming the agent and, accepted, is on disk", function()
   toolhost.stop(3000)

@@ -218,6 +218,41 @@ function M.run()
   return failed
 end
 
+--- Starts `toolhost mcp --attach` ($TOOLHOST_BIN) in cwd, as an agent
+--- plugin starts its MCP server; the test is its MCP client (one JSON
+--- message a line). Returns the job, a function that sends a message and
+--- one that waits (bounded) for the answer with an id.
+function M.mcp_job(cwd)
+  local answers, partial = {}, ""
+  local job = vim.fn.jobstart({ os.getenv("TOOLHOST_BIN"), "mcp", "--attach" }, {
+    cwd = cwd,
+    on_stdout = function(_, data)
+      data[1] = partial .. data[1]
+      partial = table.remove(data)
+      for _, line in ipairs(data) do
+        if line ~= "" then
+          local ok, msg = pcall(vim.json.decode, line)
+          if ok and type(msg) == "table" and msg.id ~= nil then
+            answers[msg.id] = msg
+          end
+        end
+      end
+    end,
+  })
+  M.truthy(job > 0, "the job started")
+  local function send(msg)
+    msg.jsonrpc = "2.0"
+    vim.fn.chansend(job, vim.json.encode(msg) .. "\n")
+  end
+  local function answer(id, what)
+    M.wait_for(function()
+      return answers[id] ~= nil
+    end, what, 30000)
+    return answers[id]
+  end
+  return job, send, answer
+end
+
 -- typescript-language-server as the specs install it: npm ci in test/lsp
 -- (make deps).
 local test_dir = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
@@ -242,12 +277,35 @@ function M.has_tsls(spec, what)
   return false
 end
 
+-- TypeScript's style checks (unused locals and parameters, unreachable
+-- code, fallthrough, missing returns): VS Code reports them as warnings
+-- (typescript.reportStyleChecksAsWarnings, on by default), tsserver as
+-- errors.
+local style_checks = { [6133] = true, [6138] = true, [6192] = true, [6196] = true, [6198] = true, [6199] = true,
+  [6205] = true, [7027] = true, [7028] = true, [7029] = true, [7030] = true }
+
 --- Starts typescript-language-server for the TypeScript buffers of root,
---- as a user's config (lspconfig) would. Returns the client id and a
---- function that stops it.
-function M.start_tsls(root)
+--- as a user's config (lspconfig) would. With opts.style_warnings the
+--- config reports style checks as warnings, as VS Code does. Returns the
+--- client id and a function that stops it.
+function M.start_tsls(root, opts)
   vim.cmd("filetype on")
+  local handlers
+  if opts and opts.style_warnings then
+    local publish = vim.lsp.handlers["textDocument/publishDiagnostics"]
+    handlers = {
+      ["textDocument/publishDiagnostics"] = function(err, result, ctx, config)
+        for _, d in ipairs(result and result.diagnostics or {}) do
+          if d.severity == 1 and style_checks[d.code] then
+            d.severity = 2
+          end
+        end
+        return publish(err, result, ctx, config)
+      end,
+    }
+  end
   local id = vim.lsp.start_client({
+    handlers = handlers,
     name = "tsserver-test",
     cmd = { tsls, "--stdio" },
     root_dir = root,

@@ -41,7 +41,7 @@ end
 --- its add, shape.ts) with the edit settings given; returns its folder.
 local function start_project(edit)
   return h.start_server({
-    ["tsconfig.json"] = '{"compilerOptions": {"strict": true}, "include": ["src"]}',
+    ["tsconfig.json"] = '{"compilerOptions": {"strict": true, "noUnusedLocals": true}, "include": ["src"]}',
     ["src/util.ts"] = "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
     ["src/app.ts"] = 'import { add } from "./util";\nconst total: number = add(1, 2);\nconsole.log(total);\n',
     ["src/shape.ts"] = SHAPE,
@@ -123,20 +123,97 @@ h.test("intel: an Edit reports the type error it made and none once fixed; LSP a
   stop_tsls()
 end)
 
-h.test("intel: with edit.diagnostics off an Edit gets no diagnostics though the language server reports its error", function()
-  local dir = start_project({ diagnostics = "off", diagnosticsWaitMs = 15000 })
-  local _, stop_tsls = h.start_tsls(dir)
+h.test("intel: edit.diagnostics on, errors and off each add exactly what they say; an attached agent gets the same", function()
+  local dir = start_project({ diagnosticsWaitMs = 15000 })
+  -- Unused locals are style checks: warnings, as VS Code reports them.
+  local id, stop_tsls = h.start_tsls(dir, { style_warnings = true })
   local app = dir .. "/src/app.ts"
+  local reports = 0
+  vim.api.nvim_create_autocmd("DiagnosticChanged", {
+    group = vim.api.nvim_create_augroup("intel_spec_modes", { clear = true }),
+    callback = function(args)
+      if vim.api.nvim_buf_get_name(args.buf) == app then
+        reports = reports + 1
+      end
+    end,
+  })
   vim.cmd("edit " .. vim.fn.fnameescape(app))
+  h.wait_for(function()
+    local c = vim.lsp.get_client_by_id(id)
+    return c and c.initialized
+  end, "typescript-language-server to start", 60000)
+  h.wait_for(function()
+    return reports > 0
+  end, "the language server's first report on app.ts", 60000)
   h.truthy(not h.call("Read", { file_path = app }).isError, "Read")
-  local broke, all, broke_ms = timed_edit(app, "= add(1, 2);", '= "three";')
-  h.truthy(not broke.isError and not all:find("diagnostic", 1, true), "the Edit with diagnostics off added: " .. all)
-  io.stdout:write(string.format("# intel: with diagnostics off the breaking Edit took %d ms\n", broke_ms))
-  -- The error is there all the same: getDiagnostics (not an edit's wait)
-  -- reports it once the server has checked the file.
+
+  -- The agent attached through toolhost mcp --attach, as Claude Code would be.
+  local job, send, answer = h.mcp_job(dir)
+  send({ id = 1, method = "initialize", params = { protocolVersion = "2025-06-18", capabilities = vim.empty_dict(),
+    clientInfo = { name = "claude-code", version = "1" } } })
+  answer(1, "the MCP handshake")
+  send({ method = "notifications/initialized" })
+  local next_id = 1
+  local function agent_call(name, args)
+    next_id = next_id + 1
+    send({ id = next_id, method = "tools/call", params = { name = name, arguments = args } })
+    local res = answer(next_id, "the agent's " .. name).result
+    local all = ""
+    for _, c in ipairs(res.content) do
+      all = all .. (c.text or "") .. "\n"
+    end
+    return res, all
+  end
+  local def_res, def = agent_call("LSP", { operation = "goToDefinition", filePath = "src/app.ts", line = 2, character = 23 })
+  h.truthy(not def_res.isError, "the agent's LSP: " .. def)
+  h.match(def, "Defined in src/util%.ts:1:17", "the agent's goToDefinition")
+  local _, refs = agent_call("LSP", { operation = "findReferences", filePath = "src/app.ts", line = 2, character = 23 })
+  h.match(refs, "^Found 5 references across 3 files:", "the agent's findReferences")
+  h.truthy(not agent_call("Read", { file_path = app }).isError, "the agent's Read")
+
+  local err = "%[Line 2:7%] Type 'string' is not assignable to type 'number'%. %[2322%]"
+  local warn = "⚠ %[Line 3:7%] 'unused' is declared but its value is never read%. %[6133%]"
+  local breaking = '= "three";\nconst unused = 1;'
+  local client = vim.lsp.get_client_by_id(require("toolhost").state.client_id)
+  for _, mode in ipairs({ "on", "errors", "off" }) do
+    -- A client changes settings while the server runs with
+    -- workspace/didChangeConfiguration.
+    client.notify("workspace/didChangeConfiguration", { settings = { edit = { diagnostics = mode, diagnosticsWaitMs = 15000 } } })
+    for _, by in ipairs({ "editor", "agent" }) do
+      local started = vim.loop.hrtime()
+      local res, all
+      if by == "editor" then
+        res, all = timed_edit(app, "= add(1, 2);", breaking)
+      else
+        res, all = agent_call("Edit", { file_path = app, old_string = "= add(1, 2);", new_string = breaking })
+      end
+      local ms = (vim.loop.hrtime() - started) / 1e6
+      local what = string.format("edit.diagnostics %s, the %s's Edit", mode, by)
+      h.truthy(not res.isError, what .. ": " .. all)
+      if mode == "off" then
+        h.truthy(not all:find("diagnostic", 1, true), what .. " added diagnostics: " .. all)
+      else
+        h.match(all, "<new%-diagnostics>", what)
+        h.match(all, "✖ " .. err, what)
+        if mode == "on" then
+          h.match(all, warn, what)
+        else
+          h.truthy(not all:find("6133", 1, true), what .. " added the warning: " .. all)
+        end
+      end
+      io.stdout:write(string.format("# intel: %s took %d ms (diagnostics bound 15000 ms)\n", what, ms))
+      local _, fixed = timed_edit(app, breaking, "= add(1, 2);")
+      h.truthy(not fixed:find("2322", 1, true) and not fixed:find("6133", 1, true), what .. ", the fixing Edit: " .. fixed)
+    end
+  end
+  -- With off the error is there all the same: getDiagnostics (not an
+  -- edit's wait) reports what the server checked.
+  h.truthy(not timed_edit(app, "= add(1, 2);", breaking).isError, "the last breaking Edit")
   h.wait_for(function()
     local d = h.call("getDiagnostics", { uri = "src/app.ts" })
     return d.content[1].text:find("2322", 1, true) ~= nil
   end, "typescript-language-server to report the error", 60000)
+  vim.fn.jobstop(job)
+  vim.api.nvim_del_augroup_by_name("intel_spec_modes")
   stop_tsls()
 end)
