@@ -16,9 +16,12 @@ import { deflateSync, crc32 } from "node:zlib";
 import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { compareListings, compareSDK, sdkInputs, unexplained } from "./schemas.mjs";
 
 const bin = process.env.TOOLHOST_BIN;
-const claude = join(dirname(fileURLToPath(import.meta.url)), "node_modules", ".bin", "claude");
+const here = dirname(fileURLToPath(import.meta.url));
+const claude = join(here, "node_modules", ".bin", "claude");
+const sdkTools = join(here, "node_modules", "@anthropic-ai", "claude-code", "sdk-tools.d.ts");
 
 // allowed are the documented intentional differences: case name → why,
 // with the section of docs/tools.md that says so. Any other difference
@@ -294,13 +297,15 @@ function fixture(root, name) {
   return dir;
 }
 
-// run starts one server in dir, runs every case in order over one
-// connection and returns each case's outcome.
+// run starts one server in dir, lists its tools, runs every case in order
+// over one connection and returns each case's outcome (and the listing, as
+// outcomes.tools).
 async function run(command, args, dir, env, elicit) {
   const client = new Client({ name: "toolhost-parity", version: "1.0.0" }, elicit ? { capabilities: { elicitation: { form: {} } } } : {});
   await client.connect(new StdioClientTransport({ command, args, cwd: dir, env, stderr: "ignore" }));
   const outcomes = {};
   try {
+    outcomes.tools = (await client.listTools()).tools;
     for (const c of cases) {
       const before = new Set(files(dir));
       const results = [];
@@ -347,6 +352,19 @@ before(async () => {
 
 after(() => {
   if (root) rmSync(root, { recursive: true, force: true });
+});
+
+// The input schemas: see schemas.mjs for what is compared and why.
+test("parity: the input schemas of the tools both list, and of the rest against sdk-tools.d.ts", () => {
+  const listed = compareListings(ours.tools, theirs.tools);
+  const sdk = compareSDK(ours.tools, theirs.tools, sdkInputs(sdkTools));
+  // So that the test cannot pass by comparing nothing.
+  assert.ok(listed.compared.length >= 12, `only ${listed.compared} are listed by both servers`);
+  assert.ok(sdk.compared.length >= 10, `only ${sdk.compared} are compared with sdk-tools.d.ts`);
+  if (process.env.PARITY_SHOW) console.log(`# compared: ${listed.compared.join(" ")}; with sdk-tools.d.ts: ${sdk.compared.join(" ")}`);
+  const { extra, gone } = unexplained([...listed.differences, ...sdk.differences]);
+  assert.deepEqual(extra, [], "toolhost's input schemas differ from Claude Code's where no intended difference is listed (schemas.mjs)");
+  assert.deepEqual(gone, [], "these intended differences no longer exist: drop them from schemas.mjs");
 });
 
 for (const c of cases) {
