@@ -120,17 +120,16 @@ async function main() {
     "workbench.secondarySideBar.defaultVisibility": "hidden",
   };
   installExtensions({ userDataDir, extensionsDir, vsixes: [toolhostVsix], settings: userSettings });
-  // A user who set toolhost.path in the User settings: code-server's window
-  // is a remote one, which reads this machine setting from the Remote
-  // (Machine) settings only. Every start, the first and those after a
-  // crash, must ignore this value alike (issue 28, finding 3).
-  // Only where the Remote settings hold a path of their own: with a
-  // platform VSIX (no toolhost.path anywhere) code-server's configuration
-  // gives the User value as the setting's own, so the start runs it (see
-  // docs/editors.md, finding 3).
+  // A user who set toolhost.path in the User settings as well as in the
+  // Remote (Machine) ones: code-server's window is a remote one, which uses
+  // the Remote value, at every start (issue 28, finding 3). Only where the
+  // Remote settings hold a path of their own: with a platform VSIX (no
+  // toolhost.path anywhere) code-server hands the first start the User
+  // value, which the extension honours (docs/editors.md).
+  const userSettingsPath = path.join(tmp, "toolhost-from-user-settings");
   if (!bundledBinary) {
     const userFile = path.join(userDataDir, "User", "settings.json");
-    fs.writeFileSync(userFile, JSON.stringify({ ...userSettings, "toolhost.path": path.join(tmp, "toolhost-from-user-settings") }, null, 2));
+    fs.writeFileSync(userFile, JSON.stringify({ ...userSettings, "toolhost.path": userSettingsPath }, null, 2));
   }
 
   step("start code-server");
@@ -318,8 +317,10 @@ async function main() {
         if (!text.includes("toolhost.path") || !text.includes("Open Settings")) {
           throw new Error(`the message does not name the setting or offer to open it: ${text}`);
         }
-        if (!/read from the Remote settings \(.+\); a value in your User settings is ignored here/.test(text)) {
-          throw new Error(`the message does not say the path is read from the Remote settings here: ${text}`);
+        // The value is the Remote settings' (the User settings hold another
+        // one when the VSIX has no binary): the message says where it is set.
+        if (!/It is set in the Remote settings \(.+\), whose value this remote window uses before one in your User settings\./.test(text) || /ignored/.test(text)) {
+          throw new Error(`the message does not say the path is set in the Remote settings, which this window uses first: ${text}`);
         }
         if ((await toasts.count()) !== 1) {
           throw new Error(`more than one message: ${JSON.stringify(await toasts.allInnerTexts())}`);
@@ -334,6 +335,42 @@ async function main() {
       // The settings editor may have split the editor area: back to one group.
       await wb.runCommand("View: Close All Editor Groups");
       await wb.runCommand("Notifications: Clear All Notifications");
+
+      // No Remote value: code-server may hand the window the User value
+      // (it does at a first start) or nothing. Whichever it did, what the
+      // user is told is true: the User value named with the User tab, or
+      // no value and the Remote tab; or the binary found without one runs.
+      const clearPath = () => {
+        const settings = JSON.parse(fs.readFileSync(machineSettings, "utf8"));
+        delete settings["toolhost.path"];
+        fs.writeFileSync(machineSettings, JSON.stringify(settings, null, 2));
+      };
+      clearPath();
+      const notFound = wb.statusItem("toolhost: not found");
+      const runsWithoutPath = async () => {
+        const ps = execFileSync("ps", ["-eo", "args="], { encoding: "utf8" }).split("\n");
+        return ps.some((l) => l.startsWith(extensionsDir) && l.endsWith("/bin/toolhost serve"));
+      };
+      await waitFor(async () => (await notFound.isVisible()) || (await runsWithoutPath()), "the start without a Remote value: a server or a message", 30000);
+      if (await notFound.isVisible()) {
+        const message = toasts.filter({ hasText: "toolhost" }).first();
+        await message.waitFor({ state: "visible", timeout: 15000 });
+        const text = await message.innerText();
+        const handedUser = !bundledBinary && text.includes(userSettingsPath);
+        const truth = handedUser
+          ? /It is set in your User settings: the Remote settings \(.+\) have no toolhost\.path, so VS Code handed the User value to this remote window/
+          : /set toolhost\.path in the Remote settings \(.+\): VS Code does not always hand a value in your User settings to a remote window/;
+        if (!truth.test(text) || /ignored/.test(text)) {
+          throw new Error(`with no Remote value the message does not say where the path is set (${handedUser ? "User" : "nowhere"}): ${text}`);
+        }
+        await wb.screenshot("10c-no-remote-value");
+        await message.locator(".monaco-button", { hasText: "Open Settings" }).first().click();
+        await page.locator(".settings-editor .settings-tabs-widget .checked", { hasText: handedUser ? /^User$/ : /Remote/i }).waitFor({ state: "visible", timeout: 15000 });
+        await wb.runCommand("View: Close All Editor Groups");
+        await wb.runCommand("Notifications: Clear All Notifications");
+      } else if ((await toasts.count()) !== 0) {
+        throw new Error(`the bundled binary runs, but the user was shown: ${JSON.stringify(await toasts.allInnerTexts())}`);
+      }
       // The flows below find the server by the binary's path: name it.
       setPath(toolhostBin);
       await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
