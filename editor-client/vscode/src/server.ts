@@ -266,10 +266,10 @@ export class ServerManager implements vscode.Disposable {
     }
   }
 
-  /** Opens the Settings tab where toolhost.path is set (or, unset, where this window reads it first), at the setting. */
+  /** Opens the Settings tab where toolhost.path is set for this window, at the setting. */
   private async openPathSettings(): Promise<void> {
     // An object: the Remote tab's command takes no bare query string.
-    await vscode.commands.executeCommand(pathSettings(vscode.env.remoteName, this.pathOrigin).command, { query: "toolhost.path" });
+    await vscode.commands.executeCommand(pathSettings(vscode.env.remoteName).command, { query: "toolhost.path" });
   }
 
   /** Whether toolhost.path now differs from the value the last start read. */
@@ -390,7 +390,7 @@ export class ServerManager implements vscode.Disposable {
       case "notConfigured":
         item.text = "$(warning) toolhost: not found";
         item.tooltip = `${why ?? "toolhost was not found"} — click to set toolhost.path`;
-        item.command = { title: "Open Settings", command: pathSettings(vscode.env.remoteName, this.pathOrigin).command, arguments: [{ query: "toolhost.path" }] };
+        item.command = { title: "Open Settings", command: pathSettings(vscode.env.remoteName).command, arguments: [{ query: "toolhost.path" }] };
         item.backgroundColor = new vscode.ThemeColor("statusBarItem.warningBackground");
         break;
       default:

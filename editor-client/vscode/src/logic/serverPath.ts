@@ -150,8 +150,8 @@ function isExecutable(p: string): boolean {
  * Where the value of toolhost.path that this window got was set. In a
  * remote window VS Code hands the extension the Remote settings' value
  * when they have one; with none it may hand over the User settings' one
- * (code-server does at a window's first start, but not after a change of
- * the Remote settings), and the API does not say which it did. "unknown":
+ * (code-server does at some first starts of a window, never after a
+ * change of the Remote settings), and the API does not say which it did. "unknown":
  * a value whose origin the Remote settings' file could not tell.
  */
 export type PathOrigin = "User" | "Remote" | "unknown" | "unset";
@@ -204,18 +204,17 @@ export interface PathSettings {
 }
 
 /**
- * The Settings tab to open at toolhost.path: the one its value came from;
- * with no value, in a remote window (SSH, a container, WSL, code-server:
- * `vscode.env.remoteName` is set), the Remote settings of the machine the
- * window runs on, whose value VS Code hands over first.
+ * The Settings tab to open at toolhost.path. In a remote window (SSH, a
+ * container, WSL, code-server: `vscode.env.remoteName` is set) that is
+ * the Remote settings of the machine the window runs on, wherever the
+ * value came from: VS Code uses their value first, while a change of a
+ * User value it handed over may not reach the window (code-server reports
+ * none).
  */
-export function pathSettings(remoteName: string | undefined, origin: PathOrigin): PathSettings {
-  if (!remoteName) {
-    return { where: "User settings", command: "workbench.action.openSettings" };
-  }
-  return origin === "User"
-    ? { where: "User settings", command: "workbench.action.openGlobalSettings" }
-    : { where: `Remote settings (${remoteName})`, command: "workbench.action.openRemoteSettings" };
+export function pathSettings(remoteName: string | undefined): PathSettings {
+  return remoteName
+    ? { where: `Remote settings (${remoteName})`, command: "workbench.action.openRemoteSettings" }
+    : { where: "User settings", command: "workbench.action.openSettings" };
 }
 
 /**
@@ -231,7 +230,7 @@ export function withPathSettings(message: string, remoteName: string | undefined
     case "Remote":
       return `${message} It is set in the ${remote}, whose value this remote window uses before one in your User settings.`;
     case "User":
-      return `${message} It is set in your User settings: the ${remote} have no toolhost.path, so VS Code handed the User value to this remote window. Correct it there, or set toolhost.path in the ${remote}, whose value this window uses first.`;
+      return `${message} It is set in your User settings: the ${remote} have no toolhost.path, so VS Code handed the User value to this remote window. Set toolhost.path in the ${remote}, whose value this window uses first: a change of the User value may not reach this window.`;
     case "unknown":
       return `${message} This remote window uses toolhost.path from the ${remote}, else the one in your User settings.`;
     default:
