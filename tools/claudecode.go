@@ -77,7 +77,7 @@ var claudeCodeComparison = map[string]string{
 	"TaskGet":    "Same, except that an unknown id is an error listing the ids there are (Claude Code answers task: null, which models tend to misread).",
 	"TaskUpdate": "Same input and output; dependencies are kept on both sides, and a dependency on an unknown task is an error that changes nothing.",
 	"TaskList":   "Same; blockedBy lists only unfinished blockers.",
-	"Config": "Reads and writes toolhost's settings (Claude Code's Config changes Claude Code's). permissions.defaultMode is " +
+	"Config": ClaudeCodeOnlyInToolhost + " It reads and writes toolhost's settings (Claude Code 2.1 changes its own with /config). permissions.defaultMode is " +
 		"the saved default; reading it also gives the session's mode, so the two are never confused.",
 	"ExitPlanMode":    "Same; the plan is the plan property or .toolhost/plan.md (the one file plan mode may write).",
 	"EnterPlanMode":   "Same: asks the user, then plan mode for the session only. A client that cannot show dialogs enters without asking, since plan mode only restricts.",
