@@ -17,7 +17,8 @@ var claudeCodeComparison = map[string]string{
 		"(the model gets content and the way on, rather than a retry); PDFs come back as extracted text plus page images " +
 		"(Claude Code sends a PDF document block, which tool results here cannot carry); an open document is read from " +
 		"the editor's unsaved buffer; a repeated Read of an unchanged file is answered in full (no \"file unchanged\" stub); " +
-		"an image is decoded whole before it is sent, so one whose header reads over damaged pixel data is an error here " +
+		"an image's pixel data is checked whole before it is sent (a PNG that needs no scaling by its chunk checksums and its " +
+		"inflated data, anything else by a full decode), so one whose header reads over damaged pixel data is an error here " +
 		"where Claude Code sends it and the API's refusal stays in the conversation.",
 	"Write": "Same. A file changed since the Read is not overwritten, as in Claude Code; an existing file keeps its encoding " +
 		"and BOM (UTF-8, UTF-8 with BOM, UTF-16LE with BOM) and one whose encoding cannot be kept exactly (Latin-1) is " +

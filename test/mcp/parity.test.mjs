@@ -25,7 +25,7 @@ const claude = join(dirname(fileURLToPath(import.meta.url)), "node_modules", ".b
 // fails the check.
 const allowed = new Map([
   ["a whole-file Read over 256 KB", "docs/tools.md, Read: a whole-file read of a file over 256 KB gets the partial first page where Claude Code answers a size error"],
-  ["an image whose bytes do not decode is an error", "docs/tools.md, Read: an image is decoded whole before it is sent; Claude Code sends a header that reads over damaged pixel data, which the API refuses"],
+  ["an image whose bytes do not decode is an error", "docs/tools.md, Read: an image's pixel data is checked whole before it is sent; Claude Code sends a header that reads over damaged pixel data, which the API refuses"],
   ["Write keeps UTF-16BE and its BOM", "docs/tools.md, Write: a UTF-16BE file is written back in UTF-16BE, where Claude Code refuses to write it"],
 ]);
 

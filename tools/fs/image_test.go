@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 )
@@ -183,22 +184,41 @@ func TestScaleImageKeepsAspect(t *testing.T) {
 	}
 }
 
-// BenchmarkPrepareImage is the cost of readying a screenshot-sized PNG
-// that needs no scaling (the common case): its full decode, which finds
-// damaged pixel data before the API does, dominates.
+// BenchmarkPrepareImage is the cost of readying an image that needs no
+// scaling (the common case): a PNG the size of a 1920×1080 screen, a real
+// screenshot (1400×860, from the docs) and a 1920×1080 JPEG. A PNG
+// is checked without decoding it (checkPNG); a JPEG is decoded whole.
 func BenchmarkPrepareImage(b *testing.B) {
-	m := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
-	for i := range m.Pix {
-		m.Pix[i] = byte(i / 4096)
+	screen := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
+	for i := range screen.Pix {
+		screen.Pix[i] = byte(i / 4096)
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, m); err != nil {
+	var synthetic, photo bytes.Buffer
+	if err := png.Encode(&synthetic, screen); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := prepareImage(buf.Bytes()); err != nil {
-			b.Fatal(err)
-		}
+	if err := jpeg.Encode(&photo, screen, nil); err != nil {
+		b.Fatal(err)
+	}
+	shot, err := os.ReadFile("../../docs/images/vscode-review-changes.png")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		data []byte
+	}{
+		{"png 1920x1080", synthetic.Bytes()},
+		{"screenshot png 1400x860", shot},
+		{"jpeg 1920x1080", photo.Bytes()},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := prepareImage(bc.data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
