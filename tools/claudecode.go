@@ -72,7 +72,9 @@ var claudeCodeComparison = map[string]string{
 		"tools.deferred setting; the keyword search ranks by name and description words.",
 	"Skill": "Same input (skill, args) and the same SKILL.md folders (~/.claude/skills, a project's .claude/skills). " +
 		"Differences: a project's skills are offered only once its folder is trusted (the trust question lists them), " +
-		"and toolhost's own user config folder holds skills too.",
+		"and toolhost's own user config folder holds skills too; the skills are listed in the tool's description (bounded), " +
+		"where Claude Code's CLI names them in the conversation and its MCP server lists none; a loaded skill's result is " +
+		"its instructions, where Claude Code's answers the name and its CLI adds the instructions to the conversation.",
 	"TodoWrite":  "Same. Claude Code 2.1 uses TaskCreate, TaskGet, TaskUpdate and TaskList instead; toolhost has both.",
 	"TaskCreate": "Same input and output; the client gets the whole list (toolhost/taskList).",
 	"TaskGet":    "Same, except that an unknown id is an error listing the ids there are (Claude Code answers task: null, which models tend to misread).",
