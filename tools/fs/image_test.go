@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/base64"
 	"image"
+	"image/color"
+	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"math/rand/v2"
@@ -80,6 +82,19 @@ func TestReadImageLimits(t *testing.T) {
 			mime: "image/jpeg", width: 5, height: 4},
 		{name: "WebP", file: "a.webp", data: func(*testing.T) []byte { return webp },
 			mime: "image/webp", width: 1, height: 1},
+		{name: "GIF bytes named .png go out as GIF", file: "anim.png",
+			data: func(t *testing.T) []byte {
+				var b bytes.Buffer
+				if err := gif.Encode(&b, image.NewPaletted(image.Rect(0, 0, 6, 4), color.Palette{color.Black, color.White}), nil); err != nil {
+					t.Fatal(err)
+				}
+				return b.Bytes()
+			},
+			mime: "image/gif", width: 6, height: 4},
+		// The API takes PNG, JPEG, GIF and WebP only.
+		{name: "BMP bytes named .png are refused", file: "old.png",
+			data:    func(*testing.T) []byte { return append([]byte("BM"), make([]byte, 60)...) },
+			wantErr: "does not hold a PNG, JPEG, GIF or WebP image"},
 		{name: "a 1x9000 strip is scaled to 1x2000", file: "strip.png",
 			data: func(t *testing.T) []byte { return encodePNG(t, image.NewGray(image.Rect(0, 0, 1, 9000))) },
 			mime: "image/png", width: 1, height: 2000},
@@ -103,6 +118,11 @@ func TestReadImageLimits(t *testing.T) {
 				b := encodePNG(t, noise(40, 40))
 				return append(b[:40:40], bytes.Repeat([]byte{0x55}, 64)...)
 			},
+			wantErr: "cannot be decoded"},
+		// Every checksum is right, but the pixel data inflates a row short:
+		// only reading all of it finds that.
+		{name: "a PNG with correct checksums over too little pixel data is refused", file: "short.png",
+			data:    func(*testing.T) []byte { return rawPNG(8, 4, 2, 8, rows(3, 24, 1)) },
 			wantErr: "cannot be decoded"},
 	}
 	for _, tt := range tests {
