@@ -90,6 +90,8 @@ h.test("commands: :Toolhost status is readable", function()
   local text = buffer_text("status")
   h.match(text, "binary: " .. vim.pesc(vim.fn.exepath(bin)))
   h.match(text, "permission mode: default")
+  -- Where reviews are: the turn's tab this plugin declared, not "dialog".
+  h.match(text, "%- edit review: one tab per turn")
   h.match(text, "pid: %d+")
   h.match(text, "## MCP servers")
 end)

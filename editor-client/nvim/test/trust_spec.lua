@@ -73,6 +73,15 @@ if bin and bin ~= "" then
     h.match(log[1].prompt, "touch hook%-ran")
     h.eq(ran, false, "the hook ran")
     h.eq(toolhost.state.trust.declined, true, "declined")
+    -- The warning sends the user to :Toolhost status, which lists them.
+    pcall(vim.api.nvim_buf_delete, h.view("status"), { force = true })
+    vim.cmd("Toolhost status")
+    h.wait_for(function()
+      return h.view("status") ~= -1
+    end, "the status view")
+    local text = table.concat(vim.api.nvim_buf_get_lines(h.view("status"), 0, -1, false), "\n")
+    h.match(text, "## 1 folder setting ignored %(the folder is not trusted%)\n%- PreToolUse hook for tools \"%*\" runs: touch hook%-ran %(.-settings%.json, hooks%): runs a command")
+    h.match(text, "To apply them, trust the folder: toolhost trust ")
   end)
 
   h.test("trust: Trust folder applies the folder's settings", function()

@@ -275,6 +275,7 @@ function M.status_info()
     version = info.version,
     pid = M.state.pid,
     root = M.state.root,
+    review_changes = M.options.review_changes ~= false,
   }
 end
 
