@@ -43,7 +43,7 @@ local function mcp_job(cwd)
   return job, send, answer
 end
 
-h.test("agents: a process started from Neovim attaches; its Write opens the turn's review naming the agent and, accepted, is on disk", function()
+h.test("agents: a process started from Neovim attaches; its Write opens the turn's review naming the agent and, accepted, is on disk; its command's prompt names it", function()
   toolhost.stop(3000)
   local runtime = h.workspace({})
   vim.loop.fs_chmod(runtime, tonumber("700", 8))
@@ -85,6 +85,13 @@ h.test("agents: a process started from Neovim attaches; its Write opens the turn
   local res = answer(2, "the Write").result
   h.truthy(res and not res.isError, "the Write succeeded: " .. vim.inspect(res))
   h.eq(h.read(path), "from the agent\n", "disk")
+  -- The agent's command asks in the picker, whose title (a floating
+  -- vim.ui's title) names the agent.
+  send({ id = 3, method = "tools/call", params = { name = "Bash", arguments = { command = "echo hi > agent.txt" } } })
+  res = answer(3, "the Bash").result
+  h.truthy(res and not res.isError, "the Bash ran: " .. vim.inspect(res))
+  h.eq(#log, 1, "one prompt: " .. vim.inspect(log))
+  h.match(log[1].prompt, "^%[risk: %a+%]  CodeCompanion wants to run Bash: Run `echo hi > agent%.txt`%?", "the picker's title")
   vim.fn.jobstop(job)
   toolhost.stop(3000)
   h.eq(vim.env[agents.ENV], nil, "the variable after stop")

@@ -274,7 +274,14 @@ end
 --- labels in the options' order, then the typed answers.
 local function ask_multi(q, opts, can_go_back, prompt)
   local picked, typed = {}, {}
+  local shown = false
   while true do
+    -- Neovim's own picker lists in the command line, after what the last
+    -- one left there: the list shown again starts on a clean screen.
+    if shown and builtin(ui(opts).select or vim.ui.select) then
+      vim.cmd("redraw")
+    end
+    shown = true
     local choice = select(opts, M.multi_items(q, picked, typed, can_go_back), {
       prompt = prompt .. " (pick any, then Done)",
       format_item = M.format_multi_item,

@@ -64,9 +64,13 @@ function M.changed(state, params, opts)
   end
   if opts.progress ~= false then
     vim.schedule(function()
-      vim.notify(
+      -- Right after the trust question, whose typed answer is still on the
+      -- command line: redrawn first and echoed on one line, or the two
+      -- lines stop at a "Press ENTER" that takes the user's next key.
+      vim.cmd("redraw")
+      require("toolhost.client").echo(
         string.format("toolhost: this folder is not trusted; %d of its settings are ignored (:Toolhost status)", #params.ignored),
-        vim.log.levels.WARN
+        "WarningMsg"
       )
     end)
   end
