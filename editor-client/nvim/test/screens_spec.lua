@@ -169,6 +169,8 @@ end)
 h.test("screens: finding 8, :Toolhost tasks shows a task's output", function()
   one_window()
   s:cmd("Toolhost mode bypassPermissions")
+  -- Set before the call, which would otherwise ask.
+  s:wait("permission mode bypassPermissions")
   s:cmd([[Toolhost run Bash {"command": "echo indexing; : >indexed; sleep 60", "run_in_background": true}]])
   s:wait("bash-1")
   h.wait_for(function()
@@ -204,9 +206,12 @@ h.test("screens: finding 7, an agent's terminal tab is named for the agent", fun
   vim.fn.writefile({ "#!/bin/sh", 'echo "Claude Code (stand-in)"; sleep 60' }, claude)
   vim.fn.setfperm(claude, "rwxr-xr-x")
   s:cmd("tabnew | terminal " .. claude)
-  -- The name comes with TermOpen, the tab line a redraw later.
-  local term = s:wait({ "stand-in", "toolhost terminal: claude" })
-  h.match(vim.split(term, "\n")[1], "toolhost terminal: claude", "the tab line")
+  local term
+  local named = vim.wait(20000, function()
+    term = s:text()
+    return term:find("stand-in", 1, true) and vim.split(term, "\n")[1]:find("toolhost terminal: claude", 1, true)
+  end, 20)
+  h.truthy(named, "the tab line names the agent's terminal; the screen shows:\n" .. term)
   s:shot("nvim-terminal")
 end)
 
