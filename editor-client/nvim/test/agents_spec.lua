@@ -97,6 +97,33 @@ h.test("agents: a process started from Neovim attaches; its Write opens the turn
   h.eq(vim.env[agents.ENV], nil, "the variable after stop")
 end)
 
+h.test("agents: with one review per file in the editor (edit.reviewInEditor), the menu's title names the agent", function()
+  toolhost.stop(3000)
+  local dir = h.workspace({})
+  vim.cmd("cd " .. vim.fn.fnameescape(dir))
+  h.truthy(toolhost.setup({ cmd = { bin, "serve" }, root_dir = dir, progress = false, review_changes = false,
+    settings = { edit = { reviewInEditor = true } } }), "setup")
+  h.wait_for(function()
+    return vim.env[agents.ENV] ~= nil
+  end, "$" .. agents.ENV .. " to be set")
+  local log = h.script_ui({ ["toolhost.edit"] = h.pick("Accept") })
+  local job, send, answer = mcp_job(h.workspace({}))
+  send({ id = 1, method = "initialize", params = { protocolVersion = "2025-06-18", capabilities = vim.empty_dict(),
+    clientInfo = { name = "codecompanion", version = "1" } } })
+  answer(1, "the MCP handshake")
+  send({ method = "notifications/initialized" })
+  local path = dir .. "/new.txt"
+  send({ id = 2, method = "tools/call", params = { name = "Write", arguments = { file_path = path, content = "from the agent\n" } } })
+  local res = answer(2, "the Write").result
+  h.truthy(res and not res.isError, "the Write succeeded: " .. vim.inspect(res))
+  h.eq(#log, 1, "one review menu: " .. vim.inspect(log))
+  h.eq(log[1].kind, "toolhost.edit", "the menu")
+  h.match(log[1].prompt, "^CodeCompanion: .*new%.txt%?$", "the menu's title (a floating vim.ui's title)")
+  h.eq(h.read(path), "from the agent\n", "disk")
+  vim.fn.jobstop(job)
+  toolhost.stop(3000)
+end)
+
 h.test("agents: an agent's :terminal has a readable name, other terminals keep theirs", function()
   local cases = {
     { "term:///tmp/x//1234:claude --ide", "toolhost terminal: claude" },

@@ -185,6 +185,9 @@ h.test("commands: a crashed server restarts by itself, keeps the mode, says the 
   local text = buffer_text("todos")
   h.match(text, "No todos%.")
   h.match(text, "toolhost stopped %(signal 9%) at %d+:%d+ and was restarted: the tasks and todos it had ended with it")
+  -- The tasks view says the same, not an unexplained empty list.
+  vim.cmd("Toolhost tasks")
+  h.match(buffer_text("tasks"), "toolhost stopped %(signal 9%) at %d+:%d+ and was restarted")
   -- Bounded like the VS Code extension: 3 restarts within 3 minutes.
   for _ = 2, 3 do
     h.match(crash(messages), "and was restarted")
