@@ -424,7 +424,7 @@ func (s *server) callClient(ctx context.Context, method string, params, result a
 	case <-s.readDone:
 		return fmt.Errorf("%s: the client went away: %w", method, context.Canceled)
 	case <-ctx.Done():
-		_ = s.notify("$/cancelRequest", map[string]any{"id": id.Raw()})
+		_ = s.notify("$/cancelRequest", cancelParams(id, raw))
 		return fmt.Errorf("%s: %w", method, ctx.Err())
 	}
 	if resp.Error != nil {
@@ -436,6 +436,27 @@ func (s *server) callClient(ctx context.Context, method string, params, result a
 		}
 	}
 	return nil
+}
+
+// cancelParams are the params of the $/cancelRequest that abandons the
+// request id whose params were params: the id, and the reviewId or callId
+// those params carry. A client whose transport does not show a handler its
+// request's id (Neovim's own, from 0.10) finds what to close by those.
+func cancelParams(id jsonrpc.ID, params json.RawMessage) map[string]any {
+	out := map[string]any{"id": id.Raw()}
+	var named struct {
+		ReviewID string `json:"reviewId"`
+		CallID   string `json:"callId"`
+	}
+	// Params that are not an object name nothing; the id is still sent.
+	_ = json.Unmarshal(params, &named)
+	if named.ReviewID != "" {
+		out["reviewId"] = named.ReviewID
+	}
+	if named.CallID != "" {
+		out["callId"] = named.CallID
+	}
+	return out
 }
 
 // answered hands the client's answer to the call awaiting it.

@@ -30,12 +30,12 @@ const DeferredCapability = "toolhost/deferredTools"
 // that only sees the session's tools.
 const DeferredMetaKey = "toolhost/deferred"
 
-// deferredDescription is a deferred tool's description in a deferred
-// listing: what the model needs to know to load it.
-const deferredDescription = "Deferred: load it with ToolSearch first."
-
 // deferredSchema is a deferred tool's input schema in a deferred listing
-// (MCP requires one).
+// (MCP requires one). A deferred tool has no description: the per-tool
+// sentence cost as much as the name on every request (an MCP tool of a
+// real server is 500-1000 bytes, its name 20-40), and ToolSearch's own
+// description says once that a tool listed by name with an empty schema
+// is loaded there first.
 var deferredSchema = json.RawMessage(`{"type":"object"}`)
 
 // deferListing returns the middleware that answers tools/list with the
@@ -78,7 +78,7 @@ func deferredList(list *sdk.ListToolsResult) *sdk.ListToolsResult {
 	out.Tools = make([]*sdk.Tool, len(list.Tools))
 	for i, t := range list.Tools {
 		if deferred, _ := t.Meta[DeferredMetaKey].(bool); deferred {
-			t = &sdk.Tool{Name: t.Name, Description: deferredDescription, InputSchema: deferredSchema, Meta: sdk.Meta{DeferredMetaKey: true}}
+			t = &sdk.Tool{Name: t.Name, InputSchema: deferredSchema, Meta: sdk.Meta{DeferredMetaKey: true}}
 		}
 		out.Tools[i] = t
 	}

@@ -19,14 +19,22 @@ import (
 	"github.com/toolhost/toolhost/tools/toolsearch"
 )
 
-// remoteTool stands for a tool of a configured MCP server: a paragraph of
-// description and a schema of several documented properties, as GitHub's
-// or Slack's servers describe theirs.
+// remoteTool stands for a tool of a configured MCP server: a few sentences
+// of description and a schema of several documented properties. Its size
+// is that of a real server's tools as toolhost serves them: the reference
+// is @modelcontextprotocol/server-filesystem 2026.8.31 (the server
+// test/mcp installs), whose 14 tools average 725 bytes in toolhost's
+// tools/list, names of about 30 characters included (server-everything's
+// average 528); a stand-in averages 770.
 type remoteTool struct{ name string }
+
+// remoteToolName is the name of the i-th stand-in MCP tool, as long as a
+// real one (mcp__filesystem__read_text_file).
+func remoteToolName(i int) string { return fmt.Sprintf("mcp__server%d__list_items_%d", i/5, i%5) }
 
 func (r remoteTool) Name() string { return r.name }
 func (r remoteTool) Description() string {
-	return "Calls " + r.name + ". " + strings.Repeat("Talks to the remote service and returns what it answers, as JSON text. ", 6)
+	return "Calls " + r.name + ". Talks to the remote service and returns what it answers, as JSON text."
 }
 func (remoteTool) SideEffect() tools.SideEffect { return tools.SideEffectMutating }
 func (remoteTool) InputSchema() json.RawMessage {
@@ -48,7 +56,7 @@ func deferringServer(t *testing.T, all bool) *Server {
 	reg := tools.NewRegistry()
 	reg.Register(tools.CategoryCore, stepsTool{})
 	for i := range 40 {
-		reg.Register(tools.CategoryExtras, remoteTool{fmt.Sprintf("mcp__srv%d__tool%d", i/5, i%5)})
+		reg.Register(tools.CategoryExtras, remoteTool{remoteToolName(i)})
 	}
 	reg.Register(tools.CategoryState, toolsearch.New(reg, settings.Defaults))
 	srv := NewServer(reg, engine.NewPipeline(reg, nil), nil, Config{DeferListing: all})
@@ -96,6 +104,14 @@ func askDeferred(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
+// isStub reports whether tl is listed deferred: by name, with the marker,
+// no description and an empty schema.
+func isStub(tl *sdk.Tool) bool {
+	marked, _ := tl.Meta[DeferredMetaKey].(bool)
+	schema, _ := json.Marshal(tl.InputSchema)
+	return marked && tl.Description == "" && string(schema) == `{"type":"object"}`
+}
+
 // listed is a client's tools/list answer, as JSON, and its tools by name.
 func listed(t *testing.T, cs *sdk.ClientSession) ([]byte, map[string]*sdk.Tool) {
 	t.Helper()
@@ -135,15 +151,15 @@ func TestDeferredListingOnTheMCPFrontDoor(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := clientOf(t, deferringServer(t, tt.all), tt.asking)
 			raw, byName := listed(t, cs)
-			remote := byName["mcp__srv3__tool2"]
+			remote := byName["mcp__server3__list_items_2"]
 			if remote == nil || byName["Steps"] == nil || byName[tools.ToolSearchName] == nil {
 				t.Fatalf("the listing lacks a tool: %.300s", raw)
 			}
-			isDeferred := remote.Description == deferredDescription
+			isDeferred := isStub(remote)
 			if isDeferred != tt.deferred {
-				t.Fatalf("mcp__srv3__tool2 deferred = %v, want %v: %+v", isDeferred, tt.deferred, remote)
+				t.Fatalf("mcp__server3__list_items_2 deferred = %v, want %v: %+v", isDeferred, tt.deferred, remote)
 			}
-			if byName["Steps"].Description == deferredDescription || byName[tools.ToolSearchName].Description == deferredDescription {
+			if isStub(byName["Steps"]) || isStub(byName[tools.ToolSearchName]) {
 				t.Errorf("a built-in tool or ToolSearch was deferred")
 			}
 			if tt.deferred {
@@ -153,12 +169,12 @@ func TestDeferredListingOnTheMCPFrontDoor(t *testing.T) {
 				}
 			}
 			// A deferred tool is called as any other, with its real schema.
-			res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "mcp__srv3__tool2", Arguments: map[string]any{"owner": "o", "repo": "r"}})
-			if err != nil || res.IsError || !strings.Contains(text(res), `mcp__srv3__tool2 got {"owner":"o","repo":"r"}`) {
+			res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "mcp__server3__list_items_2", Arguments: map[string]any{"owner": "o", "repo": "r"}})
+			if err != nil || res.IsError || !strings.Contains(text(res), `mcp__server3__list_items_2 got {"owner":"o","repo":"r"}`) {
 				t.Fatalf("calling a deferred tool: %v %+v", err, res)
 			}
-			res, err = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tools.ToolSearchName, Arguments: map[string]any{"query": "select:mcp__srv3__tool2"}})
-			if err != nil || res.IsError || !strings.Contains(text(res), `"name":"mcp__srv3__tool2"`) || !strings.Contains(text(res), "Repository owner (user or organisation).") {
+			res, err = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: tools.ToolSearchName, Arguments: map[string]any{"query": "select:mcp__server3__list_items_2"}})
+			if err != nil || res.IsError || !strings.Contains(text(res), `"name":"mcp__server3__list_items_2"`) || !strings.Contains(text(res), "Repository owner (user or organisation).") {
 				t.Fatalf("ToolSearch did not load the definition: %v %.300s", err, text(res))
 			}
 		})
@@ -187,20 +203,30 @@ func TestAttachDefersAsTheSessionSays(t *testing.T) {
 	})
 	cs := connectClient(t, ctx, &sdk.IOTransport{Reader: toClient, Writer: fromClient}, true)
 	raw, byName := listed(t, cs)
-	if byName["mcp__srv0__tool0"] == nil || byName["mcp__srv0__tool0"].Description != deferredDescription {
+	if byName["mcp__server0__list_items_0"] == nil || !isStub(byName["mcp__server0__list_items_0"]) {
 		t.Fatalf("the attached listing does not defer the MCP tools: %.400s", raw)
 	}
-	if byName["Steps"] == nil || byName["Steps"].Description == deferredDescription {
+	if byName["Steps"] == nil || isStub(byName["Steps"]) {
 		t.Fatalf("the attached listing deferred a built-in: %.400s", raw)
 	}
 }
 
+// wholeListingCeiling is the share of the full listing the deferred one
+// (the built-ins and 40 MCP tools) may reach: what it measures today plus
+// a little room for a description's edit. It is over a fifth because
+// Claude Code's own tools keep Claude Code's defaults, which list Bash,
+// Read, Edit, Write, Glob, Grep, Agent, AskUserQuestion, Skill,
+// TaskOutput, RefreshMcpTools and ToolSearch whole (docs/mcp.md).
+const wholeListingCeiling = 0.35
+
 // TestDeferredListingWithTheBuiltIns measures the deferred listing of a
 // real session's tools (toolhost's built-ins, with their full
-// descriptions) plus 40 MCP tools, over MCP, and prints both ratios: the
-// 40 MCP tools' part of the listing, which deferring shrinks to names and
-// must bring under a fifth, and the whole listing, where the built-ins
-// Claude Code lists whole (Bash, Read, Edit, Grep, Agent, ...) stay.
+// descriptions) plus 40 MCP tools of a real server's size, over MCP, and
+// prints the 40 MCP tools' part and the whole listing, each as sent
+// (tools/list's JSON) and as a model gets it (name, description and input
+// schema; _meta and annotations are not sent to a model). The MCP part
+// must be under a fifth; the whole listing stays over it because of the
+// built-ins Claude Code lists whole, so it is held to the figure reached.
 func TestDeferredListingWithTheBuiltIns(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	sess, err := session.New(session.Options{Roots: []string{t.TempDir()}})
@@ -209,9 +235,12 @@ func TestDeferredListingWithTheBuiltIns(t *testing.T) {
 	}
 	t.Cleanup(sess.Close)
 	for i := range 40 {
-		sess.Registry.Register(tools.CategoryExtras, remoteTool{fmt.Sprintf("mcp__srv%d__tool%d", i/5, i%5)})
+		sess.Registry.Register(tools.CategoryExtras, remoteTool{remoteToolName(i)})
 	}
-	size := func(all bool) (whole, mcp int) {
+	// sizes are a listing's bytes: sent and as a model gets them, for the
+	// whole listing and for its MCP tools.
+	type sizes struct{ whole, mcp, modelWhole, modelMCP int }
+	measure := func(all bool) (sz sizes, kept []string) {
 		srv := NewServer(sess.Registry, sess.Pipeline, nil, Config{DeferListing: all, Deferred: func() []string { return nil }})
 		t.Cleanup(srv.Close)
 		res, err := clientOf(t, srv, false).ListTools(context.Background(), nil)
@@ -223,18 +252,33 @@ func TestDeferredListingWithTheBuiltIns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			whole += len(raw)
+			model, err := json.Marshal(map[string]any{"name": tl.Name, "description": tl.Description, "input_schema": tl.InputSchema})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sz.whole += len(raw)
+			sz.modelWhole += len(model)
 			if strings.HasPrefix(tl.Name, "mcp__") {
-				mcp += len(raw)
+				sz.mcp += len(raw)
+				sz.modelMCP += len(model)
+			} else if !isStub(tl) {
+				kept = append(kept, fmt.Sprintf("%s %d", tl.Name, len(raw)))
 			}
 		}
-		return whole, mcp
+		return sz, kept
 	}
-	fullWhole, fullMCP := size(false)
-	defWhole, defMCP := size(true)
-	t.Logf("40 MCP tools and the built-ins over MCP: the MCP tools' part %d → %d bytes (%.1f%%); the whole listing %d → %d bytes (%.1f%%)",
-		fullMCP, defMCP, 100*float64(defMCP)/float64(fullMCP), fullWhole, defWhole, 100*float64(defWhole)/float64(fullWhole))
-	if defMCP*5 >= fullMCP {
-		t.Errorf("the MCP tools' part of the deferred listing is %d bytes, not under a fifth of the full %d", defMCP, fullMCP)
+	full, _ := measure(false)
+	deferred, kept := measure(true)
+	pct := func(a, b int) float64 { return 100 * float64(a) / float64(b) }
+	t.Logf("40 MCP tools (%d bytes each on average) and the built-ins over MCP, sent: the MCP tools' part %d → %d bytes (%.1f%%); the whole listing %d → %d bytes (%.1f%%)",
+		full.mcp/40, full.mcp, deferred.mcp, pct(deferred.mcp, full.mcp), full.whole, deferred.whole, pct(deferred.whole, full.whole))
+	t.Logf("as a model gets them: the MCP tools' part %d → %d bytes (%.1f%%); the whole listing %d → %d bytes (%.1f%%)",
+		full.modelMCP, deferred.modelMCP, pct(deferred.modelMCP, full.modelMCP), full.modelWhole, deferred.modelWhole, pct(deferred.modelWhole, full.modelWhole))
+	t.Logf("listed whole (bytes sent): %s", strings.Join(kept, ", "))
+	if deferred.mcp*5 >= full.mcp || deferred.modelMCP*5 >= full.modelMCP {
+		t.Errorf("the MCP tools' part of the deferred listing is not under a fifth of the full one")
+	}
+	if float64(deferred.whole) > wholeListingCeiling*float64(full.whole) {
+		t.Errorf("the whole deferred listing is %.1f%% of the full one, over the %.0f%% reached when the decision was made: a built-in listed whole grew, or one of toolhost's own is no longer deferred", pct(deferred.whole, full.whole), 100*wholeListingCeiling)
 	}
 }

@@ -97,9 +97,9 @@ type ToolsSettings struct {
 	Teams bool `json:"teams,omitempty" jsonschema:"Turn on the team tools (TeamCreate, TeamDelete, SendMessage's team messages)." schema:"default=false"`
 	// Deferred names the tools a listing that asks for it gives by name
 	// only, their definitions loaded with ToolSearch; a trailing "*"
-	// matches a prefix. Nil means tools.DefaultDeferred (MCP tools and
-	// rarely used built-ins, as in Claude Code); empty defers nothing.
-	Deferred []string `json:"deferred,omitempty" jsonschema:"Tools a deferred listing gives by name only, their definitions fetched with ToolSearch; a trailing * matches a prefix. Unset: MCP tools and rarely used built-ins."`
+	// matches a prefix. Nil means tools.DefaultDeferred (Claude Code's
+	// defaults for its tools, and toolhost's own); empty defers nothing.
+	Deferred []string `json:"deferred,omitempty" jsonschema:"Tools a deferred listing gives by name only, their definitions fetched with ToolSearch; a trailing * matches a prefix. Unset: MCP tools, the built-ins Claude Code defers, and toolhost's own tools."`
 }
 
 // Bash configures the Bash tool.

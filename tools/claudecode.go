@@ -17,7 +17,8 @@ var claudeCodeComparison = map[string]string{
 		"(the model gets content and the way on, rather than a retry); PDFs come back as extracted text plus page images " +
 		"(Claude Code sends a PDF document block, which tool results here cannot carry); an open document is read from " +
 		"the editor's unsaved buffer; a repeated Read of an unchanged file is answered in full (no \"file unchanged\" stub); " +
-		"an image is decoded whole before it is sent, so one whose header reads over damaged pixel data is an error here " +
+		"an image's pixel data is checked whole before it is sent (a PNG that needs no scaling by its chunk checksums and its " +
+		"inflated data, anything else by a full decode), so one whose header reads over damaged pixel data is an error here " +
 		"where Claude Code sends it and the API's refusal stays in the conversation.",
 	"Write": "Same. A file changed since the Read is not overwritten, as in Claude Code; an existing file keeps its encoding " +
 		"and BOM (UTF-8, UTF-8 with BOM, UTF-16LE with BOM) and one whose encoding cannot be kept exactly (Latin-1) is " +
@@ -71,13 +72,15 @@ var claudeCodeComparison = map[string]string{
 		"tools.deferred setting; the keyword search ranks by name and description words.",
 	"Skill": "Same input (skill, args) and the same SKILL.md folders (~/.claude/skills, a project's .claude/skills). " +
 		"Differences: a project's skills are offered only once its folder is trusted (the trust question lists them), " +
-		"and toolhost's own user config folder holds skills too.",
+		"and toolhost's own user config folder holds skills too; the skills are listed in the tool's description (bounded), " +
+		"where Claude Code's CLI names them in the conversation and its MCP server lists none; a loaded skill's result is " +
+		"its instructions, where Claude Code's answers the name and its CLI adds the instructions to the conversation.",
 	"TodoWrite":  "Same. Claude Code 2.1 uses TaskCreate, TaskGet, TaskUpdate and TaskList instead; toolhost has both.",
 	"TaskCreate": "Same input and output; the client gets the whole list (toolhost/taskList).",
 	"TaskGet":    "Same, except that an unknown id is an error listing the ids there are (Claude Code answers task: null, which models tend to misread).",
 	"TaskUpdate": "Same input and output; dependencies are kept on both sides, and a dependency on an unknown task is an error that changes nothing.",
 	"TaskList":   "Same; blockedBy lists only unfinished blockers.",
-	"Config": "Reads and writes toolhost's settings (Claude Code's Config changes Claude Code's). permissions.defaultMode is " +
+	"Config": ClaudeCodeOnlyInToolhost + " It reads and writes toolhost's settings (Claude Code 2.1 changes its own with /config). permissions.defaultMode is " +
 		"the saved default; reading it also gives the session's mode, so the two are never confused.",
 	"ExitPlanMode":    "Same; the plan is the plan property or .toolhost/plan.md (the one file plan mode may write).",
 	"EnterPlanMode":   "Same: asks the user, then plan mode for the session only. A client that cannot show dialogs enters without asking, since plan mode only restricts.",

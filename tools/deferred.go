@@ -8,15 +8,23 @@ import "strings"
 // schemas are most of a request's tool list.
 
 // DefaultDeferred are the tools deferred unless the tools.deferred setting
-// says otherwise: Claude Code's defaults (every MCP tool and the built-ins
-// it marks to defer, as of 2.1.330), then toolhost's own rarely used ones.
+// says otherwise: Claude Code's defaults for its own tools (every MCP tool
+// and the built-ins it marks to defer, as of 2.1.330), then every tool of
+// toolhost's own. Claude Code's defaults say nothing about tools it lacks;
+// a model trained on Claude Code does not know them and finds them with
+// ToolSearch when it needs one, so listing them whole would cost every
+// request their definitions for calls that rarely come.
+// TestToolhostsOwnToolsDefer keeps the second part in step with the tools
+// claudeCodeComparison marks as toolhost's own.
 var DefaultDeferred = []string{
 	"mcp__*",
 	"NotebookEdit", "WebFetch", "WebSearch", "TodoWrite",
 	"TaskCreate", "TaskGet", "TaskUpdate", "TaskList", "TaskStop",
 	"EnterPlanMode", "ExitPlanMode", "EnterWorktree", "ExitWorktree", "Monitor", "LSP", "SendMessage",
 	"ListMcpResources", "ReadMcpResource", "ReadMcpResourceDir",
-	"TeamCreate", "TeamDelete", "SSHBash",
+	// toolhost's own.
+	"Memory", "Config", "LS", "Tree", "Diff", "GetTime", "SSHBash",
+	"QueryJSON", "GetEnv", "ListProcesses", "HTTPRequest", "TeamCreate", "TeamDelete",
 }
 
 // ToolSearchName is the tool that loads deferred tools' definitions; it is

@@ -1,6 +1,9 @@
 package tools
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDefaultDeferredIsClaudeCodes states which of toolhost's tools
 // Claude Code 2.1.330 defers by default (its tools marked shouldDefer,
@@ -45,15 +48,33 @@ func TestDefaultDeferredIsClaudeCodes(t *testing.T) {
 		{"TaskOutput", false},
 		{"RefreshMcpTools", false},
 		{ToolSearchName, false},
-		// toolhost's own: the rarely used ones defer.
+		// toolhost's own: every one defers (TestToolhostsOwnToolsDefer).
+		{"Memory", true},
+		{"Config", true},
+		{"LS", true},
+		{"Tree", true},
+		{"Diff", true},
+		{"GetTime", true},
 		{"TeamCreate", true},
 		{"TeamDelete", true},
 		{"SSHBash", true},
+		// Claude Code's IDE integration lists it whole.
 		{"getDiagnostics", false},
 	}
 	for _, tc := range cases {
 		if got := IsDeferred(tc.name, nil); got != tc.deferred {
 			t.Errorf("IsDeferred(%s) with the defaults = %v, want %v", tc.name, got, tc.deferred)
+		}
+	}
+}
+
+// TestToolhostsOwnToolsDefer: every tool Claude Code lacks (marked so in
+// claudeCodeComparison) is deferred by default, so a new one of toolhost's
+// own cannot land listed whole by accident.
+func TestToolhostsOwnToolsDefer(t *testing.T) {
+	for name, comparison := range claudeCodeComparison {
+		if strings.HasPrefix(comparison, ClaudeCodeOnlyInToolhost) && !IsDeferred(name, nil) {
+			t.Errorf("%s is toolhost's own but not in DefaultDeferred", name)
 		}
 	}
 }

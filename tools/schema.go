@@ -31,8 +31,13 @@ import (
 //     maximum, minLength, maxLength, minItems, maxItems, format,
 //     default (a JSON value), enum (values separated by |), type (one or
 //     several JSON types separated by |, for a field whose Go type says
-//     less, e.g. number for an int that accepts 1.0), and
-//     additionalProperties=true for an open object.
+//     less, e.g. number for an int that accepts 1.0),
+//     additionalProperties=true for an open object, and pattern (or
+//     items.pattern for an array's items), last, whose value is the rest
+//     of the tag (a pattern may hold commas).
+//
+// Every top-level schema names its dialect in "$schema" (draft 2020-12,
+// the one the validator and Claude Code's schemas use).
 //
 // Nullable Go types (pointers, slices, maps) give plain types: a property
 // is optional by leaving it out, as Claude Code's schemas say it. What tags
@@ -133,6 +138,9 @@ func (s *InputSchema[In]) Decode(input json.RawMessage) (In, error) {
 	return in, err
 }
 
+// schemaDialect is the "$schema" of every generated schema.
+const schemaDialect = "https://json-schema.org/draft/2020-12/schema"
+
 // rawMessageType is described as any JSON value, not as an array of bytes.
 var rawMessageType = reflect.TypeFor[json.RawMessage]()
 
@@ -149,6 +157,7 @@ func generate[In any](adjust func(*jsonschema.Schema)) (json.RawMessage, error) 
 		// Claude Code's schemas and strict function-calling APIs have it.
 		s.Properties = map[string]*jsonschema.Schema{}
 	}
+	s.Schema = schemaDialect
 	if adjust != nil {
 		adjust(s)
 	}
@@ -205,6 +214,25 @@ func applyTags(t reflect.Type, s *jsonschema.Schema) error {
 
 // applyTag applies one field's schema tag.
 func applyTag(s *jsonschema.Schema, tag string) error {
+	// A pattern may hold commas, so it is the last pair and takes the rest
+	// of the tag; items.pattern constrains the items of an array.
+	if i := strings.Index(tag, "pattern="); i >= 0 {
+		start := strings.LastIndex(tag[:i], ",") + 1
+		target := s
+		switch key := tag[start : i+len("pattern")]; key {
+		case "pattern":
+		case "items.pattern":
+			if target = s.Items; target == nil {
+				return fmt.Errorf("schema tag items.pattern on a field that is not an array")
+			}
+		default:
+			return fmt.Errorf("schema tag has an unknown key %q", key)
+		}
+		target.Pattern = tag[i+len("pattern="):]
+		if tag = strings.TrimSuffix(tag[:start], ","); tag == "" {
+			return nil
+		}
+	}
 	for _, pair := range strings.Split(tag, ",") {
 		key, value, ok := strings.Cut(strings.TrimSpace(pair), "=")
 		if !ok {

@@ -7,6 +7,9 @@ await esbuild.build({
   bundle: true,
   outfile: "dist/extension.js",
   external: ["vscode"],
+  // jsonc-parser's "main" is a UMD build whose require()s of its own files
+  // esbuild cannot follow; its ES module build bundles.
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
   format: "cjs",
   platform: "node",
   target: "node18",

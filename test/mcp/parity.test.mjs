@@ -16,16 +16,20 @@ import { deflateSync, crc32 } from "node:zlib";
 import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { compareListings, compareSDK, sdkInputs, unexplained } from "./schemas.mjs";
 
 const bin = process.env.TOOLHOST_BIN;
-const claude = join(dirname(fileURLToPath(import.meta.url)), "node_modules", ".bin", "claude");
+const here = dirname(fileURLToPath(import.meta.url));
+const claude = join(here, "node_modules", ".bin", "claude");
+const sdkTools = join(here, "node_modules", "@anthropic-ai", "claude-code", "sdk-tools.d.ts");
 
 // allowed are the documented intentional differences: case name → why,
 // with the section of docs/tools.md that says so. Any other difference
 // fails the check.
 const allowed = new Map([
   ["a whole-file Read over 256 KB", "docs/tools.md, Read: a whole-file read of a file over 256 KB gets the partial first page where Claude Code answers a size error"],
-  ["an image whose bytes do not decode is an error", "docs/tools.md, Read: an image is decoded whole before it is sent; Claude Code sends a header that reads over damaged pixel data, which the API refuses"],
+  ["an image whose bytes do not decode is an error", "docs/tools.md, Read: an image's pixel data is checked whole before it is sent; Claude Code sends a header that reads over damaged pixel data, which the API refuses"],
+  ["the Skill tool's description lists the user's and the project's skills", "docs/tools.md, Skill: the skills are listed in the tool's description, where Claude Code's CLI names them in the conversation (which an MCP server cannot reach) and its MCP server lists none"],
   ["Write keeps UTF-16BE and its BOM", "docs/tools.md, Write: a UTF-16BE file is written back in UTF-16BE, where Claude Code refuses to write it"],
 ]);
 
@@ -153,7 +157,8 @@ function changeAfterRead(name, file, bytes, tool, args) {
 
 // cases are issue 29's differences. Each writes its files into the
 // fixture folder (setup), makes its calls in order, and reduces what it
-// saw to the outcome compared (observe).
+// saw (its calls' results and the server's tool list) to the outcome
+// compared (observe).
 const cases = [
   readOf("PNG bytes named .jpg are sent as image/png", "shot.jpg", png(4, 3), (r) => ({ isError: !!r.isError, image: image(r) })),
   {
@@ -284,6 +289,56 @@ const cases = [
     calls: (dir) => [["Read", { file_path: join(dir, "again.txt") }], ["Read", { file_path: join(dir, "again.txt") }]],
     observe: (_dir, [, r]) => ({ isError: !!r.isError, showsText: text(r).includes("same text") }),
   },
+  // Skills: the user's skill (written into the shared home by before) and
+  // the project's. Both servers run in bypassPermissions, which trusts the
+  // folder in toolhost; before trust toolhost neither lists nor loads a
+  // project skill (testdata/sessions/skills.txtar). Claude Code's server
+  // answers a loaded skill with its name (the CLI then adds the skill's
+  // text to the conversation), toolhost with the text itself.
+  {
+    name: "the Skill tool's description lists the user's and the project's skills",
+    setup: (dir) => {
+      mkdirSync(join(dir, ".claude", "skills", "proj"), { recursive: true });
+      writeFileSync(join(dir, ".claude", "skills", "proj", "SKILL.md"), "---\nname: proj-checks\ndescription: Runs the project's checks.\n---\nRun make check and report.\n");
+    },
+    calls: () => [],
+    observe: (_dir, _results, listed) => {
+      const skill = listed.find((t) => t.name === "Skill");
+      return { listed: !!skill, user: /greet-dutch/.test(skill?.description ?? ""), project: /proj-checks/.test(skill?.description ?? "") };
+    },
+  },
+  {
+    name: "Skill loads a user skill",
+    setup: () => {},
+    calls: () => [["Skill", { skill: "greet-dutch" }]],
+    observe: (_dir, [r]) => ({ isError: !!r.isError, namesIt: /greet-dutch|Hallo/.test(text(r)) }),
+  },
+  {
+    name: "Skill loads a project skill",
+    setup: () => {},
+    calls: () => [["Skill", { skill: "proj-checks" }]],
+    observe: (_dir, [r]) => ({ isError: !!r.isError, namesIt: /proj-checks|make check/.test(text(r)) }),
+  },
+  {
+    name: "Skill of an unknown name is an error",
+    setup: () => {},
+    calls: () => [["Skill", { skill: "no-such-skill" }]],
+    observe: (_dir, [r]) => ({ isError: !!r.isError }),
+  },
+  // ToolSearch: Claude Code's server answers the names it matched (the
+  // CLI then loads their definitions), toolhost the definitions.
+  {
+    name: "ToolSearch select: loads the deferred tool named",
+    setup: () => {},
+    calls: () => [["ToolSearch", { query: "select:NotebookEdit" }]],
+    observe: (_dir, [r]) => ({ isError: !!r.isError, namesIt: text(r).includes("NotebookEdit") }),
+  },
+  {
+    name: "ToolSearch by keywords finds a deferred tool",
+    setup: () => {},
+    calls: () => [["ToolSearch", { query: "jupyter notebook cell", max_results: 3 }]],
+    observe: (_dir, [r]) => ({ isError: !!r.isError, namesIt: text(r).includes("NotebookEdit") }),
+  },
 ];
 
 // fixture makes a fresh fixture folder with every case's files.
@@ -294,20 +349,23 @@ function fixture(root, name) {
   return dir;
 }
 
-// run starts one server in dir, runs every case in order over one
-// connection and returns each case's outcome.
+// run starts one server in dir, lists its tools, runs every case in order
+// over one connection and returns each case's outcome (and the listing, as
+// outcomes.tools).
 async function run(command, args, dir, env, elicit) {
   const client = new Client({ name: "toolhost-parity", version: "1.0.0" }, elicit ? { capabilities: { elicitation: { form: {} } } } : {});
   await client.connect(new StdioClientTransport({ command, args, cwd: dir, env, stderr: "ignore" }));
   const outcomes = {};
   try {
+    const listed = (await client.listTools()).tools;
+    outcomes.tools = listed;
     for (const c of cases) {
       const before = new Set(files(dir));
       const results = [];
       for (const [name, args] of c.calls(dir)) {
         results.push(await client.callTool({ name, arguments: args }));
       }
-      const outcome = c.observe(dir, results);
+      const outcome = c.observe(dir, results, listed);
       // Only what the case's calls left in the folder counts.
       if (outcome.newFiles) outcome.newFiles = outcome.newFiles.filter((f) => !before.has(f));
       outcomes[c.name] = { outcome, texts: results.map(text).map((t) => t.slice(0, 300)) };
@@ -329,6 +387,9 @@ before(async () => {
   mkdirSync(join(home, ".config", "toolhost"), { recursive: true });
   // Claude Code's server asks nothing: toolhost runs without prompts too.
   writeFileSync(join(home, ".config", "toolhost", "settings.json"), JSON.stringify({ permissions: { defaultMode: "bypassPermissions" } }));
+  // The user's skill, where both look for it (~/.claude/skills).
+  mkdirSync(join(home, ".claude", "skills", "greet"), { recursive: true });
+  writeFileSync(join(home, ".claude", "skills", "greet", "SKILL.md"), "---\nname: greet-dutch\ndescription: Greets the user in Dutch.\n---\nSay Hallo, then the user's name.\n");
   const env = {
     ...process.env,
     HOME: home,
@@ -347,6 +408,19 @@ before(async () => {
 
 after(() => {
   if (root) rmSync(root, { recursive: true, force: true });
+});
+
+// The input schemas: see schemas.mjs for what is compared and why.
+test("parity: the input schemas of the tools both list, and of the rest against sdk-tools.d.ts", () => {
+  const listed = compareListings(ours.tools, theirs.tools);
+  const sdk = compareSDK(ours.tools, theirs.tools, sdkInputs(sdkTools));
+  // So that the test cannot pass by comparing nothing.
+  assert.ok(listed.compared.length >= 12, `only ${listed.compared} are listed by both servers`);
+  assert.ok(sdk.compared.length >= 10, `only ${sdk.compared} are compared with sdk-tools.d.ts`);
+  if (process.env.PARITY_SHOW) console.log(`# compared: ${listed.compared.join(" ")}; with sdk-tools.d.ts: ${sdk.compared.join(" ")}`);
+  const { extra, gone } = unexplained([...listed.differences, ...sdk.differences]);
+  assert.deepEqual(extra, [], "toolhost's input schemas differ from Claude Code's where no intended difference is listed (schemas.mjs)");
+  assert.deepEqual(gone, [], "these intended differences no longer exist: drop them from schemas.mjs");
 });
 
 for (const c of cases) {

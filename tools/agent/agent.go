@@ -40,7 +40,7 @@ type Input struct {
 	// RunInBackground starts the sub-agent as a background task; omitted
 	// or false waits for its report.
 	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema:"Start the sub-agent as a background task and get its task id at once; read its report later with TaskOutput. Omitted or false: wait for the report."`
-	Name            string `json:"name,omitempty" jsonschema:"A name for the sub-agent, passed to hosts that address agents by name."`
+	Name            string `json:"name,omitempty" jsonschema:"A name for the sub-agent, passed to hosts that address agents by name." schema:"pattern=^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"`
 	TeamName        string `json:"team_name,omitempty" jsonschema:"Deprecated and ignored."`
 	Mode            string `json:"mode,omitempty" jsonschema:"Deprecated and ignored: the sub-agent's calls follow this session's permission mode." schema:"enum=acceptEdits|auto|bypassPermissions|default|dontAsk|plan"`
 	Isolation       string `json:"isolation,omitempty" jsonschema:"worktree: run the sub-agent in a git worktree of its own (an isolated copy of the repository, kept when it changed something). remote is not supported." schema:"enum=worktree|remote"`

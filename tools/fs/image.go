@@ -86,14 +86,26 @@ func prepareImage(data []byte) (*preparedImage, error) {
 	if cfg.Width*cfg.Height > maxImagePixels || cfg.Width > maxImagePixels || cfg.Height > maxImagePixels {
 		return nil, &imageError{fmt.Sprintf("the %s image is %dx%d pixels, too many to scale down here. Make a smaller copy (for example with ImageMagick: convert in.png -resize 2000x2000 out.png) and Read that", mime, cfg.Width, cfg.Height)}
 	}
-	// Decoded whole even when it is sent as it is: a header that reads
+	// Checked whole even when it is sent as it is: a header that reads
 	// over damaged pixel data would otherwise go out, and the API's
-	// refusal of it would stay in the conversation.
+	// refusal of it would stay in the conversation. A PNG that fits (the
+	// common case: a screenshot) is checked without building the image;
+	// anything else is decoded, which scaling needs anyway.
+	fits := max(cfg.Width, cfg.Height) <= maxImageSide && len(data) <= maxImageBytes
+	if fits && mime == "image/png" {
+		checked, err := checkPNG(data)
+		if err != nil {
+			return nil, &imageError{fmt.Sprintf("the %s image cannot be decoded (%v): it may be damaged or cut short", mime, err)}
+		}
+		if checked {
+			return img, nil
+		}
+	}
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, &imageError{fmt.Sprintf("the %s image cannot be decoded (%v): it may be damaged or cut short", mime, err)}
 	}
-	if max(cfg.Width, cfg.Height) <= maxImageSide && len(data) <= maxImageBytes {
+	if fits {
 		return img, nil
 	}
 	// Scale to the long side, then, while the encoding is still too large,

@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/base64"
 	"image"
+	"image/color"
+	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 )
@@ -79,6 +82,19 @@ func TestReadImageLimits(t *testing.T) {
 			mime: "image/jpeg", width: 5, height: 4},
 		{name: "WebP", file: "a.webp", data: func(*testing.T) []byte { return webp },
 			mime: "image/webp", width: 1, height: 1},
+		{name: "GIF bytes named .png go out as GIF", file: "anim.png",
+			data: func(t *testing.T) []byte {
+				var b bytes.Buffer
+				if err := gif.Encode(&b, image.NewPaletted(image.Rect(0, 0, 6, 4), color.Palette{color.Black, color.White}), nil); err != nil {
+					t.Fatal(err)
+				}
+				return b.Bytes()
+			},
+			mime: "image/gif", width: 6, height: 4},
+		// The API takes PNG, JPEG, GIF and WebP only.
+		{name: "BMP bytes named .png are refused", file: "old.png",
+			data:    func(*testing.T) []byte { return append([]byte("BM"), make([]byte, 60)...) },
+			wantErr: "does not hold a PNG, JPEG, GIF or WebP image"},
 		{name: "a 1x9000 strip is scaled to 1x2000", file: "strip.png",
 			data: func(t *testing.T) []byte { return encodePNG(t, image.NewGray(image.Rect(0, 0, 1, 9000))) },
 			mime: "image/png", width: 1, height: 2000},
@@ -102,6 +118,11 @@ func TestReadImageLimits(t *testing.T) {
 				b := encodePNG(t, noise(40, 40))
 				return append(b[:40:40], bytes.Repeat([]byte{0x55}, 64)...)
 			},
+			wantErr: "cannot be decoded"},
+		// Every checksum is right, but the pixel data inflates a row short:
+		// only reading all of it finds that.
+		{name: "a PNG with correct checksums over too little pixel data is refused", file: "short.png",
+			data:    func(*testing.T) []byte { return rawPNG(8, 4, 2, 8, rows(3, 24, 1)) },
 			wantErr: "cannot be decoded"},
 	}
 	for _, tt := range tests {
@@ -183,22 +204,41 @@ func TestScaleImageKeepsAspect(t *testing.T) {
 	}
 }
 
-// BenchmarkPrepareImage is the cost of readying a screenshot-sized PNG
-// that needs no scaling (the common case): its full decode, which finds
-// damaged pixel data before the API does, dominates.
+// BenchmarkPrepareImage is the cost of readying an image that needs no
+// scaling (the common case): a PNG the size of a 1920×1080 screen, a real
+// screenshot (1400×860, from the docs) and a 1920×1080 JPEG. A PNG
+// is checked without decoding it (checkPNG); a JPEG is decoded whole.
 func BenchmarkPrepareImage(b *testing.B) {
-	m := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
-	for i := range m.Pix {
-		m.Pix[i] = byte(i / 4096)
+	screen := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
+	for i := range screen.Pix {
+		screen.Pix[i] = byte(i / 4096)
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, m); err != nil {
+	var synthetic, photo bytes.Buffer
+	if err := png.Encode(&synthetic, screen); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := prepareImage(buf.Bytes()); err != nil {
-			b.Fatal(err)
-		}
+	if err := jpeg.Encode(&photo, screen, nil); err != nil {
+		b.Fatal(err)
+	}
+	shot, err := os.ReadFile("../../docs/images/vscode-review-changes.png")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		data []byte
+	}{
+		{"png 1920x1080", synthetic.Bytes()},
+		{"screenshot png 1400x860", shot},
+		{"jpeg 1920x1080", photo.Bytes()},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := prepareImage(bc.data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -62,8 +62,8 @@ var imageTypes = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gi
 
 type readParams struct {
 	FilePath   string `json:"file_path" jsonschema:"Absolute path of the file to read (relative paths resolve against the workspace root)."`
-	Offset     *int   `json:"offset,omitempty" jsonschema:"1-based line number to start at (0 or less reads from line 1). Give it only for files too long to read at once."`
-	Limit      *int   `json:"limit,omitempty" jsonschema:"How many lines to read. Give it only for files too long to read at once." schema:"minimum=1"`
+	Offset     *int   `json:"offset,omitempty" jsonschema:"1-based line number to start at (0 or less reads from line 1). Give it only for files too long to read at once." schema:"maximum=9007199254740991"`
+	Limit      *int   `json:"limit,omitempty" jsonschema:"How many lines to read. Give it only for files too long to read at once." schema:"exclusiveMinimum=0,maximum=9007199254740991"`
 	Pages      string `json:"pages,omitempty" jsonschema:"Pages of a PDF to read, e.g. \"3\" or \"1-5\"; at most 20 pages per call. Ignored for other files."`
 	AllowLarge bool   `json:"allow_large,omitempty" jsonschema:"Lift the usual size cap for a text file or line range you really need whole."`
 }

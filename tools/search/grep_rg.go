@@ -48,6 +48,14 @@ type ripgrep struct {
 	// zero: every folder goes to rg.
 	inGo searchBudget
 
+	// bigMu guards bigFolders, the folders a search found past inGo's
+	// bounds: a later search of one goes to rg at once, without paying the
+	// Go search up to the bounds again (5 to 7 ms on a 20,000-file tree,
+	// against rg's ~14 ms start). A folder that has shrunk since is still
+	// searched right, by rg; one that has grown is found out by the bounds.
+	bigMu      sync.Mutex
+	bigFolders map[string]struct{}
+
 	// once guards the report of the backend that searches folders,
 	// failOnce the report of a jail that failed although the probe passed.
 	once, failOnce sync.Once
@@ -119,6 +127,30 @@ func (r *ripgrep) folderSearch(ctx context.Context) string {
 
 func (*ripgrep) name() string { return "ripgrep" }
 
+// maxBigFolders bounds the folders ripgrep remembers as big; past it the
+// memory starts over, so a session that searches many folders keeps a
+// bounded map.
+const maxBigFolders = 256
+
+// knownBig says whether a search of folder root went past the bounds of
+// the Go search before.
+func (r *ripgrep) knownBig(root string) bool {
+	r.bigMu.Lock()
+	defer r.bigMu.Unlock()
+	_, big := r.bigFolders[root]
+	return big
+}
+
+// noteBig remembers root as past the bounds of the Go search.
+func (r *ripgrep) noteBig(root string) {
+	r.bigMu.Lock()
+	defer r.bigMu.Unlock()
+	if r.bigFolders == nil || len(r.bigFolders) >= maxBigFolders {
+		r.bigFolders = map[string]struct{}{}
+	}
+	r.bigFolders[root] = struct{}{}
+}
+
 // rgFileArg names, for rg, the single file a query hands it open as its
 // descriptor 3 (exec.Cmd.ExtraFiles).
 const rgFileArg = "/dev/fd/3"
@@ -176,11 +208,14 @@ func (r *ripgrep) args(q *grepQuery) []string {
 }
 
 func (r *ripgrep) search(ctx context.Context, q *grepQuery) (searchResult, error) {
-	if r.inGo != (searchBudget{}) && (q.file == nil || smallFile(q.file, r.inGo.bytes)) {
+	if r.inGo != (searchBudget{}) && (q.file == nil && !r.knownBig(q.root) || q.file != nil && smallFile(q.file, r.inGo.bytes)) {
 		if cq, ok := searchesInGo(q); ok {
 			found, over, err := cq.search(ctx, r.inGo)
 			if !over {
 				return found, err
+			}
+			if q.file == nil {
+				r.noteBig(q.root)
 			}
 		}
 	}

@@ -2,11 +2,15 @@ package search
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolhost/toolhost/internal/execjail"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -59,5 +63,49 @@ func TestSmallFoldersAreSearchedInGo(t *testing.T) {
 				t.Errorf("the search went to rg: %v, want %v (log: %q)", wentToRg, want, logged.String())
 			}
 		})
+	}
+}
+
+// A folder found past the bounds goes to rg at once on later searches,
+// without the Go search up to the bounds, even once it has shrunk; other
+// folders are still measured. Here rg cannot be jailed, so a search that
+// goes past the Go search asks for the jail (counted) and Go answers.
+func TestBigFoldersGoToRgAtOnce(t *testing.T) {
+	big, small := t.TempDir(), t.TempDir()
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		writeFile(t, big, name, "a needle here\n")
+	}
+	writeFile(t, small, "a.txt", "a needle here\n")
+	g := NewGrep(workspace.New(big), filepath.Join(t.TempDir(), "no-rg-here"))
+	rg := g.backend.(*ripgrep)
+	rg.inGo = searchBudget{files: 2, bytes: 1 << 10}
+	pastGo := 0
+	rg.jail = func(context.Context) execjail.Status {
+		pastGo++
+		return execjail.Status{Err: errors.New("no jail in this test")}
+	}
+	for i, step := range []struct {
+		name, root string
+		shrink     bool // remove all but a.txt before the search
+		wantPastGo int
+	}{
+		{"a big folder, first search: past the bound", big, false, 1},
+		{"the same folder shrunk: rg at once", big, true, 2},
+		{"a small folder: Go", small, false, 2},
+	} {
+		if step.shrink {
+			for _, name := range []string{"b.txt", "c.txt"} {
+				if err := os.Remove(filepath.Join(step.root, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		text := run(t, g, map[string]any{"pattern": "needle", "path": step.root}).Text()
+		if !strings.Contains(text, "a.txt") {
+			t.Errorf("step %d (%s): the search did not find a.txt: %s", i, step.name, text)
+		}
+		if pastGo != step.wantPastGo {
+			t.Errorf("step %d (%s): %d searches went past the Go search, want %d", i, step.name, pastGo, step.wantPastGo)
+		}
 	}
 }

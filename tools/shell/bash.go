@@ -29,7 +29,7 @@ const (
 // BashInput is the input of Bash, as in Claude Code.
 type BashInput struct {
 	Command         string   `json:"command" jsonschema:"The command to run with bash -c, in the folder the last call ended in (the workspace root at first)."`
-	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)." schema:"minimum=0"`
+	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"Timeout in milliseconds: default 120000, at most 600000 (for a background command: default 1800000, at most 7200000)."`
 	Description     string   `json:"description,omitempty" jsonschema:"What the command does, in a few words, for the user."`
 	RunInBackground bool     `json:"run_in_background,omitempty" jsonschema:"Start the command as a background task and return its id at once; read it with TaskOutput, stop it with TaskStop."`
 	// DangerouslyDisableSandbox is accepted for compatibility and ignored:

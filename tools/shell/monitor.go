@@ -30,15 +30,18 @@ const (
 // MonitorInput is the input of Monitor, as in Claude Code.
 type MonitorInput struct {
 	Description string     `json:"description" jsonschema:"Short description of what you are monitoring, shown to the user."`
-	TimeoutMs   float64    `json:"timeout_ms" jsonschema:"Stop the monitor after this many milliseconds: default 300000, at most 1800000." schema:"minimum=0"`
+	TimeoutMs   float64    `json:"timeout_ms" jsonschema:"Stop the monitor after this many milliseconds: default 300000, at most 1800000 (a larger value is capped)." schema:"default=300000,minimum=1000,maximum=3600000"`
 	Command     string     `json:"command,omitempty" jsonschema:"Shell command or script; each output line is an event, and its exit ends the watch."`
 	WS          *MonitorWS `json:"ws,omitempty" jsonschema:"WebSocket to open instead of a command; each text message is an event, and the socket closing ends the watch."`
 }
 
 // MonitorWS is the WebSocket a Monitor opens.
 type MonitorWS struct {
-	URL       string   `json:"url"`
-	Protocols []string `json:"protocols,omitempty"`
+	URL string `json:"url"`
+	// Each protocol is an HTTP token: it goes into the handshake's
+	// Sec-WebSocket-Protocol header, which a space or line break would
+	// break. The tag is a quoted string because the pattern holds a backquote.
+	Protocols []string "json:\"protocols,omitempty\" schema:\"items.pattern=^[!#$%&'*+.^_`|~0-9A-Za-z-]+$\""
 }
 
 // MonitorOutput is the structured result, in Claude Code's shape.

@@ -37,7 +37,7 @@ var (
 type sendMessageParams struct {
 	To      string `json:"to" jsonschema:"The name of the running agent or team member to write to."`
 	Summary string `json:"summary,omitempty" jsonschema:"A preview of five to ten words shown to the user." schema:"maxLength=200"`
-	Message string `json:"message" jsonschema:"The message text."`
+	Message string `json:"message" jsonschema:"The message text." schema:"default=\"\""`
 }
 
 // messageType is the field tools.teams adds to the input.

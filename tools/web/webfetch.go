@@ -27,7 +27,7 @@ var webFetchSchema = tools.SchemaOf[webFetchParams](nil)
 type webFetchParams struct {
 	URL    string   `json:"url" jsonschema:"The full URL of the page to read." schema:"format=uri"`
 	Prompt string   `json:"prompt" jsonschema:"What you want to know from the page."`
-	Offset *float64 `json:"offset,omitempty" jsonschema:"Character offset in the page text to read from; use the value a previous result gave to read a long page further." schema:"minimum=0"`
+	Offset *float64 `json:"offset,omitempty" jsonschema:"Character offset in the page text to read from; use the value a previous result gave to read a long page further." schema:"type=integer,minimum=0,maximum=9007199254740991"`
 }
 
 // WebFetchOutput is the structured result: Claude Code's fields, then

@@ -26,7 +26,7 @@ const (
 var webSearchSchema = tools.SchemaOf[webSearchParams](nil)
 
 type webSearchParams struct {
-	Query          string   `json:"query" jsonschema:"What to search for."`
+	Query          string   `json:"query" jsonschema:"What to search for." schema:"minLength=2"`
 	AllowedDomains []string `json:"allowed_domains,omitempty" jsonschema:"Keep only results from these domains (their subdomains included)."`
 	BlockedDomains []string `json:"blocked_domains,omitempty" jsonschema:"Drop results from these domains (their subdomains included)."`
 }

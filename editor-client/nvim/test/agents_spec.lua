@@ -12,7 +12,7 @@ local bin = os.getenv("TOOLHOST_BIN")
 
 local mcp_job = h.mcp_job
 
-h.test("agents: a process started from Neovim attaches; its Write opens the turn's review naming the agent and, accepted, is on disk", function()
+h.test("agents: a process started from Neovim attaches; its Write opens the turn's review naming the agent and, accepted, is on disk; its command's prompt names it", function()
   toolhost.stop(3000)
   local runtime = h.workspace({})
   vim.loop.fs_chmod(runtime, tonumber("700", 8))
@@ -54,9 +54,43 @@ h.test("agents: a process started from Neovim attaches; its Write opens the turn
   local res = answer(2, "the Write").result
   h.truthy(res and not res.isError, "the Write succeeded: " .. vim.inspect(res))
   h.eq(h.read(path), "from the agent\n", "disk")
+  -- The agent's command asks in the picker, whose title (a floating
+  -- vim.ui's title) names the agent.
+  send({ id = 3, method = "tools/call", params = { name = "Bash", arguments = { command = "echo hi > agent.txt" } } })
+  res = answer(3, "the Bash").result
+  h.truthy(res and not res.isError, "the Bash ran: " .. vim.inspect(res))
+  h.eq(#log, 1, "one prompt: " .. vim.inspect(log))
+  h.match(log[1].prompt, "^%[risk: %a+%]  CodeCompanion wants to run Bash: Run `echo hi > agent%.txt`%?", "the picker's title")
   vim.fn.jobstop(job)
   toolhost.stop(3000)
   h.eq(vim.env[agents.ENV], nil, "the variable after stop")
+end)
+
+h.test("agents: with one review per file in the editor (edit.reviewInEditor), the menu's title names the agent", function()
+  toolhost.stop(3000)
+  local dir = h.workspace({})
+  vim.cmd("cd " .. vim.fn.fnameescape(dir))
+  h.truthy(toolhost.setup({ cmd = { bin, "serve" }, root_dir = dir, progress = false, review_changes = false,
+    settings = { edit = { reviewInEditor = true } } }), "setup")
+  h.wait_for(function()
+    return vim.env[agents.ENV] ~= nil
+  end, "$" .. agents.ENV .. " to be set")
+  local log = h.script_ui({ ["toolhost.edit"] = h.pick("Accept") })
+  local job, send, answer = mcp_job(h.workspace({}))
+  send({ id = 1, method = "initialize", params = { protocolVersion = "2025-06-18", capabilities = vim.empty_dict(),
+    clientInfo = { name = "codecompanion", version = "1" } } })
+  answer(1, "the MCP handshake")
+  send({ method = "notifications/initialized" })
+  local path = dir .. "/new.txt"
+  send({ id = 2, method = "tools/call", params = { name = "Write", arguments = { file_path = path, content = "from the agent\n" } } })
+  local res = answer(2, "the Write").result
+  h.truthy(res and not res.isError, "the Write succeeded: " .. vim.inspect(res))
+  h.eq(#log, 1, "one review menu: " .. vim.inspect(log))
+  h.eq(log[1].kind, "toolhost.edit", "the menu")
+  h.match(log[1].prompt, "^CodeCompanion: .*new%.txt%?$", "the menu's title (a floating vim.ui's title)")
+  h.eq(h.read(path), "from the agent\n", "disk")
+  vim.fn.jobstop(job)
+  toolhost.stop(3000)
 end)
 
 h.test("agents: an agent's :terminal has a readable name, other terminals keep theirs", function()

@@ -90,28 +90,55 @@ h.test("commands: :Toolhost status is readable", function()
   local text = buffer_text("status")
   h.match(text, "binary: " .. vim.pesc(vim.fn.exepath(bin)))
   h.match(text, "permission mode: default")
+  -- Where reviews are: the turn's tab this plugin declared, not "dialog".
+  h.match(text, "%- edit review: one tab per turn")
   h.match(text, "pid: %d+")
   h.match(text, "## MCP servers")
 end)
 
-h.test("commands: :Toolhost deny answers the waiting prompt", function()
+h.test("commands: :Toolhost deny answers the waiting prompt; :Toolhost cancel closes it with its picker", function()
   local dir = start()
-  -- A picker that never answers, as if the user left it open.
+  local dialogs = require("toolhost.dialogs")
+  -- A floating picker that never answers, as if the user left it open.
   local original = vim.ui.select
-  vim.ui.select = function() end
+  local picker
+  vim.ui.select = function()
+    picker = vim.api.nvim_open_win(vim.api.nvim_create_buf(false, true), false,
+      { relative = "editor", row = 1, col = 1, width = 30, height = 3, style = "minimal" })
+  end
   local done, result = false, nil
   toolhost.call_tool("Bash", { command = "echo ran > ran.txt" }, function(_, r)
     done, result = true, r
   end)
   h.wait_for(function()
-    return #require("toolhost.dialogs").pending == 1
+    return #dialogs.pending == 1
   end, "the prompt")
   vim.cmd("Toolhost deny")
   h.wait_for(function()
     return done
   end, "the call to return")
-  vim.ui.select = original
   h.match(format.result_text(result), "denied")
+  h.eq(h.read(dir .. "/ran.txt"), nil, "the command did not run")
+  vim.api.nvim_win_close(picker, true)
+  -- Cancelled while its prompt waits: the server cancels the prompt's
+  -- request naming the call, and the prompt and its picker close.
+  local err
+  done = false
+  toolhost.call_tool("Bash", { command = "echo ran > ran.txt" }, function(e)
+    done, err = true, e
+  end)
+  h.wait_for(function()
+    return #dialogs.pending == 1
+  end, "the second prompt")
+  local messages, restore = h.capture_notify()
+  vim.cmd("Toolhost cancel")
+  restore()
+  h.match(messages[1].msg, "cancelled Bash")
+  h.truthy(done and err ~= nil, "the cancelled call is answered with an error")
+  h.wait_for(function()
+    return #dialogs.pending == 0 and not vim.api.nvim_win_is_valid(picker)
+  end, "the prompt and its picker to close")
+  vim.ui.select = original
   h.eq(h.read(dir .. "/ran.txt"), nil, "the command did not run")
 end)
 
@@ -158,6 +185,9 @@ h.test("commands: a crashed server restarts by itself, keeps the mode, says the 
   local text = buffer_text("todos")
   h.match(text, "No todos%.")
   h.match(text, "toolhost stopped %(signal 9%) at %d+:%d+ and was restarted: the tasks and todos it had ended with it")
+  -- The tasks view says the same, not an unexplained empty list.
+  vim.cmd("Toolhost tasks")
+  h.match(buffer_text("tasks"), "toolhost stopped %(signal 9%) at %d+:%d+ and was restarted")
   -- Bounded like the VS Code extension: 3 restarts within 3 minutes.
   for _ = 2, 3 do
     h.match(crash(messages), "and was restarted")

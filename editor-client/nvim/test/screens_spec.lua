@@ -54,28 +54,35 @@ local function one_window()
   s:cmd("silent! tabonly | silent! only | buffer sample.txt | echo")
 end
 
-h.test("screens: a Neovim in a terminal runs the plugin on sample.txt", function()
+h.test("screens: a Neovim in a terminal runs the plugin on sample.txt; the folder's hook waits for trust", function()
   root = h.workspace({ ["project/sample.txt"] = "The quick brown fox\njumps over the lazy dog.\n",
+    -- A setting the untrusted folder's trust question lists and :Toolhost
+    -- status shows ignored (finding 5).
+    ["project/.toolhost/settings.json"] = '{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"make lint"}]}]}}',
     ["init.lua"] = init_lua(os.getenv("TOOLHOST_BIN")) })
   project = root .. "/project"
   s = screen.start({ "nvim", "--clean", "-u", root .. "/init.lua", "sample.txt" }, { cwd = project, root = root })
-  s:wait("lazy dog")
+  s:wait({ "make lint", "1: Don't trust" })
+  s:keys("1" .. screen.ENTER)
+  local after = s:wait({ "lazy dog", "1 of its settings are ignored (:Toolhost status)" })
+  h.truthy(not after:find("Press ENTER", 1, true), "one line, no prompt that eats the next key:\n" .. after)
 end)
 
 h.test("screens: finding 1, a long Bash shows its output line by line and <C-c> stops it; finding 2, the risk apart from the question", function()
-  s:cmd([[Toolhost run Bash {"command": "for i in 1 2 3; do echo step $i; done; sleep 30", "description": "Count, then wait"}]])
+  -- The issue's own long-running loop: low risk, Allow first.
+  s:cmd([[Toolhost run Bash {"command": "for i in $(seq 1 30); do echo step $i; sleep 1; done", "description": "Count slowly"}]])
   local prompt = s:wait("Always allow")
-  h.match(prompt, "%[risk: low%]  Run `for i in 1 2 3; do echo step %$i; done; sleep 30`%? %(Count, then wait%)")
-  h.eq(select(2, prompt:gsub("sleep 30`", "")), 1, "the command shown once in the question")
+  h.match(prompt, "%[risk: low%]  Run `for i in %$%(seq 1 30%); do echo step %$i; sleep 1; done`%? %(Count slowly%)\n1: Allow\n")
+  h.eq(select(2, prompt:gsub("sleep 1; done`", "")), 1, "the command shown once in the question")
   s:shot("nvim-permission-medium")
   s:keys("1" .. screen.ENTER)
-  local progress = s:wait({ "step 1", "step 2", "step 3", "<C-c> or :Toolhost cancel stops it" })
+  local progress = s:wait({ "step 1", "step 2", "<C-c> or :Toolhost cancel stops it" })
   h.truthy(not progress:find("\\n", 1, true), "no literal \\n in the progress:\n" .. progress)
   s:shot("nvim-progress")
   s:keys(screen.CTRL_C)
-  s:wait_gone("step 3")
+  s:wait_gone("step 2")
   -- "cancelled Bash" from the key, then the progress's end.
-  local after = s:wait("sleep 30 — cancelled after")
+  local after = s:wait("done — cancelled after")
   h.truthy(not after:find("Press ENTER", 1, true), "one message, no prompt that eats the next key:\n" .. after)
 
   s:cmd([[Toolhost run Bash {"command": "rm -rf build", "description": "Remove the build folder"}]])
@@ -85,6 +92,27 @@ h.test("screens: finding 1, a long Bash shows its output line by line and <C-c> 
   s:shot("nvim-permission")
   s:keys("1" .. screen.ENTER)
   s:wait("denied")
+  -- The issue's other example: waiting is not a risk either.
+  s:cmd([[Toolhost run Bash {"command": "sleep 40; echo finished"}]])
+  h.match(s:wait("Always allow"), "%[risk: low%]  Run `sleep 40; echo finished`%?\n1: Allow\n")
+  s:keys("3" .. screen.ENTER)
+  s:wait("`sleep 40; echo finished` did not run")
+end)
+
+h.test("screens: finding 5, :Toolhost status says where an edit is reviewed and lists the folder setting ignored", function()
+  one_window()
+  s:cmd("Toolhost status")
+  s:wait("toolhost status")
+  -- The status split alone, so its lists are in view.
+  s:cmd("only")
+  local status = s:wait({ "edit review: a diff tab with Accept, Reject, Deny with feedback (edit.reviewInEditor)",
+    "## 1 folder setting ignored (the folder is not trusted)", "make lint" })
+  h.truthy(not status:find("edit review: dialog", 1, true), "the server's word is not shown as it is:\n" .. status)
+  -- From the root down: the binary's path, version and pid change from
+  -- run to run.
+  s:keys(":6\r:normal! zt\r:echo\r")
+  s:wait_gone("- pid:")
+  s:shot("nvim-status")
 end)
 
 h.test("screens: finding 7, the review tab and the result split have readable names, and the menu offers feedback", function()
@@ -109,7 +137,19 @@ h.test("screens: finding 7, the review tab and the result split have readable na
   h.eq(h.read(project .. "/sample.txt"), "The quick brown fox\njumps over the sleepy cat.\n", "sample.txt after a")
 end)
 
-h.test("screens: finding 6, with a floating vim.ui a long question shows whole and a multi-select is a checklist", function()
+h.test("screens: finding 6, a multi-select is a checklist with the default and a floating vim.ui; a long question shows whole above the floating one", function()
+  one_window()
+  -- With Neovim's own vim.ui.select a multi-select is a checklist too:
+  -- the controls have no check box.
+  s:cmd([[Toolhost run AskUserQuestion {"questions": [{"question": "Which checks should run before every merge?", "header": "Checks", "multiSelect": true, "options": [{"label": "Tests", "description": "go test"}, {"label": "Lint", "description": "staticcheck"}]}]}]])
+  s:wait("1: [ ] Tests — go test")
+  s:keys("1" .. screen.ENTER)
+  local default = s:wait({ "1: [x] Tests — go test", "3: → Done — 1 picked", "4: Other… — type an answer of your own" })
+  h.match(default, "Checks: Which checks should run before every merge%? %(pick any, then Done%)")
+  h.eq(select(2, default:gsub("Checks: Which", "")), 1, "the list shown again on a clean screen:\n" .. default)
+  s:shot("nvim-checklist-default")
+  s:keys("3" .. screen.ENTER)
+  s:wait("# AskUserQuestion — ok")
   one_window()
   s:cmd("lua FloatUI()")
   s:cmd([[Toolhost run AskUserQuestion {"questions": [{"question": "Which database should the new reporting service use for its nightly aggregates and dashboards?", "header": "Database", "multiSelect": false, "options": [{"label": "Postgres", "description": "the main cluster"}, {"label": "SQLite", "description": "a file next to the service"}]}, {"question": "Which checks should run before every merge?", "header": "Checks", "multiSelect": true, "options": [{"label": "Tests", "description": "go test"}, {"label": "Lint", "description": "staticcheck"}]}]}]])
@@ -129,6 +169,8 @@ end)
 h.test("screens: finding 8, :Toolhost tasks shows a task's output", function()
   one_window()
   s:cmd("Toolhost mode bypassPermissions")
+  -- Set before the call, which would otherwise ask.
+  s:wait("permission mode bypassPermissions")
   s:cmd([[Toolhost run Bash {"command": "echo indexing; : >indexed; sleep 60", "run_in_background": true}]])
   s:wait("bash-1")
   h.wait_for(function()
@@ -140,13 +182,14 @@ h.test("screens: finding 8, :Toolhost tasks shows a task's output", function()
   -- The line may reach the task's output a moment after the file: ask
   -- again from the list (<C-w>p) while the output view has none.
   local tasks
-  h.wait_for(function()
+  local shown = vim.wait(20000, function()
     tasks = s:text()
     if tasks:find("(no output yet)", 1, true) and tasks:find("TaskOutput — done", 1, true) then
       s:keys(":echo\r\23p\r")
     end
     return tasks:find("\nindexing\n") ~= nil and tasks:find("TaskOutput — done", 1, true) ~= nil
-  end, "the task's output in the view")
+  end, 20)
+  h.truthy(shown, "the task's output in the view; the screen shows:\n" .. tasks)
   h.match(tasks, "toolhost task%-output: bash%-1")
   s:shot("nvim-tasks")
 end)
@@ -163,8 +206,12 @@ h.test("screens: finding 7, an agent's terminal tab is named for the agent", fun
   vim.fn.writefile({ "#!/bin/sh", 'echo "Claude Code (stand-in)"; sleep 60' }, claude)
   vim.fn.setfperm(claude, "rwxr-xr-x")
   s:cmd("tabnew | terminal " .. claude)
-  local term = s:wait("stand-in")
-  h.match(vim.split(term, "\n")[1], "toolhost terminal: claude", "the tab line")
+  local term
+  local named = vim.wait(20000, function()
+    term = s:text()
+    return term:find("stand-in", 1, true) and vim.split(term, "\n")[1]:find("toolhost terminal: claude", 1, true)
+  end, 20)
+  h.truthy(named, "the tab line names the agent's terminal; the screen shows:\n" .. term)
   s:shot("nvim-terminal")
 end)
 

@@ -187,7 +187,7 @@ h.test("server: TodoWrite fills :Toolhost todos", function()
   end, "the toolhost/todos notification")
   vim.cmd("Toolhost todos")
   h.eq(vim.api.nvim_buf_get_lines(h.view("todos"), 0, -1, false),
-    { "Todos: 1/2 done", "[x] Write code", "[~] Running tests" })
+    { "Todos: 1/2 done", "[x] Write code", "[~] Run tests — in progress: Running tests" })
 end)
 
 h.test("server: TaskCreate and TaskUpdate fill :Toolhost todos", function()
@@ -205,7 +205,7 @@ h.test("server: TaskCreate and TaskUpdate fill :Toolhost todos", function()
   end, "the toolhost/taskList notification")
   vim.cmd("Toolhost todos")
   h.eq(vim.api.nvim_buf_get_lines(h.view("todos"), 0, -1, false),
-    { "Todos: 0/2 done", "[~] #1 Writing code", "[ ] #2 Run tests" })
+    { "Todos: 0/2 done", "[~] #1 Write code — in progress: Writing code", "[ ] #2 Run tests" })
 end)
 
 h.test("server: :Toolhost run shows a tool's result", function()

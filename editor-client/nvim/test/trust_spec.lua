@@ -73,6 +73,24 @@ if bin and bin ~= "" then
     h.match(log[1].prompt, "touch hook%-ran")
     h.eq(ran, false, "the hook ran")
     h.eq(toolhost.state.trust.declined, true, "declined")
+    -- The warning sends the user to :Toolhost status, which lists them.
+    pcall(vim.api.nvim_buf_delete, h.view("status"), { force = true })
+    vim.cmd("Toolhost status")
+    h.wait_for(function()
+      return h.view("status") ~= -1
+    end, "the status view")
+    local text = table.concat(vim.api.nvim_buf_get_lines(h.view("status"), 0, -1, false), "\n")
+    h.match(text, "## 1 folder setting ignored %(the folder is not trusted%)\n%- PreToolUse hook for tools \"%*\" runs: touch hook%-ran %(.-settings%.json, hooks%): runs a command")
+    h.match(text, "To apply them, trust the folder: toolhost trust ")
+    -- Started again after a crash, the server asks anew: the plugin
+    -- answers with the user's "Don't trust" instead of asking again.
+    toolhost.state.trust = nil
+    vim.loop.kill(toolhost.state.pid, 9)
+    h.wait_for(function()
+      return toolhost.is_running() and toolhost.state.trust ~= nil
+    end, "the restarted server's trust settled")
+    h.eq(#log, 1, "dialogs shown: " .. vim.inspect(log))
+    h.eq(toolhost.state.trust.declined, true, "declined again")
   end)
 
   h.test("trust: Trust folder applies the folder's settings", function()

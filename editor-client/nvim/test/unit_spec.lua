@@ -216,13 +216,22 @@ h.test("format: todos, results and tools", function()
     { content = "Write", status = "completed", activeForm = "Writing" },
     { content = "Test", status = "in_progress", activeForm = "Testing" },
     { content = "Ship", status = "pending", activeForm = "Shipping" },
-  }), { "Todos: 1/3 done", "[x] Write", "[~] Testing", "[ ] Ship" })
+  }), { "Todos: 1/3 done", "[x] Write", "[~] Test — in progress: Testing", "[ ] Ship" })
   h.eq(format.todos({}), { "No todos." })
   h.eq(format.todos(format.tasks_as_todos({
     { id = "1", subject = "Write tests", status = "completed", blockedBy = {} },
     { id = "2", subject = "Fix the bug", status = "in_progress", activeForm = "Fixing the bug", owner = "me", blockedBy = { "1" } },
     { id = "3", subject = "Release", status = "pending", blockedBy = { "2" } },
-  })), { "Todos: 1/3 done", "[x] #1 Write tests", "[~] #2 Fixing the bug", "[ ] #3 Release [blocked by #2]" })
+  })), { "Todos: 1/3 done", "[x] #1 Write tests", "[~] #2 Fix the bug (me) — in progress: Fixing the bug", "[ ] #3 Release [blocked by #2]" })
+  -- Where a change is reviewed, as :Toolhost status says it.
+  for _, case in ipairs({
+    { "dialog", false, "a diff tab with the permission prompt" },
+    { "editor", false, "a diff tab with Accept, Reject, Deny with feedback %(edit%.reviewInEditor%)" },
+    { "dialog", true, "one tab per turn" },
+    { "editor", true, "one tab per turn" },
+  }) do
+    h.match(format.edit_review(case[1], case[2]), "^" .. case[3], "edit review " .. case[1] .. tostring(case[2]))
+  end
   h.eq(format.result("Bash", { isError = true, durationMs = 5, content = { { type = "text", text = "Error: a\nb" } } }),
     { "# Bash — error, 5 ms", "", "Error: a", "b" })
   h.eq(format.tools({ { name = "Read", category = "core", risk = "low", docs = { short = "Reads" } }, { name = "Bash", enabled = false } })[2],

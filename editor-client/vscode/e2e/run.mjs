@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { writeUserSettings } from "./codeServer.mjs";
+import { serverPid } from "./flows/20-recovery.mjs";
 import {
   artifacts, bundledBinary, e2eDir as here, installExtensions, makeTemp, quietSettings, readOrNull, reportFailed, reportPassed,
   runTool, startWorkbench, stepLog, toolhostBin, toolhostVsix, waitFor,
@@ -120,18 +121,16 @@ async function main() {
     "workbench.secondarySideBar.defaultVisibility": "hidden",
   };
   installExtensions({ userDataDir, extensionsDir, vsixes: [toolhostVsix], settings: userSettings });
-  // A user who set toolhost.path in the User settings: code-server's window
-  // is a remote one, which reads this machine setting from the Remote
-  // (Machine) settings only. Every start, the first and those after a
-  // crash, must ignore this value alike (issue 28, finding 3).
-  // Only where the Remote settings hold a path of their own: with a
-  // platform VSIX (no toolhost.path anywhere) code-server's configuration
-  // gives the User value as the setting's own, so the start runs it (see
-  // docs/editors.md, finding 3).
-  if (!bundledBinary) {
-    const userFile = path.join(userDataDir, "User", "settings.json");
-    fs.writeFileSync(userFile, JSON.stringify({ ...userSettings, "toolhost.path": path.join(tmp, "toolhost-from-user-settings") }, null, 2));
-  }
+  // A user who set toolhost.path in the User settings, to a binary that
+  // is not there (issue 28, finding 3). code-server's window is a remote
+  // one: it uses the Remote (Machine) settings' value when they have one
+  // (a VSIX without a binary: toolhostBin), at every start. With a
+  // platform VSIX the Remote settings have none, and code-server may hand
+  // the User value to the first start: the extension honours it and says
+  // where it is set (docs/editors.md).
+  const userSettingsPath = path.join(tmp, "toolhost-from-user-settings");
+  const userFile = path.join(userDataDir, "User", "settings.json");
+  fs.writeFileSync(userFile, JSON.stringify({ ...userSettings, "toolhost.path": userSettingsPath }, null, 2));
 
   step("start code-server");
   const session = await startWorkbench({
@@ -150,9 +149,36 @@ async function main() {
     step("open the workspace and wait for the extension");
     // A busy machine can take long to serve the first page.
     await page.goto(session.url, { timeout: 90000 });
-    await wb.statusItem("toolhost: default").waitFor({ state: "visible", timeout: 90000 });
+    const serving = wb.statusItem("toolhost: default");
+    const notFound = wb.statusItem("toolhost: not found");
+    await waitFor(async () => (await serving.isVisible()) || (await notFound.isVisible()), "the extension's first start", 90000);
+    if (await notFound.isVisible()) {
+      if (!bundledBinary) {
+        throw new Error("the Remote settings name the binary, yet the first start did not find it");
+      }
+      step("the User settings' path handed to the first start is reported as set there; Open Settings opens the Remote tab, where a path takes over");
+      const message = page.locator(".notifications-toasts .notification-toast", { hasText: userSettingsPath }).first();
+      await message.waitFor({ state: "visible", timeout: 15000 });
+      const text = await message.innerText();
+      if (!/It is set in your User settings: the Remote settings \(.+\) have no toolhost\.path, so VS Code handed the User value to this remote window\. Set toolhost\.path in the Remote settings/.test(text) || /ignored/.test(text)) {
+        throw new Error(`the message does not say the path it ran is set in the User settings: ${text}`);
+      }
+      await wb.screenshot("01b-user-path-handed-over");
+      await message.locator(".monaco-button", { hasText: "Open Settings" }).first().click();
+      await page.locator(".settings-editor .settings-tabs-widget .checked", { hasText: /Remote/i }).waitFor({ state: "visible", timeout: 15000 });
+      await wb.runCommand("View: Close All Editor Groups");
+      await wb.runCommand("Notifications: Clear All Notifications");
+      // The user does what it says: a path in the Remote settings, which
+      // the window uses first. (Clearing the User value instead went
+      // unnoticed: code-server reported no change, and the server did not
+      // restart.) The bundled binary's run is checked once the Remote
+      // value is gone again, below.
+      const machineFile = path.join(userDataDir, "Machine", "settings.json");
+      fs.writeFileSync(machineFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(machineFile, "utf8")), "toolhost.path": toolhostBin }, null, 2));
+      await serving.waitFor({ state: "visible", timeout: 30000 });
+    }
     await wb.screenshot("01-activated");
-    if (bundledBinary) {
+    if (bundledBinary && !serverPid(toolhostBin)) {
       step("the VSIX's own binary runs, with no toolhost.path");
       const bundled = execFileSync("ps", ["-eo", "args="], { encoding: "utf8" })
         .split("\n")
@@ -318,8 +344,10 @@ async function main() {
         if (!text.includes("toolhost.path") || !text.includes("Open Settings")) {
           throw new Error(`the message does not name the setting or offer to open it: ${text}`);
         }
-        if (!/read from the Remote settings \(.+\); a value in your User settings is ignored here/.test(text)) {
-          throw new Error(`the message does not say the path is read from the Remote settings here: ${text}`);
+        // The value is the Remote settings' (the User settings hold another
+        // one when the VSIX has no binary): the message says where it is set.
+        if (!/It is set in the Remote settings \(.+\), whose value this remote window uses before one in your User settings\./.test(text) || /ignored/.test(text)) {
+          throw new Error(`the message does not say the path is set in the Remote settings, which this window uses first: ${text}`);
         }
         if ((await toasts.count()) !== 1) {
           throw new Error(`more than one message: ${JSON.stringify(await toasts.allInnerTexts())}`);
@@ -334,6 +362,43 @@ async function main() {
       // The settings editor may have split the editor area: back to one group.
       await wb.runCommand("View: Close All Editor Groups");
       await wb.runCommand("Notifications: Clear All Notifications");
+
+      // No Remote value: code-server may hand the window the User value
+      // (it did at some first starts) or nothing. Whichever it did, what the
+      // user is told is true: the User value named, or no value; Open
+      // Settings opens the Remote tab; or the bundled binary runs silently.
+      const clearPath = () => {
+        const settings = JSON.parse(fs.readFileSync(machineSettings, "utf8"));
+        delete settings["toolhost.path"];
+        fs.writeFileSync(machineSettings, JSON.stringify(settings, null, 2));
+      };
+      clearPath();
+      const runsWithoutPath = async () => {
+        const ps = execFileSync("ps", ["-eo", "args="], { encoding: "utf8" }).split("\n");
+        return ps.some((l) => l.startsWith(extensionsDir) && l.endsWith("/bin/toolhost serve"));
+      };
+      // The status item still says "not found" from the wrong value: what
+      // follows is a new message (the old ones were cleared) or a server.
+      const message = toasts.filter({ hasText: "toolhost" }).first();
+      await waitFor(async () => (await message.isVisible()) || (await runsWithoutPath()), "the start without a Remote value: a server or a message", 30000);
+      if (await message.isVisible()) {
+        await notFound.waitFor({ state: "visible", timeout: 15000 });
+        const text = await message.innerText();
+        const handedUser = text.includes(userSettingsPath);
+        const truth = handedUser
+          ? /It is set in your User settings: the Remote settings \(.+\) have no toolhost\.path, so VS Code handed the User value to this remote window/
+          : /set toolhost\.path in the Remote settings \(.+\): VS Code does not always hand a value in your User settings to a remote window/;
+        if (!truth.test(text) || /ignored/.test(text)) {
+          throw new Error(`with no Remote value the message does not say where the path is set (${handedUser ? "User" : "nowhere"}): ${text}`);
+        }
+        await wb.screenshot("10c-no-remote-value");
+        await message.locator(".monaco-button", { hasText: "Open Settings" }).first().click();
+        await page.locator(".settings-editor .settings-tabs-widget .checked", { hasText: /Remote/i }).waitFor({ state: "visible", timeout: 15000 });
+        await wb.runCommand("View: Close All Editor Groups");
+        await wb.runCommand("Notifications: Clear All Notifications");
+      } else if ((await toasts.count()) !== 0) {
+        throw new Error(`the bundled binary runs, but the user was shown: ${JSON.stringify(await toasts.allInnerTexts())}`);
+      }
       // The flows below find the server by the binary's path: name it.
       setPath(toolhostBin);
       await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });

@@ -13,6 +13,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { PROPOSAL_SCHEME, type ProposalFiles } from "./claudeIde";
 import { acceptedAnswer, type ReviewAnswer, type ReviewChange, type ReviewChangesParams } from "./logic/reviewChanges";
+import { PendingReviews } from "./pendingReviews";
 import { REVIEW_SCHEME, type DiffReviews } from "./review";
 
 /** The context key that shows the review's actions in the editor title. */
@@ -30,7 +31,7 @@ interface Pending {
 
 /** Shows reviews of a turn's changes and answers them. */
 export class ChangeReviews implements vscode.Disposable {
-  private readonly pending: Pending[] = [];
+  private readonly pending = new PendingReviews<Pending>(CONTEXT_KEY);
   private readonly subscriptions: vscode.Disposable[] = [];
   private counter = 0;
 
@@ -41,7 +42,7 @@ export class ChangeReviews implements vscode.Disposable {
     this.subscriptions.push(
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         for (const tab of e.closed) {
-          this.pending.find((p) => showsReview(tab, p))?.settle("dismissed");
+          this.pending.all.find((p) => showsReview(tab, p))?.settle("dismissed");
         }
       }),
       vscode.commands.registerCommand("toolhost.changes.acceptAll", () => this.decideAll(true)),
@@ -54,7 +55,7 @@ export class ChangeReviews implements vscode.Disposable {
   async review(params: ReviewChangesParams, token: vscode.CancellationToken): Promise<{ changes: ReviewAnswer[] } | null> {
     const id = ++this.counter;
     let title = params.title || "Review the agent's changes";
-    if (this.pending.some((p) => p.title === title)) {
+    if (this.pending.all.some((p) => p.title === title)) {
       title += ` (${id})`;
     }
     const proposals = new Map<string, vscode.Uri>();
@@ -73,8 +74,7 @@ export class ChangeReviews implements vscode.Disposable {
     let settle!: (d: Decision) => void;
     const decided = new Promise<Decision>((resolve) => (settle = resolve));
     const entry: Pending = { params, title, proposals, settle: (d) => settle(d) };
-    this.pending.push(entry);
-    await this.updateContext();
+    await this.pending.add(entry);
     const cancelled = token.onCancellationRequested(() => settle("dismissed"));
     let hint: vscode.Disposable | undefined;
     try {
@@ -92,8 +92,7 @@ export class ChangeReviews implements vscode.Disposable {
     } finally {
       hint?.dispose();
       cancelled.dispose();
-      this.pending.splice(this.pending.indexOf(entry), 1);
-      await this.updateContext();
+      await this.pending.remove(entry);
       await this.close(entry);
       proposals.forEach((uri) => this.proposals.remove(uri));
       lefts.forEach((uri) => this.current.deleteText(uri));
@@ -123,7 +122,7 @@ export class ChangeReviews implements vscode.Disposable {
 
   /** The review the user acts on: the newest. */
   private target(): Pending | undefined {
-    const p = this.pending[this.pending.length - 1];
+    const p = this.pending.all[this.pending.all.length - 1];
     if (!p) {
       void vscode.window.showInformationMessage("toolhost: no changes are waiting for review.");
     }
@@ -147,7 +146,7 @@ export class ChangeReviews implements vscode.Disposable {
       title: `${p.title}: the files to accept (the others are rejected)`,
       placeHolder: "Untick the files to reject, then press Enter",
     });
-    if (!picked || !this.pending.includes(p)) {
+    if (!picked || !this.pending.all.includes(p)) {
       return;
     }
     const accept = new Set(picked.map((i) => i.callId));
@@ -156,17 +155,11 @@ export class ChangeReviews implements vscode.Disposable {
 
   /** Dismisses every review (the server is gone). */
   dismissAll(): void {
-    for (const p of [...this.pending]) {
-      p.settle("dismissed");
-    }
-  }
-
-  private async updateContext(): Promise<void> {
-    await vscode.commands.executeCommand("setContext", CONTEXT_KEY, this.pending.length > 0);
+    this.pending.dismissAll();
   }
 
   dispose(): void {
-    this.dismissAll();
+    this.pending.dispose();
     this.subscriptions.forEach((s) => s.dispose());
   }
 }

@@ -107,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       watching.clear();
       showTeams();
     },
+    context.globalStorageUri,
   );
   server = manager;
   const getClient = () => manager.running();

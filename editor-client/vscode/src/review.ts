@@ -9,6 +9,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PermissionAnswer, PermissionParams } from "./logic/permission";
+import { PendingReviews } from "./pendingReviews";
 
 export const REVIEW_SCHEME = "toolhost-review";
 
@@ -26,7 +27,7 @@ interface Pending {
 /** Serves the proposed texts and tracks the reviews that wait. */
 export class DiffReviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
-  private readonly pending: Pending[] = [];
+  private readonly pending = new PendingReviews<Pending>(CONTEXT_KEY);
   private counter = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -36,7 +37,7 @@ export class DiffReviews implements vscode.TextDocumentContentProvider, vscode.D
       // Closing the diff without answering dismisses the prompt.
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         for (const tab of e.closed) {
-          const p = this.pending.find((x) => tabShows(tab, x.uri));
+          const p = this.pending.all.find((x) => tabShows(tab, x.uri));
           p?.settle("dismissed");
         }
       }),
@@ -76,8 +77,7 @@ export class DiffReviews implements vscode.TextDocumentContentProvider, vscode.D
     let settle!: (action: ReviewAction) => void;
     const answered = new Promise<ReviewAction>((resolve) => (settle = resolve));
     const entry: Pending = { uri: proposed, settle: (a) => settle(a) };
-    this.pending.push(entry);
-    await this.updateContext();
+    await this.pending.add(entry);
     const cancelled = token?.onCancellationRequested(() => settle("dismissed"));
     let hint: vscode.Disposable | undefined;
     try {
@@ -87,8 +87,7 @@ export class DiffReviews implements vscode.TextDocumentContentProvider, vscode.D
     } finally {
       hint?.dispose();
       cancelled?.dispose();
-      this.pending.splice(this.pending.indexOf(entry), 1);
-      await this.updateContext();
+      await this.pending.remove(entry);
       await closeTabsOf(proposed);
       this.texts.delete(proposed.toString());
     }
@@ -97,7 +96,7 @@ export class DiffReviews implements vscode.TextDocumentContentProvider, vscode.D
   /** Answers the review shown in the active editor, else the newest. */
   answer(action: ReviewAction, uri?: vscode.Uri): boolean {
     const active = uri ?? vscode.window.activeTextEditor?.document.uri;
-    const p = this.pending.find((x) => active && x.uri.toString() === active.toString()) ?? this.pending[this.pending.length - 1];
+    const p = this.pending.all.find((x) => active && x.uri.toString() === active.toString()) ?? this.pending.all[this.pending.all.length - 1];
     if (!p) {
       void vscode.window.showInformationMessage("toolhost: no change is waiting for review.");
       return false;
@@ -108,17 +107,11 @@ export class DiffReviews implements vscode.TextDocumentContentProvider, vscode.D
 
   /** Dismisses every waiting review (the server is gone). */
   dismissAll(): void {
-    for (const p of [...this.pending]) {
-      p.settle("dismissed");
-    }
-  }
-
-  private async updateContext(): Promise<void> {
-    await vscode.commands.executeCommand("setContext", CONTEXT_KEY, this.pending.length > 0);
+    this.pending.dismissAll();
   }
 
   dispose(): void {
-    this.dismissAll();
+    this.pending.dispose();
     for (const s of this.subscriptions) {
       s.dispose();
     }

@@ -16,7 +16,7 @@ import { registerCallProgress } from "./callProgress";
 import { ClientEvents, createClient } from "./client";
 import { ANTHROPIC_EXTENSION_ID, claudeIdeEnabled } from "./logic/claudeIde";
 import { initializationOptions, modeOf, statusBarText } from "./logic/modes";
-import { pathSetting, pathSettings, resolveServerPath, withPathSettings } from "./logic/serverPath";
+import { type PathOrigin, pathOrigin, pathSetting, pathSettings, remoteSettingsFile, resolveServerPath, settingsFileValue, withPathSettings } from "./logic/serverPath";
 import { ClientRequests } from "./logic/protocol";
 
 /** What the status bar item says about the server. */
@@ -45,6 +45,8 @@ export class ServerManager implements vscode.Disposable {
   binary: string | undefined;
   /** The toolhost.path value the last start read: a change to toolhost.path that leaves it restarts nothing. */
   private startedWithPath: string | undefined;
+  /** Where that value was set: the messages about it and their Open Settings name that place. */
+  private pathOrigin: PathOrigin = "unset";
   private child: ChildProcess | undefined;
   /** Bumped by every start and stop: callbacks of an older process are ignored. */
   private generation = 0;
@@ -63,6 +65,8 @@ export class ServerManager implements vscode.Disposable {
     private readonly statusItem: vscode.StatusBarItem,
     private readonly events: ClientEvents,
     private readonly onGone: () => void,
+    /** The extension's global storage: a remote window's Remote settings file lies beside it. */
+    private readonly globalStorage: vscode.Uri,
   ) {
     this.show("stopped");
   }
@@ -131,15 +135,19 @@ export class ServerManager implements vscode.Disposable {
       return;
     }
     this.startedWithPath = configured;
+    this.pathOrigin = pathOrigin(configured, vscode.env.remoteName, vscode.env.remoteName && configured ? await this.remoteSettingsValue() : undefined);
+    if (gen !== this.generation) {
+      return;
+    }
     const config = vscode.workspace.getConfiguration("toolhost");
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const extensionPath = vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath;
     const resolved = resolveServerPath(configured, { HOME: os.homedir(), PATH: process.env.PATH }, extensionPath);
     if ("error" in resolved) {
-      const error = withPathSettings(resolved.error, vscode.env.remoteName);
+      const error = withPathSettings(resolved.error, vscode.env.remoteName, this.pathOrigin);
       this.output.appendLine(error);
       this.show("notConfigured", error);
-      void vscode.window.showErrorMessage(error, "Open Settings").then((open) => open && openPathSettings());
+      void vscode.window.showErrorMessage(error, "Open Settings").then((open) => open && this.openPathSettings());
       return;
     }
     this.binary = resolved.path;
@@ -239,6 +247,31 @@ export class ServerManager implements vscode.Disposable {
     return read().value;
   }
 
+  /**
+   * The Remote settings' own toolhost.path (undefined: none), read from
+   * their file, since the configuration API merges it with the User value;
+   * null when the file is not where VS Code keeps it or cannot be read.
+   */
+  private async remoteSettingsValue(): Promise<string | undefined | null> {
+    const file = remoteSettingsFile(this.globalStorage.path);
+    if (!file) {
+      return null;
+    }
+    const uri = this.globalStorage.with({ path: file });
+    try {
+      return settingsFileValue(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    } catch (err) {
+      // No file: the Remote settings were never written, so they hold no value.
+      return err instanceof vscode.FileSystemError && err.code === "FileNotFound" ? undefined : null;
+    }
+  }
+
+  /** Opens the Settings tab where toolhost.path is set for this window, at the setting. */
+  private async openPathSettings(): Promise<void> {
+    // An object: the Remote tab's command takes no bare query string.
+    await vscode.commands.executeCommand(pathSettings(vscode.env.remoteName).command, { query: "toolhost.path" });
+  }
+
   /** Whether toolhost.path now differs from the value the last start read. */
   pathChanged(): boolean {
     return pathSetting(vscode.workspace.getConfiguration("toolhost").inspect<string>("path")).value !== this.startedWithPath;
@@ -310,7 +343,7 @@ export class ServerManager implements vscode.Disposable {
     } else if (action === "Show Output") {
       this.output.show(true);
     } else if (action === "Open Settings") {
-      await openPathSettings();
+      await this.openPathSettings();
     }
   }
 
@@ -372,8 +405,4 @@ export class ServerManager implements vscode.Disposable {
   }
 }
 
-/** Opens the Settings tab where toolhost.path is read in this window, at the setting. */
-async function openPathSettings(): Promise<void> {
-  // An object: the Remote tab's command takes no bare query string.
-  await vscode.commands.executeCommand(pathSettings(vscode.env.remoteName).command, { query: "toolhost.path" });
-}
+

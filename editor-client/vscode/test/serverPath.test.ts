@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { bundledPath, expandPath, findOnPath, pathSetting, pathSettings, resolveServerPath, withPathSettings } from "../src/logic/serverPath";
+import { bundledPath, expandPath, findOnPath, pathOrigin, pathSetting, pathSettings, remoteSettingsFile, resolveServerPath, settingsFileValue, withPathSettings } from "../src/logic/serverPath";
 
 function tempBin(): { dir: string; bin: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolhost-path-"));
@@ -89,19 +89,61 @@ test("resolveServerPath makes the bundled binary executable when the VSIX lost i
   assert.ok((fs.statSync(bundledPath(ext, "linux")).mode & 0o111) !== 0);
 });
 
-test("toolhost.path is read from the Remote settings of a remote window, and the message says so", () => {
-  const cases = [
-    { remote: undefined, command: "workbench.action.openSettings", says: undefined },
-    { remote: "ssh-remote", command: "workbench.action.openRemoteSettings", says: /read from the Remote settings \(ssh-remote\); a value in your User settings is ignored here/ },
+test("a message about toolhost.path names where its value was set and which value a remote window uses", () => {
+  // remoteFile: the Remote settings' own value (undefined: none; null: unreadable).
+  const cases: { name: string; value?: string; remote?: string; remoteFile?: string | null; origin: string; command: string; says?: RegExp; not?: RegExp }[] = [
+    { name: "local window, set", value: "/opt/toolhost", origin: "User", command: "workbench.action.openSettings" },
+    { name: "local window, unset", origin: "unset", command: "workbench.action.openSettings" },
+    {
+      name: "remote, Remote value only", value: "/opt/toolhost", remote: "ssh-remote", remoteFile: "/opt/toolhost", origin: "Remote", command: "workbench.action.openRemoteSettings",
+      says: /It is set in the Remote settings \(ssh-remote\), whose value this remote window uses before one in your User settings\./, not: /ignored/,
+    },
+    {
+      // Both set: VS Code hands over the Remote one, whatever the User settings say.
+      name: "remote, both", value: "/opt/remote-toolhost", remote: "ssh-remote", remoteFile: "/opt/remote-toolhost", origin: "Remote", command: "workbench.action.openRemoteSettings",
+      says: /set in the Remote settings/,
+    },
+    {
+      name: "remote, User value only (handed over)", value: "/home/u/toolhost", remote: "ssh-remote", remoteFile: undefined, origin: "User", command: "workbench.action.openRemoteSettings",
+      says: /It is set in your User settings: the Remote settings \(ssh-remote\) have no toolhost\.path, so VS Code handed the User value to this remote window\. Set toolhost\.path in the Remote settings \(ssh-remote\), whose value this window uses first: a change of the User value may not reach this window/, not: /ignored/,
+    },
+    {
+      name: "remote, neither", remote: "ssh-remote", remoteFile: undefined, origin: "unset", command: "workbench.action.openRemoteSettings",
+      says: /set toolhost\.path in the Remote settings \(ssh-remote\): VS Code does not always hand a value in your User settings to a remote window/,
+    },
+    {
+      name: "remote, Remote settings unreadable", value: "/opt/toolhost", remote: "ssh-remote", remoteFile: null, origin: "unknown", command: "workbench.action.openRemoteSettings",
+      says: /uses toolhost\.path from the Remote settings \(ssh-remote\), else the one in your User settings/, not: /It is set in/,
+    },
   ];
   for (const c of cases) {
-    assert.equal(pathSettings(c.remote).command, c.command, String(c.remote));
-    const msg = withPathSettings("toolhost was not found.", c.remote);
+    const origin = pathOrigin(c.value, c.remote, c.remoteFile);
+    assert.equal(origin, c.origin, c.name);
+    assert.equal(pathSettings(c.remote).command, c.command, c.name);
+    const msg = withPathSettings("toolhost was not found.", c.remote, origin);
     if (c.says) {
-      assert.match(msg, c.says);
+      assert.match(msg, c.says, c.name);
     } else {
-      assert.equal(msg, "toolhost was not found.");
+      assert.equal(msg, "toolhost was not found.", c.name);
     }
+    if (c.not) {
+      assert.doesNotMatch(msg, c.not, c.name);
+    }
+  }
+});
+
+test("the Remote settings' file is found beside the global storage and read with comments", () => {
+  assert.equal(remoteSettingsFile("/home/u/.vscode-server/data/User/globalStorage/toolhost.toolhost"), "/home/u/.vscode-server/data/Machine/settings.json");
+  assert.equal(remoteSettingsFile("/srv/storage/toolhost.toolhost"), undefined);
+  const cases: { text: string; want: string | undefined }[] = [
+    { text: '{\n  // mine\n  "toolhost.path": "/opt/toolhost",\n}', want: "/opt/toolhost" },
+    { text: '{"editor.fontSize": 12}', want: undefined },
+    { text: '{"toolhost.path": ""}', want: undefined },
+    { text: "", want: undefined },
+    { text: "[1]", want: undefined },
+  ];
+  for (const c of cases) {
+    assert.equal(settingsFileValue(c.text), c.want, c.text);
   }
 });
 

@@ -138,8 +138,11 @@ function M.handlers(state, opts)
     ["toolhost/reviewChanges"] = function(_, params)
       return require("toolhost.reviewturn").review_changes(params or {}, opts)
     end,
+    -- The server gave up on one of its requests (the call was cancelled):
+    -- the review or prompt it named closes.
     ["$/cancelRequest"] = function(_, params)
       require("toolhost.reviewturn").cancel(params)
+      dialogs.cancel(params)
     end,
     ["toolhost/ideTool"] = function(_, params)
       return require("toolhost.claudeide").ide_tool(params or {})

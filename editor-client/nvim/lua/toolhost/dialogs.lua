@@ -77,6 +77,10 @@ function M.choose(opts, spec)
     prompt.answer = done
     local fn = ui(opts).select or vim.ui.select
     local function menu()
+      local before = {}
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        before[w] = true
+      end
       fn(spec.items, { prompt = spec.prompt, kind = spec.kind, format_item = spec.format_item }, function(choice)
         if choice ~= nil then
           done(choice)
@@ -86,6 +90,14 @@ function M.choose(opts, spec)
           require("toolhost.client").echo("toolhost: the prompt is still waiting — " .. (spec.hint or ""), "WarningMsg")
         end
       end)
+      -- The floats a replaced vim.ui.select opened for this menu, to close
+      -- when the call is cancelled (M.cancel).
+      prompt.wins = {}
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        if not before[w] and vim.api.nvim_win_get_config(w).relative ~= "" then
+          table.insert(prompt.wins, w)
+        end
+      end
     end
     prompt.menu = menu
     if spec.view then
@@ -105,6 +117,27 @@ function M.choose(opts, spec)
   end, opts.dialog_timeout_ms)
   remove_pending(prompt)
   return answer
+end
+
+--- Handles the server's $/cancelRequest for a permission prompt: the call
+--- it asks about (spec.call_id) was cancelled, so the prompt closes, its
+--- picker's floats with it, answered as dismissed. Matched by the callId
+--- the cancel carries, which every Neovim version sees (docs/protocol.md).
+function M.cancel(params)
+  local call_id = type(params) == "table" and params.callId or nil
+  if type(call_id) ~= "string" or call_id == "" then
+    return
+  end
+  for _, p in ipairs(vim.list_slice(M.pending)) do
+    if p.spec.call_id == call_id and p.answer then
+      for _, w in ipairs(p.wins or {}) do
+        if vim.api.nvim_win_is_valid(w) then
+          vim.api.nvim_win_close(w, true)
+        end
+      end
+      p.answer(nil)
+    end
+  end
 end
 
 --- Answers the newest waiting prompt with the item labelled `label` (or,
@@ -241,7 +274,14 @@ end
 --- labels in the options' order, then the typed answers.
 local function ask_multi(q, opts, can_go_back, prompt)
   local picked, typed = {}, {}
+  local shown = false
   while true do
+    -- Neovim's own picker lists in the command line, after what the last
+    -- one left there: the list shown again starts on a clean screen.
+    if shown and builtin(ui(opts).select or vim.ui.select) then
+      vim.cmd("redraw")
+    end
+    shown = true
     local choice = select(opts, M.multi_items(q, picked, typed, can_go_back), {
       prompt = prompt .. " (pick any, then Done)",
       format_item = M.format_multi_item,
@@ -505,6 +545,7 @@ function M.request_permission(params, opts)
   while true do
     local choice = M.choose(opts, {
       items = items,
+      call_id = params.callId,
       prompt = M.permission_prompt(params),
       kind = "toolhost.permission",
       format_item = M.format_permission_item,

@@ -49,7 +49,12 @@ function M.todos(todos)
     if t.status == "completed" then
       done = done + 1
     end
-    local text = (t.status == "in_progress" and t.activeForm and t.activeForm ~= "") and t.activeForm or t.content
+    -- The row is the item's own text (a task's subject); what is being
+    -- done goes beside it, never in its place.
+    local text = t.content
+    if t.status == "in_progress" and t.activeForm and t.activeForm ~= "" then
+      text = text .. " — in progress: " .. t.activeForm
+    end
     table.insert(lines, string.format("%s %s", marks[t.status] or "[?]", text))
   end
   table.insert(lines, 1, string.format("Todos: %d/%d done", done, #todos))
@@ -81,11 +86,7 @@ function M.tasks_as_todos(tasks)
     if #open > 0 then
       content = content .. " [blocked by " .. table.concat(open, ", ") .. "]"
     end
-    local active = nil
-    if t.activeForm and t.activeForm ~= "" then
-      active = "#" .. t.id .. " " .. t.activeForm
-    end
-    table.insert(todos, { content = content, status = t.status, activeForm = active })
+    table.insert(todos, { content = content, status = t.status, activeForm = t.activeForm })
   end
   return todos
 end
@@ -129,9 +130,46 @@ function M.task_event(t)
   return string.format("toolhost: task %s %s%s%s", tostring(t.taskId), tostring(t.status), exit, t.command and (": " .. t.command) or "")
 end
 
+--- Where this Neovim shows a change that needs the user's review: a
+--- turn's review tab when the plugin declared reviewChanges (the server
+--- then sends every such change there), else by the server's editReview:
+--- "dialog" is a permission prompt over the diff, "editor" the edit
+--- arriving for confirmation (edit.reviewInEditor).
+function M.edit_review(edit_review, review_changes)
+  if review_changes then
+    return "one tab per turn, every file's diff in it (review_changes; :help toolhost-review-turn)"
+  elseif edit_review == "dialog" then
+    return "a diff tab with the permission prompt (a allow · d deny · f feedback)"
+  elseif edit_review == "editor" then
+    return "a diff tab with Accept, Reject, Deny with feedback (edit.reviewInEditor)"
+  end
+  return tostring(edit_review or "?")
+end
+
+--- Lines of the folder settings ignored because the folder is not
+--- trusted (status.trust), each with what it would do, and how to trust.
+function M.ignored(trust)
+  local ignored = type(trust) == "table" and trust.ignored or {}
+  if type(ignored) ~= "table" or #ignored == 0 then
+    return {}
+  end
+  local lines = { string.format("## %d folder setting%s ignored (the folder is not trusted)", #ignored, #ignored == 1 and "" or "s") }
+  for _, i in ipairs(ignored) do
+    table.insert(lines, string.format("- %s (%s%s)%s", i.what or "?", i.file or "?", i.key and (", " .. i.key) or "",
+      i.why and (": " .. i.why) or ""))
+  end
+  for _, r in ipairs(trust.roots or {}) do
+    if r.trusted == false then
+      table.insert(lines, "To apply them, trust the folder: toolhost trust " .. vim.fn.shellescape(r.root))
+    end
+  end
+  table.insert(lines, "")
+  return lines
+end
+
 --- Lines of :Toolhost status: the server (binary, version, pid, root),
---- the session (mode, edit review), the settings problems, MCP servers and
---- background tasks.
+--- the session (mode, edit review), the folder settings ignored, the
+--- settings problems, MCP servers and background tasks.
 function M.status(status, info)
   status, info = status or {}, info or {}
   local lines = {
@@ -142,7 +180,7 @@ function M.status(status, info)
     "- pid: " .. tostring(info.pid or "?"),
     "- root: " .. table.concat(status.roots or { info.root or "?" }, ", "),
     "- permission mode: " .. tostring(status.permissionMode or "?"),
-    "- edit review: " .. tostring(status.editReview or "?"),
+    "- edit review: " .. M.edit_review(status.editReview, info.review_changes),
   }
   local enabled = 0
   for _, t in ipairs(status.tools or {}) do
@@ -152,6 +190,8 @@ function M.status(status, info)
   end
   table.insert(lines, string.format("- tools: %d enabled of %d (:Toolhost tools)", enabled, #(status.tools or {})))
   table.insert(lines, "")
+  -- First after the facts: the trust message sends the user here for it.
+  vim.list_extend(lines, M.ignored(status.trust))
   table.insert(lines, "## Settings problems")
   if #(status.settingsProblems or {}) == 0 then
     table.insert(lines, "none")

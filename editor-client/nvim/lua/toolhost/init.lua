@@ -275,6 +275,7 @@ function M.status_info()
     version = info.version,
     pid = M.state.pid,
     root = M.state.root,
+    review_changes = M.options.review_changes ~= false,
   }
 end
 
@@ -293,17 +294,24 @@ function M.request(method, params, callback)
   return ok
 end
 
+-- Numbers the calls made here: their callId ("nvim-3") comes back in the
+-- server's $/cancelRequest for a prompt the call was waiting on, which
+-- then closes (toolhost.dialogs.cancel).
+local calls_made = 0
+
 --- Runs one tool; callback(err, result) with result {content, isError, ...}.
 function M.call_tool(name, input, callback)
   if input == nil or (type(input) == "table" and vim.tbl_isempty(input)) then
     input = vim.empty_dict()
   end
+  calls_made = calls_made + 1
+  local params = { name = name, input = input, callId = "nvim-" .. calls_made }
   local c = M.client()
   if not c then
-    return M.request("toolhost/callTool", { name = name, input = input }, callback)
+    return M.request("toolhost/callTool", params, callback)
   end
   local id
-  local ok, req = client_mod.request(c, "toolhost/callTool", { name = name, input = input }, function(err, result)
+  local ok, req = client_mod.request(c, "toolhost/callTool", params, function(err, result)
     -- A call cancelled here was answered already (the transport drops the
     -- server's RequestCancelled answer).
     if id and not M.state.running[id] then

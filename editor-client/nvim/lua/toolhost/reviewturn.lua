@@ -21,14 +21,12 @@ end
 --- server stops.
 M.open_reviews = {}
 
---- The open reviews' finish() by the id of the server request that asked
---- (known on Neovim before 0.10, where toolhost.rpc serves requests).
-M.by_request = {}
-
 --- Handles the server's $/cancelRequest: the calls in that review were
---- all cancelled, so it closes, answered as decided so far.
+--- all cancelled, so it closes, answered as decided so far. Matched by the
+--- reviewId the cancel carries: Neovim's own transport (0.10 and later)
+--- does not tell a handler its request's id.
 function M.cancel(params)
-  local finish = type(params) == "table" and M.by_request[params.id]
+  local finish = type(params) == "table" and type(params.reviewId) == "string" and M.open_reviews[params.reviewId]
   if finish then
     finish()
   end
@@ -168,7 +166,6 @@ function M.review_changes(params, opts)
   local view = review.view({ tab }, bufs, { list_win, cur_win, new_win })
 
   local selected, finished, done_cb, hint = 1, false, nil, ""
-  local request_id
   local augroup = vim.api.nvim_create_augroup("toolhost_review_turn_" .. list, { clear = true })
 
   local function render()
@@ -215,9 +212,6 @@ function M.review_changes(params, opts)
   local function close()
     pcall(vim.api.nvim_del_augroup_by_id, augroup)
     M.open_reviews[params.reviewId or list] = nil
-    if request_id ~= nil then
-      M.by_request[request_id] = nil
-    end
     local proposals = {}
     for _, f in ipairs(files) do
       table.insert(proposals, f.new)
@@ -237,12 +231,9 @@ function M.review_changes(params, opts)
       done_cb(answer)
     end
   end
+  -- The server cancels the request, naming the reviewId, when every call
+  -- in it was cancelled (M.cancel).
   M.open_reviews[params.reviewId or list] = finish
-  -- The server cancels the request when every call in it was cancelled.
-  request_id = require("toolhost.rpc").serving_id
-  if request_id ~= nil then
-    M.by_request[request_id] = finish
-  end
 
   -- Decides the selected file (or, with all, every pending one); answers
   -- once no file is pending, else shows the next pending one.

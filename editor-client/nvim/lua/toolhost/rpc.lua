@@ -14,10 +14,6 @@ local uv = vim.loop
 
 local M = {}
 
---- The id of the server request whose handler is starting (set just
---- before it runs).
-M.serving_id = nil
-
 local function frame(payload)
   local body = vim.json.encode(payload)
   return "Content-Length: " .. #body .. "\r\n\r\n" .. body
@@ -151,13 +147,7 @@ function M.start(cmd, cmd_args, dispatchers, extra)
       end
       respond(decoded.id, err, result)
     end)
-    vim.schedule(function()
-      -- Read by a handler before it first yields, to match the server's
-      -- $/cancelRequest to what it shows (toolhost.reviewturn).
-      M.serving_id = decoded.id
-      run()
-      M.serving_id = nil
-    end)
+    vim.schedule(run)
   end
 
   local function handle_body(body)

@@ -45,13 +45,25 @@ function M.answer(choice)
   return { trust = choice == M.TRUST }
 end
 
+--- The folders the user chose "Don't trust" for in this Neovim: a server
+--- started again (after a crash, or by :Toolhost restart) asks anew, and
+--- is answered without asking the user again.
+M.declined = {}
+
 --- Handles toolhost/requestTrust. "Don't trust" comes first, so the default
 --- choice (Enter, or the first entry) never trusts.
 function M.request_trust(params, opts)
+  params = params or {}
+  if params.folder and M.declined[params.folder] then
+    return M.answer(M.DONT_TRUST)
+  end
   local choice = dialogs.select(opts, { M.DONT_TRUST, M.TRUST }, {
-    prompt = M.prompt(params or {}),
+    prompt = M.prompt(params),
     kind = "toolhost.trust",
   })
+  if choice == M.DONT_TRUST and params.folder then
+    M.declined[params.folder] = true
+  end
   return M.answer(choice)
 end
 
@@ -64,9 +76,13 @@ function M.changed(state, params, opts)
   end
   if opts.progress ~= false then
     vim.schedule(function()
-      vim.notify(
+      -- Right after the trust question, whose typed answer is still on the
+      -- command line: redrawn first and echoed on one line, or the two
+      -- lines stop at a "Press ENTER" that takes the user's next key.
+      vim.cmd("redraw")
+      require("toolhost.client").echo(
         string.format("toolhost: this folder is not trusted; %d of its settings are ignored (:Toolhost status)", #params.ignored),
-        vim.log.levels.WARN
+        "WarningMsg"
       )
     end)
   end

@@ -1,5 +1,6 @@
 // A long Bash from Run Tool: a command that only waits and prints is low
-// risk (so Allow, not Deny with feedback…, is the default button), with
+// risk (so Allow, not Deny with feedback…, is the default button: Enter
+// runs it), as is `sleep 40; echo finished`, with
 // the risk on a line of its own and the command shown once; its progress
 // is a notification that shows the output's last line (no literal \n),
 // and its Cancel ends the command. Runs after 10-review.mjs, in default
@@ -33,7 +34,10 @@ export async function run(t) {
     throw new Error(`the command is shown ${times} times: ${text}`);
   }
   await wb.screenshot("21-bash-low-risk");
-  await wb.clickModalButton("Allow");
+  // Enter takes the default button: Allow for a low-risk command (a
+  // high-risk one opens Deny with feedback…'s input instead, 10-review.mjs).
+  await page.keyboard.press("Enter");
+  await dialog.waitFor({ state: "hidden", timeout: 15000 });
 
   step("a long Bash: its progress shows the last line of output, and Cancel ends it");
   const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "toolhost: Bash" });
@@ -51,4 +55,15 @@ export async function run(t) {
   await waitFor(async () => /interrupted/.test(await wb.activeEditorText()), "the result saying the call was interrupted");
   await waitFor(() => processesWith("step-$i").length === 0, "the loop's shell to end");
   await toast.waitFor({ state: "hidden", timeout: 15000 });
+
+  step("a Bash that waits, then prints: low risk too");
+  await runTool(wb, "Bash", { command: "sleep 40; echo finished", description: "Wait, then say so" });
+  const waits = await wb.modal();
+  const waitsText = await waits.innerText();
+  if (!/^Risk: low$/m.test(waitsText)) {
+    throw new Error(`sleep then echo is not low risk: ${waitsText}`);
+  }
+  await wb.clickModalButton("Deny");
+  await waitResult(wb, "Bash");
+  await waitFor(async () => /denied/.test(await wb.activeEditorText()), "the denial of the waiting command");
 }

@@ -118,6 +118,16 @@ function plain(text) {
     .replace(/\x1b[^[\]]/g, "");
 }
 
+/** Whether the characters of text (spaces left out) appear in shownText in their order. */
+function inOrder(shownText, text) {
+  const wanted = text.replace(/\s/g, "");
+  let i = 0;
+  for (const ch of shownText) {
+    if (i < wanted.length && ch === wanted[i]) i++;
+  }
+  return i === wanted.length;
+}
+
 /** Whether the terminal's log showed text (control sequences and spaces left out). */
 function shown(log, text) {
   const flat = plain(readOrNull(log) ?? "").replace(/\s/g, "");
@@ -208,9 +218,18 @@ async function main() {
     await page.keyboard.type(`echo port=$CLAUDE_CODE_SSE_PORT; ${env} script -qfec "${claude} --permission-mode manual --model claude-test" ${ptyLog}\n`);
     await waitFor(() => shown(ptyLog, "manual mode on"), "the CLI to start", 60000);
 
+    // What the terminal showed after a point (its log's length then).
+    const logLength = () => (readOrNull(ptyLog) ?? "").length;
+    const shownSince = (mark, text) => plain((readOrNull(ptyLog) ?? "").slice(mark)).replace(/\s/g, "").includes(text.replace(/\s/g, ""));
+    // Types a prompt and, once the CLI has echoed it, sends it. The echo
+    // is looked for as the prompt's characters in order, not as one run:
+    // the CLI redraws only the cells that change, so a status line it
+    // redraws while the prompt is typed (the IDE connecting on a slow
+    // machine) lands between two of the prompt's characters in the log.
     const say = async (text) => {
+      const mark = logLength();
       await page.keyboard.type(text);
-      await waitFor(() => shown(ptyLog, text), `the CLI to show ${text}`, 30000);
+      await waitFor(() => inOrder(plain((readOrNull(ptyLog) ?? "").slice(mark)), text), `the CLI to show ${text}`, 30000);
       await page.keyboard.press("Enter");
     };
     const resultOf = async (prefix, from) => {
@@ -243,9 +262,6 @@ async function main() {
     await waitFor(() => shown(ptyLog, "Rejected update to a.txt"), "the CLI to say the edit was rejected", 30000);
     if (readOrNull(file) !== "one\nTWO\nthree\nfour (the user's)\n") throw new Error(`the file changed: ${readOrNull(file)}`);
 
-    // What the terminal showed after a point (its log's length then).
-    const logLength = () => (readOrNull(ptyLog) ?? "").length;
-    const shownSince = (mark, text) => plain((readOrNull(ptyLog) ?? "").slice(mark)).replace(/\s/g, "").includes(text.replace(/\s/g, ""));
     const openFile = async (name, contains) => {
       await wb.openFile(name, 60000);
       await waitFor(async () => (await wb.activeEditorText()).includes(contains), `${name} open`, 60000);
@@ -325,7 +341,11 @@ async function main() {
     }, "the other terminal's CLI to show the editor's selection", 60000);
     reportPassed("e2e claude-ide", log, started);
   } catch (err) {
-    fs.writeFileSync(path.join(artifacts, "claude-ide-terminal.txt"), plain(readOrNull(ptyLog) ?? ""));
+    const terminal = plain(readOrNull(ptyLog) ?? "");
+    fs.writeFileSync(path.join(artifacts, "claude-ide-terminal.txt"), terminal);
+    // The terminal's last lines, so a failure on a machine whose artifacts
+    // are gone still says what the CLI showed.
+    console.log(`the CLI's terminal ended with:\n${terminal.split(/\r?\n/).map((l) => l.trimEnd()).filter(Boolean).slice(-25).join("\n")}`);
     fs.writeFileSync(path.join(artifacts, "claude-ide-other-terminal.txt"), plain(readOrNull(otherLog) ?? ""));
     await reportFailed("e2e claude-ide", log, err, session?.wb, "claude-ide-failure");
   } finally {

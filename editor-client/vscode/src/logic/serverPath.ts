@@ -11,6 +11,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { parse as parseJsonc } from "jsonc-parser";
 
 /** Where the binary that runs came from (shown in the output channel). */
 export type ServerSource = "toolhost.path" | "bundled" | "PATH";
@@ -145,7 +146,57 @@ function isExecutable(p: string): boolean {
   }
 }
 
-/** Where toolhost.path is read in this window, and the command that opens that settings tab. */
+/**
+ * Where the value of toolhost.path that this window got was set. In a
+ * remote window VS Code hands the extension the Remote settings' value
+ * when they have one; with none it may hand over the User settings' one
+ * (code-server does at some first starts of a window, never after a
+ * change of the Remote settings), and the API does not say which it did. "unknown":
+ * a value whose origin the Remote settings' file could not tell.
+ */
+export type PathOrigin = "User" | "Remote" | "unknown" | "unset";
+
+/**
+ * The origin of `value` (the toolhost.path this window got). In a remote
+ * window, remoteValue is the Remote settings' own toolhost.path: undefined
+ * when they have none, null when their file could not be read.
+ */
+export function pathOrigin(value: string | undefined, remoteName: string | undefined, remoteValue: string | undefined | null): PathOrigin {
+  if (value === undefined || value.trim() === "") {
+    return "unset";
+  }
+  if (!remoteName) {
+    return "User";
+  }
+  if (remoteValue === null) {
+    return "unknown";
+  }
+  // A Remote value is the one VS Code hands over; without one, the value came from the User settings.
+  return remoteValue !== undefined && remoteValue.trim() !== "" ? "Remote" : "User";
+}
+
+/**
+ * Where VS Code and code-server keep a remote window's Remote (machine)
+ * settings: `<data>/Machine/settings.json`, beside the extension's global
+ * storage `<data>/User/globalStorage/<extension id>`. Undefined when the
+ * storage path is not laid out so.
+ */
+export function remoteSettingsFile(globalStoragePath: string): string | undefined {
+  const parts = globalStoragePath.split("/");
+  if (parts.length < 4 || parts[parts.length - 2] !== "globalStorage" || parts[parts.length - 3] !== "User") {
+    return undefined;
+  }
+  return [...parts.slice(0, -3), "Machine", "settings.json"].join("/");
+}
+
+/** toolhost.path in a settings file's text (JSON with comments); undefined when it has none. */
+export function settingsFileValue(text: string): string | undefined {
+  const settings: unknown = parseJsonc(text, [], { allowTrailingComma: true });
+  const value = settings !== null && typeof settings === "object" ? (settings as Record<string, unknown>)["toolhost.path"] : undefined;
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/** Where toolhost.path is set for this window, and the command that opens that settings tab. */
 export interface PathSettings {
   /** The tab's name, as the Settings editor shows it. */
   where: string;
@@ -153,11 +204,12 @@ export interface PathSettings {
 }
 
 /**
- * toolhost.path is a machine setting. In a remote window (SSH, a
- * container, WSL, code-server: `vscode.env.remoteName` is set) VS Code
- * reads it from the Remote settings of the machine the window runs on and
- * ignores a value in the User settings, so that is where it must be set
- * and the tab Open Settings opens.
+ * The Settings tab to open at toolhost.path. In a remote window (SSH, a
+ * container, WSL, code-server: `vscode.env.remoteName` is set) that is
+ * the Remote settings of the machine the window runs on, wherever the
+ * value came from: VS Code uses their value first, while a change of a
+ * User value it handed over may not reach the window (code-server reports
+ * none).
  */
 export function pathSettings(remoteName: string | undefined): PathSettings {
   return remoteName
@@ -166,13 +218,22 @@ export function pathSettings(remoteName: string | undefined): PathSettings {
 }
 
 /**
- * A message about toolhost.path, ending with where it is read; in a remote
- * window it says that a User setting is ignored there.
+ * A message about toolhost.path; in a remote window it goes on with where
+ * the value was set and which value that window uses.
  */
-export function withPathSettings(message: string, remoteName: string | undefined): string {
-  const at = pathSettings(remoteName);
+export function withPathSettings(message: string, remoteName: string | undefined, origin: PathOrigin): string {
   if (!remoteName) {
     return message;
   }
-  return `${message} In this remote window (${remoteName}), toolhost.path is read from the ${at.where}; a value in your User settings is ignored here.`;
+  const remote = `Remote settings (${remoteName})`;
+  switch (origin) {
+    case "Remote":
+      return `${message} It is set in the ${remote}, whose value this remote window uses before one in your User settings.`;
+    case "User":
+      return `${message} It is set in your User settings: the ${remote} have no toolhost.path, so VS Code handed the User value to this remote window. Set toolhost.path in the ${remote}, whose value this window uses first: a change of the User value may not reach this window.`;
+    case "unknown":
+      return `${message} This remote window uses toolhost.path from the ${remote}, else the one in your User settings.`;
+    default:
+      return `${message} In this remote window (${remoteName}), set toolhost.path in the ${remote}: VS Code does not always hand a value in your User settings to a remote window.`;
+  }
 }
