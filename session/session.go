@@ -67,9 +67,9 @@ type Session struct {
 	// Settings holds the merged settings of every layer. It reloads when
 	// the client sends settings (workspace/didChangeConfiguration, which
 	// also re-reads the files), when the workspace folders change, when
-	// toolhost writes a local settings file itself, and when the trust file
-	// changes (watchTrustFile polls it); nothing watches the settings files
-	// for other changes.
+	// toolhost writes a local settings file itself, and when a settings
+	// file or the trust file changes on disk (watchSettingsFiles polls
+	// them).
 	Settings *settings.Store
 	// Permissions decides each call and holds the permission mode.
 	Permissions *permission.Checker
@@ -192,10 +192,10 @@ func New(opts Options) (*Session, error) {
 		// Start and skipped, never fatal.
 		_ = s.MCP.Start(context.Background())
 	}
-	// The file as it is now is the one the settings were loaded with; a
-	// change from here on, even before the watcher runs, is seen.
-	trustStamp := fileStamp(s.Settings.TrustFilePath())
-	s.bg.Go("watching the trust file", func(ctx context.Context) { s.watchTrustFile(ctx, trustStamp, trustPollInterval) })
+	// The files as they are now are the ones the settings were loaded
+	// with; a change from here on, even before the watcher runs, is seen.
+	stamps := stampsOf(s.Settings.Files())
+	s.bg.Go("watching the settings files", func(ctx context.Context) { s.watchSettingsFiles(ctx, stamps, settingsPollInterval) })
 	return s, nil
 }
 

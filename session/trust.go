@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,9 +16,11 @@ import (
 	"github.com/toolhost/toolhost/tools/skills"
 )
 
-// trustPollInterval is how often a session looks at the trust file, so that
-// `toolhost trust` in a shell reloads a running session's settings.
-const trustPollInterval = time.Second
+// settingsPollInterval is how often a session looks at its settings files
+// and the trust file, so that `toolhost trust` in a shell, or a settings
+// file saved in an editor that sends no workspace/didChangeConfiguration,
+// reloads a running session's settings. A handful of stats per second.
+const settingsPollInterval = time.Second
 
 // TrustState is the trust part of toolhost/status.
 type TrustState struct {
@@ -187,13 +190,11 @@ func shellQuote(s string) string {
 	return out + "'"
 }
 
-// watchTrustFile reloads the settings when the trust file changes from
-// last (a `toolhost trust` or `--revoke` from a shell), until ctx ends.
-func (s *Session) watchTrustFile(ctx context.Context, last stamp, interval time.Duration) {
-	path := s.Settings.TrustFilePath()
-	if path == "" {
-		return
-	}
+// watchSettingsFiles reloads the settings when one of the files they are
+// read from changes from what last recorded: a `toolhost trust` or
+// `--revoke` from a shell, or a settings file saved in any editor or by a
+// command. Until ctx ends.
+func (s *Session) watchSettingsFiles(ctx context.Context, last map[string]stamp, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -202,11 +203,22 @@ func (s *Session) watchTrustFile(ctx context.Context, last stamp, interval time.
 			return
 		case <-t.C:
 		}
-		if now := fileStamp(path); now != last {
+		// The list is read each time: the workspace folders may change.
+		now := stampsOf(s.Settings.Files())
+		if !maps.Equal(now, last) {
 			last = now
 			s.Settings.Reload()
 		}
 	}
+}
+
+// stampsOf stamps each of files.
+func stampsOf(files []string) map[string]stamp {
+	out := make(map[string]stamp, len(files))
+	for _, f := range files {
+		out[f] = fileStamp(f)
+	}
+	return out
 }
 
 // stamp identifies a version of a file well enough to notice a rewrite

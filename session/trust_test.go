@@ -119,3 +119,60 @@ func TestTrustQuestionPutsWhatRunsFirst(t *testing.T) {
 		t.Errorf("the hook is not listed first as running at once:\n%s", text)
 	}
 }
+
+// A settings file saved on disk (an editor that sends no
+// workspace/didChangeConfiguration, a command) reloads a running session:
+// the user's file, and a trusted root's project and local files.
+func TestSavedSettingsFileReloadsARunningSession(t *testing.T) {
+	cases := []struct {
+		name string
+		file func(userFile, root string) string
+	}{
+		{"the user's file", func(userFile, _ string) string { return userFile }},
+		{"the project's file", func(_, root string) string { return filepath.Join(root, ".toolhost", "settings.json") }},
+		{"the local file", func(_, root string) string { return filepath.Join(root, ".toolhost", "settings.local.json") }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			root := filepath.Join(dir, "proj")
+			userFile := filepath.Join(dir, "config", "settings.json")
+			trustFile := filepath.Join(dir, "config", "trusted-folders.json")
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := (settings.TrustFile{Path: trustFile}).Trust(root); err != nil {
+				t.Fatal(err)
+			}
+			s, err := New(Options{Roots: []string{root}, UserConfigPath: userFile, NoMCP: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got := s.Settings.Current().Edit.Diagnostics; got == "errors" {
+				t.Fatalf("edit.diagnostics is %q before the file is saved", got)
+			}
+			changed := make(chan struct{}, 1)
+			s.Settings.OnChange(func(st *settings.Settings) {
+				if st.Edit.Diagnostics == "errors" {
+					select {
+					case changed <- struct{}{}:
+					default:
+					}
+				}
+			})
+			file := tc.file(userFile, root)
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, []byte(`{"edit":{"diagnostics":"errors"}}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-changed:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the session did not reload after %s was saved", file)
+			}
+		})
+	}
+}

@@ -212,6 +212,23 @@ func (s *Store) SetSessionBypass(on bool) {
 	}
 }
 
+// Files lists every file this store reads: the trust file, the user's
+// settings file and each root's project and local files, present or not.
+func (s *Store) Files() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var files []string
+	for _, f := range []string{s.trustFile, s.userPath} {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	for _, r := range s.roots {
+		files = append(files, filepath.Join(r, ProjectDir, ProjectFile), filepath.Join(r, ProjectDir, LocalFile))
+	}
+	return files
+}
+
 // TrustFilePath is the trust file this store reads.
 func (s *Store) TrustFilePath() string {
 	s.mu.Lock()
