@@ -51,14 +51,11 @@ type Rules struct {
 	hasAny bool
 }
 
-// ForRoot returns the rules that apply at root: the ignore files of root's
-// ancestors (.gitignore only up to the enclosing repository's top folder),
-// the repository's .git/info/exclude, and root's own ignore files.
-func ForRoot(root string) *Rules { return forRoot(root, nil) }
-
-// ForRootAt is ForRoot reading root's own ignore files through rootDir,
-// root opened (relative to it, following no link); root's ancestors are
-// read by path.
+// ForRootAt returns the rules that apply at root: the ignore files of
+// root's ancestors (.gitignore only up to the enclosing repository's top
+// folder), the repository's .git/info/exclude, and root's own ignore files,
+// read through rootDir, root opened (relative to it, following no link);
+// root's ancestors are read by path.
 func ForRootAt(root string, rootDir *os.File) *Rules { return forRoot(root, rootDir) }
 
 // FilesAbove returns the ignore files above root that exist as regular
@@ -178,27 +175,10 @@ func (r *Rules) finish() {
 	r.hasAny = len(r.git)+len(r.dot) > 0
 }
 
-// Child returns the rules inside dir, the folder at rel (slash-separated
-// components below the walk root): r plus dir's own ignore files. It returns
-// r itself when dir has none.
-func (r *Rules) Child(dir string, rel []string) *Rules {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return r.child(pathReader(dir), rel, true, true, true, err == nil)
-}
-
-// pathReader reads ignore files in dir by their paths.
-func pathReader(dir string) func(name string) []string {
-	return func(name string) []string { return readPatternFile(filepath.Join(dir, name)) }
-}
-
-// ChildOf is Child for a folder whose entries were already read: only the
-// ignore files among them are opened.
-func (r *Rules) ChildOf(dir string, rel []string, entries []fs.DirEntry) *Rules {
-	return r.childOf(pathReader(dir), rel, entries)
-}
-
-// ChildAt is ChildOf for the open folder d: its ignore files are opened
-// relative to it, following no link.
+// ChildAt returns the rules inside the open folder d, at rel
+// (slash-separated components below the walk root), whose entries were
+// already read: r plus the ignore files among entries, opened relative to
+// d, following no link. It returns r itself when d has none.
 func (r *Rules) ChildAt(d *os.File, rel []string, entries []fs.DirEntry) *Rules {
 	return r.childOf(func(name string) []string { return readPatternAt(d, name) }, rel, entries)
 }

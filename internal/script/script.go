@@ -524,14 +524,9 @@ func marshal(v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// Match reports whether got matches want exactly, except that a want of
-// "*" matches any value.
-func Match(want, got any) bool { return match(want, got, false) }
-
-// MatchSubset is Match where objects in want may leave out keys and arrays
-// in want list a subsequence of got's elements ("<~" lines).
-func MatchSubset(want, got any) bool { return match(want, got, true) }
-
+// match reports whether got matches want exactly, except that a want of
+// "*" matches any value; with subset, objects in want may leave out keys
+// and arrays in want list a subsequence of got's elements ("<~" lines).
 func match(want, got any, subset bool) bool {
 	if s, ok := want.(string); ok && s == "*" {
 		return true
