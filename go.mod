@@ -50,3 +50,8 @@ require (
 // metaschemas are compiled on first use instead of in init (see
 // third_party/jsonschema/PATCHES.md).
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
+
+// Patched copy of itchyny/gojq v0.12.20: its builtin function tables are
+// built on the first Compile instead of in init (see
+// third_party/gojq/PATCHES.md).
+replace github.com/itchyny/gojq => ./third_party/gojq

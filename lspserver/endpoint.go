@@ -83,6 +83,9 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 		// The editor's client decides which tools an agent can be served:
 		// the language tools only when it answers them.
 		Host: func() tools.Host { return s.callHost(func() {}) },
+		// Its tools are added when an agent first lists or calls them, not
+		// beside the editor's initialize reply (mcpserver.Config.SyncLater).
+		SyncLater: true,
 		CallHost: func(req *sdk.CallToolRequest, own tools.Host) tools.Host {
 			return &endpointHost{editorHost: s.callHost(func() {}), own: own, client: agentName(req)}
 		},
@@ -93,6 +96,7 @@ func (s *server) startEndpoint(sess *session.Session, editor string) (*endpoint,
 	e.servers = mcpserver.NewServer(sess.Registry, sess.Pipeline, s.opts.Log, mcpserver.Config{
 		Instructions: "toolhost: the MCP servers configured in toolhost, running in the user's " + editorName(editor) + " session.",
 		Serves:       func(name string) bool { return strings.HasPrefix(name, "mcp__") },
+		SyncLater:    true,
 		CallHost: func(req *sdk.CallToolRequest, own tools.Host) tools.Host {
 			return &editorConfirmedHost{endpointHost{editorHost: s.callHost(func() {}), own: own, client: editorName(editor)}, req.Params.Name}
 		},

@@ -3,8 +3,11 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolhost/toolhost/tools"
@@ -143,5 +146,80 @@ func TestEarlierListenersFindTheChange(t *testing.T) {
 		if got != step.want {
 			t.Errorf("%s: the earlier listener saw %+v, want %+v", step.name, got, step.want)
 		}
+	}
+}
+
+// TestAnsweredRunsOnceAfterTheFirstAnswer: the transport's answered hook
+// (where Serve starts adding the tools) runs after the first answer is
+// written, not for a request or notification of the server's, and once.
+func TestAnsweredRunsOnceAfterTheFirstAnswer(t *testing.T) {
+	var out strings.Builder
+	var seenThen []string
+	s := newTestStdio(t, strings.NewReader(""), &out, 0, func(s *stdio) {
+		s.answered = func() { seenThen = append(seenThen, out.String()) }
+	})
+	id, _ := jsonrpc.MakeID(float64(1))
+	for _, msg := range []jsonrpc.Message{
+		&jsonrpc.Request{Method: "notifications/progress", Params: json.RawMessage(`{}`)},
+		&jsonrpc.Request{ID: id, Method: "roots/list"},
+		&jsonrpc.Response{ID: id, Result: json.RawMessage(`{"first":true}`)},
+		&jsonrpc.Response{ID: id, Result: json.RawMessage(`{}`)},
+	} {
+		if err := s.Write(context.Background(), msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seenThen) != 1 || !strings.Contains(seenThen[0], `"first":true`) {
+		t.Fatalf("answered ran %d times, seeing %q; want once, after the first answer was written", len(seenThen), seenThen)
+	}
+}
+
+// TestSyncLaterAddsTheToolsOnTheFirstTrigger: a server made with
+// SyncLater adds no tool before it is triggered, by the first answer
+// (Serve's transport) or by a tool request that comes first; either way a
+// tools/list then lists the registry's tools.
+func TestSyncLaterAddsTheToolsOnTheFirstTrigger(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		trigger func(*Server)
+	}{
+		{"the first answer", func(s *Server) { s.startFirstSync() }},
+		{"a tools/list first", func(*Server) {}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := tools.NewRegistry()
+			reg.Register(tools.CategoryCore, stepsTool{})
+			srv := NewServer(reg, engine.NewPipeline(reg, nil), nil, Config{SyncLater: true})
+			t.Cleanup(srv.Close)
+			select {
+			case <-srv.ready:
+				t.Fatal("the tools were added before anything asked for them")
+			default:
+			}
+			if srv.syncs.Load() != 0 {
+				t.Fatal("a sync ran before anything asked for it")
+			}
+			tt.trigger(srv)
+			// The bound only turns a tools/list that waits for ever into
+			// a failure.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			t.Cleanup(cancel)
+			serverT, clientT := sdk.NewInMemoryTransports()
+			if _, err := srv.Connect(ctx, serverT); err != nil {
+				t.Fatal(err)
+			}
+			cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, clientT, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cs.Close() })
+			res, err := cs.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Tools) != 1 || res.Tools[0].Name != "Steps" {
+				t.Errorf("listed %v, want the registry's one tool", res.Tools)
+			}
+		})
 	}
 }

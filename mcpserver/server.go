@@ -78,6 +78,11 @@ type Config struct {
 	// editor session's endpoint. Nil means the server's own host, which
 	// has no editor, so the tools only an editor answers are not served.
 	Host func() tools.Host
+	// SyncLater leaves the first adding of the registry's tools to the
+	// MCP server until Serve has written its first answer (the initialize
+	// reply) or a tools/list or tools/call arrives; without it the tools
+	// are added at once, in the background.
+	SyncLater bool
 }
 
 // defaultInstructions are the instructions of `toolhost mcp`.
@@ -121,7 +126,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		instructions = defaultInstructions
 	}
 	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: instructions + " " + noEditorInstructions,
-		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred }, DeferListing: opts.DeferListing})
+		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred }, DeferListing: opts.DeferListing, SyncLater: true})
 	defer srv.Close()
 	close(built)
 	// An untrusted folder that asks for something is asked about once the
@@ -132,11 +137,15 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if limit <= 0 {
 		limit = int(sess.Settings.Current().Server.MaxMessageBytes)
 	}
-	// The client is served at once, while the tools are being added: the
-	// initialize reply does not need them, tools/list and tools/call wait
-	// for them (awaitTools), and adding them announces nothing
-	// (quietFirstSync).
+	// The client is served at once and the tools are added once the
+	// initialize reply is out: the reply does not need them, and adding
+	// them (about a fifth of the CPU a start takes, the SDK re-reading
+	// every schema) would otherwise compete with it for the CPU.
+	// tools/list and tools/call wait for them (awaitTools, which also
+	// starts the adding should a tool request come first), and adding them
+	// announces nothing (quietFirstSync).
 	t := newStdio(in, out, limit, srv.log)
+	t.answered = srv.startFirstSync
 	defer t.stop()
 	return srv.Run(ctx, t)
 }
@@ -156,8 +165,10 @@ type Server struct {
 	// tools, compiling schemas, fetching the client's roots); Close ends
 	// and waits for them.
 	bg *background.Group
-	// ready is closed once the tools were first added to the MCP server.
-	ready chan struct{}
+	// ready is closed once the tools were first added to the MCP server,
+	// which firstSync starts once.
+	ready     chan struct{}
+	firstSync sync.Once
 	// syncs counts the first sync and the later ones that changed the MCP
 	// server's tools.
 	syncs atomic.Int64
@@ -240,17 +251,28 @@ func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
 	// Adding tools to the SDK costs a few milliseconds (it re-parses every
-	// schema); doing it while the client's handshake is under way keeps it
-	// off the start-up path. tools/list and tools/call wait for it.
+	// schema); doing it in the background, or after the handshake
+	// (SyncLater), keeps it off the start-up path. tools/list and
+	// tools/call wait for it.
 	s.ready = make(chan struct{})
-	s.bg.Go("adding the tools", func(context.Context) {
-		s.sync()
-		close(s.ready)
-	})
+	if !cfg.SyncLater {
+		s.startFirstSync()
+	}
 	s.mcp.AddReceivingMiddleware(s.awaitTools, deferListing(cfg.DeferListing), s.answerWithheld)
 	s.mcp.AddSendingMiddleware(s.quietFirstSync)
 	s.unlisten = reg.OnChange(s.sync)
 	return s
+}
+
+// startFirstSync adds the registry's tools to the MCP server in the
+// background, once; ready is closed when they are in.
+func (s *Server) startFirstSync() {
+	s.firstSync.Do(func() {
+		s.bg.Go("adding the tools", func(context.Context) {
+			s.sync()
+			close(s.ready)
+		})
+	})
 }
 
 // awaitTools holds tool requests until the first sync of the tools is
@@ -262,6 +284,7 @@ func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger,
 func (s *Server) awaitTools(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if method == "tools/list" || method == "tools/call" {
+			s.startFirstSync()
 			select {
 			case <-s.ready:
 			case <-ctx.Done():

@@ -56,6 +56,12 @@ type stdio struct {
 	// ended is the error that ended the input; it belongs to Read, which
 	// the SDK calls from one goroutine.
 	ended error
+
+	// answered, when set before Connect, runs once after the first answer
+	// was written (the reply to initialize): work the handshake does not
+	// need starts there, off the path to that reply.
+	answered     func()
+	answeredOnce sync.Once
 }
 
 // item is a message for the SDK, or the error that ended the input.
@@ -253,7 +259,11 @@ func (t *stdio) Write(ctx context.Context, msg jsonrpc.Message) error {
 		// has no JSON-RPC code: it is an invalid request.
 		resp.Error = rpcfault.WireError(resp.Error, rpcfault.CodeInvalidRequest)
 	}
-	return t.flow.Send(msg)
+	err := t.flow.Send(msg)
+	if _, ok := msg.(*jsonrpc.Response); ok && t.answered != nil {
+		t.answeredOnce.Do(t.answered)
+	}
+	return err
 }
 
 // newline frames a message on stdio.
