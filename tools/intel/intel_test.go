@@ -27,7 +27,7 @@ type fakeEditor struct {
 	// budgets holds, per request, how long its context had left when it
 	// came (-1 for no deadline).
 	budgets []time.Duration
-	feature            json.RawMessage
+	feature json.RawMessage
 }
 
 func (*fakeEditor) CanApplyEdit() bool { return true }
