@@ -400,7 +400,11 @@ async function main() {
         throw new Error(`the bundled binary runs, but the user was shown: ${JSON.stringify(await toasts.allInnerTexts())}`);
       }
       // The flows below find the server by the binary's path: name it.
+      // The status item may already say acceptEdits from a bundled server
+      // that runs with no Remote value, and the restart onto toolhostBin
+      // comes later: the flows start once that server alone runs.
       setPath(toolhostBin);
+      await waitFor(async () => serverPid(toolhostBin) !== undefined && !(await runsWithoutPath()), "the server started from the named binary, and no other", 30000);
       await wb.statusItem("toolhost: acceptEdits").waitFor({ state: "visible", timeout: 30000 });
     }
 
