@@ -82,17 +82,8 @@ func TestAttachedAgentGetsTheEditorsLanguageIntel(t *testing.T) {
 		}
 	}
 	go intelEditor(c, root)
-	info, err := discovery.Read(file)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "claude-code"}, nil).Connect(ctx,
-		&sdk.StreamableClientTransport{Endpoint: info.URL, HTTPClient: &http.Client{Transport: tokenClient{info.Token}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectAgent(t, file)
 	app := filepath.Join(root, "app.ts")
 	if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "Read", Arguments: map[string]any{"file_path": app}}); err != nil || res.IsError {
 		t.Fatalf("Read: %v %q", err, textOf(res))
@@ -170,17 +161,8 @@ func TestLanguageToolsOfferedOnlyWithTheCapability(t *testing.T) {
 
 			c.request(2, "toolhost/status", nil)
 			file := ed.result(t)["result"].(map[string]any)["agentEndpoint"].(map[string]any)["sessionFile"].(string)
-			info, err := discovery.Read(file)
-			if err != nil {
-				t.Fatal(err)
-			}
 			ctx := context.Background()
-			cs, err := sdk.NewClient(&sdk.Implementation{Name: "claude-code"}, nil).Connect(ctx,
-				&sdk.StreamableClientTransport{Endpoint: info.URL, HTTPClient: &http.Client{Transport: tokenClient{info.Token}}}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
+			cs := connectAgent(t, file)
 			list, err := cs.ListTools(ctx, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -221,4 +203,22 @@ func TestLanguageToolsOfferedOnlyWithTheCapability(t *testing.T) {
 			}
 		})
 	}
+}
+
+// connectAgent connects an MCP client, as an agent attached with --attach
+// would, to the agent endpoint the session file describes; the test's end
+// closes it.
+func connectAgent(t *testing.T, sessionFile string) *sdk.ClientSession {
+	t.Helper()
+	info, err := discovery.Read(sessionFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "claude-code"}, nil).Connect(context.Background(),
+		&sdk.StreamableClientTransport{Endpoint: info.URL, HTTPClient: &http.Client{Transport: tokenClient{info.Token}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
