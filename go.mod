@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
 	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/coder/websocket v1.8.15
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/jsonschema-go v0.4.3
@@ -27,7 +28,6 @@ require (
 
 require (
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
-	github.com/coder/websocket v1.8.15 // indirect
 	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
 	github.com/go-git/go-billy/v5 v5.9.2 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
@@ -55,3 +55,13 @@ replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
 // built on the first Compile instead of in init (see
 // third_party/gojq/PATCHES.md).
 replace github.com/itchyny/gojq => ./third_party/gojq
+
+// Cut-down copy of golang.org/x/net v0.62.0 (only the packages the build
+// uses): x/net/html's entity tables are built on first use instead of in
+// init (see third_party/xnet/PATCHES.md).
+replace golang.org/x/net => ./third_party/xnet
+
+// Patched copy of google/jsonschema-go v0.4.3: the table of Schema's
+// fields is built on first use instead of in init (see
+// third_party/jsonschema-go/PATCHES.md).
+replace github.com/google/jsonschema-go => ./third_party/jsonschema-go

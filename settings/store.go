@@ -237,12 +237,24 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 	configLayer := parse(SourceConfigChange, configChange, true)
 
 	// What the user's own layers say, without the project's: the trust
-	// decision and the yardstick of "stricter" for untrusted layers.
-	trustedBase := defaultsMap()
-	for _, l := range []map[string]any{user, initLayer, configLayer} {
-		mergeInto(trustedBase, l, "")
+	// decision (the defaults' mode, "default", never bypasses) and, over
+	// the defaults, the yardstick of "stricter" for untrusted layers. The
+	// yardstick is built only when an untrusted layer is there: the
+	// defaults' JSON costs a reflective encoding of Settings, on the path
+	// of every start to its first reply.
+	userSide := []map[string]any{user, initLayer, configLayer}
+	own := map[string]any{}
+	for _, l := range userSide {
+		mergeInto(own, l, "")
 	}
-	trust := decideTrust(roots, trustFile, sessionBypass || getPath(trustedBase, []string{"permissions", "defaultMode"}) == "bypassPermissions")
+	trust := decideTrust(roots, trustFile, sessionBypass || getPath(own, []string{"permissions", "defaultMode"}) == "bypassPermissions")
+	trustedBase := sync.OnceValue(func() map[string]any {
+		base := defaultsMap()
+		for _, l := range userSide {
+			mergeInto(base, l, "")
+		}
+		return base
+	})
 
 	merged := map[string]any{}
 	mergeInto(merged, user, "")
@@ -250,7 +262,7 @@ func (s *Store) reloadLocked() (next *Settings, changed bool, listeners []func(*
 		l := p.layer
 		if !trust.Trusted(p.root) {
 			var ignored []Ignored
-			l, ignored = untrustedView(p.file, l, trustedBase)
+			l, ignored = untrustedView(p.file, l, trustedBase())
 			trust.Ignored = append(trust.Ignored, ignored...)
 		}
 		mergeInto(merged, l, "")

@@ -76,7 +76,7 @@ func TestCallPrintsEscapesOnATerminal(t *testing.T) {
 func TestTerminalDialogsShowEscapes(t *testing.T) {
 	var out bytes.Buffer
 	h := &terminalHost{out: &out, in: bufio.NewReader(strings.NewReader("1\nn\n"))}
-	if _, err := h.AskUserQuestion(context.Background(), []tools.Question{{
+	if _, err := h.AskUserQuestion(context.Background(), "", []tools.Question{{
 		Question: "Pick " + hostile,
 		Options:  []tools.QuestionOption{{Label: "a" + hostile, Description: "b\n" + hostile}, {Label: "c", Description: "d"}},
 	}}); err != nil {

@@ -86,7 +86,7 @@ func (h *terminalHost) RequestPermission(ctx context.Context, req tools.Permissi
 	return tools.PermissionResponse{Decision: tools.DecisionDeny, Message: "denied at the terminal"}, nil
 }
 
-func (h *terminalHost) AskUserQuestion(ctx context.Context, qs []tools.Question) (map[string]string, error) {
+func (h *terminalHost) AskUserQuestion(ctx context.Context, _ string, qs []tools.Question) (map[string]string, error) {
 	if h.in == nil {
 		return nil, tools.ErrCannotAsk
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -41,7 +42,11 @@ const cgroupRemoveWait = 2 * time.Second
 
 // cgroups is this server's cgroup folder and its groups.
 var cgroups struct {
-	once sync.Once
+	// asked is set once anything looked for the folder: a server that
+	// started no command has none to kill, and its end (toolhost
+	// --version's too) need not make the folder only to remove it.
+	asked atomic.Bool
+	once  sync.Once
 	// parent is the folder of this server's groups; "" when cgroups
 	// cannot be used here (why says why).
 	parent string
@@ -76,9 +81,9 @@ type cgroup struct {
 // cgroupParent returns the folder of this server's groups, made on first
 // use, or "" when there is none.
 func cgroupParent() string {
+	cgroups.asked.Store(true)
 	cgroups.once.Do(func() {
 		cgroups.parent, cgroups.why = makeCgroupParent()
-		cgroups.byScope = map[Scope]*cgroup{}
 	})
 	return cgroups.parent
 }
@@ -206,6 +211,9 @@ func newCgroup(s Scope) *cgroup {
 		return nil
 	}
 	g := &cgroup{scope: s, dir: dir, fd: fd, stop: make(chan struct{})}
+	if cgroups.byScope == nil {
+		cgroups.byScope = map[Scope]*cgroup{}
+	}
 	cgroups.byScope[s] = g
 	return g
 }
@@ -376,6 +384,18 @@ func killGroups(scopes []Scope) int {
 // killAllGroups kills every group of this server, waits for their watches
 // and removes their folders and the server's. No group is made after it.
 func killAllGroups() {
+	if !cgroups.asked.Load() {
+		// Nothing had asked for a group: none exists, unless one was made
+		// between that look and the lock. Close the door, as below, so
+		// that none is made after.
+		cgroups.mu.Lock()
+		cgroups.closed = true
+		made := len(cgroups.byScope) > 0
+		cgroups.mu.Unlock()
+		if !made {
+			return
+		}
+	}
 	if cgroupParent() == "" {
 		return
 	}

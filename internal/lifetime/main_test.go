@@ -42,7 +42,10 @@ const childArg = "-lifetime-child"
 //   - orphan: a sleeper whose parent has exited;
 //   - leaver: starts a sleeper and exits (`server &`);
 //   - server: the server (Init), which starts a parent command with Reaped
-//     and waits until killed.
+//     and waits until killed;
+//   - idle: a server that ends (KillAll) having started nothing; it writes
+//     its token to DIR/idle.token;
+//   - asker: the same, but it asks whether commands run in cgroups first.
 func childMain(mode, dir string) int {
 	if err := os.WriteFile(filepath.Join(dir, mode+".pid"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
 		return 2
@@ -70,6 +73,16 @@ func childMain(mode, dir string) int {
 		if start("sleeper") != nil {
 			return 2
 		}
+		return 0
+	case "idle", "asker":
+		Init()
+		if os.WriteFile(filepath.Join(dir, mode+".token"), []byte(server), 0o644) != nil {
+			return 2
+		}
+		if mode == "asker" {
+			_ = CgroupStatus()
+		}
+		KillAll()
 		return 0
 	case "server":
 		Init()

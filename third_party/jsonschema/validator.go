@@ -523,23 +523,40 @@ func (vd *validator) numValidate(v any) {
 		return numVal
 	}
 
+	// An integer instance is compared with an integer bound as int64s,
+	// without formatting it and parsing it into a big.Rat (toolhost: see
+	// PATCHES.md).
+	cmpTo := func(bound *big.Rat) int {
+		if i, ok := int64Of(v); ok && bound.IsInt() && bound.Num().IsInt64() {
+			b := bound.Num().Int64()
+			switch {
+			case i < b:
+				return -1
+			case i > b:
+				return 1
+			}
+			return 0
+		}
+		return num().Cmp(bound)
+	}
+
 	// minimum --
-	if s.Minimum != nil && num().Cmp(s.Minimum) < 0 {
+	if s.Minimum != nil && cmpTo(s.Minimum) < 0 {
 		vd.addError(&kind.Minimum{Got: num(), Want: s.Minimum})
 	}
 
 	// maximum --
-	if s.Maximum != nil && num().Cmp(s.Maximum) > 0 {
+	if s.Maximum != nil && cmpTo(s.Maximum) > 0 {
 		vd.addError(&kind.Maximum{Got: num(), Want: s.Maximum})
 	}
 
 	// exclusiveMinimum
-	if s.ExclusiveMinimum != nil && num().Cmp(s.ExclusiveMinimum) <= 0 {
+	if s.ExclusiveMinimum != nil && cmpTo(s.ExclusiveMinimum) <= 0 {
 		vd.addError(&kind.ExclusiveMinimum{Got: num(), Want: s.ExclusiveMinimum})
 	}
 
 	// exclusiveMaximum
-	if s.ExclusiveMaximum != nil && num().Cmp(s.ExclusiveMaximum) >= 0 {
+	if s.ExclusiveMaximum != nil && cmpTo(s.ExclusiveMaximum) >= 0 {
 		vd.addError(&kind.ExclusiveMaximum{Got: num(), Want: s.ExclusiveMaximum})
 	}
 
@@ -549,6 +566,29 @@ func (vd *validator) numValidate(v any) {
 			vd.addError(&kind.MultipleOf{Got: num(), Want: s.MultipleOf})
 		}
 	}
+}
+
+// int64Of is v as an int64 when v is an integer that fits one: a
+// json.Number written as an integer, or a Go integer. Anything else (a
+// fraction, an exponent, a float, a huge integer) says false, and is
+// compared as a big.Rat.
+func int64Of(v any) (int64, bool) {
+	switch v := v.(type) {
+	case json.Number:
+		i, err := strconv.ParseInt(string(v), 10, 64)
+		return i, err == nil
+	case int:
+		return int64(v), true
+	case int8:
+		return int64(v), true
+	case int16:
+		return int64(v), true
+	case int32:
+		return int64(v), true
+	case int64:
+		return v, true
+	}
+	return 0, false
 }
 
 func (vd *validator) condValidate() {

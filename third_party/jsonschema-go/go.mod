@@ -1,0 +1,3 @@
+module github.com/google/jsonschema-go
+
+go 1.23.0

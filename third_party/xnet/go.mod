@@ -1,0 +1,5 @@
+module golang.org/x/net
+
+go 1.26.0
+
+require golang.org/x/text v0.43.0
