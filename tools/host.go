@@ -24,7 +24,9 @@ type Host interface {
 	// AskUserQuestion asks the questions of the AskUserQuestion tool and
 	// returns the answers keyed by question text (multi-select answers are
 	// labels joined by ", "). A dismissed dialog returns ErrDismissed.
-	AskUserQuestion(ctx context.Context, questions []Question) (map[string]string, error)
+	// callID is the call asking, so that a client can close the dialog
+	// when the call is cancelled.
+	AskUserQuestion(ctx context.Context, callID string, questions []Question) (map[string]string, error)
 
 	// BeginProgress starts a progress report for a call (window/workDoneProgress).
 	// cancel is called when the user cancels it from the editor. The returned
@@ -145,7 +147,7 @@ func (NoHost) ApplyEdit(context.Context, *workspace.ApplyWorkspaceEditParams) (*
 func (NoHost) RequestPermission(context.Context, PermissionRequest) (PermissionResponse, error) {
 	return PermissionResponse{}, ErrCannotAsk
 }
-func (NoHost) AskUserQuestion(context.Context, []Question) (map[string]string, error) {
+func (NoHost) AskUserQuestion(context.Context, string, []Question) (map[string]string, error) {
 	return nil, ErrCannotAsk
 }
 func (NoHost) BeginProgress(context.Context, string, func()) ProgressEnder { return NoProgress{} }

@@ -58,8 +58,13 @@ func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
 		// Only the plain schema of a struct is kept in schemas.json: an
 		// adjusted variant (a handful) has no key of its own and is
 		// generated when first used.
+		// The key is named when listed, not here: naming reads In's type
+		// (for an unnamed struct its whole literal, tags and all), work
+		// every start would pay in its package initialisation.
 		allSchemasMu.Lock()
-		allSchemas = append(allSchemas, GeneratedSchema{Key: schemaKey[In](), Generate: func() (json.RawMessage, error) { return generate[In](nil) }})
+		allSchemas = append(allSchemas, func() GeneratedSchema {
+			return GeneratedSchema{Key: schemaKey[In](), Generate: func() (json.RawMessage, error) { return generate[In](nil) }}
+		})
 		allSchemasMu.Unlock()
 	}
 	return s
@@ -76,7 +81,7 @@ type GeneratedSchema struct {
 // call SchemaOf as their packages initialise.
 var (
 	allSchemasMu sync.Mutex
-	allSchemas   []GeneratedSchema
+	allSchemas   []func() GeneratedSchema
 )
 
 // AllSchemas lists every SchemaOf of the binary, for the test that keeps
@@ -84,7 +89,11 @@ var (
 func AllSchemas() []GeneratedSchema {
 	allSchemasMu.Lock()
 	defer allSchemasMu.Unlock()
-	return slices.Clone(allSchemas)
+	out := make([]GeneratedSchema, len(allSchemas))
+	for i, list := range allSchemas {
+		out[i] = list()
+	}
+	return out
 }
 
 // schemaKey names In in schemas.json: its package path and name, or its

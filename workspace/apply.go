@@ -183,7 +183,9 @@ func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modi
 	}
 	var current []byte
 	if t.kind == fromBuffer {
-		current = []byte(t.text)
+		// Nothing writes into a change's old content: a view, not a copy
+		// of a buffer that may be megabytes.
+		current = ReadOnlyBytes(t.text)
 	} else {
 		limit := m.Limit
 		if limit <= 0 {
@@ -233,6 +235,18 @@ func (w *Workspace) Modify(ctx context.Context, ed Editor, m Modification) (Modi
 		_ = j.Record(ctx, ed, m.Path, current, next)
 	}
 	return done, nil
+}
+
+// ReadOnlyBytes is s as a byte slice that shares s's memory, for content
+// that is only read (hashed, diffed, written out): copying a file's text
+// costs a fresh allocation of its size, page faults and all. Writing into
+// the slice is a bug. The empty string gives an empty, non-nil slice: nil
+// content means no file.
+func ReadOnlyBytes(s string) []byte {
+	if s == "" {
+		return []byte{}
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
 // apply sends or writes a planned change; the caller holds the path's lock.

@@ -286,16 +286,24 @@ type Current struct {
 // the editor's buffer when the document is open and the disk has not
 // changed under it, else the disk, at most limit bytes of it (a
 // *TooLargeError beyond). Read, Edit, Write and NotebookEdit all see a
-// file through it.
+// file through it. With buf nil, an open document's content is its
+// buffer's text itself (ReadOnlyBytes), not a copy: the caller must not
+// write into it.
 func (w *Workspace) ReadCurrent(ctx context.Context, abs string, buf []byte, limit int64) (Current, error) {
 	t := w.docState(abs)
+	text := func() []byte {
+		if buf == nil {
+			return ReadOnlyBytes(t.text)
+		}
+		return append(buf[:0], t.text...)
+	}
 	switch t.kind {
 	case fromBuffer:
 		v := t.version
-		return Current{Data: append(buf[:0], t.text...), Version: &v}, nil
+		return Current{Data: text(), Version: &v}, nil
 	case conflict:
 		v := t.version
-		return Current{Data: append(buf[:0], t.text...), Version: &v, Conflict: &ConflictError{Path: abs, Deleted: t.deleted}}, nil
+		return Current{Data: text(), Version: &v, Conflict: &ConflictError{Path: abs, Deleted: t.deleted}}, nil
 	}
 	data, err := w.ReadRegular(ctx, abs, buf, limit)
 	return Current{Data: data, DiskAhead: t.kind == diskAhead}, err

@@ -2,7 +2,9 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
@@ -85,24 +87,98 @@ func (w *Workspace) Change(uri string, version int32, changes []ContentChange) e
 	if !ok {
 		return fmt.Errorf("didChange for %s, which is not open", uri)
 	}
-	enc := w.docs.encoding
-	text := doc.text
-	for _, c := range changes {
-		if c.Range == nil {
-			text = c.Text
-			continue
-		}
-		start, end := offsetOf(text, c.Range.Start, enc), offsetOf(text, c.Range.End, enc)
-		if end < start {
-			return fmt.Errorf("didChange for %s has a range that ends before it starts", uri)
-		}
-		text = text[:start] + c.Text + text[end:]
+	text, err := applyChanges(doc.text, changes, w.docs.encoding)
+	if err != nil {
+		return fmt.Errorf("didChange for %s: %w", uri, err)
 	}
 	doc.text = text
 	doc.version = version
 	doc.behindAt = nil
 	w.docs.notifyLocked()
 	return nil
+}
+
+// errBackwardRange is a change whose range ends before it starts.
+var errBackwardRange = errors.New("a change's range ends before it starts")
+
+// applyChanges applies didChange's content changes in order, each to the
+// text the ones before it produced.
+//
+// An edit of many places at once (a replace-all, a formatter's edits, a
+// multi-cursor edit) comes from VS Code as changes that run backwards
+// through the text, each ending at or before the start of the one before
+// it: each leaves the positions of the ones after it as they were in the
+// text before. Those are applied in one pass, in time linear in the text
+// and the changes; applied one by one, each change cost a copy of the
+// whole text and a scan to its position (ten thousand changes of a 5 MB
+// document: 100 GB of copying, with the documents' lock held). Changes in
+// any other order are applied one by one.
+func applyChanges(text string, changes []ContentChange, encoding string) (string, error) {
+	for i := len(changes) - 1; i >= 0; i-- {
+		if changes[i].Range == nil {
+			text, changes = changes[i].Text, changes[i+1:]
+			break
+		}
+	}
+	if len(changes) > 1 && runBackwards(changes) {
+		if out, ok := applyInOnePass(text, changes, encoding == EncodingUTF8); ok {
+			return out, nil
+		}
+	}
+	for _, c := range changes {
+		start, end := offsetOf(text, c.Range.Start, encoding), offsetOf(text, c.Range.End, encoding)
+		if end < start {
+			return "", errBackwardRange
+		}
+		text = text[:start] + c.Text + text[end:]
+	}
+	return text, nil
+}
+
+// applyInOnePass applies changes that run backwards through text (see
+// applyChanges) against text itself. It declines (false) when a range is
+// not one of text as it is, ending before it starts or with a position
+// past a line's end or inside a character: applied one by one, such a
+// position can name a place in the text an earlier change inserted.
+func applyInOnePass(text string, changes []ContentChange, utf8 bool) (string, bool) {
+	cur := offsetCursor{text: text, utf8: utf8}
+	offsets := make([][2]int, len(changes))
+	size := len(text)
+	for i := len(changes) - 1; i >= 0; i-- {
+		start, exactStart := cur.offset(changes[i].Range.Start)
+		end, exactEnd := cur.offset(changes[i].Range.End)
+		if !exactStart || !exactEnd || end < start {
+			return "", false
+		}
+		offsets[i] = [2]int{start, end}
+		size += len(changes[i].Text) - (end - start)
+	}
+	var out strings.Builder
+	out.Grow(size)
+	done := 0
+	for i := len(changes) - 1; i >= 0; i-- {
+		out.WriteString(text[done:offsets[i][0]])
+		out.WriteString(changes[i].Text)
+		done = offsets[i][1]
+	}
+	out.WriteString(text[done:])
+	return out.String(), true
+}
+
+// runBackwards reports whether every change's range ends at or before the
+// start of the one before it (all changes have ranges).
+func runBackwards(changes []ContentChange) bool {
+	for i := 1; i < len(changes); i++ {
+		if before(changes[i-1].Range.Start, changes[i].Range.End) {
+			return false
+		}
+	}
+	return true
+}
+
+// before reports whether a comes before b.
+func before(a, b Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 }
 
 // Close records textDocument/didClose: the file on disk is the truth again.

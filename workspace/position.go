@@ -120,39 +120,64 @@ func (x *lineIndex) offset(p Position) int {
 	if int(p.Line) >= len(x.starts) {
 		return len(x.text)
 	}
-	return charOffset(x.text, x.starts[p.Line], x.lineEnd(int(p.Line)), int(p.Character), x.utf8)
+	off, _ := charOffset(x.text, x.starts[p.Line], x.lineEnd(int(p.Line)), int(p.Character), x.utf8)
+	return off
 }
 
 // offsetOf is lineIndex.offset without an index: it finds the position's
 // line with a scan for line breaks up to it, so one change of a large
 // document (a didChange) costs no index of all its lines.
 func offsetOf(text string, p Position, encoding string) int {
-	start := 0
-	for l := uint32(0); l < p.Line; l++ {
-		i := strings.IndexByte(text[start:], '\n')
-		if i < 0 {
-			return len(text)
-		}
-		start += i + 1
+	c := offsetCursor{text: text, utf8: encoding == EncodingUTF8}
+	off, _ := c.offset(p)
+	return off
+}
+
+// offsetCursor converts positions asked in increasing order to byte
+// offsets by scanning for line breaks on from the last one asked, so the
+// positions of many changes of one text cost one scan of it.
+type offsetCursor struct {
+	text string
+	utf8 bool
+	// line is the line last reached and lineStart its offset.
+	line      uint32
+	lineStart int
+}
+
+// offset is lineIndex.offset, and whether the position named a place in
+// the text as it is (false when it was past the end of its line or of the
+// text, or inside a character); a position on a line before the last one
+// asked starts the scan again from the top.
+func (c *offsetCursor) offset(p Position) (int, bool) {
+	if p.Line < c.line {
+		c.line, c.lineStart = 0, 0
 	}
-	end := len(text)
-	if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
+	for c.line < p.Line {
+		i := strings.IndexByte(c.text[c.lineStart:], '\n')
+		if i < 0 {
+			return len(c.text), false
+		}
+		c.lineStart += i + 1
+		c.line++
+	}
+	start, end := c.lineStart, len(c.text)
+	if i := strings.IndexByte(c.text[start:], '\n'); i >= 0 {
 		end = start + i
-		if end > start && text[end-1] == '\r' {
+		if end > start && c.text[end-1] == '\r' {
 			end--
 		}
 	}
-	return charOffset(text, start, end, int(p.Character), encoding == EncodingUTF8)
+	return charOffset(c.text, start, end, int(p.Character), c.utf8)
 }
 
 // charOffset is the byte offset of character want (in the encoding's units)
 // of the line text[start:end], clamped to the line's end and moved to the
-// start of a character it falls inside.
-func charOffset(text string, start, end, want int, utf8Units bool) int {
+// start of a character it falls inside; exact is false when it was either.
+func charOffset(text string, start, end, want int, utf8Units bool) (off int, exact bool) {
 	n := 0
 	for i := start; i < end; {
 		if n >= want {
-			return i
+			return i, true
 		}
 		r, size := utf8.DecodeRuneInString(text[i:end])
 		u := size
@@ -163,10 +188,10 @@ func charOffset(text string, start, end, want int, utf8Units bool) int {
 			}
 		}
 		if n+u > want {
-			return i
+			return i, false
 		}
 		n += u
 		i += size
 	}
-	return end
+	return end, n == want
 }

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/hugemem"
 	"github.com/toolhost/toolhost/internal/pathutil"
 	"io"
 	"io/fs"
@@ -44,14 +45,10 @@ func OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 	return f, st, err
 }
 
-// ReadRegular reads the regular file abs into buf's storage (grown when too
-// small; the result aliases buf), at most limit bytes: a file holding more
-// is a *TooLargeError. Reading stops when ctx ends.
-func ReadRegular(ctx context.Context, abs string, buf []byte, limit int64) ([]byte, error) {
-	return readRegular(ctx, OpenRegular, abs, buf, limit)
-}
-
-// readRegular is ReadRegular opening abs with open.
+// readRegular reads the regular file abs, opened with open, into buf's
+// storage (grown when too small; the result aliases buf), at most limit
+// bytes: a file holding more is a *TooLargeError. Reading stops when ctx
+// ends.
 func readRegular(ctx context.Context, open func(string) (*os.File, fs.FileInfo, error), abs string, buf []byte, limit int64) ([]byte, error) {
 	f, st, err := open(abs)
 	if err != nil {
@@ -65,7 +62,10 @@ func readRegular(ctx context.Context, open func(string) (*os.File, fs.FileInfo, 
 	}
 	buf = buf[:0]
 	if want := min(st.Size(), limit) + 512; int64(cap(buf)) < want {
-		buf = make([]byte, 0, want)
+		// A file of megabytes (the 45 MB file of an Edit) is read into
+		// huge pages where the system gives them: a fresh server would
+		// otherwise fault in each of its 4 KB pages.
+		buf = hugemem.Bytes(int(want))[:0]
 	}
 	for {
 		if err := ctx.Err(); err != nil {

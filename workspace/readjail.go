@@ -176,8 +176,10 @@ func (w *Workspace) folderHolding(abs string) (folder, rel string) {
 	return folder, rel
 }
 
-// ReadRegular is the package's ReadRegular opening abs jailed
-// (Workspace.OpenRegular).
+// ReadRegular reads the regular file abs, opened jailed
+// (Workspace.OpenRegularContext), into buf's storage (grown when too small;
+// the result aliases buf), at most limit bytes: a file holding more is a
+// *TooLargeError. Reading stops when ctx ends.
 func (w *Workspace) ReadRegular(ctx context.Context, abs string, buf []byte, limit int64) ([]byte, error) {
 	open := func(abs string) (*os.File, fs.FileInfo, error) { return w.OpenRegularContext(ctx, abs) }
 	return readRegular(ctx, open, abs, buf, limit)

@@ -53,7 +53,8 @@ func (w *Workspace) SetReadBeforeWrite(required bool) {
 }
 
 // ReadFile returns a file's content as the user sees it: the editor's buffer
-// when the document is open (with its version), else the disk.
+// when the document is open (with its version; shared, read-only: see
+// ReadCurrent), else the disk.
 func (w *Workspace) ReadFile(abs string) (data []byte, version *int32, err error) {
 	return w.ReadFileInto(abs, nil)
 }

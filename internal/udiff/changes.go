@@ -175,53 +175,113 @@ func (c *changer) lineDiff(o0, o1, n0, n1 int) {
 
 // anchored splits a large region at its anchors and diffs what lies
 // between them; a region without anchors is one replacement.
+//
+// Only lines that may occur on both sides get an entry: a filter of the new
+// side's line hashes (a few bits per line) passes over the old lines that
+// occur nowhere in the new text, so a rewrite of every line costs two hash
+// passes and the filter, not tables the size of the file, whose pages are
+// each faulted in for the first time.
 func (c *changer) anchored(o0, o1, n0, n1 int) {
-	oldLines, newLines := lineStarts(c.old, o0, o1), lineStarts(c.new, n0, n1)
-	line := func(text string, starts []int, i int) string { return text[starts[i]:starts[i+1]] }
-
-	// How often each line occurs on each side, and where, keyed by a hash
-	// of the line (no copies of the text); a collision only costs an
-	// anchor, as candidates are compared as text below.
-	type seen struct{ oldCount, newCount, oldLine, newLine int32 }
 	seed := maphash.MakeSeed()
-	counts := make(map[uint64]seen, len(oldLines)-1)
-	oldHash := make([]uint64, len(oldLines)-1)
-	for i := range oldHash {
-		h := maphash.String(seed, line(c.old, oldLines, i))
-		oldHash[i] = h
+	inNew := newLineFilter(strings.Count(c.new[n0:n1], "\n") + 1)
+	eachLine(c.new, n0, n1, func(at, end int) { inNew.add(maphash.String(seed, c.new[at:end])) })
+
+	// How often each candidate line occurs on each side, and where, keyed
+	// by a hash of the line (no copies of the text); a collision only costs
+	// an anchor, as candidates are compared as text below.
+	type seen struct {
+		oldCount, newCount int32
+		newAt              int
+	}
+	type candidate struct {
+		hash    uint64
+		at, end int
+	}
+	var olds []candidate
+	counts := map[uint64]seen{}
+	eachLine(c.old, o0, o1, func(at, end int) {
+		h := maphash.String(seed, c.old[at:end])
+		if !inNew.has(h) {
+			return
+		}
+		olds = append(olds, candidate{h, at, end})
 		e := counts[h]
 		e.oldCount++
-		e.oldLine = int32(i)
 		counts[h] = e
+	})
+	if len(olds) == 0 {
+		c.add(Change{o0, o1, n0, n1})
+		return
 	}
-	for j := 0; j < len(newLines)-1; j++ {
-		h := maphash.String(seed, line(c.new, newLines, j))
+	eachLine(c.new, n0, n1, func(at, end int) {
+		h := maphash.String(seed, c.new[at:end])
 		if e, ok := counts[h]; ok && e.oldCount == 1 {
 			e.newCount++
-			e.newLine = int32(j)
+			e.newAt = at
 			counts[h] = e
 		}
-	}
+	})
 	// Lines unique on both sides, in old order, then the longest run of
 	// them that is in order on the new side too.
 	var pairs []anchor
-	for i, h := range oldHash {
-		e := counts[h]
-		if e.oldCount == 1 && e.newCount == 1 && line(c.old, oldLines, i) == line(c.new, newLines, int(e.newLine)) {
-			pairs = append(pairs, anchor{old: int32(i), new: e.newLine})
+	for _, o := range olds {
+		e := counts[o.hash]
+		if e.oldCount == 1 && e.newCount == 1 && c.old[o.at:o.end] == c.new[e.newAt:min(e.newAt+o.end-o.at, n1)] {
+			pairs = append(pairs, anchor{old: o.at, new: e.newAt, len: o.end - o.at})
 		}
 	}
-	counts, oldHash = nil, nil
+	counts, olds = nil, nil
 	po, pn := o0, n0
 	for _, a := range increasing(pairs) {
-		c.region(po, oldLines[a.old], pn, newLines[a.new], false)
-		po, pn = oldLines[a.old+1], newLines[a.new+1]
+		c.region(po, a.old, pn, a.new, false)
+		po, pn = a.old+a.len, a.new+a.len
 	}
 	c.region(po, o1, pn, n1, false)
 }
 
-// anchor is a line unique in both texts: its index in each.
-type anchor struct{ old, new int32 }
+// eachLine calls f with the start and end (past its newline) of each line
+// of text[from:to].
+func eachLine(text string, from, to int, f func(at, end int)) {
+	for off := from; off < to; {
+		end := to
+		if i := strings.IndexByte(text[off:to], '\n'); i >= 0 {
+			end = off + i + 1
+		}
+		f(off, end)
+		off = end
+	}
+}
+
+// lineFilter is a Bloom filter of line hashes, two bits per line out of
+// about sixteen: has is false for a line never added, and true for about
+// one in a hundred of those.
+type lineFilter struct {
+	bits []uint64
+	mask uint64
+}
+
+func newLineFilter(lines int) lineFilter {
+	n := uint64(1024)
+	for n < uint64(lines)*16 {
+		n <<= 1
+	}
+	return lineFilter{bits: make([]uint64, n/64), mask: n - 1}
+}
+
+func (f lineFilter) add(h uint64) {
+	a, b := h&f.mask, (h>>32)&f.mask
+	f.bits[a/64] |= 1 << (a % 64)
+	f.bits[b/64] |= 1 << (b % 64)
+}
+
+func (f lineFilter) has(h uint64) bool {
+	a, b := h&f.mask, (h>>32)&f.mask
+	return f.bits[a/64]&(1<<(a%64)) != 0 && f.bits[b/64]&(1<<(b%64)) != 0
+}
+
+// anchor is a line unique in both texts: where it starts in each, and its
+// length.
+type anchor struct{ old, new, len int }
 
 // increasing returns the longest subsequence of pairs (sorted by old)
 // whose new indexes increase (patience sorting, n log n).
@@ -250,19 +310,4 @@ func increasing(pairs []anchor) []anchor {
 		out[i] = pairs[k]
 	}
 	return out
-}
-
-// lineStarts returns the offsets at which the lines of text[from:to] start,
-// followed by to.
-func lineStarts(text string, from, to int) []int {
-	starts := make([]int, 0, strings.Count(text[from:to], "\n")+2)
-	for off := from; off < to; {
-		starts = append(starts, off)
-		i := strings.IndexByte(text[off:to], '\n')
-		if i < 0 {
-			break
-		}
-		off += i + 1
-	}
-	return append(starts, to)
 }

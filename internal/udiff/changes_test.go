@@ -3,6 +3,7 @@ package udiff
 import (
 	"fmt"
 	"math/rand"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -150,5 +151,61 @@ func TestHunksOfCap(t *testing.T) {
 	apply(t, old, hunks) // the partial patch still matches the old text
 	if whole, omitted := HunksOf(old, new, Changes(old, new), -1); omitted != 0 || len(whole) != 1 || len(whole[0].Lines) != 10_000 {
 		t.Errorf("without a limit: %d hunks, omitted %d", len(whole), omitted)
+	}
+}
+
+// TestRewriteNeedsNoLineTables: a text past GapSize whose every line
+// changed is one change, and finding that out allocates a small fraction
+// of the text (the filter of the new side's lines), not tables of every
+// line; a text with shared lines still finds its anchors through the
+// filter.
+func TestRewriteNeedsNoLineTables(t *testing.T) {
+	old := strings.Join(numbered(40_000), "") // about 2.4 MB
+	tests := []struct {
+		name        string
+		new         string
+		wantChanges int
+		maxAlloc    int
+	}{
+		{"every line changed", strings.ToUpper(old), 1, len(old) / 8},
+		// Every other line changed: 20,000 anchors, which need their
+		// table; only the count of changes is checked.
+		{"every other line changed", everyOther(old), 20_000, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []Change
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			got = Changes(old, tt.new)
+			runtime.ReadMemStats(&after)
+			if len(got) != tt.wantChanges {
+				t.Fatalf("got %d changes, want %d", len(got), tt.wantChanges)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; tt.maxAlloc >= 0 && alloc > uint64(tt.maxAlloc) {
+				t.Errorf("Changes allocated %d bytes for a %d-byte text; want at most %d", alloc, len(old), tt.maxAlloc)
+			}
+		})
+	}
+}
+
+// everyOther upper-cases every other line of text.
+func everyOther(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	for i := 0; i < len(lines); i += 2 {
+		lines[i] = strings.ToUpper(lines[i])
+	}
+	return strings.Join(lines, "")
+}
+
+// BenchmarkChangesRewrite is the line diff of a 5 MB text whose every line
+// changed (a Write that rewrites a file).
+func BenchmarkChangesRewrite(b *testing.B) {
+	old := strings.Join(numbered(85_000), "")
+	new := strings.ToUpper(old)
+	b.SetBytes(int64(len(old)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Changes(old, new)
 	}
 }

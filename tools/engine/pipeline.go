@@ -138,16 +138,6 @@ func WithPathResolver(resolve func(string) (string, error)) Option {
 // permission checks and tools all work in the workspace folders.
 func WithRootCheck(check func() error) Option { return func(p *Pipeline) { p.checkRoots = check } }
 
-// WithMaxParallel caps how many calls of a batch run at once (default
-// DefaultMaxParallel).
-func WithMaxParallel(n int) Option {
-	return func(p *Pipeline) {
-		if n > 0 {
-			p.maxParallel = n
-		}
-	}
-}
-
 // NewPipeline returns a pipeline over reg.
 func NewPipeline(reg *tools.Registry, log *slog.Logger, opts ...Option) *Pipeline {
 	if log == nil {

@@ -26,16 +26,6 @@ const DefaultReviewWindow = 200 * time.Millisecond
 // user modified it.
 const maxReviewNoteDiff = 8000
 
-// WithReviewWindow sets the quiet window of a gathering of changes not
-// bounded by a batch (DefaultReviewWindow).
-func WithReviewWindow(d time.Duration) Option {
-	return func(p *Pipeline) {
-		if d > 0 {
-			p.reviews.window = d
-		}
-	}
-}
-
 // gatherer gathers the file changes of a turn that wait for the user's
 // review into one toolhost/reviewChanges: the one place where changes are
 // grouped (the tools know nothing of it). A gathering closes when every

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolhost/toolhost/internal/hugemem"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -481,7 +482,8 @@ func planText(path string, body []byte, bom bool, p editParams, fuzzy, build boo
 // one buffer: a large file is copied once, not twice.
 func replaceInto(bom bool, text, old, new string, n int) []byte {
 	size := len(text) + n*(len(new)-len(old))
-	out := make([]byte, 0, size+len(bomUTF8))
+	// In huge pages from hugemem.Min on, as the file it is built from.
+	out := hugemem.Bytes(size + len(bomUTF8))[:0]
 	if bom {
 		out = append(out, bomUTF8...)
 	}

@@ -92,6 +92,11 @@ func (e textEncoding) encode(text string) []byte {
 	if len(e.bom) > 0 {
 		text = strings.TrimPrefix(text, "\uFEFF")
 	}
+	if e.utf16 == nil && len(e.bom) == 0 {
+		// The content as given: shared, not copied (nothing writes into
+		// a change's new content).
+		return workspace.ReadOnlyBytes(text)
+	}
 	if e.utf16 == nil {
 		return append(append(make([]byte, 0, len(e.bom)+len(text)), e.bom...), text...)
 	}

@@ -1,14 +1,18 @@
 package fs
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	segjson "github.com/segmentio/encoding/json"
+
+	"github.com/toolhost/toolhost/internal/jsonstr"
 	"github.com/toolhost/toolhost/internal/udiff"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/workspace"
@@ -101,11 +105,29 @@ func (w *Write) Decode(input json.RawMessage) (tools.Plan, *tools.Result) {
 
 // decode reads the input in one pass (segmentio/encoding) rather than
 // encoding/json's validation pass and decoding pass over megabytes of
-// content.
+// content; the content is left raw by that pass and unquoted once, into its
+// own buffer (jsonstr).
 func (w *Write) decode(input json.RawMessage) (*writeCall, *tools.Result) {
-	var p writeParams
-	if err := segjson.Unmarshal(input, &p); err != nil {
-		return nil, tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err)
+	var raw struct {
+		FilePath string          `json:"file_path"`
+		Content  json.RawMessage `json:"content"`
+	}
+	invalid := func(err error) *tools.Result {
+		return tools.ErrorResult("the input is not a valid Write input (%v); send {\"file_path\", \"content\"}.", err)
+	}
+	rest, err := segjson.Parse(input, &raw, segjson.ZeroCopy)
+	if err == nil && len(bytes.TrimSpace(rest)) > 0 {
+		err = errors.New("text after the JSON object")
+	}
+	if err != nil {
+		return nil, invalid(err)
+	}
+	// ZeroCopy: the path is a view of the input, which the call keeps.
+	p := writeParams{FilePath: strings.Clone(raw.FilePath)}
+	if raw.Content != nil {
+		if p.Content, err = jsonstr.Decode(raw.Content); err != nil {
+			return nil, invalid(err)
+		}
 	}
 	countDecode()
 	return &writeCall{change: newChange(w.ws, "file_path", p.FilePath), w: w, p: p}, nil

@@ -109,7 +109,7 @@ func (*AskUserQuestion) Execute(ctx context.Context, call *tools.Call) (*tools.R
 			host = tools.NoHost{}
 		}
 		var err error
-		answers, err = host.AskUserQuestion(ctx, p.Questions)
+		answers, err = host.AskUserQuestion(ctx, call.ID, p.Questions)
 		switch {
 		case errors.Is(err, tools.ErrDismissed):
 			res := tools.TextResult("The user dismissed the questions without answering. Proceed without an answer, " +

@@ -40,7 +40,7 @@ func (h *questionTodoHost) Notify(_ context.Context, method string, params any) 
 	return nil
 }
 
-func (h *questionTodoHost) AskUserQuestion(_ context.Context, qs []tools.Question) (map[string]string, error) {
+func (h *questionTodoHost) AskUserQuestion(_ context.Context, _ string, qs []tools.Question) (map[string]string, error) {
 	h.mu.Lock()
 	h.asked = append(h.asked, qs)
 	h.mu.Unlock()
