@@ -52,14 +52,19 @@ type GrepInput struct {
 
 // GrepOutput is the structured result of Grep, in Claude Code's shape.
 type GrepOutput struct {
-	Mode          string   `json:"mode"`
-	NumFiles      int      `json:"numFiles"`
-	Filenames     []string `json:"filenames"`
-	Content       string   `json:"content,omitempty"`
-	NumLines      int      `json:"numLines,omitempty"`
-	NumMatches    int      `json:"numMatches,omitempty"`
-	AppliedLimit  int      `json:"appliedLimit,omitempty"`
-	AppliedOffset int      `json:"appliedOffset,omitempty"`
+	Mode       string   `json:"mode"`
+	NumFiles   int      `json:"numFiles"`
+	Filenames  []string `json:"filenames"`
+	Content    string   `json:"content,omitempty"`
+	NumLines   int      `json:"numLines,omitempty"`
+	NumMatches int      `json:"numMatches,omitempty"`
+	// TotalFiles (files_with_matches) and TotalLines (content) count all
+	// the entries, those head_limit and offset left out included, as
+	// Claude Code's do.
+	TotalFiles    int `json:"totalFiles,omitempty"`
+	TotalLines    int `json:"totalLines,omitempty"`
+	AppliedLimit  int `json:"appliedLimit,omitempty"`
+	AppliedOffset int `json:"appliedOffset,omitempty"`
 }
 
 var grepSchema = tools.SchemaOf[GrepInput](nil)
@@ -77,6 +82,10 @@ type grepQuery struct {
 	before       int
 	after        int
 	onlyMatching bool
+	// need is how many entries from the start of the result a content
+	// search must keep the lines of: offset+head_limit, 0 for all
+	// (windowNeed).
+	need int
 	// rank, when set (grep.priority), orders files by kind before the
 	// usual order.
 	rank func(path string) int
@@ -100,8 +109,8 @@ type grepBackend interface {
 // searchResult is what a backend found.
 type searchResult struct {
 	hits []*fileHits
-	// stopped: the content collected reached maxCollectedBytes and the
-	// search ended early (the hits are then an arbitrary part of all).
+	// stopped: the content kept reached maxCollectedBytes and the search
+	// ended early (the hits are then an arbitrary part of all).
 	stopped bool
 	// unsearched says what could not be searched (a folder or file that
 	// could not be opened or read, a path too long for the system), as
@@ -133,7 +142,9 @@ func unsearchedNote(unsearched []string) string {
 
 // maxCollectedBytes bounds the matching and context text a content search
 // holds, so a pattern matching nearly every line of a huge tree cannot
-// exhaust the server's memory.
+// exhaust the server's memory. A window holds little more than the lines
+// it can show, so only a large head_limit or offset (or 0, no limit)
+// reaches it.
 var maxCollectedBytes int64 = 64 << 20
 
 // queryError is an input problem reported by a backend.
@@ -257,6 +268,12 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		defer dir.Close()
 		q.dir = dir
 	}
+	limit := DefaultHeadLimit
+	if in.HeadLimit != nil {
+		limit = *in.HeadLimit
+	}
+	offset := max(in.Offset, 0)
+	q.need = windowNeed(limit, offset)
 	st := g.current()
 	q.rank = rankFor(st)
 	found, err := g.backend.search(ctx, q)
@@ -284,12 +301,8 @@ func (g *Grep) Execute(ctx context.Context, call *tools.Call) (*tools.Result, er
 		}
 		return nil, err
 	}
-	limit := DefaultHeadLimit
-	if in.HeadLimit != nil {
-		limit = *in.HeadLimit
-	}
 	lineNumbers := in.LineNumbers == nil || *in.LineNumbers
-	text, out := formatGrep(q, found.hits, lineNumbers, limit, max(in.Offset, 0))
+	text, out := formatGrep(q, found.hits, lineNumbers, limit, offset)
 	text += note + unsearchedNote(found.unsearched)
 	if found.stopped {
 		text += fmt.Sprintf("\n\n[The search stopped early after collecting %d MiB of matching lines, so these results are incomplete and not in full order. Narrow the pattern, the path or the glob, or use files_with_matches or count mode.]", maxCollectedBytes>>20)

@@ -81,16 +81,16 @@ func (cq *compiledQuery) search(ctx context.Context, budget searchBudget) (found
 	if q.file != nil {
 		// A single file, opened through the jail; a file named on the
 		// command line is searched whatever the ignore files say.
-		var hits []*fileHits
+		w := newWindow(q)
 		if h := cq.searchOpen(q.root, q.file); h != nil {
 			if q.mode == ModeFilesWithMatches {
 				if st, err := q.file.Stat(); err == nil {
 					h.mtime = st.ModTime()
 				}
 			}
-			hits = append(hits, h)
+			w.add(h)
 		}
-		return searchResult{hits: hits}, false, nil
+		return searchResult{hits: w.files}, false, nil
 	}
 	dir := q.dir
 	if dir == nil {
@@ -111,9 +111,9 @@ func (cq *compiledQuery) search(ctx context.Context, budget searchBudget) (found
 		}
 		return false
 	}
+	// mu guards w, stopped and unsearched.
 	var mu sync.Mutex
-	var hits []*fileHits
-	var collected atomic.Int64
+	w := newWindow(q)
 	stopped := false
 	var unsearched []string
 	unreadable := func(rel string, err error) {
@@ -135,20 +135,21 @@ func (cq *compiledQuery) search(ctx context.Context, budget searchBudget) (found
 		if h == nil {
 			return nil
 		}
-		if collected.Add(h.bytes) > maxCollectedBytes {
-			mu.Lock()
-			stopped = true
-			mu.Unlock()
-			return ignore.ErrStop
-		}
 		if q.mode == ModeFilesWithMatches {
 			if mtime, err := f.ModTime(); err == nil {
 				h.mtime = mtime
 			}
 		}
 		mu.Lock()
-		hits = append(hits, h)
-		mu.Unlock()
+		defer mu.Unlock()
+		if stopped {
+			return ignore.ErrStop
+		}
+		w.add(h)
+		if w.heldBytes > maxCollectedBytes {
+			stopped = true
+			return ignore.ErrStop
+		}
 		return nil
 	})
 	if err != nil {
@@ -158,7 +159,7 @@ func (cq *compiledQuery) search(ctx context.Context, budget searchBudget) (found
 		return searchResult{}, true, nil
 	}
 	slices.Sort(unsearched)
-	return searchResult{hits: hits, stopped: stopped, unsearched: unsearched}, false, nil
+	return searchResult{hits: w.files, stopped: stopped, unsearched: unsearched}, false, nil
 }
 
 // mmapThreshold is the size from which files are mapped rather than read,

@@ -15,9 +15,9 @@ import (
 // would otherwise flood the result with one line.
 const maxLineBytes = 500
 
-// fileHits is what a backend found in one file. Both backends fill it the
-// same way (through addMatch and addContext), so the output cannot depend on
-// which one ran.
+// fileHits is what a backend found in one file. Both backends hand it to
+// the same window (grep_window.go), so the output cannot depend on which
+// one ran.
 type fileHits struct {
 	path string
 	// count is the number of matches: matching lines, where a match that
@@ -25,10 +25,20 @@ type fileHits struct {
 	count int
 	// mtime orders files_with_matches.
 	mtime time.Time
-	// lines are the matching and context lines in order (content mode).
+	// lines are the matching and context lines in order (content mode):
+	// as a backend builds them (addMatch, addContext), all of them; once
+	// in a window, the first ones the result can show, as shown (cut to
+	// maxLineBytes).
 	lines []hitLine
-	// bytes is the size of the text in lines, for maxCollectedBytes.
-	bytes int64
+	// entries counts the content entries of all the file's lines (lines,
+	// -o parts, "--" between groups), kept or not; lastLine is the number
+	// of the last line counted.
+	entries, lastLine int
+	// held: the window keeps this file's lines (heldEntries entries of
+	// heldBytes bytes so far).
+	held        bool
+	heldEntries int
+	heldBytes   int64
 }
 
 // hitLine is one line of content output.
@@ -44,7 +54,6 @@ type hitLine struct {
 // at line first; subs are the byte ranges of the matched parts within text.
 func (h *fileHits) addMatch(first int, text string, subs [][2]int) {
 	h.count++
-	h.bytes += int64(len(text))
 	text = strings.TrimSuffix(text, "\n")
 	lines := strings.Split(text, "\n")
 	start := len(h.lines)
@@ -68,7 +77,6 @@ func (h *fileHits) addMatch(first int, text string, subs [][2]int) {
 
 // addContext records one context line.
 func (h *fileHits) addContext(num int, text string) {
-	h.bytes += int64(len(text))
 	text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
 	h.lines = append(h.lines, hitLine{num: num, text: text})
 }
@@ -91,7 +99,6 @@ func cutLine(s string) string {
 // head_limit (0 = no limit) select the entries shown.
 func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset int) (string, GrepOutput) {
 	out := GrepOutput{Mode: q.mode, Filenames: []string{}}
-	var entries []string
 	// byKind orders by grep.priority's kinds first, when set.
 	byKind := func(a, b *fileHits) int {
 		if q.rank == nil {
@@ -99,12 +106,10 @@ func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset 
 		}
 		return q.rank(a.path) - q.rank(b.path)
 	}
-	byPath := func(a, b *fileHits) int {
-		if c := byKind(a, b); c != 0 {
-			return c
-		}
-		return strings.Compare(a.path, b.path)
-	}
+	// total counts all the entries; only those from offset to
+	// offset+limit are rendered.
+	total := len(hits)
+	var lines []string
 	switch q.mode {
 	case ModeFilesWithMatches:
 		slices.SortFunc(hits, func(a, b *fileHits) int {
@@ -116,24 +121,33 @@ func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset 
 			}
 			return strings.Compare(a.path, b.path)
 		})
-		for _, h := range hits {
-			entries = append(entries, h.path)
+	case ModeCount:
+		slices.SortFunc(hits, resultOrder(q))
+	case ModeContent:
+		slices.SortFunc(hits, resultOrder(q))
+		lines, total = contentLines(q, hits, lineNumbers, windowNeed(limit, offset))
+	}
+	from, to := min(offset, total), total
+	if limit > 0 {
+		to = from + min(limit, total-from)
+	}
+	var shown []string
+	switch q.mode {
+	case ModeFilesWithMatches:
+		for _, h := range hits[from:to] {
+			shown = append(shown, h.path)
 		}
 	case ModeCount:
-		slices.SortFunc(hits, byPath)
-		for _, h := range hits {
-			entries = append(entries, visible.Name(h.path)+":"+strconv.Itoa(h.count))
+		for _, h := range hits[from:to] {
+			shown = append(shown, visible.Name(h.path)+":"+strconv.Itoa(h.count))
 		}
 	case ModeContent:
-		slices.SortFunc(hits, byPath)
-		entries = contentLines(q, hits, lineNumbers)
+		// lines holds at least the first offset+limit entries (the
+		// window's promise); min only keeps a broken promise from
+		// failing the call.
+		shown = lines[min(from, len(lines)):min(to, len(lines))]
 	}
-	total := len(entries)
-	shown := entries[min(offset, total):]
-	if limit > 0 && len(shown) > limit {
-		shown = shown[:limit]
-	}
-	more := total - min(offset, total) - len(shown)
+	more := total - to
 	// As in Claude Code, appliedLimit says a limit cut the results; it is
 	// absent when everything fit.
 	if limit > 0 && more > 0 {
@@ -145,7 +159,7 @@ func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset 
 	switch q.mode {
 	case ModeFilesWithMatches:
 		out.Filenames = append(out.Filenames, shown...)
-		out.NumFiles = len(shown)
+		out.NumFiles, out.TotalFiles = len(shown), total
 		if total == 0 {
 			b.WriteString("No files found.")
 			break
@@ -169,11 +183,11 @@ func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset 
 		b.WriteString(strings.Join(shown, "\n"))
 		fmt.Fprintf(&b, "\n\nFound %s in %s.", plural(matches, "match", "matches"), plural(len(hits), "file", "files"))
 	case ModeContent:
-		out.NumFiles = len(hits)
-		for _, h := range hits {
-			out.Filenames = append(out.Filenames, h.path)
-		}
-		out.NumLines = len(shown)
+		// As Claude Code's, content mode names no files (numFiles 0,
+		// filenames empty): the lines carry their paths, and listing every
+		// matching file cost a megabyte of JSON for a pattern that matches
+		// in all 20,000 files of a tree.
+		out.NumLines, out.TotalLines = len(shown), total
 		out.Content = strings.Join(shown, "\n")
 		if total == 0 {
 			b.WriteString("No matches found.")
@@ -190,13 +204,26 @@ func formatGrep(q *grepQuery, hits []*fileHits, lineNumbers bool, limit, offset 
 	return b.String(), out
 }
 
-// contentLines renders matching and context lines, ripgrep style:
-// path:line:text for matches, path-line-text for context, and "--" between
-// groups that are not adjacent when context was asked for.
-func contentLines(q *grepQuery, hits []*fileHits, lineNumbers bool) []string {
+// contentLines renders the first need (0: all) entries of the matching
+// and context lines a window kept, ripgrep style: path:line:text for
+// matches, path-line-text for context, and "--" between groups that are
+// not adjacent when context was asked for. total counts all the entries,
+// those the window did not keep included.
+func contentLines(q *grepQuery, hits []*fileHits, lineNumbers bool, need int) (out []string, total int) {
 	withContext := q.before > 0 || q.after > 0
-	var out []string
 	for fi, h := range hits {
+		total += h.entries
+		if withContext && fi > 0 {
+			total++
+		}
+	}
+	if need == 0 {
+		need = total
+	}
+	for fi, h := range hits {
+		if len(out) >= need {
+			break
+		}
 		name := visible.Name(h.path)
 		for i, l := range h.lines {
 			if withContext && (i > 0 && l.num != h.lines[i-1].num+1 || i == 0 && fi > 0) {
@@ -212,14 +239,14 @@ func contentLines(q *grepQuery, hits []*fileHits, lineNumbers bool) []string {
 			}
 			if q.onlyMatching {
 				for _, p := range l.parts {
-					out = append(out, prefix+cutLine(p))
+					out = append(out, prefix+p)
 				}
 				continue
 			}
-			out = append(out, prefix+cutLine(l.text))
+			out = append(out, prefix+l.text)
 		}
 	}
-	return out
+	return out, total
 }
 
 // nameLines lists paths one per line, each as visible.Name shows it, so

@@ -301,6 +301,9 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	if err != nil {
 		return searchResult{}, err
 	}
+	if f, ok := stdout.(*os.File); ok {
+		enlargePipe(f)
+	}
 	err = start()
 	_ = release()
 	var jailErr *jailError
@@ -315,13 +318,15 @@ func (r *ripgrep) run(ctx context.Context, q *grepQuery) (searchResult, error) {
 	stopped := false
 	switch q.mode {
 	case ModeContent:
+		w := newWindow(q)
 		if plainContent(q) {
-			hits, stopped, parseErr = parseRgText(stdout, maxCollectedBytes, func(path string, offset int64) int64 {
+			stopped, parseErr = parseRgText(stdout, w, maxCollectedBytes, func(path string, offset int64) int64 {
 				return lineSizeAt(q, path, offset)
 			})
 		} else {
-			hits, stopped, parseErr = parseRgJSON(stdout, maxCollectedBytes)
+			stopped, parseErr = parseRgJSON(stdout, w, maxCollectedBytes)
 		}
+		hits = w.files
 		if stopped {
 			stopRg()
 		}
@@ -481,30 +486,27 @@ type rgMessage struct {
 	} `json:"data"`
 }
 
-// parseRgJSON reads --json output into hits, one per file in the order
-// ripgrep reports them. It stops (stopped true) once the text collected
-// exceeds budget bytes.
-func parseRgJSON(r io.Reader, budget int64) (hits []*fileHits, stopped bool, err error) {
+// parseRgJSON reads --json output into w. It stops (stopped true) once
+// the text w keeps exceeds budget bytes.
+func parseRgJSON(r io.Reader, w *window, budget int64) (stopped bool, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte
-	byPath := map[string]*fileHits{}
-	fileOf := func(path string) *fileHits {
-		h := byPath[path]
-		if h == nil {
-			h = &fileHits{path: path}
-			byPath[path] = h
-			hits = append(hits, h)
-		}
-		return h
-	}
-	var collected int64
+	// split turns a match into its lines and their parts, as the Go
+	// backend builds them.
+	var split fileHits
+	// skim: a message's parts can be counted without decoding it (-o on
+	// single lines); lastPath is the raw path of the last message skimmed
+	// and lastFile its file.
+	skim := w.onlyMatching && !w.multiline
+	var lastPath []byte
+	var lastFile *fileHits
 	for {
 		l, err := readRgLine(br, buf)
 		if err == io.EOF {
-			return hits, false, nil
+			return false, nil
 		}
 		if err != nil {
-			return nil, false, err
+			return false, err
 		}
 		buf = l.data
 		line := l.data
@@ -512,35 +514,139 @@ func parseRgJSON(r io.Reader, budget int64) (hits []*fileHits, stopped bool, err
 		if !bytes.HasPrefix(line, []byte(`{"type":"match"`)) && !bytes.HasPrefix(line, []byte(`{"type":"context"`)) {
 			continue
 		}
-		if collected > budget {
-			return hits, true, nil
+		if w.heldBytes > budget {
+			return true, nil
 		}
+		if skim && !l.long {
+			// Decoding every message is most of the cost of a pattern
+			// matching many lines: a match the window does not keep is
+			// only counted.
+			if path, parts, ok := skimParts(line); ok {
+				if lastFile == nil || !bytes.Equal(path, lastPath) {
+					var p rgData
+					if err := json.Unmarshal(path, &p); err != nil {
+						return false, err
+					}
+					lastFile, lastPath = w.file([]byte(p.String())), append(lastPath[:0], path...)
+				}
+				if !w.keeps(lastFile) {
+					lastFile.count++
+					lastFile.entries += parts
+					continue
+				}
+			}
+		}
+		split.lines = split.lines[:0]
+		var h *fileHits
 		if l.long {
 			// A long context line is left out; a long match shows as a
 			// note on its line.
-			if path, text, ok := omittedMatch(l); ok {
-				collected += int64(len(text))
-				fileOf(path).addMatch(l.lineNo, text, nil)
+			path, text, ok := omittedMatch(l)
+			if !ok {
+				continue
 			}
-			continue
+			h = w.file([]byte(path))
+			split.addMatch(l.lineNo, text, nil)
+		} else {
+			var m rgMessage
+			if err := json.Unmarshal(line, &m); err != nil {
+				return false, err
+			}
+			h = w.file([]byte(m.Data.Path.String()))
+			text := m.Data.Lines.String()
+			if m.Type == "context" {
+				split.addContext(m.Data.LineNumber, text)
+			} else {
+				subs := make([][2]int, len(m.Data.Submatches))
+				for i, s := range m.Data.Submatches {
+					subs[i] = [2]int{s.Start, s.End}
+				}
+				split.addMatch(m.Data.LineNumber, text, subs)
+			}
 		}
-		var m rgMessage
-		if err := json.Unmarshal(line, &m); err != nil {
-			return nil, false, err
+		h.count += split.count
+		split.count = 0
+		for _, hl := range split.lines {
+			w.put(h, hl)
 		}
-		h := fileOf(m.Data.Path.String())
-		text := m.Data.Lines.String()
-		collected += int64(len(text))
-		if m.Type == "context" {
-			h.addContext(m.Data.LineNumber, text)
-			continue
-		}
-		subs := make([][2]int, len(m.Data.Submatches))
-		for i, s := range m.Data.Submatches {
-			subs[i] = [2]int{s.Start, s.End}
-		}
-		h.addMatch(m.Data.LineNumber, text, subs)
 	}
+}
+
+// Markers in a match message of ripgrep's --json output. None can occur
+// inside a JSON string, where quotes are escaped, so each found is the
+// field's own.
+var (
+	matchPrefix    = []byte(`{"type":"match","data":{"path":`)
+	submatchesKey  = []byte(`"submatches":[`)
+	submatchText   = []byte(`{"match":{"text":"`)
+	submatchBytes  = []byte(`{"match":{"bytes":"`)
+	submatchMarker = []byte(`{"match":{"`)
+)
+
+// skimParts reads a match message without decoding it: the raw JSON of
+// its path, and the number of parts -o shows for it (single-line
+// matches). A part is shown unless it is empty once a trailing carriage
+// return is cut (fileHits.addMatch), so a submatch counts unless its text
+// is "" or "\r". ok is false for anything else, which is then decoded.
+func skimParts(msg []byte) (path []byte, parts int, ok bool) {
+	if !bytes.HasPrefix(msg, matchPrefix) {
+		return nil, 0, false
+	}
+	rest := msg[len(matchPrefix):]
+	// The path: {"text":"…"} or {"bytes":"…"}.
+	open := bytes.IndexByte(rest, ':')
+	if !bytes.HasPrefix(rest, []byte(`{"`)) || open < 0 || open+1 >= len(rest) || rest[open+1] != '"' {
+		return nil, 0, false
+	}
+	end := jsonStringEnd(rest[open+2:])
+	if end < 0 || open+2+end+1 >= len(rest) || rest[open+2+end+1] != '}' {
+		return nil, 0, false
+	}
+	path, rest = rest[:open+2+end+2], rest[open+2+end+2:]
+	i := bytes.Index(rest, submatchesKey)
+	if i < 0 {
+		return nil, 0, false
+	}
+	rest = rest[i+len(submatchesKey):]
+	for {
+		i := bytes.Index(rest, submatchMarker)
+		if i < 0 {
+			return path, parts, true
+		}
+		rest = rest[i:]
+		switch {
+		case bytes.HasPrefix(rest, submatchText):
+			rest = rest[len(submatchText):]
+			if !bytes.HasPrefix(rest, []byte(`"`)) && !bytes.HasPrefix(rest, []byte(`\r"`)) {
+				parts++
+			}
+		case bytes.HasPrefix(rest, submatchBytes):
+			// Not UTF-8, so neither empty nor a carriage return.
+			rest = rest[len(submatchBytes):]
+			parts++
+		default:
+			return nil, 0, false
+		}
+		end := jsonStringEnd(rest)
+		if end < 0 {
+			return nil, 0, false
+		}
+		rest = rest[end+1:]
+	}
+}
+
+// jsonStringEnd is the index of the quote that closes the JSON string
+// whose content starts b, -1 when b holds none.
+func jsonStringEnd(b []byte) int {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
 }
 
 // statter reads the modification times of hits on a few goroutines as

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -206,23 +207,34 @@ var rgOmitted = map[string]bool{"[Omitted long matching line]": true, "[Omitted 
 
 // parseRgText reads ripgrep's plain content output, --null --line-number
 // --byte-offset: "path NUL line:offset:text" for a match, with "-" for a
-// context line. A line ripgrep omitted is shown with its size, which
-// sizeAt reads from the file at the line's offset. It stops (stopped
-// true) once the text collected exceeds budget bytes.
-func parseRgText(r io.Reader, budget int64, sizeAt func(path string, offset int64) int64) (hits []*fileHits, stopped bool, err error) {
+// context line, into w. A line ripgrep omitted is shown with its size,
+// which sizeAt reads from the file at the line's offset. It stops
+// (stopped true) once the text w keeps exceeds budget bytes.
+//
+// It runs once per line of the output, which is every matching line of
+// the tree: it allocates nothing for a line the window does not keep.
+func parseRgText(r io.Reader, w *window, budget int64, sizeAt func(path string, offset int64) int64) (stopped bool, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	byPath := map[string]*fileHits{}
-	var collected int64
+	// long holds a record longer than br's buffer.
+	var long []byte
 	// pending holds what came before a newline in a path: a record is
 	// read to the end of its line, and only the path can hold one.
 	var pending []byte
 	for {
-		rec, err := br.ReadBytes('\n')
+		rec, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], rec...)
+			for err == bufio.ErrBufferFull {
+				rec, err = br.ReadSlice('\n')
+				long = append(long, rec...)
+			}
+			rec = long
+		}
 		if len(rec) == 0 && err != nil {
 			if err == io.EOF {
-				return hits, false, nil
+				return false, nil
 			}
-			return nil, false, err
+			return false, err
 		}
 		rec = bytes.TrimSuffix(rec, []byte("\n"))
 		nul := bytes.IndexByte(rec, 0)
@@ -234,35 +246,31 @@ func parseRgText(r io.Reader, budget int64, sizeAt func(path string, offset int6
 			}
 			continue
 		}
-		path := string(append(pending, rec[:nul]...))
-		pending = pending[:0]
+		path := rec[:nul]
+		if len(pending) > 0 {
+			path = append(pending, path...)
+			pending = pending[:0]
+		}
 		num, off, text, match, ok := splitRgRecord(rec[nul+1:])
 		if !ok {
 			continue
 		}
-		if collected > budget {
-			return hits, true, nil
+		if w.heldBytes > budget {
+			return true, nil
 		}
-		if rgOmitted[string(text)] {
-			if size := sizeAt(path, off); size > maxRgLine {
+		if len(text) > 0 && text[0] == '[' && rgOmitted[string(text)] {
+			if size := sizeAt(string(path), off); size > maxRgLine {
 				if !match {
 					continue // a long context line is left out
 				}
 				text = []byte(omittedLine(size))
 			}
 		}
-		h := byPath[path]
-		if h == nil {
-			h = &fileHits{path: path}
-			byPath[path] = h
-			hits = append(hits, h)
-		}
-		collected += int64(len(text))
+		h := w.file(path)
 		if match {
-			h.addMatch(num, string(text), nil)
-		} else {
-			h.addContext(num, string(text))
+			h.count++
 		}
+		w.line(h, num, text, match)
 	}
 }
 
@@ -270,12 +278,15 @@ func parseRgText(r io.Reader, budget int64, sizeAt func(path string, offset int6
 // (context).
 func splitRgRecord(b []byte) (num int, off int64, text []byte, match, ok bool) {
 	digits := func() (int64, bool) {
+		var n int64
 		end := 0
-		for end < len(b) && b[end] >= '0' && b[end] <= '9' {
-			end++
+		for ; end < len(b) && b[end] >= '0' && b[end] <= '9'; end++ {
+			if n > (math.MaxInt64-9)/10 {
+				return 0, false
+			}
+			n = n*10 + int64(b[end]-'0')
 		}
-		n, err := strconv.ParseInt(string(b[:end]), 10, 64)
-		if err != nil || end == len(b) || b[end] != ':' && b[end] != '-' {
+		if end == 0 || end == len(b) || b[end] != ':' && b[end] != '-' {
 			return 0, false
 		}
 		match = b[end] == ':'

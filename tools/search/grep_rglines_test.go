@@ -36,7 +36,9 @@ func (b repeatByte) Read(p []byte) (int, error) {
 // is reported on its line as omitted, and the search goes on to the next
 // match, instead of failing the whole Grep.
 func TestParseRgJSONOmitsHugeLines(t *testing.T) {
-	hits, stopped, err := parseRgJSON(newLongLineReader(300<<20), maxCollectedBytes)
+	w := newWindow(&grepQuery{mode: ModeContent})
+	stopped, err := parseRgJSON(newLongLineReader(300<<20), w, maxCollectedBytes)
+	hits := w.files
 	if err != nil || stopped {
 		t.Fatalf("parseRgJSON: stopped=%v err=%v", stopped, err)
 	}
@@ -103,7 +105,9 @@ func TestOmittedLineSizeIsTheLines(t *testing.T) {
 			foot := `{"match":{"text":"a"},"start":0,"end":1}]}}` + "\n"
 			r := io.MultiReader(strings.NewReader(head), io.LimitReader(repeatByte('a'), tt.line), strings.NewReader(mid),
 				io.LimitReader(&repeatString{s: sub}, 40<<20), strings.NewReader(foot))
-			hits, _, err := parseRgJSON(r, maxCollectedBytes)
+			w := newWindow(&grepQuery{mode: ModeContent})
+			_, err := parseRgJSON(r, w, maxCollectedBytes)
+			hits := w.files
 			if err != nil || len(hits) != 1 || len(hits[0].lines) != 1 {
 				t.Fatalf("parseRgJSON: %v %+v", err, hits)
 			}

@@ -310,7 +310,8 @@ func TestUnicodeClasses(t *testing.T) {
 }
 
 // TestGrepAppliedLimit states Claude Code's GrepOutput: appliedLimit is
-// set only when the limit cut the results.
+// set only when the limit cut the results, and totalFiles says how many
+// there are.
 func TestGrepAppliedLimit(t *testing.T) {
 	dir := t.TempDir()
 	for i := range 3 {
@@ -322,8 +323,39 @@ func TestGrepAppliedLimit(t *testing.T) {
 		want  int
 	}{{250, 0}, {3, 0}, {2, 2}} {
 		res := run(t, g, map[string]any{"pattern": "match", "head_limit": tc.limit})
-		if got := res.Structured.(GrepOutput).AppliedLimit; got != tc.want {
-			t.Errorf("head_limit %d: appliedLimit %d, want %d", tc.limit, got, tc.want)
+		out := res.Structured.(GrepOutput)
+		if out.AppliedLimit != tc.want {
+			t.Errorf("head_limit %d: appliedLimit %d, want %d", tc.limit, out.AppliedLimit, tc.want)
+		}
+		// totalFiles counts the files the limit left out too.
+		if out.TotalFiles != 3 || out.NumFiles != min(tc.limit, 3) {
+			t.Errorf("head_limit %d: numFiles %d, totalFiles %d; want %d and 3", tc.limit, out.NumFiles, out.TotalFiles, min(tc.limit, 3))
+		}
+	}
+}
+
+// TestGrepNamesFilesOnlyWhereClaudeCodeDoes: files_with_matches and count
+// name the matching files; content mode, as Claude Code's, names none
+// (numFiles 0, filenames empty) since its lines carry their paths.
+func TestGrepNamesFilesOnlyWhereClaudeCodeDoes(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 3 {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", i)), []byte("match\n"), 0o644)
+	}
+	g := NewGrep(workspace.New(dir), "")
+	for _, tc := range []struct {
+		mode      string
+		wantNames int
+	}{{ModeFilesWithMatches, 3}, {ModeCount, 3}, {ModeContent, 0}} {
+		out := run(t, g, map[string]any{"pattern": "match", "output_mode": tc.mode}).Structured.(GrepOutput)
+		if out.NumFiles != tc.wantNames {
+			t.Errorf("%s: numFiles %d, want %d", tc.mode, out.NumFiles, tc.wantNames)
+		}
+		if out.Filenames == nil || (tc.mode == ModeContent && len(out.Filenames) != 0) {
+			t.Errorf("%s: filenames %q, want a list (empty in content mode)", tc.mode, out.Filenames)
+		}
+		if tc.mode == ModeContent && out.TotalLines != 3 {
+			t.Errorf("content: totalLines %d, want 3", out.TotalLines)
 		}
 	}
 }
