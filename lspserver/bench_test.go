@@ -28,6 +28,12 @@ type benchConn struct {
 
 func startBench(b *testing.B, root string) *benchConn {
 	b.Helper()
+	return startBenchCaps(b, root, map[string]any{})
+}
+
+// startBenchCaps is startBench for a client with the capabilities caps.
+func startBenchCaps(b *testing.B, root string, caps map[string]any) *benchConn {
+	b.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
@@ -51,7 +57,7 @@ func startBench(b *testing.B, root string) *benchConn {
 	})
 	// bypassPermissions: the benchmark client shows no prompts, and what is
 	// measured is the call, not the permission layer's refusal.
-	c.call(b, "initialize", map[string]any{"rootPath": root, "capabilities": map[string]any{},
+	c.call(b, "initialize", map[string]any{"rootPath": root, "capabilities": caps,
 		"initializationOptions": map[string]any{"permissions": map[string]any{"defaultMode": "bypassPermissions"}}})
 	c.sess = <-sessions
 	return c

@@ -150,13 +150,18 @@ func (h *editorHost) showMessageRequest(ctx context.Context, kind protocol.Messa
 // AskUserQuestion asks through toolhost/askUserQuestion when the client
 // declares it (an error reply or no answers means dismissed), else one
 // window/showMessageRequest per question, else not at all (ErrCannotAsk).
-func (h *editorHost) AskUserQuestion(ctx context.Context, questions []tools.Question) (map[string]string, error) {
+func (h *editorHost) AskUserQuestion(ctx context.Context, callID string, questions []tools.Question) (map[string]string, error) {
 	caps := h.srv.capabilities()
 	if caps.Toolhost.AskUserQuestion {
 		var res *struct {
 			Answers map[string]string `json:"answers"`
 		}
-		err := h.srv.callClient(ctx, "toolhost/askUserQuestion", map[string]any{"questions": questions}, &res)
+		params := map[string]any{"questions": questions}
+		if callID != "" {
+			// Named in the $/cancelRequest when the call is cancelled.
+			params["callId"] = callID
+		}
+		err := h.srv.callClient(ctx, "toolhost/askUserQuestion", params, &res)
 		var rpcErr *jsonrpc.Error
 		switch {
 		case errors.As(err, &rpcErr):

@@ -243,6 +243,11 @@ func (s *server) status(ctx context.Context, sess *session.Session, raw json.Raw
 	for k, v := range sess.Status() {
 		out[k] = v
 	}
+	// A client that reviews a turn's changes as one gets every change
+	// that needs review in toolhost/reviewChanges, whatever the setting.
+	if s.capabilities().Toolhost.ReviewChanges {
+		out["editReview"] = "turn"
+	}
 	// The endpoint starts just after initialize; a status asked at once
 	// waits the few milliseconds for it.
 	select {

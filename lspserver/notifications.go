@@ -8,6 +8,7 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/protocol"
 
+	"github.com/toolhost/toolhost/internal/jsonstr"
 	"github.com/toolhost/toolhost/workspace"
 )
 
@@ -42,25 +43,51 @@ func (s *server) handleNotification(_ context.Context, method string, params jso
 			s.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { s.askTrust(ctx, sess) })
 		})
 	case "textDocument/didOpen":
-		// Decoded in one pass (segmentio/encoding): the params hold the
-		// whole document.
-		var p protocol.DidOpenTextDocumentParams
-		if err = segjson.Unmarshal(params, &p); err == nil {
+		// The params hold the whole document: the envelope is read in one
+		// pass (segmentio/encoding) with the text left raw, and the text
+		// unquoted once into its own buffer (jsonstr).
+		var p struct {
+			TextDocument struct {
+				URI        string          `json:"uri"`
+				LanguageID string          `json:"languageId"`
+				Version    int32           `json:"version"`
+				Text       json.RawMessage `json:"text"`
+			} `json:"textDocument"`
+		}
+		if _, err = segjson.Parse(params, &p, segjson.ZeroCopy); err == nil {
+			// ZeroCopy: the names are views of the message, which the
+			// document must not keep alive.
 			d := p.TextDocument
-			err = ws.Open(string(d.URI), string(d.LanguageID), d.Version, d.Text)
+			var text string
+			if text, err = optionalText(d.Text); err == nil {
+				err = ws.Open(strings.Clone(d.URI), strings.Clone(d.LanguageID), d.Version, text)
+			}
 		}
 	case "textDocument/didChange":
 		// Not protocol.DidChangeTextDocumentParams: its change event has a
 		// non-pointer Range, so a full-text change cannot be told apart.
+		// Each change's text is unquoted once (jsonstr), as didOpen's.
 		var p struct {
 			TextDocument struct {
 				URI     string `json:"uri"`
 				Version int32  `json:"version"`
 			} `json:"textDocument"`
-			ContentChanges []workspace.ContentChange `json:"contentChanges"`
+			ContentChanges []struct {
+				Range *workspace.Range `json:"range"`
+				Text  json.RawMessage  `json:"text"`
+			} `json:"contentChanges"`
 		}
-		if err = segjson.Unmarshal(params, &p); err == nil {
-			err = ws.Change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges)
+		if _, err = segjson.Parse(params, &p, segjson.ZeroCopy); err == nil {
+			changes := make([]workspace.ContentChange, len(p.ContentChanges))
+			for i, c := range p.ContentChanges {
+				changes[i].Range = c.Range
+				if changes[i].Text, err = optionalText(c.Text); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				err = ws.Change(strings.Clone(p.TextDocument.URI), p.TextDocument.Version, changes)
+			}
 		}
 	case "textDocument/didClose":
 		var p protocol.DidCloseTextDocumentParams
@@ -124,6 +151,15 @@ func (s *server) handleNotification(_ context.Context, method string, params jso
 	if err != nil {
 		sess.Log.Warn("could not handle a notification", "method", method, "err", err)
 	}
+}
+
+// optionalText decodes a document's text; a missing one is "", as
+// decoding into a string leaves it.
+func optionalText(raw json.RawMessage) (string, error) {
+	if raw == nil {
+		return "", nil
+	}
+	return jsonstr.Decode(raw)
 }
 
 // changedRoots applies a workspace folders change event to roots.

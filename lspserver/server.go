@@ -269,6 +269,9 @@ func (s *server) readLoop() {
 				}()
 				s.handleNotification(s.ctx, m.Method, m.Params)
 			}()
+			// The handlers copy what they keep: a document's text, megabytes
+			// maybe, arrives next in the same buffer.
+			s.stream.Recycle()
 		}
 	}
 }
@@ -400,8 +403,17 @@ func (s *server) exit() {
 // wait ends with ctx or when the connection goes away; an abandoned request
 // is cancelled at the client.
 func (s *server) callClient(ctx context.Context, method string, params, result any) error {
-	raw, err := encodeJSON(params)
-	if err != nil {
+	var raw json.RawMessage
+	var err error
+	// recycled is set for large params that encode themselves (an
+	// applyEdit with a Write's content): they go into a recycled buffer,
+	// given back as soon as they are sent, for the client's didChange of
+	// the same size that follows. Such params carry no reviewId or callId,
+	// so a cancellation names the id alone.
+	recycled := false
+	if a, ok := params.(jsonAppender); ok && a.JSONSize() >= recycleMin {
+		raw, recycled = a.AppendJSON(bodyBuffer(a.JSONSize())[:0]), true
+	} else if raw, err = encodeJSON(params); err != nil {
 		return fmt.Errorf("%s: encoding params: %w", method, err)
 	}
 	answer := make(chan *jsonrpc.Response, 1)
@@ -415,7 +427,12 @@ func (s *server) callClient(ctx context.Context, method string, params, result a
 		delete(s.calls, id)
 		s.callsMu.Unlock()
 	}()
-	if err := s.stream.Write(&jsonrpc.Request{ID: id, Method: method, Params: raw}); err != nil {
+	err = s.stream.Write(&jsonrpc.Request{ID: id, Method: method, Params: raw})
+	if recycled {
+		recycleBody(raw)
+		raw = nil
+	}
+	if err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	var resp *jsonrpc.Response
@@ -481,13 +498,25 @@ func (s *server) notify(method string, params any) error {
 	return s.stream.Write(&jsonrpc.Request{Method: method, Params: raw})
 }
 
+// jsonAppender is a value that writes its own JSON, the bytes
+// encoding/json would give, in one pass into a buffer it sizes itself
+// (workspace/applyEdit's params, which carry a Write's whole content).
+type jsonAppender interface {
+	AppendJSON(b []byte) []byte
+	// JSONSize is about the size of the JSON, for sizing the buffer.
+	JSONSize() int
+}
+
 // encodeJSON encodes with encoding/json; the wire form is the standard
 // one (segmentio/encoding would drop fields promoted through an embedded
 // pointer, the "structured" of a engine.Response). A value encoded already
-// is taken as it is.
+// is taken as it is, and one that encodes itself does so.
 func encodeJSON(v any) (json.RawMessage, error) {
-	if raw, ok := v.(json.RawMessage); ok {
-		return raw, nil
+	switch v := v.(type) {
+	case json.RawMessage:
+		return v, nil
+	case jsonAppender:
+		return v.AppendJSON(nil), nil
 	}
 	return json.Marshal(v)
 }

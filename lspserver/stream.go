@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/toolhost/toolhost/internal/hugemem"
 	"github.com/toolhost/toolhost/internal/rpcfault"
 )
 
@@ -43,6 +44,9 @@ type Stream struct {
 	flow   *rpcfault.Flow
 	// limit is the largest Content-Length accepted, in bytes.
 	limit atomic.Int64
+	// last is the body of the message Read returned last (Recycle); only
+	// the reading goroutine touches it.
+	last []byte
 }
 
 // NewStream frames messages on in and out. limit caps a message's
@@ -92,8 +96,10 @@ func (s *Stream) Read(ctx context.Context) (jsonrpc.Message, int64, error) {
 			continue
 		}
 		if msg := s.flow.Receive(body, faultMessage); msg != nil {
+			s.last = body
 			return msg, total, nil
 		}
+		recycleBody(body)
 	}
 }
 
@@ -192,13 +198,61 @@ func (s *Stream) readFrame() (body []byte, n int64, err error) {
 			// next message starts there.
 			continue
 		}
-		body = make([]byte, length)
+		body = bodyBuffer(int(length))
 		read, err := io.ReadFull(s.in, body)
 		n += int64(read)
 		if err != nil {
 			return nil, n, fmt.Errorf("reading a message body: %w", err)
 		}
 		return body, n, nil
+	}
+}
+
+// Recycle hands the body of the message Read returned last back for reuse.
+// Call it, from the goroutine that reads, only when nothing holds a view of
+// that message any more: after a notification was handled in the read loop
+// by handlers that copy what they keep.
+func (s *Stream) Recycle() {
+	recycleBody(s.last)
+	s.last = nil
+}
+
+// recycleMin is the size from which message buffers are reused: a
+// document's whole text (didOpen, didChange) or a Write's applyEdit is
+// megabytes, and on these machines each page touched for the first time
+// costs tens of microseconds, more than the work on it.
+const recycleMin = 1 << 20
+
+// recycleMax is the largest buffer kept for reuse: one buffer stays with
+// the process while it is idle.
+const recycleMax = 16 << 20
+
+// spare is one buffer of recycleMin to recycleMax bytes no message uses any
+// more. One is enough: the large messages of a Write through the editor
+// come one after another (the call, the applyEdit, the didChange). Not a
+// sync.Pool: each collection empties a pool, and a Write of megabytes runs
+// several.
+var spare atomic.Pointer[[]byte]
+
+// bodyBuffer is a buffer of n bytes, the spare one when n is large and it
+// is big enough.
+func bodyBuffer(n int) []byte {
+	if n >= recycleMin {
+		if p := spare.Swap(nil); p != nil {
+			if cap(*p) >= n {
+				return (*p)[:n]
+			}
+			spare.CompareAndSwap(nil, p)
+		}
+	}
+	return hugemem.Bytes(n)
+}
+
+// recycleBody keeps b as the spare buffer once nothing uses it; a small or
+// very large buffer is left to the collector.
+func recycleBody(b []byte) {
+	if c := cap(b); c >= recycleMin && c <= recycleMax {
+		spare.Store(&b)
 	}
 }
 
@@ -316,12 +370,10 @@ func (r *resyncScanner) scan(buf []byte) int {
 // Write sends one message; a response crosses off the request it answers.
 func (s *Stream) Write(msg jsonrpc.Message) error { return s.flow.Send(msg) }
 
-// frameBody frames a message with its Content-Length header.
-func frameBody(body []byte) []byte {
-	frame := make([]byte, 0, len(body)+32)
-	frame = append(frame, "Content-Length: "...)
-	frame = strconv.AppendInt(frame, int64(len(body)), 10)
-	return append(append(frame, "\r\n\r\n"...), body...)
+// frameBody appends the Content-Length header of a body of size bytes.
+func frameBody(dst []byte, size int) (head, tail []byte) {
+	dst = strconv.AppendInt(append(dst, "Content-Length: "...), int64(size), 10)
+	return append(dst, "\r\n\r\n"...), nil
 }
 
 // parseFault is a framing fault: -32700 with id null.

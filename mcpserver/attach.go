@@ -90,7 +90,7 @@ func Attach(ctx context.Context, in io.Reader, out io.Writer, opts AttachOptions
 		SupportedProtocolVersions: handshakeVersions(),
 		Capabilities:              &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
-	server.AddReceivingMiddleware(deferListing(opts.DeferListing))
+	server.AddReceivingMiddleware(encodeResults, deferListing(opts.DeferListing))
 	p.mu.Lock()
 	p.server = server
 	p.mu.Unlock()

@@ -216,7 +216,9 @@ func TestAttachDefersAsTheSessionSays(t *testing.T) {
 // a little room for a description's edit. It is over a fifth because
 // Claude Code's own tools keep Claude Code's defaults, which list Bash,
 // Read, Edit, Write, Glob, Grep, Agent, AskUserQuestion, Skill,
-// TaskOutput, RefreshMcpTools and ToolSearch whole (docs/mcp.md).
+// TaskOutput, RefreshMcpTools and ToolSearch whole (docs/mcp.md). Claude
+// Code's own deferred listing, with the same 40 tools, is 38% of its full
+// one (test/mcp/listing.test.mjs), which the ceiling stays under.
 const wholeListingCeiling = 0.35
 
 // TestDeferredListingWithTheBuiltIns measures the deferred listing of a

@@ -116,7 +116,7 @@ func permissionMessage(req tools.PermissionRequest) string {
 // AskUserQuestion asks every question in one form: a single-choice question
 // is a string with the options as its enum, a multi-select one an array of
 // them (answered as labels joined by ", ").
-func (h *host) AskUserQuestion(ctx context.Context, questions []tools.Question) (map[string]string, error) {
+func (h *host) AskUserQuestion(ctx context.Context, _ string, questions []tools.Question) (map[string]string, error) {
 	if !h.canElicit() {
 		return nil, tools.ErrCannotAsk
 	}

@@ -104,39 +104,57 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		}
 		roots = []string{wd}
 	}
-	// The session starts its MCP servers before the server below exists;
-	// a project server's approval waits for it and then for the client.
-	var srv *Server
-	built := make(chan struct{})
-	approve := func(ctx context.Context, name, command string) bool {
-		select {
-		case <-built:
-		case <-ctx.Done():
-			return false
-		}
-		return srv.ApproveMCPServer(ctx, name, command)
-	}
-	sess, err := session.New(session.Options{Roots: roots, Log: opts.Log, ApproveMCPServer: approve})
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
 	instructions := opts.Instructions
 	if instructions == "" {
 		instructions = defaultInstructions
 	}
-	srv = NewServer(sess.Registry, sess.Pipeline, opts.Log, Config{Instructions: instructions + " " + noEditorInstructions,
+	// The session is built beside the handshake, on the other core: the
+	// initialize reply needs none of it, and building it (the settings,
+	// the tools, the pipeline) was about a seventh of the time from the
+	// start to that reply. sess and buildErr are set once built is
+	// closed; what needs the session waits for that: the first adding of
+	// the tools (bind), the client's roots, the cap on lines after the
+	// first.
+	var (
+		sess     *session.Session
+		buildErr error
+	)
+	built := make(chan struct{})
+	srv := newServer(opts.Log, Config{Instructions: instructions + " " + noEditorInstructions,
 		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred }, DeferListing: opts.DeferListing, SyncLater: true})
-	defer srv.Close()
-	close(built)
-	// An untrusted folder that asks for something is asked about once the
-	// client is there (when it can be asked).
-	srv.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { srv.AskTrust(ctx, sess) })
-	srv.FollowClientRoots(sess.Workspace.SetRoots)
-	limit := opts.MaxMessageBytes
-	if limit <= 0 {
-		limit = int(sess.Settings.Current().Server.MaxMessageBytes)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		defer close(built)
+		// A project MCP server's approval waits for the client.
+		sess, buildErr = newSession(session.Options{Roots: roots, Log: opts.Log, ApproveMCPServer: srv.ApproveMCPServer})
+		if buildErr != nil {
+			cancel()
+			return
+		}
+		srv.bind(sess.Registry, sess.Pipeline)
+		// An untrusted folder that asks for something is asked about once
+		// the client is there (when it can be asked).
+		srv.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { srv.AskTrust(ctx, sess) })
+	}()
+	// session.New always returns, and soon: waiting for it needs no
+	// context.
+	awaitSession := func() *session.Session {
+		<-built
+		return sess
 	}
+	defer func() {
+		awaitSession()
+		srv.Close()
+		if sess != nil {
+			sess.Close()
+		}
+	}()
+	srv.FollowClientRoots(func(paths []string) {
+		if sess := awaitSession(); sess != nil {
+			sess.Workspace.SetRoots(paths)
+		}
+	})
 	// The client is served at once and the tools are added once the
 	// initialize reply is out: the reply does not need them, and adding
 	// them (about a fifth of the CPU a start takes, the SDK re-reading
@@ -144,17 +162,38 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	// tools/list and tools/call wait for them (awaitTools, which also
 	// starts the adding should a tool request come first), and adding them
 	// announces nothing (quietFirstSync).
-	t := newStdio(in, out, limit, srv.log)
+	t := newStdio(in, out, opts.MaxMessageBytes, srv.log)
+	if opts.MaxMessageBytes <= 0 {
+		// The first line, the initialize request, is read under the
+		// default cap; the lines after it under the settings' cap.
+		t.laterMax = func() int {
+			if sess := awaitSession(); sess != nil {
+				return int(sess.Settings.Current().Server.MaxMessageBytes)
+			}
+			return 0
+		}
+	}
 	t.answered = srv.startFirstSync
 	defer t.stop()
-	return srv.Run(ctx, t)
+	err := srv.Run(ctx, t)
+	if awaitSession() == nil {
+		return buildErr
+	}
+	return err
 }
+
+// newSession builds Serve's session; tests hold it back.
+var newSession = session.New
 
 // Server is a tool registry served over MCP.
 type Server struct {
-	mcp      *sdk.Server
+	mcp *sdk.Server
+	// reg and pipeline are set once, by bind, before bound is closed;
+	// what reads them waits for bound (the first sync, and through it
+	// every tool request).
 	reg      *tools.Registry
 	pipeline *engine.Pipeline
+	bound    chan struct{}
 	log      *slog.Logger
 	callHost func(*sdk.CallToolRequest, tools.Host) tools.Host
 	serves   func(string) bool
@@ -213,14 +252,26 @@ func New(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger) *Serv
 
 // NewServer is New with a Config.
 func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger, cfg Config) *Server {
+	s := newServer(log, cfg)
+	s.bind(reg, pipeline)
+	if !cfg.SyncLater {
+		s.startFirstSync()
+	}
+	return s
+}
+
+// newServer is NewServer without its registry and pipeline, which bind
+// gives it later; until then it answers the handshake, and tool requests
+// wait.
+func newServer(log *slog.Logger, cfg Config) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Instructions == "" {
 		cfg.Instructions = defaultInstructions
 	}
-	s := &Server{reg: reg, pipeline: pipeline, log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
-		clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves, deferred: cfg.Deferred, host: cfg.Host}
+	s := &Server{log: log.With("component", "mcpserver"), served: map[string]string{}, schemas: map[string]string{},
+		bound: make(chan struct{}), clientReady: make(chan struct{}), callHost: cfg.CallHost, serves: cfg.Serves, deferred: cfg.Deferred, host: cfg.Host}
 	s.bg = background.New(s.log)
 	s.calls, s.cancelCalls = context.WithCancel(context.Background())
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "toolhost", Version: version.String()}, &sdk.ServerOptions{
@@ -255,20 +306,29 @@ func NewServer(reg *tools.Registry, pipeline *engine.Pipeline, log *slog.Logger,
 	// (SyncLater), keeps it off the start-up path. tools/list and
 	// tools/call wait for it.
 	s.ready = make(chan struct{})
-	if !cfg.SyncLater {
-		s.startFirstSync()
-	}
-	s.mcp.AddReceivingMiddleware(s.awaitTools, deferListing(cfg.DeferListing), s.answerWithheld)
+	s.mcp.AddReceivingMiddleware(encodeResults, s.awaitTools, deferListing(cfg.DeferListing), s.answerWithheld)
 	s.mcp.AddSendingMiddleware(s.quietFirstSync)
-	s.unlisten = reg.OnChange(s.sync)
 	return s
+}
+
+// bind gives the server the registry it serves and the pipeline its calls
+// run through, and follows the registry from then on; once.
+func (s *Server) bind(reg *tools.Registry, pipeline *engine.Pipeline) {
+	s.reg, s.pipeline = reg, pipeline
+	s.unlisten = reg.OnChange(s.sync)
+	close(s.bound)
 }
 
 // startFirstSync adds the registry's tools to the MCP server in the
 // background, once; ready is closed when they are in.
 func (s *Server) startFirstSync() {
 	s.firstSync.Do(func() {
-		s.bg.Go("adding the tools", func(context.Context) {
+		s.bg.Go("adding the tools", func(ctx context.Context) {
+			select {
+			case <-s.bound:
+			case <-ctx.Done():
+				return
+			}
 			s.sync()
 			close(s.ready)
 		})
@@ -289,6 +349,10 @@ func (s *Server) awaitTools(next sdk.MethodHandler) sdk.MethodHandler {
 			case <-s.ready:
 			case <-ctx.Done():
 				return nil, ctx.Err()
+			case <-s.calls.Done():
+				// The server is ending (its session could not be built,
+				// or Run's context ended): the tools will not come.
+				return nil, s.calls.Err()
 			}
 			if s.reg.Generation() != s.syncedAt.Load() {
 				s.sync()
@@ -399,7 +463,11 @@ const rootsTimeout = 10 * time.Second
 // Close stops following the registry, ends the work the server started in
 // the background and waits for it. Safe to call more than once.
 func (s *Server) Close() {
-	s.unlisten()
+	select {
+	case <-s.bound:
+		s.unlisten()
+	default:
+	}
 	s.bg.Close()
 }
 

@@ -62,6 +62,10 @@ type stdio struct {
 	// need starts there, off the path to that reply.
 	answered     func()
 	answeredOnce sync.Once
+	// laterMax, when set before Connect, gives the cap of the lines after
+	// the first (0: keep max); the reader calls it once, after the first
+	// line, and may wait in it (for the session's settings).
+	laterMax func() int
 }
 
 // item is a message for the SDK, or the error that ended the input.
@@ -136,6 +140,12 @@ func (t *stdio) readLines() {
 		}
 		if err != nil {
 			return
+		}
+		if t.laterMax != nil {
+			if m := t.laterMax(); m > 0 {
+				t.max = m
+			}
+			t.laterMax = nil
 		}
 	}
 }
@@ -267,7 +277,10 @@ func (t *stdio) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 // newline frames a message on stdio.
-func newline(body []byte) []byte { return append(body, '\n') }
+func newline(dst []byte, _ int) (head, tail []byte) { return dst, lineEnd }
+
+// lineEnd ends each message on stdio; only read.
+var lineEnd = []byte{'\n'}
 
 // Close implements sdk.Connection: it ends a Read under way, and closes
 // the input when it can, so that the reader goroutine ends too.

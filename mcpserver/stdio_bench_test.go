@@ -38,7 +38,7 @@ func startStdioBench(b *testing.B, root string) *stdioBench {
 	if err := os.MkdirAll(filepath.Join(conf, "toolhost"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(conf, "toolhost", "settings.json"), []byte(`{"permissions":{"allow":["Bash(echo hi)"]}}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(conf, "toolhost", "settings.json"), []byte(`{"permissions":{"allow":["Bash(echo hi)","Edit"]}}`), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	b.Setenv("XDG_CONFIG_HOME", conf)
@@ -144,4 +144,64 @@ func BenchmarkStdioCallBashEcho(b *testing.B) {
 	benchStdioCall(b, b.TempDir(), "Bash", map[string]any{"command": "echo hi"}, func(text string) bool {
 		return strings.HasPrefix(text, "hi")
 	})
+}
+
+// BenchmarkStdioCallBigWrite writes 60,000 lines (about 5 MB) over a file
+// of as many lines, every line changed, through toolhost mcp's stdio
+// transport: the MCP half of the big Write (the editor's half is
+// lspserver's BenchmarkCallToolBigWrite). Calls alternate between two
+// texts so that each one changes every line.
+func BenchmarkStdioCallBigWrite(b *testing.B) {
+	root := b.TempDir()
+	text := func(tag string) string {
+		var sb strings.Builder
+		for i := range 60_000 {
+			fmt.Fprintf(&sb, "%s line %08d: the quick brown fox jumps over the lazy dog, again and again\n", tag, i)
+		}
+		return sb.String()
+	}
+	texts := []string{text("a"), text("b")}
+	file := filepath.Join(root, "big.txt")
+	if err := os.WriteFile(file, []byte(texts[1]), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	c := startStdioBench(b, root)
+	c.call(b, "tools/call", map[string]any{"name": "Read", "arguments": map[string]any{"file_path": file, "limit": 5}})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res := c.call(b, "tools/call", map[string]any{"name": "Write", "arguments": map[string]any{"file_path": file, "content": texts[i%2]}})
+		if i == 0 && !strings.Contains(string(res[:min(len(res), 400)]), "\"text\":\"Updated ") {
+			b.Fatalf("the Write failed: %.400s", res)
+		}
+	}
+	b.StopTimer()
+	got, err := os.ReadFile(file)
+	if err != nil || string(got) != texts[(b.N-1)%2] {
+		b.Fatalf("the file does not hold the last Write's text (%v)", err)
+	}
+}
+
+// BenchmarkStdioCallBigEdit replaces one line in the middle of a 45 MB
+// file through toolhost mcp's stdio transport, as bench/mcp's big Edit
+// row does with a fresh server per call.
+func BenchmarkStdioCallBigEdit(b *testing.B) {
+	root := b.TempDir()
+	var sb strings.Builder
+	for i := range 560_000 {
+		fmt.Fprintf(&sb, "x line %08d: the quick brown fox jumps over the lazy dog, again and again\n", i)
+	}
+	file := filepath.Join(root, "big.txt")
+	if err := os.WriteFile(file, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	c := startStdioBench(b, root)
+	c.call(b, "tools/call", map[string]any{"name": "Read", "arguments": map[string]any{"file_path": file, "limit": 5}})
+	lines := []string{"x line 00280000:", "x LINE 00280000:"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res := c.call(b, "tools/call", map[string]any{"name": "Edit", "arguments": map[string]any{"file_path": file, "old_string": lines[i%2], "new_string": lines[(i+1)%2]}})
+		if i == 0 && strings.Contains(string(res), `"isError":true`) {
+			b.Fatalf("the Edit failed: %.400s", res)
+		}
+	}
 }

@@ -34,8 +34,9 @@ type Flow struct {
 	// Held, when set, is called as a wait for room starts (tests).
 	Held func()
 
-	// frame wraps a message's body as the transport sends it.
-	frame func(body []byte) []byte
+	// frame is what the transport sends before and after a body of size
+	// bytes.
+	frame Framing
 	log   *slog.Logger
 
 	// writeMu makes each Send reach the client whole.
@@ -57,9 +58,14 @@ type Flow struct {
 	changed chan struct{}
 }
 
-// NewFlow sends to out, each message's body wrapped by frame; log, when
+// Framing appends to dst what a transport sends before a message's body
+// of size bytes (a Content-Length header), and gives what it sends after
+// it (a newline; a slice the Flow only reads).
+type Framing func(dst []byte, size int) (head, tail []byte)
+
+// NewFlow sends to out, each message's body framed by frame; log, when
 // set, receives the faults.
-func NewFlow(out io.Writer, frame func(body []byte) []byte, log *slog.Logger) *Flow {
+func NewFlow(out io.Writer, frame Framing, log *slog.Logger) *Flow {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -114,22 +120,22 @@ func (f *Flow) Batch(ids []jsonrpc.ID) {
 
 // Send sends a message; a response crosses off the request it answers.
 func (f *Flow) Send(msg jsonrpc.Message) error {
-	body, err := Encode(msg)
+	head, payload, tail, err := encodeParts(msg)
 	if err != nil {
 		return err
 	}
 	r, ok := msg.(*jsonrpc.Response)
 	if !ok {
-		return f.SendBody(body)
+		return f.send([][]byte{head, payload, tail}, nil)
 	}
 	f.mu.Lock()
 	b := f.batches[r.ID]
 	if b == nil {
 		f.mu.Unlock()
-		return f.SendBody(body, r.ID)
+		return f.send([][]byte{head, payload, tail}, []jsonrpc.ID{r.ID})
 	}
 	delete(f.batches, r.ID)
-	b.answers[r.ID] = body
+	b.answers[r.ID] = concat(head, payload, tail)
 	complete := len(b.answers) == len(b.ids)
 	f.mu.Unlock()
 	if !complete {
@@ -205,7 +211,35 @@ func (f *Flow) answered(id jsonrpc.ID) {
 // SendBody sends body, one whole message (or a batch of them); answered
 // are the ids of the requests it answers.
 func (f *Flow) SendBody(body []byte, answered ...jsonrpc.ID) error {
-	data := f.frame(body)
+	return f.send([][]byte{body}, answered)
+}
+
+// bulkBytes is the size of a message past which its framing and parts are
+// written one after the other instead of being copied into one buffer
+// first: a workspace/applyEdit carrying a 5 MB Write would be copied twice
+// more, into fresh memory, for one write call saved.
+const bulkBytes = 64 << 10
+
+// send writes one message, its body made of parts, whole (no other
+// message between its writes); answered are the ids of the requests it
+// answers.
+func (f *Flow) send(parts [][]byte, answered []jsonrpc.ID) error {
+	size := 0
+	for _, p := range parts {
+		size += len(p)
+	}
+	// A small message is copied into one buffer, one write; a large one
+	// is written in its parts.
+	var head, tail, whole []byte
+	if size < bulkBytes {
+		whole, tail = f.frame(make([]byte, 0, size+64), size)
+		for _, p := range parts {
+			whole = append(whole, p...)
+		}
+		whole = append(whole, tail...)
+	} else {
+		head, tail = f.frame(nil, size)
+	}
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
@@ -214,7 +248,7 @@ func (f *Flow) SendBody(body []byte, answered ...jsonrpc.ID) error {
 	f.writing++
 	f.mu.Unlock()
 	f.writeMu.Lock()
-	_, err := f.out.Write(data)
+	err := f.write(whole, head, parts, tail)
 	f.writeMu.Unlock()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -224,6 +258,37 @@ func (f *Flow) SendBody(body []byte, answered ...jsonrpc.ID) error {
 	}
 	f.signal()
 	return err
+}
+
+// write writes whole, or else head, parts and tail in turn; called with
+// writeMu held.
+func (f *Flow) write(whole, head []byte, parts [][]byte, tail []byte) error {
+	if whole != nil {
+		_, err := f.out.Write(whole)
+		return err
+	}
+	for _, b := range append(append([][]byte{head}, parts...), tail) {
+		if len(b) == 0 {
+			continue
+		}
+		if _, err := f.out.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// concat joins parts into one new slice.
+func concat(parts ...[]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]byte, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // Close makes later Sends fail: nothing reaches a client once its session

@@ -24,7 +24,7 @@ func id(n int) jsonrpc.ID {
 // off, a forgotten one is not waited for, and Drain reports when none is
 // left.
 func TestFlowCrossesOffAnsweredRequests(t *testing.T) {
-	f := NewFlow(io.Discard, func(b []byte) []byte { return b }, nil)
+	f := NewFlow(io.Discard, func(dst []byte, _ int) (head, tail []byte) { return dst, nil }, nil)
 	ctx := context.Background()
 	for _, n := range []int{1, 2, 3, 3} {
 		f.Asked(id(n))
@@ -71,7 +71,7 @@ func (w stuckWriter) Write(p []byte) (int, error) {
 // context does.
 func TestFlowAdmits(t *testing.T) {
 	w := stuckWriter{release: make(chan struct{}), started: make(chan struct{}, 1)}
-	f := NewFlow(w, func(b []byte) []byte { return b }, nil)
+	f := NewFlow(w, func(dst []byte, _ int) (head, tail []byte) { return dst, nil }, nil)
 	f.Limit = 2
 	held := make(chan struct{}, 1)
 	f.Held = func() { held <- struct{}{} }
@@ -107,7 +107,7 @@ func TestFlowAdmits(t *testing.T) {
 // last is in, and cross off its requests.
 func TestFlowReceivesAndAnswers(t *testing.T) {
 	var out strings.Builder
-	f := NewFlow(&out, func(b []byte) []byte { return append(append([]byte("<"), b...), '>') }, nil)
+	f := NewFlow(&out, func(dst []byte, _ int) (head, tail []byte) { return append(dst, '<'), []byte(">") }, nil)
 	word := func(fault *Fault) string { return "bad: " + fault.Reason }
 	if msg := f.Receive([]byte(`{"jsonrpc":"2.0","id":7}`), word); msg != nil {
 		t.Fatalf("a message without method or result was taken: %#v", msg)
@@ -137,5 +137,46 @@ func TestFlowReceivesAndAnswers(t *testing.T) {
 	}
 	if got, want := out.String(), `<{"jsonrpc":"2.0","id":1,"result":1}><[{"jsonrpc":"2.0","id":2,"result":2},{"jsonrpc":"2.0","id":3,"result":3}]>`; got != want || !f.Drain(ctx, 0) {
 		t.Fatalf("sent\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestFlowSendsEachMessageWhole: a message is framed around exactly its
+// encoding, whether it is small (copied into one write) or past bulkBytes
+// (written in parts), and the writes of two messages sent at once do not
+// interleave.
+func TestFlowSendsEachMessageWhole(t *testing.T) {
+	big := json.RawMessage(`"` + strings.Repeat("x", 3*bulkBytes) + `"`)
+	tests := []struct {
+		name string
+		msg  jsonrpc.Message
+	}{
+		{"a small request", &jsonrpc.Request{ID: id(1), Method: "m", Params: json.RawMessage(`{"a":1}`)}},
+		{"a notification without params", &jsonrpc.Request{Method: "n"}},
+		{"a request past bulkBytes", &jsonrpc.Request{ID: id(2), Method: "workspace/applyEdit", Params: big}},
+		{"a response past bulkBytes", &jsonrpc.Response{ID: id(3), Result: big}},
+		{"a response without result", &jsonrpc.Response{ID: id(4)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out strings.Builder
+			f := NewFlow(&out, func(dst []byte, size int) (head, tail []byte) { return fmt.Appendf(dst, "<%d|", size), []byte(">") }, nil)
+			var sends sync.WaitGroup
+			for range 2 {
+				sends.Go(func() {
+					if err := f.Send(tt.msg); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			sends.Wait()
+			body, err := Encode(tt.msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			one := fmt.Sprintf("<%d|%s>", len(body), body)
+			if got := out.String(); got != one+one {
+				t.Errorf("sent %.200s…, want twice %.200s…", got, one)
+			}
+		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+
+	"github.com/toolhost/toolhost/internal/hugemem"
 )
 
 // ReadLine reads up to and including the next newline, or to the end of
@@ -29,8 +31,18 @@ func ReadLine(r *bufio.Reader, max int) (line []byte, size int, err error) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if len(pieces) == 1 {
+		switch total := min(size, max); {
+		case len(pieces) == 1:
 			return pieces[0], size, err
+		case total >= hugemem.Min:
+			// A line of megabytes (an MCP Write's content) is joined into
+			// huge pages: 4 KB pages touched for the first time cost more
+			// than the copy.
+			line = hugemem.Bytes(total)[:0]
+			for _, p := range pieces {
+				line = append(line, p...)
+			}
+			return line, size, err
 		}
 		return bytes.Join(pieces, nil), size, err
 	}

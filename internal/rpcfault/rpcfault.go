@@ -251,10 +251,23 @@ func WireError(err error, codeless int64) *jsonrpc.Error {
 // Write's content can be megabytes). A response without result or error
 // answers null.
 func Encode(msg jsonrpc.Message) ([]byte, error) {
+	head, payload, tail, err := encodeParts(msg)
+	if err != nil {
+		return nil, err
+	}
+	return concat(head, payload, tail), nil
+}
+
+// closing ends an envelope; only read.
+var closing = []byte{'}'}
+
+// encodeParts is msg's wire form in three parts: the envelope up to the
+// params or result, those as they are (not copied), and the envelope's end.
+func encodeParts(msg jsonrpc.Message) (head, payload, tail []byte, err error) {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
 		method, _ := json.Marshal(m.Method) // a string always encodes
-		b := make([]byte, 0, len(m.Params)+len(method)+64)
+		b := make([]byte, 0, len(method)+64)
 		b = append(b, `{"jsonrpc":"2.0",`...)
 		if m.ID.IsValid() {
 			b = appendID(append(b, `"id":`...), m.ID)
@@ -262,27 +275,26 @@ func Encode(msg jsonrpc.Message) ([]byte, error) {
 		}
 		b = append(append(b, `"method":`...), method...)
 		if len(m.Params) > 0 {
-			b = append(append(b, `,"params":`...), m.Params...)
+			return append(b, `,"params":`...), m.Params, closing, nil
 		}
-		return append(b, '}'), nil
+		return append(b, '}'), nil, nil, nil
 	case *jsonrpc.Response:
-		b := make([]byte, 0, len(m.Result)+64)
+		b := make([]byte, 0, 64)
 		b = appendID(append(b, `{"jsonrpc":"2.0","id":`...), m.ID)
 		switch {
 		case m.Error != nil:
 			e, err := json.Marshal(WireError(m.Error, CodeInternalError))
 			if err != nil {
-				return nil, fmt.Errorf("encoding an error answer: %w", err)
+				return nil, nil, nil, fmt.Errorf("encoding an error answer: %w", err)
 			}
-			b = append(append(b, `,"error":`...), e...)
+			return append(b, `,"error":`...), e, closing, nil
 		case len(m.Result) > 0:
-			b = append(append(b, `,"result":`...), m.Result...)
+			return append(b, `,"result":`...), m.Result, closing, nil
 		default:
-			b = append(b, `,"result":null`...)
+			return append(b, `,"result":null}`...), nil, nil, nil
 		}
-		return append(b, '}'), nil
 	}
-	return nil, fmt.Errorf("cannot encode a %T", msg)
+	return nil, nil, nil, fmt.Errorf("cannot encode a %T", msg)
 }
 
 // appendID appends id as JSON; the zero ID is null.
