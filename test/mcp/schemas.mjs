@@ -20,6 +20,7 @@
 // A difference fails the test unless it is in `intended` below, and an
 // intended difference that no longer exists fails it too.
 import { readFileSync } from "node:fs";
+import ts from "typescript";
 
 // intended are the differences toolhost keeps, each with its reason:
 // "tool path" → { ours, theirs, why } (undefined: the key is absent).
@@ -124,117 +125,88 @@ export function compareListings(ours, theirs) {
 
 // --- sdk-tools.d.ts ---
 
-// tokens splits TypeScript declarations (comments removed) into tokens.
-function tokens(src) {
-  const out = [];
-  const re = /\s+|("(?:[^"\\]|\\.)*")|([A-Za-z_$][\w$]*)|(\.\.\.|[{}[\]()|;:?,&<>])/gy;
-  for (let m; re.lastIndex < src.length; ) {
-    const at = re.lastIndex;
-    if (!(m = re.exec(src))) throw new Error(`sdk-tools.d.ts: cannot read at ${JSON.stringify(src.slice(at, at + 40))}`);
-    if (m[1]) out.push({ str: JSON.parse(m[1]) });
-    else if (m[2] || m[3]) out.push(m[2] ?? m[3]);
-  }
-  return out;
-}
-
-// parseType reads one TypeScript type of json-schema-to-typescript's
-// output from toks (consumed) as a reduced schema (see reduce).
-function parseType(toks) {
-  const eat = (t) => {
-    if (toks[0] !== t) throw new Error(`sdk-tools.d.ts: want ${t}, have ${JSON.stringify(toks.slice(0, 5))}`);
-    toks.shift();
+// typeOf reads one TypeScript type node of json-schema-to-typescript's
+// output as a reduced schema (see reduce). The declarations are parsed by
+// the TypeScript compiler; only the shapes that generator writes are
+// understood, and anything else is an error naming it.
+function typeOf(node, src) {
+  const K = ts.SyntaxKind;
+  const fail = () => {
+    throw new Error(`sdk-tools.d.ts: cannot reduce ${K[node.kind]}: ${node.getText(src).slice(0, 60)}`);
   };
-  const primary = () => {
-    let t;
-    const tok = toks.shift();
-    if (tok === "(") {
-      t = union();
-      eat(")");
-    } else if (tok?.str !== undefined) {
-      t = { type: "string", enum: [tok.str] };
-    } else if (tok === "string" || tok === "number" || tok === "boolean") {
-      t = { type: tok };
-    } else if (tok === "unknown") {
-      t = {};
-    } else if (tok === "{") {
-      t = { type: "object", properties: {}, required: [], additionalProperties: false };
-      while (toks[0] !== "}") {
-        if (toks[0] === "[") {
-          eat("[");
-          toks.shift();
-          eat(":");
-          eat("string");
-          eat("]");
-          eat(":");
-          const v = union();
-          t.additionalProperties = Object.keys(v).length ? v : true;
-        } else {
-          const name = toks.shift();
-          const key = name.str ?? name;
-          const optional = toks[0] === "?";
-          if (optional) toks.shift();
-          eat(":");
-          t.properties[key] = union();
-          if (!optional) t.required.push(key);
-        }
-        if (toks[0] === ";" || toks[0] === ",") toks.shift();
-      }
-      eat("}");
-      t.required.sort();
-    } else if (tok === "[") {
-      // A tuple: n items, or at least n with a rest (...T[]).
-      const elems = [];
+  switch (node.kind) {
+    case K.ParenthesizedType:
+      return typeOf(node.type, src);
+    case K.StringKeyword:
+      return { type: "string" };
+    case K.NumberKeyword:
+      return { type: "number" };
+    case K.BooleanKeyword:
+      return { type: "boolean" };
+    case K.UnknownKeyword:
+      return {};
+    case K.LiteralType:
+      if (!ts.isStringLiteral(node.literal)) fail();
+      return { type: "string", enum: [node.literal.text] };
+    case K.TypeLiteral:
+      return objectOf(node.members, src);
+    case K.ArrayType:
+      return { type: "array", items: typeOf(node.elementType, src) };
+    case K.TupleType: {
+      // n items, or at least n with a rest (...T[]).
       let rest = false;
-      while (toks[0] !== "]") {
-        if (toks[0] === "...") {
-          toks.shift();
-          rest = true;
-          elems.push(union().items);
-        } else {
-          elems.push(union());
-        }
-        if (toks[0] === ",") toks.shift();
-      }
-      eat("]");
+      const elems = node.elements.map((e) => {
+        if (!ts.isRestTypeNode(e)) return typeOf(e, src);
+        rest = true;
+        return typeOf(e.type, src).items;
+      });
       if (!elems.every((e) => same(e, elems[0]))) throw new Error("sdk-tools.d.ts: a tuple of mixed items");
       const n = elems.length - (rest ? 1 : 0);
-      t = rest ? { type: "array", items: elems[0], minItems: n } : { type: "array", items: elems[0], minItems: n, maxItems: n };
+      return rest ? { type: "array", items: elems[0], minItems: n } : { type: "array", items: elems[0], minItems: n, maxItems: n };
+    }
+    case K.UnionType: {
+      const alts = node.types.map((t) => typeOf(t, src));
+      if (alts.every((a) => a.enum)) return { type: "string", enum: alts.flatMap((a) => a.enum).sort() };
+      if (alts.every((a) => a.type === "array" && a.minItems !== undefined && same(a.items, alts[0].items))) {
+        // Tuples of every length from n to m: an array of n to m items.
+        return { type: "array", items: alts[0].items, minItems: Math.min(...alts.map((a) => a.minItems)), maxItems: Math.max(...alts.map((a) => a.maxItems)) };
+      }
+      return { type: alts.map((a) => a.type).sort() };
+    }
+  }
+  return fail();
+}
+
+// objectOf reads an interface's or a type literal's members as a reduced
+// object schema: an index signature makes it open.
+function objectOf(members, src) {
+  const t = { type: "object", properties: {}, required: [], additionalProperties: false };
+  for (const m of members) {
+    if (ts.isIndexSignatureDeclaration(m)) {
+      const v = typeOf(m.type, src);
+      t.additionalProperties = Object.keys(v).length ? v : true;
+    } else if (ts.isPropertySignature(m)) {
+      const key = ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) ? m.name.text : m.name.getText(src);
+      t.properties[key] = typeOf(m.type, src);
+      if (!m.questionToken) t.required.push(key);
     } else {
-      throw new Error(`sdk-tools.d.ts: unexpected ${JSON.stringify(tok)}`);
+      throw new Error(`sdk-tools.d.ts: cannot reduce member ${ts.SyntaxKind[m.kind]}: ${m.getText(src).slice(0, 60)}`);
     }
-    while (toks[0] === "[" && toks[1] === "]") {
-      toks.splice(0, 2);
-      t = { type: "array", items: t };
-    }
-    return t;
-  };
-  const union = () => {
-    if (toks[0] === "|") toks.shift();
-    const alts = [primary()];
-    while (toks[0] === "|") {
-      toks.shift();
-      alts.push(primary());
-    }
-    if (alts.length === 1) return alts[0];
-    if (alts.every((a) => a.enum)) return { type: "string", enum: alts.flatMap((a) => a.enum).sort() };
-    if (alts.every((a) => a.type === "array" && a.minItems !== undefined && same(a.items, alts[0].items))) {
-      // Tuples of every length from n to m: an array of n to m items.
-      return { type: "array", items: alts[0].items, minItems: Math.min(...alts.map((a) => a.minItems)), maxItems: Math.max(...alts.map((a) => a.maxItems)) };
-    }
-    return { type: alts.map((a) => a.type).sort() };
-  };
-  return union();
+  }
+  t.required.sort();
+  return t;
 }
 
 // sdkInputs reads the input interfaces of sdk-tools.d.ts: tool name →
 // reduced schema. An interface is named after its tool (FileReadInput is
 // Read's).
 export function sdkInputs(path) {
-  const src = readFileSync(path, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  const src = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
   const out = new Map();
-  for (const m of src.matchAll(/^export interface (\w+)Input (?=\{)/gm)) {
-    const toks = tokens(src.slice(m.index + m[0].length, src.indexOf("\n}", m.index) + 2));
-    out.set(m[1].replace(/^File(?=Read|Edit|Write)/, ""), parseType(toks));
+  for (const st of src.statements) {
+    if (!ts.isInterfaceDeclaration(st) || !st.name.text.endsWith("Input")) continue;
+    const tool = st.name.text.slice(0, -"Input".length).replace(/^File(?=Read|Edit|Write)/, "");
+    out.set(tool, objectOf(st.members, src));
   }
   return out;
 }

@@ -96,7 +96,7 @@ h.test("commands: :Toolhost status is readable", function()
   h.match(text, "## MCP servers")
 end)
 
-h.test("commands: :Toolhost deny answers the waiting prompt; :Toolhost cancel closes it with its picker", function()
+h.test("commands: :Toolhost deny answers the waiting prompt; :Toolhost cancel closes it, and a question, with its picker", function()
   local dir = start()
   local dialogs = require("toolhost.dialogs")
   -- A floating picker that never answers, as if the user left it open.
@@ -120,26 +120,40 @@ h.test("commands: :Toolhost deny answers the waiting prompt; :Toolhost cancel cl
   h.match(format.result_text(result), "denied")
   h.eq(h.read(dir .. "/ran.txt"), nil, "the command did not run")
   vim.api.nvim_win_close(picker, true)
+  -- Starts a call, waits until its dialog is open, cancels it with
+  -- :Toolhost cancel and waits until the dialog has closed.
+  local function cancel_while_open(tool, input_value, open, closed)
+    local done, err = false, nil
+    toolhost.call_tool(tool, input_value, function(e)
+      done, err = true, e
+    end)
+    h.wait_for(open, tool .. "'s dialog")
+    local messages, restore = h.capture_notify()
+    vim.cmd("Toolhost cancel")
+    restore()
+    h.match(messages[1].msg, "cancelled " .. tool)
+    h.truthy(done and err ~= nil, "the cancelled " .. tool .. " call is answered with an error")
+    h.wait_for(closed, tool .. "'s dialog and its picker to close")
+  end
   -- Cancelled while its prompt waits: the server cancels the prompt's
   -- request naming the call, and the prompt and its picker close.
-  local err
-  done = false
-  toolhost.call_tool("Bash", { command = "echo ran > ran.txt" }, function(e)
-    done, err = true, e
-  end)
-  h.wait_for(function()
+  cancel_while_open("Bash", { command = "echo ran > ran.txt" }, function()
     return #dialogs.pending == 1
-  end, "the second prompt")
-  local messages, restore = h.capture_notify()
-  vim.cmd("Toolhost cancel")
-  restore()
-  h.match(messages[1].msg, "cancelled Bash")
-  h.truthy(done and err ~= nil, "the cancelled call is answered with an error")
-  h.wait_for(function()
+  end, function()
     return #dialogs.pending == 0 and not vim.api.nvim_win_is_valid(picker)
-  end, "the prompt and its picker to close")
-  vim.ui.select = original
+  end)
   h.eq(h.read(dir .. "/ran.txt"), nil, "the command did not run")
+  -- A question of a cancelled call closes the same way: its request
+  -- carries the callId the cancel names.
+  cancel_while_open("AskUserQuestion", { questions = { {
+    question = "Which one?", header = "Pick", multiSelect = false,
+    options = { { label = "a", description = "first" }, { label = "b", description = "second" } },
+  } } }, function()
+    return #dialogs.asking == 1 and picker ~= nil and vim.api.nvim_win_is_valid(picker)
+  end, function()
+    return #dialogs.asking == 0 and not vim.api.nvim_win_is_valid(picker)
+  end)
+  vim.ui.select = original
 end)
 
 -- Kills the server and returns the plugin's message about it (Neovim's

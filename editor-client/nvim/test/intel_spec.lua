@@ -1,8 +1,10 @@
 -- The editor's language intelligence in Neovim 0.7.2, with a real language
 -- server the test's own config starts: typescript-language-server from
 -- test/lsp (npm ci there). An Edit introducing a type error returns it, the
--- Edit fixing it reports none, LSP goToDefinition and findReferences are
--- answered by the server attached to the file's buffer.
+-- Edit fixing it reports none, an Edit changing no diagnostics answers
+-- without waiting (TypeScript's server asked), the same with a server that
+-- cannot be asked (its reports waited for), LSP goToDefinition and
+-- findReferences are answered by the server attached to the file's buffer.
 local h = require("harness")
 
 if not h.has_tsls("intel", "to run the language-server cases") then
@@ -119,6 +121,26 @@ h.test("intel: an Edit reports the type error it made and none once fixed; LSP a
   local _, fixed_all, fixed_ms = timed_edit(app, '= "three";', "= add(1, 2);")
   h.truthy(not fixed_all:find("2322", 1, true), "the fixing Edit reports no error: " .. fixed_all)
   io.stdout:write(string.format("# intel: the fixing Edit took %d ms (diagnostics bound 15000 ms)\n", fixed_ms))
+
+  -- An Edit leaving the diagnostics as they were: the server publishes
+  -- nothing for it, so a wait for its report would last the whole bound;
+  -- TypeScript's server, asked, answers at once.
+  local _, same_all, same_ms = timed_edit(app, "console.log(total);", "console.log(total); // sum")
+  h.truthy(not same_all:find("diagnostic", 1, true) and same_ms < 7500,
+    string.format("the Edit changing no diagnostics took %d ms (bound 15000 ms): %s", same_ms, same_all))
+  io.stdout:write(string.format("# intel: an Edit changing no diagnostics took %d ms (diagnostics bound 15000 ms)\n", same_ms))
+
+  -- A language server that cannot pass requests on to TypeScript's (any
+  -- other language's): the plugin waits for its reports instead.
+  local provider = vim.lsp.get_client_by_id(id).server_capabilities.executeCommandProvider
+  provider.commands = vim.tbl_filter(function(c)
+    return c ~= "typescript.tsserverRequest"
+  end, provider.commands)
+  local _, waited_all, waited_ms = timed_edit(app, "= add(1, 2);", '= "three";')
+  h.match(waited_all, "%[Line 2:7%] Type 'string' is not assignable to type 'number'%. %[2322%]", "the breaking Edit, waiting")
+  local _, rewaited_all, rewaited_ms = timed_edit(app, '= "three";', "= add(1, 2);")
+  h.truthy(not rewaited_all:find("2322", 1, true), "the fixing Edit, waiting, reports no error: " .. rewaited_all)
+  io.stdout:write(string.format("# intel: waiting for the reports, the Edits took %d and %d ms\n", waited_ms, rewaited_ms))
   vim.api.nvim_del_augroup_by_name("intel_spec_reports")
   stop_tsls()
 end)

@@ -38,6 +38,20 @@ h.test("trust: what runs at once comes first, and the first choice does not trus
   h.eq(answer, { trust = false }, "the default answer")
 end)
 
+h.test("trust: an untrusted folder is announced once, again only when what it ignores changes", function()
+  local state = {}
+  local hook = { file = "/w/.toolhost/settings.json", key = "hooks", what = "PreToolUse hook runs: touch x" }
+  local rule = { file = "/w/.toolhost/settings.json", key = "permissions.allow", what = "allow rule Bash(*)" }
+  trust.announced = {}
+  h.eq(trust.changed(state, { ignored = { hook } }, { progress = false }), true, "first trustChanged")
+  h.eq(state.trust.ignored[1], hook, "kept in the state")
+  -- A server restarted after a crash sends the same trust again.
+  h.eq(trust.changed(state, { ignored = { hook } }, { progress = false }), false, "the same ignored settings again")
+  h.eq(trust.changed(state, { ignored = { hook, rule } }, { progress = false }), true, "one more setting ignored")
+  h.eq(trust.changed(state, { ignored = {} }, { progress = false }), false, "nothing ignored")
+  h.eq(state.trust.ignored, {}, "the state follows every notification")
+end)
+
 -- Opens a folder whose settings run a hook on every call, answers the
 -- trust question with `answer`, runs Read; returns the folder, whether the
 -- hook ran, and the dialogs shown.

@@ -229,6 +229,7 @@ h.test("format: todos, results and tools", function()
     { "editor", false, "a diff tab with Accept, Reject, Deny with feedback %(edit%.reviewInEditor%)" },
     { "dialog", true, "one tab per turn" },
     { "editor", true, "one tab per turn" },
+    { "turn", false, "one tab per turn" },
   }) do
     h.match(format.edit_review(case[1], case[2]), "^" .. case[3], "edit review " .. case[1] .. tostring(case[2]))
   end

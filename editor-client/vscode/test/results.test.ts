@@ -69,6 +69,7 @@ test("formatStatus states where VS Code reviews an edit", () => {
   const cases: Array<[string, RegExp]> = [
     ["dialog", /- Edit review: diff editor/],
     ["editor", /- Edit review: Refactor Preview/],
+    ["turn", /- Edit review: one review per turn/],
   ];
   for (const [editReview, want] of cases) {
     assert.match(formatStatus({ editReview }), want, editReview);

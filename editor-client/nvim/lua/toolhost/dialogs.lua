@@ -45,12 +45,64 @@ local function remove_pending(p)
   end
 end
 
+--- Runs show() and returns the floating windows it opened: those a
+--- replaced vim.ui opened for a dialog, to close when the call it asks for
+--- is cancelled (M.cancel).
+local function floats_opened_by(show)
+  local before = {}
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    before[w] = true
+  end
+  show()
+  local opened = {}
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if not before[w] and vim.api.nvim_win_get_config(w).relative ~= "" then
+      table.insert(opened, w)
+    end
+  end
+  return opened
+end
+
+--- Closes the windows of wins that are still open.
+local function close_windows(wins)
+  for _, w in ipairs(wins or {}) do
+    if vim.api.nvim_win_is_valid(w) then
+      vim.api.nvim_win_close(w, true)
+    end
+  end
+end
+
+-- The questions being asked (toolhost/askUserQuestion), each
+-- {call_id, done, wins, cancelled}: the dialog on screen, so that the
+-- server's $/cancelRequest for the call closes it (M.cancel).
+M.asking = {}
+
+--- Runs show(done) (a picker or an input) and yields until it answers.
+--- Within a question (opts.asking), the dialog is recorded so a cancel of
+--- the call closes it, and nothing more opens once the call is cancelled.
+local function await_dialog(opts, show)
+  local asking = opts.asking
+  if asking and asking.cancelled then
+    return nil
+  end
+  return async.await(function(done)
+    if not asking then
+      show(done)
+      return
+    end
+    asking.done = done
+    asking.wins = floats_opened_by(function()
+      show(done)
+    end)
+  end, opts.dialog_timeout_ms)
+end
+
 --- Shows a picker and yields until it answers. Returns the item or nil.
 local function select(opts, items, select_opts)
   local fn = ui(opts).select or vim.ui.select
-  return async.await(function(done)
+  return await_dialog(opts, function(done)
     fn(items, select_opts, done)
-  end, opts.dialog_timeout_ms)
+  end)
 end
 
 M.select = select
@@ -58,9 +110,9 @@ M.select = select
 --- Shows an input and yields until it answers. Returns the text or nil.
 local function input(opts, input_opts)
   local fn = ui(opts).input or vim.ui.input
-  return async.await(function(done)
+  return await_dialog(opts, function(done)
     fn(input_opts, done)
-  end, opts.dialog_timeout_ms)
+  end)
 end
 M.input = input
 
@@ -77,27 +129,17 @@ function M.choose(opts, spec)
     prompt.answer = done
     local fn = ui(opts).select or vim.ui.select
     local function menu()
-      local before = {}
-      for _, w in ipairs(vim.api.nvim_list_wins()) do
-        before[w] = true
-      end
-      fn(spec.items, { prompt = spec.prompt, kind = spec.kind, format_item = spec.format_item }, function(choice)
-        if choice ~= nil then
-          done(choice)
-        elseif not spec.view then
-          done(nil)
-        else
-          require("toolhost.client").echo("toolhost: the prompt is still waiting — " .. (spec.hint or ""), "WarningMsg")
-        end
+      prompt.wins = floats_opened_by(function()
+        fn(spec.items, { prompt = spec.prompt, kind = spec.kind, format_item = spec.format_item }, function(choice)
+          if choice ~= nil then
+            done(choice)
+          elseif not spec.view then
+            done(nil)
+          else
+            require("toolhost.client").echo("toolhost: the prompt is still waiting — " .. (spec.hint or ""), "WarningMsg")
+          end
+        end)
       end)
-      -- The floats a replaced vim.ui.select opened for this menu, to close
-      -- when the call is cancelled (M.cancel).
-      prompt.wins = {}
-      for _, w in ipairs(vim.api.nvim_list_wins()) do
-        if not before[w] and vim.api.nvim_win_get_config(w).relative ~= "" then
-          table.insert(prompt.wins, w)
-        end
-      end
     end
     prompt.menu = menu
     if spec.view then
@@ -119,22 +161,30 @@ function M.choose(opts, spec)
   return answer
 end
 
---- Handles the server's $/cancelRequest for a permission prompt: the call
---- it asks about (spec.call_id) was cancelled, so the prompt closes, its
---- picker's floats with it, answered as dismissed. Matched by the callId
---- the cancel carries, which every Neovim version sees (docs/protocol.md).
+--- Handles the server's $/cancelRequest for a permission prompt or a
+--- question: the call it asks about (spec.call_id) was cancelled, so the
+--- prompt closes, its picker's floats with it, answered as dismissed.
+--- Matched by the callId the cancel carries, which every Neovim version
+--- sees (docs/protocol.md).
 function M.cancel(params)
   local call_id = type(params) == "table" and params.callId or nil
   if type(call_id) ~= "string" or call_id == "" then
     return
   end
+  -- A question of the cancelled call closes the same way, answered as
+  -- dismissed (the server ignores the answer).
+  for _, a in ipairs(vim.list_slice(M.asking)) do
+    if a.call_id == call_id and not a.cancelled then
+      a.cancelled = true
+      close_windows(a.wins)
+      if a.done then
+        a.done(nil)
+      end
+    end
+  end
   for _, p in ipairs(vim.list_slice(M.pending)) do
     if p.spec.call_id == call_id and p.answer then
-      for _, w in ipairs(p.wins or {}) do
-        if vim.api.nvim_win_is_valid(w) then
-          vim.api.nvim_win_close(w, true)
-        end
-      end
+      close_windows(p.wins)
       p.answer(nil)
     end
   end
@@ -354,14 +404,19 @@ end
 --- Handles toolhost/askUserQuestion. A dismissed dialog answers
 --- {answers = {}, dismissed = true}.
 function M.ask_user_question(params, opts)
+  local asking = { call_id = type(params) == "table" and params.callId or nil }
+  table.insert(M.asking, asking)
+  opts = vim.tbl_extend("force", opts or {}, { asking = asking })
   local answers = vim.empty_dict()
   local questions = (params and params.questions) or {}
   local i = 1
+  local dismissed = false
   while i <= #questions do
     local q = questions[i]
     local answer = ask_one(q, opts, i > 1)
     if not answer then
-      return { answers = vim.empty_dict(), dismissed = true }
+      dismissed = true
+      break
     end
     if answer == M.BACK then
       i = i - 1
@@ -369,6 +424,14 @@ function M.ask_user_question(params, opts)
       answers[q.question] = answer
       i = i + 1
     end
+  end
+  for k = #M.asking, 1, -1 do
+    if M.asking[k] == asking then
+      table.remove(M.asking, k)
+    end
+  end
+  if dismissed then
+    return { answers = vim.empty_dict(), dismissed = true }
   end
   return { answers = answers }
 end

@@ -134,9 +134,10 @@ end
 --- turn's review tab when the plugin declared reviewChanges (the server
 --- then sends every such change there), else by the server's editReview:
 --- "dialog" is a permission prompt over the diff, "editor" the edit
---- arriving for confirmation (edit.reviewInEditor).
+--- arriving for confirmation (edit.reviewInEditor), "turn" the server
+--- saying it sends the turn's changes to reviewChanges.
 function M.edit_review(edit_review, review_changes)
-  if review_changes then
+  if review_changes or edit_review == "turn" then
     return "one tab per turn, every file's diff in it (review_changes; :help toolhost-review-turn)"
   elseif edit_review == "dialog" then
     return "a diff tab with the permission prompt (a allow · d deny · f feedback)"

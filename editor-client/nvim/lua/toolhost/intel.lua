@@ -1,6 +1,8 @@
 -- The editor's language intelligence for the agent: toolhost/diagnostics
--- answered from vim.diagnostic (waiting, within the server's bound, for the
--- diagnostics to follow an edit the agent just made), and
+-- answered from vim.diagnostic (a buffer whose language server passes
+-- requests on to TypeScript's server asked about its text as it is now;
+-- the others waited for, within the server's bound, to follow an edit the
+-- agent just made), and
 -- toolhost/languageFeature answered by the language servers attached to
 -- the file's buffer (loaded, unshown, when it is not open).
 local async = require("toolhost.async")
@@ -12,6 +14,13 @@ local QUIET_MS = 200
 --- How often a wait for a language server to attach looks again (Neovim
 --- 0.7 has no LspAttach event).
 local ATTACH_POLL_MS = 50
+--- How long a request without a wait (the diagnostics before an edit, the
+--- getDiagnostics tool) gives TypeScript's server to answer before the
+--- editor's last reports are taken instead.
+local ASK_BOUND_MS = 5000
+--- The command through which typescript-language-server and vtsls pass a
+--- request on to TypeScript's server.
+local TSSERVER_REQUEST = "typescript.tsserverRequest"
 
 -- Per buffer: how often its diagnostics changed, and that count when the
 -- agent's last edit of it began.
@@ -54,6 +63,18 @@ local function language_clients(bufnr)
     end
   end
   return out
+end
+
+--- The language client of bufnr that passes requests on to TypeScript's
+--- server, if one is attached.
+local function tsserver_client(bufnr)
+  for _, c in ipairs(language_clients(bufnr)) do
+    local provider = c.server_capabilities and c.server_capabilities.executeCommandProvider
+    if type(provider) == "table" and vim.tbl_contains(provider.commands or {}, TSSERVER_REQUEST) then
+      return c
+    end
+  end
+  return nil
 end
 
 local function followed(bufnr)
@@ -127,7 +148,8 @@ function M.editing(params)
       first_waited[bufnr] = nil
       -- Only when the server will ask for the edit's diagnostics (it took a
       -- baseline): with edit.diagnostics off nothing waits.
-      if changes[bufnr] == nil and baseline_asked[bufnr] then
+      -- A buffer TypeScript's server is asked about needs no first report.
+      if changes[bufnr] == nil and baseline_asked[bufnr] and not tsserver_client(bufnr) then
         edited_at[bufnr] = 0
         table.insert(first, bufnr)
         first_ms = math.max(first_ms, baseline_asked[bufnr])
@@ -175,6 +197,79 @@ local function lsp_diagnostic(d)
   }
 end
 
+--- Asks TypeScript's server for bufnr's diagnostics as of its text now
+--- and passes them to the client's publishDiagnostics handler, as if the
+--- server had published them: the editor shows them, and the user's
+--- handler (a severity filter, say) applies as to any report. Returns
+--- whether it did; false when no attached client passes requests on to
+--- TypeScript's server or it does not answer within timeout_ms.
+---
+--- TypeScript's language servers, like VS Code's, publish nothing when an
+--- edit leaves a file's diagnostics as they were, so a wait for a change
+--- would last the whole bound; asking cannot take a late report about the
+--- text before the edit for the answer either. The client sends the
+--- buffer's pending changes before the request.
+local function ask_typescript(bufnr, uri, timeout_ms)
+  if not vim.api.nvim_buf_is_loaded(bufnr) or timeout_ms <= 0 then
+    return false
+  end
+  local client = tsserver_client(bufnr)
+  if not client then
+    return false
+  end
+  local deadline = vim.loop.now() + timeout_ms
+  local found = {}
+  for _, command in ipairs({ "syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync" }) do
+    local answer = async.await(function(done)
+      local params = { command = TSSERVER_REQUEST, arguments = { command, { file = uri } } }
+      local ok = client.request("workspace/executeCommand", params, function(err, result)
+        done({ err = err, result = result })
+      end, bufnr)
+      if not ok then
+        done({ err = "not sent" })
+      end
+    end, math.max(deadline - vim.loop.now(), 1))
+    local r = answer and not answer.err and answer.result
+    if type(r) ~= "table" or r.type ~= "response" or r.success ~= true or type(r.body) ~= "table" then
+      return false
+    end
+    vim.list_extend(found, r.body)
+  end
+  -- What the server would publish (typescript-language-server's
+  -- conversion): LSP positions count UTF-16 units from 0, tsserver's from 1.
+  local severities = { error = 1, warning = 2, suggestion = 4 }
+  local published = {}
+  for _, d in ipairs(found) do
+    local shaped = type(d) == "table" and type(d.start) == "table" and type(d["end"]) == "table"
+      and type(d.text) == "string" and type(d.category) == "string"
+    if not shaped then
+      return false
+    end
+    local tags = {}
+    if d.reportsUnnecessary then
+      table.insert(tags, 1)
+    end
+    if d.reportsDeprecated then
+      table.insert(tags, 2)
+    end
+    table.insert(published, {
+      range = {
+        start = { line = d.start.line - 1, character = d.start.offset - 1 },
+        ["end"] = { line = d["end"].line - 1, character = d["end"].offset - 1 },
+      },
+      severity = severities[d.category] or 1,
+      message = d.text,
+      code = d.code,
+      source = d.source or "typescript",
+      tags = #tags > 0 and tags or nil,
+    })
+  end
+  local method = "textDocument/publishDiagnostics"
+  local handler = (client.handlers and client.handlers[method]) or vim.lsp.handlers[method]
+  handler(nil, { uri = uri, diagnostics = published }, { method = method, client_id = client.id, bufnr = bufnr })
+  return true
+end
+
 --- Handles toolhost/diagnostics.
 function M.diagnostics(params)
   params = params or {}
@@ -197,7 +292,18 @@ function M.diagnostics(params)
       baseline_asked[b] = params.firstWaitMs
     end
   end
-  settle(bufnrs, wait_ms)
+  local started = vim.loop.now()
+  local unasked = {}
+  for i, b in ipairs(bufnrs) do
+    local bound = (wait_ms and wait_ms > 0) and wait_ms or ASK_BOUND_MS
+    if not ask_typescript(b, uris[i], bound - (vim.loop.now() - started)) then
+      table.insert(unasked, b)
+    end
+  end
+  if wait_ms and wait_ms > 0 then
+    wait_ms = wait_ms - (vim.loop.now() - started)
+  end
+  settle(unasked, wait_ms)
   local items = {}
   if #bufnrs > 0 then
     for i, b in ipairs(bufnrs) do

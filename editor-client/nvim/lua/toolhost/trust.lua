@@ -67,13 +67,34 @@ function M.request_trust(params, opts)
   return M.answer(choice)
 end
 
+-- The sets of ignored settings already announced, by M.ignored_key: a
+-- server restarted after a crash sends the same trust again, and saying it
+-- twice would hide the restart's own message.
+M.announced = {}
+
+--- The identity of what an untrusted folder's trust ignores: its items'
+--- files and keys, in order.
+function M.ignored_key(ignored)
+  local parts = {}
+  for _, item in ipairs(ignored) do
+    table.insert(parts, tostring(item.file) .. "\0" .. tostring(item.key) .. "\0" .. tostring(item.what))
+  end
+  return table.concat(parts, "\n")
+end
+
 --- Handles toolhost/trustChanged: keeps the trust in the plugin's state and
---- says, once, when the folder stays untrusted.
+--- says, once per Neovim for the same ignored settings, when the folder
+--- stays untrusted. Returns whether it said so.
 function M.changed(state, params, opts)
   state.trust = params
   if type(params) ~= "table" or type(params.ignored) ~= "table" or #params.ignored == 0 then
-    return
+    return false
   end
+  local key = M.ignored_key(params.ignored)
+  if M.announced[key] then
+    return false
+  end
+  M.announced[key] = true
   if opts.progress ~= false then
     vim.schedule(function()
       -- Right after the trust question, whose typed answer is still on the
@@ -86,6 +107,7 @@ function M.changed(state, params, opts)
       )
     end)
   end
+  return true
 end
 
 return M

@@ -2,10 +2,13 @@
 // with VS Code's built-in TypeScript features (offline). An agent attached
 // through `toolhost mcp --attach` edits a .ts file: an Edit introducing a
 // type error returns that error (code, line, message), the Edit fixing it
-// reports none; LSP goToDefinition on a symbol used in another file returns
-// that file and line, findReferences lists the uses, and the other seven
-// operations answer in Claude Code's shape. The time the
-// diagnostics wait added to each Edit is printed.
+// reports none, an Edit changing no diagnostics does not wait out the bound,
+// an Edit of a file no tab shows gets its error too, and a JSON file's
+// Edits get the JSON server's reports, waited for, while a plain text file's
+// Edit waits for nothing; LSP goToDefinition
+// on a symbol used in another file returns that file and line,
+// findReferences lists the uses, and the other seven operations answer in
+// Claude Code's shape. The time the diagnostics added to each Edit is printed.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
@@ -25,6 +28,7 @@ async function main() {
   fs.mkdirSync(path.join(folder, "src"), { recursive: true });
   fs.mkdirSync(runtime, { mode: 0o700 });
   fs.writeFileSync(path.join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noUnusedLocals: true, target: "es2020", module: "commonjs" }, include: ["src"] }));
+  fs.writeFileSync(path.join(folder, "src", "data.json"), '{"a": 1, "b": 2}\n');
   fs.writeFileSync(path.join(folder, "src", "util.ts"), "export function add(a: number, b: number): number {\n  return a + b;\n}\n");
   const app = path.join(folder, "src", "app.ts");
   fs.writeFileSync(app, 'import { add } from "./util";\nconst total: number = add(1, 2);\nconsole.log(total);\n');
@@ -136,12 +140,70 @@ async function main() {
     step("an Edit introducing a type error and a warning returns both (edit.diagnostics on); the Edit fixing them reports none");
     await breakAndFix("on");
 
+    // VS Code's TypeScript reports nothing when an edit leaves a file's
+    // diagnostics as they were; its server is asked instead, so the Edit
+    // does not wait out the bound.
+    step("an Edit that changes no diagnostics returns without waiting out the bound");
+    const quiet = await agent.call("Edit", { file_path: app, old_string: "console.log(total);", new_string: "console.log(total); // sum" });
+    if (quiet.isError || /diagnostic/.test(quiet.text) || quiet.ms >= WAIT_BOUND_MS / 2) {
+      throw new Error(`the Edit changing no diagnostics took ${quiet.ms} ms (bound ${WAIT_BOUND_MS} ms): ${quiet.text}`);
+    }
+    console.log(`intelligence: an Edit changing no diagnostics took ${quiet.ms} ms (diagnostics bound ${WAIT_BOUND_MS} ms)`);
+
+    step("an Edit breaking shape.ts, which no tab shows, returns its new error; the Edit undoing it reports none");
+    const shapeFile = path.join(folder, shape);
+    const shapeRead = await agent.call("Read", { file_path: shapeFile });
+    if (shapeRead.isError) {
+      throw new Error(`Read: ${shapeRead.text}`);
+    }
+    const broken = await agent.call("Edit", { file_path: shapeFile, old_string: "return add(2, 2);", new_string: 'return add(2, "2");' });
+    if (broken.isError || !/<new-diagnostics>[^]*✖ \[Line 7:19\] Argument of type 'string' is not assignable to parameter of type 'number'\. \[2345\] \(ts\)/.test(broken.text)) {
+      throw new Error(`the Edit breaking shape.ts (${broken.ms} ms) should report its type error: ${broken.text}`);
+    }
+    const mended = await agent.call("Edit", { file_path: shapeFile, old_string: 'return add(2, "2");', new_string: "return add(2, 2);" });
+    if (mended.isError || /diagnostic/.test(mended.text)) {
+      throw new Error(`the Edit mending shape.ts (${mended.ms} ms) still reports: ${mended.text}`);
+    }
+    console.log(`intelligence: Edits of a file no tab shows took ${broken.ms} and ${mended.ms} ms`);
+
+    // A language TypeScript's server does not check: the extension waits
+    // for VS Code's JSON language server to report the edit.
+    step("an Edit breaking a JSON file returns the JSON server's error (its report waited for); the Edit mending it reports none");
+    // VS Code's JSON server checks the files open in a tab: the user opens it.
+    await wb.openFile("data.json", 60000);
+    await waitFor(async () => (await wb.activeEditorText()).includes('"b": 2'), "data.json open", 60000);
+    const data = path.join(folder, "src", "data.json");
+    const dataRead = await agent.call("Read", { file_path: data });
+    if (dataRead.isError) {
+      throw new Error(`Read: ${dataRead.text}`);
+    }
+    const jsonBroken = await agent.call("Edit", { file_path: data, old_string: '"b": 2', new_string: '"b": 2 "c": 3' });
+    if (jsonBroken.isError || !/<new-diagnostics>[^]*✖ \[Line 1:\d+\] Expected comma[^]*\(json\)/.test(jsonBroken.text)) {
+      const later = await agent.call("getDiagnostics", { uri: "src/data.json" });
+      throw new Error(`the Edit breaking data.json (${jsonBroken.ms} ms) should report the JSON server's error: ${jsonBroken.text}\ngetDiagnostics after it: ${later.text}`);
+    }
+    const jsonMended = await agent.call("Edit", { file_path: data, old_string: '"b": 2 "c": 3', new_string: '"b": 2' });
+    if (jsonMended.isError || /diagnostic/.test(jsonMended.text)) {
+      throw new Error(`the Edit mending data.json (${jsonMended.ms} ms) still reports: ${jsonMended.text}`);
+    }
+    console.log(`intelligence: Edits of a JSON file, its reports waited for, took ${jsonBroken.ms} and ${jsonMended.ms} ms`);
+
+    step("an Edit of a file no extension reports on returns without waiting out the bound");
+    const notes = path.join(folder, "notes.txt");
+    fs.writeFileSync(notes, "some notes\n");
+    const notesRead = await agent.call("Read", { file_path: notes });
+    const plain = await agent.call("Edit", { file_path: notes, old_string: "some notes", new_string: "more notes" });
+    if (notesRead.isError || plain.isError || /diagnostic/.test(plain.text) || plain.ms >= WAIT_BOUND_MS / 2) {
+      throw new Error(`the Edit of notes.txt took ${plain.ms} ms (bound ${WAIT_BOUND_MS} ms): ${notesRead.text}\n${plain.text}`);
+    }
+    console.log(`intelligence: an Edit of a file no extension reports on took ${plain.ms} ms`);
+
     step("getDiagnostics for app.ts is empty again");
     const diags = await agent.call("getDiagnostics", { uri: "src/app.ts" });
     if (diags.isError || diags.text.includes("2322")) {
       throw new Error(`getDiagnostics: ${diags.text}`);
     }
-    console.log("intelligence: 6 steps passed");
+    console.log("intelligence: 10 steps passed");
   } catch (err) {
     await reportFailed("e2e intelligence", log, err, session?.wb, "intelligence-failure");
   } finally {

@@ -89,7 +89,11 @@ async function main() {
     await wb.screenshot("trust-02b-status-lists-ignored");
 
     step("after a reload, Trust Folder starts the server");
-    await wb.runCommand("Developer: Reload Window");
+    // The browser's own reload, which is what Developer: Reload Window does
+    // in a browser. Picking that command from the palette races the reload
+    // it starts: on a loaded machine the click is reported failed as the
+    // page goes away, and a retry then finds a blank page.
+    await wb.page.reload({ timeout: 90000 });
     await wb.modal(90000);
     await wb.clickModalButton("Trust Folder");
     await until(() => fs.existsSync(marker), "the trusted folder's MCP server to start");

@@ -118,7 +118,8 @@ export function formatStatus(raw: Record<string, unknown>, header: StatusHeader 
  * Where VS Code shows an edit that needs approval, for the server's
  * `editReview`: "dialog" is the server asking by a permission request,
  * which this extension shows in the diff editor; "editor" is the edit
- * arriving for confirmation, which VS Code shows in its Refactor Preview.
+ * arriving for confirmation, which VS Code shows in its Refactor Preview;
+ * "turn" is a turn's changes reviewed as one (toolhost/reviewChanges).
  */
 export function editReviewText(editReview: unknown): string | undefined {
   switch (editReview) {
@@ -126,6 +127,8 @@ export function editReviewText(editReview: unknown): string | undefined {
       return "diff editor (Allow or Deny in its title bar)";
     case "editor":
       return "Refactor Preview (toolhost.reviewEditsInPreview)";
+    case "turn":
+      return "one review per turn, every file's hunks in it (toolhost.reviewChangesAsOne)";
     default:
       return editReview === undefined ? undefined : String(editReview);
   }
