@@ -42,20 +42,27 @@ if [ -n "${BASE:-}" ]; then
   base_args=(-base "$base_tree/toolhost")
 fi
 
+# step runs one measuring command; one that exits non-zero (a row that
+# missed its target, or a failure) is noted and the later steps still run,
+# so that one noisy row does not hide the rest of the comparison.
+step() {
+  "$@" || echo "step exited with status $?: $* (see its rows above)"
+}
+
 steps() {
   if [ -z "${BENCH_QUICK:-}" ]; then
     say "Go benchmarks (in-process)"
-    go test -run '^$' -bench . -benchmem -benchtime "$benchtime" ./...
+    step go test -run '^$' -bench . -benchmem -benchtime "$benchtime" ./...
   fi
 
   say "toolhost serve over stdio (bench/stdio)"
-  go run ./bench/stdio -bin "$BIN" -starts "$starts" -calls "$calls" -bigwrite-runs "$bigruns"
+  step go run ./bench/stdio -bin "$BIN" -starts "$starts" -calls "$calls" -bigwrite-runs "$bigruns"
 
   say "Write through a vscode-jsonrpc editor (test/node/bench/bigwrite.mjs)"
   if [ -n "${BENCH_QUICK:-}" ]; then
     echo "skipped with BENCH_QUICK"
   elif [ -d test/node/node_modules/vscode-jsonrpc ]; then
-    TOOLHOST_BIN="$BIN" node test/node/bench/bigwrite.mjs -runs "$bigruns"
+    step env TOOLHOST_BIN="$BIN" node test/node/bench/bigwrite.mjs -runs "$bigruns"
   else
     echo "skipped: vscode-jsonrpc is not installed; run 'npm ci' in test/node (make deps)"
   fi
@@ -64,12 +71,12 @@ steps() {
   if [ -n "${BENCH_QUICK:-}" ]; then
     echo "skipped with BENCH_QUICK (bench/mcp below times Grep and Glob against rg on a small folder)"
   else
-    bash bench/search.sh -files "$files"
+    step bash bench/search.sh -files "$files"
   fi
 
   say "toolhost mcp against claude mcp serve (bench/mcp)"
   if [ -x test/mcp/node_modules/.bin/claude ]; then
-    go run ./bench/mcp -toolhost "$BIN" -starts "$((starts / 2))" -calls "$calls" -big-rounds "$bigruns" "${base_args[@]}"
+    step go run ./bench/mcp -toolhost "$BIN" -starts "$((starts / 2))" -calls "$calls" -big-rounds "$bigruns" "${base_args[@]}"
   else
     echo "skipped: Claude Code is not installed; run 'npm ci' in test/mcp (make deps) to compare with it"
   fi
@@ -78,3 +85,9 @@ steps() {
 steps 2>&1 | tee "$log"
 say "every row with a target, from the steps above"
 grep -E ' (meets|MISSES|misses)' "$log" || echo "(none)"
+# The run fails, after the summary, when a step did.
+if grep -q '^step exited with status' "$log"; then
+  say "steps that exited non-zero"
+  grep '^step exited with status' "$log"
+  exit 1
+fi

@@ -44,6 +44,9 @@ type bigResult struct {
 // measureBigFiles runs the big-file calls rounds times per peer, runs
 // alternating, and prints the medians side by side.
 func measureBigFiles(ctx context.Context, peers []peer, tmp string, rounds int) error {
+	if rounds == 0 {
+		return nil // -big-rounds 0: not measured
+	}
 	editText, oldWrite, newWrite := bigText(editLines, "x"), bigText(writeLines, "old"), bigText(writeLines, "new")
 	sparseText := "first MARK\n" + editText + "last MARK\n"
 	results := map[string][]bigResult{}

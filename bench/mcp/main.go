@@ -272,6 +272,9 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 		{"minimal client: Read", rawRead, 0, 0},
 		{"minimal client: Bash", rawBash, 0, 0},
 	} {
+		if len(row.times["toolhost"]) == 0 {
+			continue // not measured in this run (-starts 0, -calls 0)
+		}
 		t50, t90 := percentiles(row.times["toolhost"])
 		c50, _ := percentiles(row.times["claude"])
 		ratio := float64(c50) / float64(t50)
@@ -299,8 +302,10 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	// by its own ping.
 	c50, _ := percentiles(rawRead["claude"])
 	p50, _ := percentiles(rawPing["toolhost"])
-	fmt.Printf("\nWith the minimal client a Read ratio above %.1f× would need toolhost to answer a Read faster than it answers a ping.\n",
-		float64(c50)/float64(p50))
+	if p50 > 0 {
+		fmt.Printf("\nWith the minimal client a Read ratio above %.1f× would need toolhost to answer a Read faster than it answers a ping.\n",
+			float64(c50)/float64(p50))
+	}
 	return measureBigFiles(ctx, peers, tmp, bigRounds)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -50,6 +51,20 @@ func TestPrepareTree(t *testing.T) {
 			t.Errorf("-dir %s: nothing generated", dir)
 		}
 		cleanup()
+	}
+
+	// A folder an earlier -dir run generated is timed again with the same
+	// -files, and refused with another.
+	generated := t.TempDir()
+	if _, _, err := prepareTree(generated, "", 20); err != nil {
+		t.Fatal(err)
+	}
+	before := list(generated)
+	if root, _, err := prepareTree(generated, "", 20); err != nil || root != generated || !slices.Equal(list(generated), before) {
+		t.Errorf("-dir of a tree generated with the same -files: %q, %v; want it timed as it is", root, err)
+	}
+	if _, _, err := prepareTree(generated, "", 21); err == nil || !strings.Contains(err.Error(), "not empty") {
+		t.Errorf("-dir of a tree generated with other -files: %v, want a refusal", err)
 	}
 
 	if _, _, err := prepareTree(t.TempDir(), populated, 20); err == nil {
