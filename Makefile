@@ -55,14 +55,18 @@ test-windows:
 	bash scripts/wine/test.sh
 
 # fuzz runs the fuzz targets of the two input framings and of Bash
-# permission rules against real bash briefly (FUZZTIME
-# each); `make fuzz FUZZTIME=10m` digs deeper. A failure is saved under the
-# package's testdata/fuzz and replayed by every later go test.
-FUZZTIME ?= 10s
+# permission rules against real bash briefly: a number of executions each
+# (about ten seconds on two cores), not a duration, because Go's fuzzing
+# coordinator can report a duration's end as "context deadline exceeded"
+# and fail a run that found nothing (go.dev/issue/75804, fixed after Go
+# 1.26). `make fuzz FUZZTIME=10m` digs deeper, for as long as it is given.
+# A failure is saved under the package's testdata/fuzz and replayed by
+# every later go test.
+FUZZTIME ?=
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./lspserver
-	$(GO) test -run '^$$' -fuzz '^FuzzStdio$$' -fuzztime $(FUZZTIME) ./mcpserver
-	$(GO) test -run '^$$' -fuzz '^FuzzCoveredCommandsRunOnlyWhatTheRulesName$$' -fuzztime $(FUZZTIME) ./tools/permission
+	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(or $(FUZZTIME),40000x) ./lspserver
+	$(GO) test -run '^$$' -fuzz '^FuzzStdio$$' -fuzztime $(or $(FUZZTIME),30000x) ./mcpserver
+	$(GO) test -run '^$$' -fuzz '^FuzzCoveredCommandsRunOnlyWhatTheRulesName$$' -fuzztime $(or $(FUZZTIME),20000x) ./tools/permission
 
 test-node: build
 	@if [ -f test/node/package.json ]; then cd test/node && TOOLHOST_BIN=$(CURDIR)/$(BIN) npm test; fi
