@@ -12,12 +12,12 @@ import (
 	"github.com/toolhost/toolhost/session"
 )
 
-// TestServeAnswersInitializeWhileTheSessionIsBuilt: toolhost mcp answers
-// the initialize request before its session is built (the session is built
-// beside the handshake); a tools/list waits for the session and lists its
+// TestServeAnswersInitializeBeforeTheSessionIsBuilt: toolhost mcp answers
+// the initialize request before it builds its session, which it builds
+// once the reply is out; a tools/list waits for the session and lists its
 // tools, and a session that cannot be built ends Serve with its error
 // after the handshake was answered.
-func TestServeAnswersInitializeWhileTheSessionIsBuilt(t *testing.T) {
+func TestServeAnswersInitializeBeforeTheSessionIsBuilt(t *testing.T) {
 	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
 	const list = `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
 	buildFailed := errors.New("the session could not be built")
@@ -72,12 +72,16 @@ func TestServeAnswersInitializeWhileTheSessionIsBuilt(t *testing.T) {
 				}
 			}
 
-			<-building
 			// Written aside: a server that reads nothing before its
 			// session is built fails the test below, not the write.
 			go func() { _, _ = io.WriteString(clientOut, initialize) }()
-			if reply := next("initialize reply while the session was being built"); !strings.Contains(reply, `"id":1`) || !strings.Contains(reply, `"serverInfo"`) {
+			if reply := next("initialize reply before the session was built"); !strings.Contains(reply, `"id":1`) || !strings.Contains(reply, `"serverInfo"`) {
 				t.Fatalf("the first line is not the initialize reply: %s", reply)
+			}
+			select {
+			case <-building:
+			case <-time.After(time.Minute):
+				t.Fatal("the session was not being built within a minute of the initialize reply")
 			}
 			// The server reads no further line until its session is built
 			// (the cap on lines comes from its settings), and the pipe holds

@@ -108,13 +108,15 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if instructions == "" {
 		instructions = defaultInstructions
 	}
-	// The session is built beside the handshake, on the other core: the
-	// initialize reply needs none of it, and building it (the settings,
-	// the tools, the pipeline) was about a seventh of the time from the
-	// start to that reply. sess and buildErr are set once built is
-	// closed; what needs the session waits for that: the first adding of
-	// the tools (bind), the client's roots, the cap on lines after the
-	// first.
+	// The session (the settings, the tools, the pipeline) is built once
+	// the initialize reply is out, or as soon as something needs it. The
+	// reply needs none of it, and a build begun beside the handshake
+	// delayed the reply by about half a millisecond: the scheduler ran the
+	// new goroutine before the one reading the input, on the core the
+	// handshake runs on. The tools are listed no later (bench/mcp: start →
+	// tools listed). sess and buildErr are set once built is closed; what
+	// needs the session waits for that: the first adding of the tools
+	// (bind), the client's roots, the cap on lines after the first.
 	var (
 		sess     *session.Session
 		buildErr error
@@ -124,7 +126,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		Deferred: func() []string { return sess.Settings.Current().Tools.Deferred }, DeferListing: opts.DeferListing, SyncLater: true})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go func() {
+	build := func() {
 		defer close(built)
 		// A project MCP server's approval waits for the client.
 		sess, buildErr = newSession(session.Options{Roots: roots, Log: opts.Log, ApproveMCPServer: srv.ApproveMCPServer})
@@ -136,10 +138,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		// An untrusted folder that asks for something is asked about once
 		// the client is there (when it can be asked).
 		srv.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { srv.AskTrust(ctx, sess) })
-	}()
+	}
+	var buildOnce sync.Once
+	startBuild := func() { buildOnce.Do(func() { go build() }) }
 	// session.New always returns, and soon: waiting for it needs no
 	// context.
 	awaitSession := func() *session.Session {
+		startBuild()
 		<-built
 		return sess
 	}
@@ -156,12 +161,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		}
 	})
 	// The client is served at once and the tools are added once the
-	// initialize reply is out: the reply does not need them, and adding
-	// them (about a fifth of the CPU a start takes, the SDK re-reading
-	// every schema) would otherwise compete with it for the CPU.
-	// tools/list and tools/call wait for them (awaitTools, which also
-	// starts the adding should a tool request come first), and adding them
-	// announces nothing (quietFirstSync).
+	// initialize reply is out, after the session is built: the reply does
+	// not need them, and adding them (about a fifth of the CPU a start
+	// takes, the SDK re-reading every schema) would otherwise compete with
+	// it for the CPU. tools/list and tools/call wait for them (awaitTools,
+	// which also starts the adding should a tool request come first), and
+	// adding them announces nothing (quietFirstSync).
 	t := newStdio(in, out, opts.MaxMessageBytes, srv.log)
 	if opts.MaxMessageBytes <= 0 {
 		// The first line, the initialize request, is read under the
@@ -173,7 +178,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 			return 0
 		}
 	}
-	t.answered = srv.startFirstSync
+	t.answered = func() {
+		startBuild()
+		srv.startFirstSync()
+	}
 	defer t.stop()
 	err := srv.Run(ctx, t)
 	if awaitSession() == nil {

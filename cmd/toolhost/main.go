@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/toolhost/toolhost/internal/lifetime"
@@ -59,8 +57,11 @@ func main() {
 		lifetime.Init()
 	}
 	// A closed terminal (SIGHUP) ends the server like Ctrl-C and SIGTERM:
-	// cleanly, with its processes.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// cleanly, with its processes. A server's output is a pipe to its
+	// client: a client gone away must not kill it while it cleans up
+	// (background tasks, MCP servers), so its writes fail with EPIPE.
+	ctx, stop := context.WithCancel(context.Background())
+	releaseSignals := lifetime.HandleSignals(stop, serves(os.Args[1:]))
 	finished := make(chan struct{})
 	go endAfterGrace(ctx, finished, shutdownGrace, os.Stderr, func(code int) {
 		lifetime.KillAll()
@@ -69,6 +70,7 @@ func main() {
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	close(finished)
 	stop()
+	releaseSignals()
 	lifetime.KillAll()
 	os.Exit(code)
 }
@@ -94,6 +96,12 @@ func endAfterGrace(ctx context.Context, finished <-chan struct{}, grace time.Dur
 		fmt.Fprintf(stderr, "toolhost: still busy %s after the signal to stop; ending now\n", grace)
 		exit(1)
 	}
+}
+
+// serves reports whether the command line runs a server (serve, the
+// default, or mcp), whose output is a pipe to its client.
+func serves(args []string) bool {
+	return len(args) == 0 || args[0] == "serve" || args[0] == "mcp"
 }
 
 // run dispatches a command line and returns the exit code.

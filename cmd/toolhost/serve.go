@@ -8,9 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
 
 	"github.com/toolhost/toolhost/discovery"
 	"github.com/toolhost/toolhost/lspserver"
@@ -36,9 +34,6 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	// A client that goes away must not kill the server while it cleans up
-	// (background tasks, MCP servers): writes fail with EPIPE instead.
-	signal.Ignore(syscall.SIGPIPE)
 	err := lspserver.Serve(ctx, stdin, stdout, lspserver.Options{
 		Log:             stderrLogger(stderr, *verbose),
 		MaxMessageBytes: *maxBytes,
@@ -73,7 +68,6 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	signal.Ignore(syscall.SIGPIPE)
 	tuneGC()
 	stdin, restore := pollableStdin(stdin)
 	defer restore()

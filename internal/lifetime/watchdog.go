@@ -46,6 +46,9 @@ func Init(argv ...string) {
 // watchdog that cannot start leaves the other rules in force (the server
 // still ends its processes as it ends); the failure is not fatal.
 func ensureWatchdog() {
+	// Every command starts here: none starts before a signal would end it
+	// with the server.
+	awaitSignals()
 	watchdog.mu.Lock()
 	defer watchdog.mu.Unlock()
 	if watchdog.started || len(watchdog.argv) == 0 {
