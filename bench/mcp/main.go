@@ -150,8 +150,12 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	}
 	startTimes := map[string][]time.Duration{}
 	listedTimes := map[string][]time.Duration{}
+	// The binary's own floor: toolhost --version does nothing but start
+	// (the runtime, the package initialisation) and exit.
+	var versionTimes []time.Duration
 	for i := range starts {
 		startTimes[floor] = append(startTimes[floor], timeRun(exec.Command(hello)))
+		versionTimes = append(versionTimes, timeRun(exec.Command(toolhostBin, "--version")))
 		for _, p := range alternate(peers, i) {
 			initialized, listed, err := measureStart(ctx, p)
 			if err != nil {
@@ -296,6 +300,10 @@ func run(starts, calls int, toolhostBin, claudeBin string) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if v50, _ := percentiles(versionTimes); v50 > 0 {
+		f50, _ := percentiles(startTimes[floor])
+		fmt.Printf("\nthe binary's own start floor: toolhost --version to its exit p50 %s, %.2f× the hello-world (the runtime's start and the package initialisation, before any server work)\n", ms(v50), float64(v50)/float64(f50))
 	}
 	// What a ratio can reach: a call costs at least one protocol round
 	// trip, so no server can be faster than the other's call time divided
