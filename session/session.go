@@ -116,6 +116,10 @@ func New(opts Options) (*Session, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// Temporary files of writes a killed toolhost could not finish; before
+	// this process writes any (not as it starts: the initialize reply of
+	// toolhost mcp does not wait for it).
+	workspace.CleanStaleTempsOnce()
 	ws := workspace.New(opts.Roots...)
 	if dir := changesDir(ws.Root()); dir != "" {
 		ws.SetJournal(workspace.OpenJournal(dir, workspace.JournalOptions{Log: log}))

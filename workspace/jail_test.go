@@ -270,3 +270,30 @@ func TestCleanStaleTemps(t *testing.T) {
 		t.Errorf("the list of the ended process is still there")
 	}
 }
+
+// Only the first clean-up of a process runs: a later one would take the
+// process's own list, whose writes may be under way, for a dead one's.
+func TestCleanStaleTempsOnceLeavesTheProcessesOwnWrites(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("TOOLHOST_STATE_DIR", state)
+	workspace.CleanStaleTempsOnce()
+	dir := t.TempDir()
+	underWay := filepath.Join(dir, ".toolhost-tmp-0123456789abcdef-main.go")
+	if err := os.WriteFile(underWay, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lists := filepath.Join(state, "pending-writes")
+	if err := os.MkdirAll(lists, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	own := filepath.Join(lists, strconv.Itoa(os.Getpid())+".list")
+	if err := os.WriteFile(own, []byte(underWay+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	workspace.CleanStaleTempsOnce()
+	for _, p := range []string{underWay, own} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("a second clean-up removed %s: %v", p, err)
+		}
+	}
+}

@@ -75,7 +75,9 @@ func (l *tempList) record(path string) {
 
 // CleanStaleTemps removes the temporary files that processes no longer
 // running left behind, and their lists, and returns how many files it
-// removed. toolhost calls it as it starts.
+// removed. A list under this process's own id is a dead process's whose id
+// was taken again, so this must run before the process writes anything:
+// toolhost runs it once, as its first session is made (CleanStaleTempsOnce).
 func CleanStaleTemps() int {
 	dir, err := pendingDir()
 	if err != nil {
@@ -97,6 +99,14 @@ func CleanStaleTemps() int {
 	}
 	return removed
 }
+
+// cleanStaleOnce runs CleanStaleTemps for CleanStaleTempsOnce.
+var cleanStaleOnce = sync.OnceValue(CleanStaleTemps)
+
+// CleanStaleTempsOnce is CleanStaleTemps the first time a process calls
+// it and nothing later: a later run would take the process's own list,
+// whose writes may be under way, for a dead process's.
+func CleanStaleTempsOnce() { cleanStaleOnce() }
 
 // running reports whether a process with this id exists. The list of one
 // that ended and whose id was taken again waits for a later start.

@@ -12,9 +12,7 @@ import (
 	"time"
 
 	"github.com/toolhost/toolhost/internal/lifetime"
-	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/internal/version"
-	"github.com/toolhost/toolhost/workspace"
 )
 
 const usage = `toolhost — the tool layer of an AI coding agent, as an editor backend
@@ -47,15 +45,9 @@ func main() {
 		lifetime.Watch(os.Stdin)
 		return
 	}
-	// Temporary files of writes a killed toolhost could not finish.
-	workspace.CleanStaleTemps()
 	// Every process a call starts ends with the server, however it ends:
 	// a signal or the end of input here, a kill -9 through the watchdog.
-	if exe := pathutil.SelfExe(); exe != "" {
-		lifetime.Init(exe, watchdogCommand)
-	} else {
-		lifetime.Init()
-	}
+	lifetime.Init(watchdogCommand)
 	// A closed terminal (SIGHUP) ends the server like Ctrl-C and SIGTERM:
 	// cleanly, with its processes. A server's output is a pipe to its
 	// client: a client gone away must not kill it while it cleans up

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolhost/toolhost/internal/pathutil"
 )
@@ -20,12 +21,9 @@ import (
 // descriptor 3.
 const ReapCommand = "__reap"
 
-// reaper holds the argv prefix that starts a reaper; nil when this program
-// cannot serve one (it never called MainIfAsked).
-var reaper struct {
-	mu   sync.Mutex
-	argv []string
-}
+// reaperServed is set when this program serves reapers (it called
+// MainIfAsked).
+var reaperServed atomic.Bool
 
 // MainIfAsked is the first thing main (or a test binary's TestMain) does:
 // started as a reaper (its first argument is ReapCommand), the program runs
@@ -35,22 +33,23 @@ func MainIfAsked() {
 	if len(os.Args) >= 2 && os.Args[1] == ReapCommand {
 		os.Exit(reaperMain(os.Args[2:]))
 	}
-	if !reaperSupported {
-		return
+	if reaperSupported {
+		reaperServed.Store(true)
+	}
+}
+
+// reaperArgv is the argv prefix that starts a reaper; nil when this
+// program cannot serve one. The executable is found when a command first
+// needs it (pathutil.SelfExe), not as the program starts.
+func reaperArgv() []string {
+	if !reaperServed.Load() {
+		return nil
 	}
 	exe := pathutil.SelfExe()
 	if exe == "" {
-		return
+		return nil
 	}
-	reaper.mu.Lock()
-	reaper.argv = []string{exe, ReapCommand}
-	reaper.mu.Unlock()
-}
-
-func reaperArgv() []string {
-	reaper.mu.Lock()
-	defer reaper.mu.Unlock()
-	return reaper.argv
+	return []string{exe, ReapCommand}
 }
 
 // reap makes cmd (made by exec.CommandContext, not started, its name

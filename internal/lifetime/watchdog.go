@@ -1,6 +1,7 @@
 package lifetime
 
 import (
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"io"
 	"os"
 	"os/exec"
@@ -20,25 +21,26 @@ const (
 // the server ends.
 var watchdog struct {
 	mu sync.Mutex
-	// argv is the command that runs Watch; nil until Init.
-	argv    []string
+	// args are the arguments that make this executable run Watch; nil
+	// until Init.
+	args    []string
 	started bool
 	pipe    *os.File
 }
 
 // Init makes this process a server whose processes the package tracks:
 // its own environment gets a scope of the server, so anything started
-// without Label (a library's child) is still ended with it, and argv is
-// the command that runs the watchdog (the toolhost binary with its
-// watchdog command), started with the first labelled process.
-func Init(argv ...string) {
+// without Label (a library's child) is still ended with it, and args are
+// the arguments that make this executable run the watchdog (its watchdog
+// command), started with the first labelled process; none, no watchdog.
+func Init(args ...string) {
 	_ = os.Setenv(Var, server+"/0")
 	if joinServerJob() {
 		// The system ends the server's processes with it: no watchdog.
 		return
 	}
 	watchdog.mu.Lock()
-	watchdog.argv = argv
+	watchdog.args = args
 	watchdog.mu.Unlock()
 }
 
@@ -51,16 +53,20 @@ func ensureWatchdog() {
 	awaitSignals()
 	watchdog.mu.Lock()
 	defer watchdog.mu.Unlock()
-	if watchdog.started || len(watchdog.argv) == 0 {
+	if watchdog.started || len(watchdog.args) == 0 {
 		return
 	}
 	watchdog.started = true
+	exe := pathutil.SelfExe()
+	if exe == "" {
+		return
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return
 	}
 	defer r.Close()
-	cmd := exec.Command(watchdog.argv[0], watchdog.argv[1:]...)
+	cmd := exec.Command(exe, watchdog.args...)
 	cmd.Stdin = r
 	var env []string
 	for _, kv := range os.Environ() {

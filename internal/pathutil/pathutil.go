@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -219,8 +220,11 @@ func ReadFileIn(dir, rel string, limit int64) ([]byte, error) {
 // SelfExe is the path that starts this very program again (for its hidden
 // helper modes: the jail, the reaper, the watchdog): /proc/self/exe, which
 // still runs it once the file was replaced (an upgrade while the server
-// runs) or removed, else os.Executable. "" when neither is known.
-func SelfExe() string {
+// runs) or removed, else os.Executable. "" when neither is known. It is
+// found once, when first asked: not on a start's path unless a helper runs.
+var SelfExe = sync.OnceValue(selfExe)
+
+func selfExe() string {
 	const self = "/proc/self/exe"
 	if _, err := os.Stat(self); err == nil {
 		return self
