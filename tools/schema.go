@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -18,8 +17,10 @@ import (
 // reads are one declaration. Generating it takes reflection and
 // jsonschema-go (milliseconds for all the tools, which a server lists while
 // it answers its first requests), so the schemas the generator makes are
-// kept in schemas.json, generated from the same structs and embedded: a
-// tool's schema is looked up there and generated only when missing.
+// kept in schemas_gen.go, Go source generated from the same structs (a
+// switch over the schemas' keys, which costs nothing until a schema is
+// asked for): a tool's schema is looked up there and generated only when
+// missing.
 // TestGeneratedSchemasAreCurrent (cmd/toolhost) regenerates every schema and
 // fails when the file differs; `make docs` rewrites it.
 //
@@ -41,9 +42,13 @@ import (
 //
 // Nullable Go types (pointers, slices, maps) give plain types: a property
 // is optional by leaving it out, as Claude Code's schemas say it. What tags
-// cannot say goes in the adjust function given to SchemaOf.
+// cannot say goes in an adjust function: a tool's schema names its variant
+// (SchemaVariantOf), so that it is kept in schemas_gen.go too.
 type InputSchema[In any] struct {
 	adjust func(*jsonschema.Schema)
+	// variant names an adjusted schema kept in schemas_gen.go ("" for the
+	// plain schema, or an adjusted one generated when first used).
+	variant string
 
 	once sync.Once
 	raw  json.RawMessage
@@ -55,7 +60,7 @@ type InputSchema[In any] struct {
 func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
 	s := &InputSchema[In]{adjust: adjust}
 	if adjust == nil {
-		// Only the plain schema of a struct is kept in schemas.json: an
+		// Only the plain schema of a struct is kept in schemas_gen.go: an
 		// adjusted variant (a handful) has no key of its own and is
 		// generated when first used.
 		// The key is named when listed, not here: naming reads In's type
@@ -70,8 +75,31 @@ func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
 	return s
 }
 
-// GeneratedSchema is one unadjusted SchemaOf: the key of its schema in
-// schemas.json and the function that generates it.
+// SchemaVariantOf is SchemaOf(adjust) for a tool's schema: the adjusted
+// schema is kept in schemas_gen.go under In's key and the variant's name,
+// so that listing the tool generates nothing. The name tells the
+// variants of one In apart.
+func SchemaVariantOf[In any](variant string, adjust func(*jsonschema.Schema)) *InputSchema[In] {
+	s := &InputSchema[In]{adjust: adjust, variant: variant}
+	allSchemasMu.Lock()
+	allSchemas = append(allSchemas, func() GeneratedSchema {
+		return GeneratedSchema{Key: s.key(), Generate: func() (json.RawMessage, error) { return generate[In](adjust) }}
+	})
+	allSchemasMu.Unlock()
+	return s
+}
+
+// key is the schema's key in schemas_gen.go: In's, with the variant's name.
+func (s *InputSchema[In]) key() string {
+	if s.variant == "" {
+		return schemaKey[In]()
+	}
+	return schemaKey[In]() + "#" + s.variant
+}
+
+// GeneratedSchema is one schema kept in schemas_gen.go (an unadjusted
+// SchemaOf, or a SchemaVariantOf): its key there and the function that
+// generates it.
 type GeneratedSchema struct {
 	Key      string
 	Generate func() (json.RawMessage, error)
@@ -85,7 +113,7 @@ var (
 )
 
 // AllSchemas lists every SchemaOf of the binary, for the test that keeps
-// schemas.json current.
+// schemas_gen.go current.
 func AllSchemas() []GeneratedSchema {
 	allSchemasMu.Lock()
 	defer allSchemasMu.Unlock()
@@ -96,7 +124,7 @@ func AllSchemas() []GeneratedSchema {
 	return out
 }
 
-// schemaKey names In in schemas.json: its package path and name, or its
+// schemaKey names In in schemas_gen.go: its package path and name, or its
 // literal for an unnamed type.
 func schemaKey[In any]() string {
 	t := reflect.TypeFor[In]()
@@ -106,24 +134,14 @@ func schemaKey[In any]() string {
 	return t.PkgPath() + "." + t.Name()
 }
 
-//go:embed schemas.json
-var schemasJSON []byte
-
-// storedSchemas is schemas.json, decoded on first use.
-var storedSchemas = sync.OnceValue(func() map[string]json.RawMessage {
-	var m map[string]json.RawMessage
-	_ = json.Unmarshal(schemasJSON, &m) // a broken file only means generating
-	return m
-})
-
 // JSON is the schema's text. A struct the generator cannot describe is a
 // fault of the tool: the text then refers to a definition that does not
 // exist, so the validator reports the tool's schema as broken (with this
 // error) and the server keeps serving the other tools.
 func (s *InputSchema[In]) JSON() json.RawMessage {
 	s.once.Do(func() {
-		if raw, ok := storedSchemas()[schemaKey[In]()]; ok && s.adjust == nil {
-			s.raw = raw
+		if raw, ok := storedSchema(s.key()); ok && (s.adjust == nil || s.variant != "") {
+			s.raw = json.RawMessage(raw)
 			return
 		}
 		s.raw, s.err = generate[In](s.adjust)

@@ -19,7 +19,7 @@ var readMcpResourceDirDescription string
 // DirectoryMimeType marks a directory entry, as in Claude Code.
 const DirectoryMimeType = "inode/directory"
 
-var readMcpResourceDirSchema = tools.SchemaOf[ReadMcpResourceParams](func(s *jsonschema.Schema) {
+var readMcpResourceDirSchema = tools.SchemaVariantOf[ReadMcpResourceParams]("ReadMcpResourceDir", func(s *jsonschema.Schema) {
 	s.Properties["server"].Description = "The MCP server name."
 	s.Properties["uri"].Description = "The directory resource URI to list."
 })

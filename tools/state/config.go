@@ -61,7 +61,7 @@ func WritableSettings() []string {
 	return keys
 }
 
-var configSchema = tools.SchemaOf[configParams](func(s *jsonschema.Schema) {
+var configSchema = tools.SchemaVariantOf[configParams]("Config", func(s *jsonschema.Schema) {
 	s.Properties["value"].Items = &jsonschema.Schema{Type: "string"} // a list setting's entries
 })
 

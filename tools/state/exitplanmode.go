@@ -24,7 +24,7 @@ var exitPlanModeDescription string
 // other properties are allowed. toolhost reads one more, "plan" (the plan
 // inline, as earlier Claude Code versions sent it), declared so the schema
 // says what the tool reads.
-var exitPlanModeSchema = tools.SchemaOf[exitPlanModeParams](func(s *jsonschema.Schema) {
+var exitPlanModeSchema = tools.SchemaVariantOf[exitPlanModeParams]("ExitPlanMode", func(s *jsonschema.Schema) {
 	s.AdditionalProperties = &jsonschema.Schema{} // true: Claude Code's schema is open
 })
 

@@ -28,7 +28,7 @@ const (
 // type, offered only when tools.teams is on.
 var (
 	sendMessageSchema = tools.SchemaOf[sendMessageParams](nil)
-	teamsSchema       = tools.SchemaOf[teamsParams](func(s *jsonschema.Schema) {
+	teamsSchema       = tools.SchemaVariantOf[teamsParams]("SendMessage", func(s *jsonschema.Schema) {
 		s.Properties["to"].Description = "The name of the running agent or team member to write to; for broadcast and shutdown also a team's name (\"*\": your own team)."
 	})
 )
