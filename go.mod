@@ -65,3 +65,8 @@ replace golang.org/x/net => ./third_party/xnet
 // fields is built on first use instead of in init (see
 // third_party/jsonschema-go/PATCHES.md).
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
+
+// Patched copy of the MCP Go SDK v1.8.0 (only the packages the build
+// uses): adding a tool whose input schema is raw JSON decodes only what
+// the checks read (see third_party/go-sdk/PATCHES.md).
+replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
