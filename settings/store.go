@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/toolhost/toolhost/internal/pathutil"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // Names of the settings sources that are not files, as Problem.File shows them.

@@ -1,12 +1,13 @@
 package lifetime
 
 import (
-	"github.com/toolhost/toolhost/internal/pathutil"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+
+	"github.com/toolhost/toolhost/internal/pathutil"
 )
 
 // WatchdogVar passes the server's token to its watchdog, and

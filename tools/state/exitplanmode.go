@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolhost/toolhost/internal/pathutil"
 	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/toolhost/toolhost/internal/pathutil"
 	"github.com/toolhost/toolhost/tools"
 	"github.com/toolhost/toolhost/tools/permission"
 )
