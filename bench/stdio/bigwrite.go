@@ -61,38 +61,25 @@ func runBigWrite(bin string, mb, runs int) error {
 			_, err = c.callServing("toolhost/callTool", map[string]any{"name": "Read", "input": map[string]any{"file_path": file, "limit": 5}}, ed.serve(c, uri))
 		}
 		var res map[string]any
-		var cpu0, cpu1, self0, self1 time.Duration
-		var faults0, faults1, selfFaults0, selfFaults1 int64
+		var server0, server1, self0, self1 procstat.Usage
 		if err == nil {
-			cpu0, err = procstat.CPUTime(c.cmd.Process.Pid)
+			server0, err = procstat.UsageOf(c.cmd.Process.Pid)
 		}
 		if err == nil {
-			faults0, err = procstat.MinorFaults(c.cmd.Process.Pid)
-		}
-		if err == nil {
-			self0, err = procstat.CPUTime(os.Getpid())
-		}
-		if err == nil {
-			selfFaults0, err = procstat.MinorFaults(os.Getpid())
+			self0, err = procstat.UsageOf(os.Getpid())
 		}
 		t0 := time.Now()
 		if err == nil {
 			res, err = c.callServing("toolhost/callTool", map[string]any{"name": "Write", "input": map[string]any{"file_path": file, "content": next}}, ed.serve(c, uri))
 		}
 		took := time.Since(t0)
+		if err == nil {
+			server1, err = procstat.UsageOf(c.cmd.Process.Pid)
+		}
+		if err == nil {
+			self1, err = procstat.UsageOf(os.Getpid())
+		}
 		var peak int64
-		if err == nil {
-			cpu1, err = procstat.CPUTime(c.cmd.Process.Pid)
-		}
-		if err == nil {
-			faults1, err = procstat.MinorFaults(c.cmd.Process.Pid)
-		}
-		if err == nil {
-			self1, err = procstat.CPUTime(os.Getpid())
-		}
-		if err == nil {
-			selfFaults1, err = procstat.MinorFaults(os.Getpid())
-		}
 		if err == nil {
 			peak, err = procstat.PeakRSS(c.cmd.Process.Pid)
 		}
@@ -109,11 +96,12 @@ func runBigWrite(bin string, mb, runs int) error {
 		if disk, err := os.ReadFile(file); err != nil || !bytes.Equal(disk, []byte(next)) {
 			return fmt.Errorf("after a Write of %d MB, the file on disk does not hold the new content (%v)", mb, err)
 		}
+		server, client := server1.Since(server0), self1.Since(self0)
 		times = append(times, took)
-		cpus = append(cpus, cpu1-cpu0)
-		faults = append(faults, faults1-faults0)
-		clientCPUs = append(clientCPUs, self1-self0)
-		clientFaults = append(clientFaults, selfFaults1-selfFaults0)
+		cpus = append(cpus, server.CPU)
+		faults = append(faults, server.Faults)
+		clientCPUs = append(clientCPUs, client.CPU)
+		clientFaults = append(clientFaults, client.Faults)
 		peaks = max(peaks, peak)
 	}
 	fmt.Printf("\nBig files through the editor (%d runs, each in a new server; server CPU shows its own cost on a busy machine)\n", runs)

@@ -101,3 +101,25 @@ func statFields(pid string) ([]string, error) {
 	}
 	return strings.Fields(string(b[i+1:])), nil
 }
+
+// Usage is what a process has used so far: processor time and minor page
+// faults.
+type Usage struct {
+	CPU    time.Duration
+	Faults int64
+}
+
+// UsageOf reads a process's Usage.
+func UsageOf(pid int) (Usage, error) {
+	cpu, err := CPUTime(pid)
+	if err != nil {
+		return Usage{}, err
+	}
+	faults, err := MinorFaults(pid)
+	return Usage{CPU: cpu, Faults: faults}, err
+}
+
+// Since is what was used between before and u.
+func (u Usage) Since(before Usage) Usage {
+	return Usage{CPU: u.CPU - before.CPU, Faults: u.Faults - before.Faults}
+}

@@ -47,3 +47,35 @@ func TestCPUTimeWithChildrenCountsWaitedChildren(t *testing.T) {
 		t.Errorf("CPUTime of this process grew by %v: it counts the child's %v", got, child)
 	}
 }
+
+// touched keeps TestUsageSinceCountsFreshPages' memory alive.
+var touched []byte
+
+// Memory touched for the first time shows in the faults of a Usage taken
+// after it, since one taken before: one fault a page at most.
+func TestUsageSinceCountsFreshPages(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads Linux's /proc")
+	}
+	before, err := UsageOf(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pages = 2048
+	touched = make([]byte, pages*4096)
+	for i := 0; i < len(touched); i += 4096 {
+		touched[i] = 1
+	}
+	after, err := UsageOf(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := after.Since(before)
+	// Huge pages can map the slice in a few faults; it is never free.
+	if used.Faults < 1 || used.Faults > pages+256 {
+		t.Errorf("touching %d fresh pages took %d faults", pages, used.Faults)
+	}
+	if used.CPU < 0 {
+		t.Errorf("processor time went back by %v", -used.CPU)
+	}
+}
