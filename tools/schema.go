@@ -56,21 +56,13 @@ type InputSchema[In any] struct {
 }
 
 // SchemaOf returns the schema of In, adjusted by adjust (nil for none)
-// after the tags are applied.
+// after the tags are applied. The plain schema is kept in schemas_gen.go;
+// an adjusted one without a variant name (tests, the settings' schema for
+// the docs) is generated when first used.
 func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
 	s := &InputSchema[In]{adjust: adjust}
 	if adjust == nil {
-		// Only the plain schema of a struct is kept in schemas_gen.go: an
-		// adjusted variant (a handful) has no key of its own and is
-		// generated when first used.
-		// The key is named when listed, not here: naming reads In's type
-		// (for an unnamed struct its whole literal, tags and all), work
-		// every start would pay in its package initialisation.
-		allSchemasMu.Lock()
-		allSchemas = append(allSchemas, func() GeneratedSchema {
-			return GeneratedSchema{Key: schemaKey[In](), Generate: func() (json.RawMessage, error) { return generate[In](nil) }}
-		})
-		allSchemasMu.Unlock()
+		s.keep()
 	}
 	return s
 }
@@ -81,12 +73,20 @@ func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
 // variants of one In apart.
 func SchemaVariantOf[In any](variant string, adjust func(*jsonschema.Schema)) *InputSchema[In] {
 	s := &InputSchema[In]{adjust: adjust, variant: variant}
-	allSchemasMu.Lock()
-	allSchemas = append(allSchemas, func() GeneratedSchema {
-		return GeneratedSchema{Key: s.key(), Generate: func() (json.RawMessage, error) { return generate[In](adjust) }}
-	})
-	allSchemasMu.Unlock()
+	s.keep()
 	return s
+}
+
+// keep lists s among the schemas schemas_gen.go keeps (AllSchemas). The
+// key is named when listed, not here: naming reads In's type (for an
+// unnamed struct its whole literal, tags and all), work every start would
+// pay in its package initialisation.
+func (s *InputSchema[In]) keep() {
+	allSchemasMu.Lock()
+	defer allSchemasMu.Unlock()
+	allSchemas = append(allSchemas, func() GeneratedSchema {
+		return GeneratedSchema{Key: s.key(), Generate: func() (json.RawMessage, error) { return generate[In](s.adjust) }}
+	})
 }
 
 // key is the schema's key in schemas_gen.go: In's, with the variant's name.
