@@ -162,9 +162,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	})
 	// The client is served at once and the tools are added once the
 	// initialize reply is out, after the session is built: the reply does
-	// not need them, and adding them (about a fifth of the CPU a start
-	// takes, the SDK re-reading every schema) would otherwise compete with
-	// it for the CPU. tools/list and tools/call wait for them (awaitTools,
+	// not need them, and adding them (the SDK checks every schema) would
+	// otherwise compete with it for the CPU. tools/list and tools/call wait for them (awaitTools,
 	// which also starts the adding should a tool request come first), and
 	// adding them announces nothing (quietFirstSync).
 	t := newStdio(in, out, opts.MaxMessageBytes, srv.log)
