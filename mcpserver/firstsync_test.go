@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -149,41 +151,75 @@ func TestEarlierListenersFindTheChange(t *testing.T) {
 	}
 }
 
-// TestAnsweredRunsOnceAfterTheFirstAnswer: the transport's answered hook
-// (where Serve starts adding the tools) runs after the first answer is
-// written, not for a request or notification of the server's, and once.
-func TestAnsweredRunsOnceAfterTheFirstAnswer(t *testing.T) {
-	var out strings.Builder
-	var seenThen []string
-	s := newTestStdio(t, strings.NewReader(""), &out, 0, func(s *stdio) {
-		s.answered = func() { seenThen = append(seenThen, out.String()) }
-	})
-	id, _ := jsonrpc.MakeID(float64(1))
-	for _, msg := range []jsonrpc.Message{
-		&jsonrpc.Request{Method: "notifications/progress", Params: json.RawMessage(`{}`)},
-		&jsonrpc.Request{ID: id, Method: "roots/list"},
-		&jsonrpc.Response{ID: id, Result: json.RawMessage(`{"first":true}`)},
-		&jsonrpc.Response{ID: id, Result: json.RawMessage(`{}`)},
-	} {
-		if err := s.Write(context.Background(), msg); err != nil {
+// TestNextRunsOnceWhenTheSecondLineBegins: the transport's next hook
+// (where Serve builds its session and adds the tools) runs once the
+// client's second line begins to arrive, not while the first is handed
+// on and answered, and once; the cap it returns holds for the lines after
+// it. A client that sends one line and closes its input runs it too.
+func TestNextRunsOnceWhenTheSecondLineBegins(t *testing.T) {
+	const (
+		first  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}` + "\n"
+		long   = `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"padding":"more than sixty bytes, in all"}}` + "\n"
+		second = `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
+	)
+	t.Run("a second line", func(t *testing.T) {
+		in, client := io.Pipe()
+		var out strings.Builder
+		var secondSent atomic.Bool
+		var calls []bool
+		s := newTestStdio(t, in, &out, 0, func(s *stdio) {
+			s.next = func() int {
+				calls = append(calls, secondSent.Load())
+				return 60
+			}
+		})
+		go func() { _, _ = io.WriteString(client, first) }()
+		if msg, err := s.Read(context.Background()); err != nil || msg.(*jsonrpc.Request).Method != "initialize" {
+			t.Fatalf("first message %v, %v; want the initialize request", msg, err)
+		}
+		secondSent.Store(true)
+		go func() {
+			_, _ = io.WriteString(client, long+second)
+			_ = client.Close()
+		}()
+		msgs, err := readAll(s)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	if len(seenThen) != 1 || !strings.Contains(seenThen[0], `"first":true`) {
-		t.Fatalf("answered ran %d times, seeing %q; want once, after the first answer was written", len(seenThen), seenThen)
-	}
+		if len(calls) != 1 || !calls[0] {
+			t.Fatalf("next ran %d times (the second line sent then: %v); want once, once the second line came", len(calls), calls)
+		}
+		if len(msgs) != 1 || msgs[0].(*jsonrpc.Request).Method != "ping" {
+			t.Errorf("handed on %v after the first; want only the ping (the longer line is over next's cap); out %q", msgs, out.String())
+		}
+		if !strings.Contains(out.String(), "longer than 60 bytes") {
+			t.Errorf("the line over next's cap was not refused: %q", out.String())
+		}
+	})
+	t.Run("the input ends after one line", func(t *testing.T) {
+		calls := 0
+		s := newTestStdio(t, strings.NewReader(first), io.Discard, 0, func(s *stdio) {
+			s.next = func() int { calls++; return 0 }
+		})
+		if _, err := readAll(s); err != nil {
+			t.Fatal(err)
+		}
+		if calls != 1 {
+			t.Errorf("next ran %d times; want once, at the end of the input", calls)
+		}
+	})
 }
 
 // TestSyncLaterAddsTheToolsOnTheFirstTrigger: a server made with
-// SyncLater adds no tool before it is triggered, by the first answer
-// (Serve's transport) or by a tool request that comes first; either way a
+// SyncLater adds no tool before it is triggered, by the client's second
+// line (Serve's transport) or by a tool request that comes first; either way a
 // tools/list then lists the registry's tools.
 func TestSyncLaterAddsTheToolsOnTheFirstTrigger(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		trigger func(*Server)
 	}{
-		{"the first answer", func(s *Server) { s.startFirstSync() }},
+		{"the second line", func(s *Server) { s.startFirstSync() }},
 		{"a tools/list first", func(*Server) {}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

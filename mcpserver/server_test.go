@@ -65,6 +65,10 @@ func connect(t testing.TB, opts *sdk.ClientOptions) *fixture {
 	checker := permission.New(permission.Options{Workspace: ws})
 	pipeline := engine.NewPipeline(reg, nil, engine.WithPermissions(checker), engine.WithModes(checker), engine.WithPathResolver(ws.Resolve))
 	srv := New(reg, pipeline, nil)
+	// A tool registered before the first adding of the tools is listed
+	// by it, without a tools/list_changed: tests that register one and
+	// wait for the notification start after it.
+	<-srv.ready
 
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
