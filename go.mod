@@ -28,11 +28,9 @@ require (
 
 require (
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
-	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
-	github.com/go-git/go-billy/v5 v5.9.2 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
-	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/stretchr/testify v1.11.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.lsp.dev/jsonrpc2 v0.10.0 // indirect
 	go.lsp.dev/pkg v0.0.0-20210717090340-384b27a52fb2 // indirect
@@ -42,7 +40,7 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	gopkg.in/warnings.v0 v0.1.2 // indirect
+	gopkg.in/check.v1 v1.0.0-20201130134442-10cb98267c6c // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )
 
@@ -70,3 +68,8 @@ replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
 // uses): adding a tool whose input schema is raw JSON decodes only what
 // the checks read (see third_party/go-sdk/PATCHES.md).
 replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
+
+// One package of go-git v5.19.3, the gitignore pattern matcher, without
+// the file that reads git's global configuration (see
+// third_party/go-git/PATCHES.md).
+replace github.com/go-git/go-git/v5 => ./third_party/go-git
