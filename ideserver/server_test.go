@@ -176,8 +176,8 @@ func TestTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Tools) != len(tools) {
-		t.Errorf("%d tools listed, want %d", len(list.Tools), len(tools))
+	if len(list.Tools) != len(protocolTools()) {
+		t.Errorf("%d tools listed, want %d", len(list.Tools), len(protocolTools()))
 	}
 	for _, tc := range []struct {
 		name string

@@ -36,58 +36,63 @@ type tool struct {
 	format func(args map[string]any, answer json.RawMessage) ([]sdk.Content, error)
 }
 
-var tools = []tool{
-	{name: "openDiff", description: "Shows a proposed change to a file as a review in the editor and waits for the user: " + fileSaved + " and the final text when they accept (their own changes to the proposal included), " + diffRejected + " when they reject or close it.",
-		props: map[string][2]string{
-			"old_file_path":     {"string", "the file as it is"},
-			"new_file_path":     {"string", "where the proposal is saved"},
-			"new_file_contents": {"string", "the whole proposed text"},
-			"tab_name":          {"string", "the review's name, for close_tab"},
-		},
-		required: []string{"old_file_path", "new_file_path", "new_file_contents", "tab_name"},
-		format:   formatDiff},
-	{name: "close_tab", description: "Closes the review named tab_name (only reviews toolhost opened).",
-		props:    map[string][2]string{"tab_name": {"string", "the review's name"}},
-		required: []string{"tab_name"},
-		format: func(map[string]any, json.RawMessage) ([]sdk.Content, error) {
-			return []sdk.Content{&sdk.TextContent{Text: tabClosed}}, nil
-		}},
-	{name: "closeAllDiffTabs", description: "Closes every review toolhost opened for Claude Code (never other tabs).",
-		format: func(_ map[string]any, answer json.RawMessage) ([]sdk.Content, error) {
-			var a struct {
-				Closed int `json:"closed"`
-			}
-			if err := json.Unmarshal(answer, &a); err != nil {
-				return nil, fmt.Errorf("the editor's answer to closeAllDiffTabs has no count: %w", err)
-			}
-			return []sdk.Content{&sdk.TextContent{Text: "CLOSED_" + strconv.Itoa(a.Closed) + "_DIFF_TABS"}}, nil
-		}},
-	{name: "getDiagnostics", description: "The editor's diagnostics (from its language servers) for one file URI, or for every file.",
-		props: map[string][2]string{"uri": {"string", "a file URI; omit for all files"}}},
-	{name: "getOpenEditors", description: "The documents open in the editor."},
-	{name: "getWorkspaceFolders", description: "The workspace folders open in the editor.", local: workspaceFolders},
-	{name: "getCurrentSelection", description: "The selection in the editor's current window."},
-	{name: "getLatestSelection", description: "The latest selection the editor reported, in whichever window.", local: latestSelection},
-	{name: "checkDocumentDirty", description: "Whether the document has changes not saved to disk.",
-		props: map[string][2]string{"filePath": {"string", "absolute path"}}, required: []string{"filePath"}, local: documentDirty},
-	{name: "saveDocument", description: "Saves the editor's document to disk.",
-		props: map[string][2]string{"filePath": {"string", "absolute path"}}, required: []string{"filePath"}},
-	{name: "openFile", description: "Opens a file in the editor, optionally selecting from startText to endText.",
-		props: map[string][2]string{
-			"filePath":          {"string", "absolute path"},
-			"preview":           {"boolean", "open as a preview"},
-			"startText":         {"string", "select from the first occurrence of this text"},
-			"endText":           {"string", "to this text"},
-			"selectToEndOfLine": {"boolean", "extend the selection to the end of its line"},
-			"makeFrontmost":     {"boolean", "make it the current window (default true)"},
-		},
-		required: []string{"filePath"},
-		format:   formatOpenFile},
+// protocolTools are the protocol's tools, made when a server adds them
+// (once), not in the package's init: the binary that holds this package
+// also answers toolhost mcp, whose start pays for every package init.
+func protocolTools() []tool {
+	return []tool{
+		{name: "openDiff", description: "Shows a proposed change to a file as a review in the editor and waits for the user: " + fileSaved + " and the final text when they accept (their own changes to the proposal included), " + diffRejected + " when they reject or close it.",
+			props: map[string][2]string{
+				"old_file_path":     {"string", "the file as it is"},
+				"new_file_path":     {"string", "where the proposal is saved"},
+				"new_file_contents": {"string", "the whole proposed text"},
+				"tab_name":          {"string", "the review's name, for close_tab"},
+			},
+			required: []string{"old_file_path", "new_file_path", "new_file_contents", "tab_name"},
+			format:   formatDiff},
+		{name: "close_tab", description: "Closes the review named tab_name (only reviews toolhost opened).",
+			props:    map[string][2]string{"tab_name": {"string", "the review's name"}},
+			required: []string{"tab_name"},
+			format: func(map[string]any, json.RawMessage) ([]sdk.Content, error) {
+				return []sdk.Content{&sdk.TextContent{Text: tabClosed}}, nil
+			}},
+		{name: "closeAllDiffTabs", description: "Closes every review toolhost opened for Claude Code (never other tabs).",
+			format: func(_ map[string]any, answer json.RawMessage) ([]sdk.Content, error) {
+				var a struct {
+					Closed int `json:"closed"`
+				}
+				if err := json.Unmarshal(answer, &a); err != nil {
+					return nil, fmt.Errorf("the editor's answer to closeAllDiffTabs has no count: %w", err)
+				}
+				return []sdk.Content{&sdk.TextContent{Text: "CLOSED_" + strconv.Itoa(a.Closed) + "_DIFF_TABS"}}, nil
+			}},
+		{name: "getDiagnostics", description: "The editor's diagnostics (from its language servers) for one file URI, or for every file.",
+			props: map[string][2]string{"uri": {"string", "a file URI; omit for all files"}}},
+		{name: "getOpenEditors", description: "The documents open in the editor."},
+		{name: "getWorkspaceFolders", description: "The workspace folders open in the editor.", local: workspaceFolders},
+		{name: "getCurrentSelection", description: "The selection in the editor's current window."},
+		{name: "getLatestSelection", description: "The latest selection the editor reported, in whichever window.", local: latestSelection},
+		{name: "checkDocumentDirty", description: "Whether the document has changes not saved to disk.",
+			props: map[string][2]string{"filePath": {"string", "absolute path"}}, required: []string{"filePath"}, local: documentDirty},
+		{name: "saveDocument", description: "Saves the editor's document to disk.",
+			props: map[string][2]string{"filePath": {"string", "absolute path"}}, required: []string{"filePath"}},
+		{name: "openFile", description: "Opens a file in the editor, optionally selecting from startText to endText.",
+			props: map[string][2]string{
+				"filePath":          {"string", "absolute path"},
+				"preview":           {"boolean", "open as a preview"},
+				"startText":         {"string", "select from the first occurrence of this text"},
+				"endText":           {"string", "to this text"},
+				"selectToEndOfLine": {"boolean", "extend the selection to the end of its line"},
+				"makeFrontmost":     {"boolean", "make it the current window (default true)"},
+			},
+			required: []string{"filePath"},
+			format:   formatOpenFile},
+	}
 }
 
 // addTools adds the protocol's tools to the MCP server.
 func (s *Server) addTools() {
-	for _, t := range tools {
+	for _, t := range protocolTools() {
 		schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, Required: t.required}
 		for name, p := range t.props {
 			schema.Properties[name] = &jsonschema.Schema{Type: p[0], Description: p[1]}

@@ -3,6 +3,7 @@ package search
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/toolhost/toolhost/settings"
 )
@@ -16,8 +17,9 @@ const (
 )
 
 // priorityTable is the built-in kind of common extensions (and of a few
-// names without one).
-var priorityTable = func() map[string]int {
+// names without one), made on first use: every start of the binary pays
+// for what package initialisation builds.
+var priorityTable = sync.OnceValue(func() map[string]int {
 	m := map[string]int{}
 	add := func(kind int, exts string) {
 		for _, e := range strings.Fields(exts) {
@@ -28,7 +30,7 @@ var priorityTable = func() map[string]int {
 	add(kindConfig, ".json .jsonc .yaml .yml .toml .ini .cfg .conf .xml .properties .env .mod .sum .lock .gradle .tf .hcl .nix makefile dockerfile .editorconfig .gitignore")
 	add(kindDocs, ".md .markdown .rst .txt .adoc .org .tex .csv .tsv .log .html .htm .css .scss .svg .ipynb")
 	return m
-}()
+})
 
 // rankFor returns the grep.priority rank function of st, or nil when the
 // setting is off.
@@ -44,6 +46,7 @@ func rankFor(st *settings.Settings) func(path string) int {
 		}
 		overrides[e] = min(max(kind, kindSource), kindOther)
 	}
+	builtIn := priorityTable()
 	return func(path string) int {
 		base := strings.ToLower(filepath.Base(path))
 		ext := filepath.Ext(base)
@@ -54,7 +57,7 @@ func rankFor(st *settings.Settings) func(path string) int {
 			if k, ok := overrides[key]; ok {
 				return k
 			}
-			if k, ok := priorityTable[key]; ok {
+			if k, ok := builtIn[key]; ok {
 				return k
 			}
 		}
