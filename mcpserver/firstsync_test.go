@@ -151,8 +151,33 @@ func TestEarlierListenersFindTheChange(t *testing.T) {
 	}
 }
 
+// TestAnsweredRunsOnceAfterTheFirstAnswer: the transport's answered hook
+// (where Serve starts adding the tools) runs after the first answer is
+// written, not for a request or notification of the server's, and once.
+func TestAnsweredRunsOnceAfterTheFirstAnswer(t *testing.T) {
+	var out strings.Builder
+	var seenThen []string
+	s := newTestStdio(t, strings.NewReader(""), &out, 0, func(s *stdio) {
+		s.answered = func() { seenThen = append(seenThen, out.String()) }
+	})
+	id, _ := jsonrpc.MakeID(float64(1))
+	for _, msg := range []jsonrpc.Message{
+		&jsonrpc.Request{Method: "notifications/progress", Params: json.RawMessage(`{}`)},
+		&jsonrpc.Request{ID: id, Method: "roots/list"},
+		&jsonrpc.Response{ID: id, Result: json.RawMessage(`{"first":true}`)},
+		&jsonrpc.Response{ID: id, Result: json.RawMessage(`{}`)},
+	} {
+		if err := s.Write(context.Background(), msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seenThen) != 1 || !strings.Contains(seenThen[0], `"first":true`) {
+		t.Fatalf("answered ran %d times, seeing %q; want once, after the first answer was written", len(seenThen), seenThen)
+	}
+}
+
 // TestNextRunsOnceWhenTheSecondLineBegins: the transport's next hook
-// (where Serve builds its session and adds the tools) runs once the
+// (where Serve waits for its session, for the cap on lines) runs once the
 // client's second line begins to arrive, not while the first is handed
 // on and answered, and once; the cap it returns holds for the lines after
 // it. A client that sends one line and closes its input runs it too.
@@ -211,15 +236,15 @@ func TestNextRunsOnceWhenTheSecondLineBegins(t *testing.T) {
 }
 
 // TestSyncLaterAddsTheToolsOnTheFirstTrigger: a server made with
-// SyncLater adds no tool before it is triggered, by the client's second
-// line (Serve's transport) or by a tool request that comes first; either way a
+// SyncLater adds no tool before it is triggered, by the first answer
+// (Serve's transport) or by a tool request that comes first; either way a
 // tools/list then lists the registry's tools.
 func TestSyncLaterAddsTheToolsOnTheFirstTrigger(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		trigger func(*Server)
 	}{
-		{"the second line", func(s *Server) { s.startFirstSync() }},
+		{"the first answer", func(s *Server) { s.startFirstSync() }},
 		{"a tools/list first", func(*Server) {}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

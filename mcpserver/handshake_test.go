@@ -14,7 +14,7 @@ import (
 
 // TestServeAnswersInitializeBeforeTheSessionIsBuilt: toolhost mcp answers
 // the initialize request before it builds its session, which it builds
-// once the client's next line comes; a tools/list waits for the session and lists its
+// once the reply is out; a tools/list waits for the session and lists its
 // tools, and a session that cannot be built ends Serve with its error
 // after the handshake was answered.
 func TestServeAnswersInitializeBeforeTheSessionIsBuilt(t *testing.T) {
@@ -78,20 +78,19 @@ func TestServeAnswersInitializeBeforeTheSessionIsBuilt(t *testing.T) {
 			if reply := next("initialize reply before the session was built"); !strings.Contains(reply, `"id":1`) || !strings.Contains(reply, `"serverInfo"`) {
 				t.Fatalf("the first line is not the initialize reply: %s", reply)
 			}
-			// The session is built once the client's next lines begin to
-			// arrive; they are written aside, as the server reads no
-			// further line until its session is built (the cap on lines
-			// comes from its settings).
+			select {
+			case <-building:
+			case <-time.After(time.Minute):
+				t.Fatal("the session was not being built within a minute of the initialize reply")
+			}
+			// The server reads no further line until its session is built
+			// (the cap on lines comes from its settings), and the pipe holds
+			// none: the lines are written aside.
 			wrote := make(chan error, 1)
 			go func() {
 				_, err := io.WriteString(clientOut, list)
 				wrote <- err
 			}()
-			select {
-			case <-building:
-			case <-time.After(time.Minute):
-				t.Fatal("the session was not being built within a minute of the client's next line")
-			}
 			close(release)
 			if tt.wantErr != nil {
 				select {

@@ -57,11 +57,15 @@ type stdio struct {
 	// the SDK calls from one goroutine.
 	ended error
 
+	// answered, when set before Connect, runs once after the first answer
+	// was written (the reply to initialize): work the handshake does not
+	// need starts there, off the path to that reply.
+	answered     func()
+	answeredOnce sync.Once
 	// next, when set before Connect, is called once by the reader when
-	// the line after the first begins to arrive (or the input ends): the
-	// work the handshake does not need starts there, and it returns the
-	// cap of the lines from then on (0: keep max). It may wait (for the
-	// session's settings).
+	// the line after the first begins to arrive (or the input ends), and
+	// returns the cap of the lines from then on (0: keep max). It may wait
+	// (for the session's settings).
 	next func() int
 }
 
@@ -140,11 +144,10 @@ func (t *stdio) readLines() {
 		}
 		if t.next != nil {
 			// A client sends its second line (notifications/initialized)
-			// once it has the initialize reply. Work started before that,
-			// beside the reply, delayed it: on two cores the client was
-			// woken 0.15-0.2 ms after the reply was written, against
-			// 0.01 ms with the server idle. What the error is, the next
-			// ReadLine says again.
+			// once it has the initialize reply; waiting for it keeps what
+			// next waits for (the session) from being started beside the
+			// handshake, which delayed the reply. What an error is, the
+			// next ReadLine says again.
 			_, _ = t.in.Peek(1)
 			if m := t.next(); m > 0 {
 				t.max = m
@@ -273,7 +276,11 @@ func (t *stdio) Write(ctx context.Context, msg jsonrpc.Message) error {
 		// has no JSON-RPC code: it is an invalid request.
 		resp.Error = rpcfault.WireError(resp.Error, rpcfault.CodeInvalidRequest)
 	}
-	return t.flow.Send(msg)
+	err := t.flow.Send(msg)
+	if _, ok := msg.(*jsonrpc.Response); ok && t.answered != nil {
+		t.answeredOnce.Do(t.answered)
+	}
+	return err
 }
 
 // newline frames a message on stdio.
