@@ -40,7 +40,6 @@ require (
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	gopkg.in/check.v1 v1.0.0-20201130134442-10cb98267c6c // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )
 
@@ -73,3 +72,13 @@ replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
 // the file that reads git's global configuration (see
 // third_party/go-git/PATCHES.md).
 replace github.com/go-git/go-git/v5 => ./third_party/go-git
+
+// Patched copies whose package-level regular expressions are compiled on
+// first use instead of in init: go.yaml.in/yaml/v3 v3.0.4, mvdan.cc/sh/v3
+// v3.14.1 (only the packages the build uses) and github.com/sergi/go-diff
+// v1.4.0 (see third_party/{yaml,sh,go-diff}/PATCHES.md).
+replace go.yaml.in/yaml/v3 => ./third_party/yaml
+
+replace mvdan.cc/sh/v3 => ./third_party/sh
+
+replace github.com/sergi/go-diff => ./third_party/go-diff

@@ -1,0 +1,3 @@
+module github.com/sergi/go-diff
+
+go 1.21
