@@ -82,3 +82,8 @@ replace go.yaml.in/yaml/v3 => ./third_party/yaml
 replace mvdan.cc/sh/v3 => ./third_party/sh
 
 replace github.com/sergi/go-diff => ./third_party/go-diff
+
+// Cut-down copy of html-to-markdown v2.5.2 (only the packages the build
+// uses): its one package-level pattern is compiled on first use (see
+// third_party/html-to-markdown/PATCHES.md).
+replace github.com/JohannesKaufmann/html-to-markdown/v2 => ./third_party/html-to-markdown

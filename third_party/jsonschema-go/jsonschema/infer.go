@@ -17,6 +17,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -330,7 +331,7 @@ func forType(t reflect.Type, seen map[reflect.Type]bool, ignore bool, schemas ma
 				if tag == "" {
 					return nil, fmt.Errorf("empty jsonschema tag on struct field %s.%s", t, field.Name)
 				}
-				if disallowedPrefixRegexp.MatchString(tag) {
+				if disallowedPrefixRegexp().MatchString(tag) {
 					return nil, fmt.Errorf("tag must not begin with 'WORD=': %q", tag)
 				}
 				fs.Description = tag
@@ -396,4 +397,6 @@ func init() {
 }
 
 // Disallow jsonschema tag values beginning "WORD=", for future expansion.
-var disallowedPrefixRegexp = regexp.MustCompile("^[^ \t\n]*=")
+// toolhost: compiled on first use, not in the package's init (see
+// PATCHES.md).
+var disallowedPrefixRegexp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^[^ \t\n]*=") })

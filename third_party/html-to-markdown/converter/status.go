@@ -1,0 +1,8 @@
+package converter
+
+type RenderStatus int
+
+const (
+	RenderTryNext RenderStatus = iota
+	RenderSuccess
+)
