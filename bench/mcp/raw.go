@@ -22,6 +22,9 @@ type rawClient struct {
 	in     io.WriteCloser
 	out    *bufio.Reader
 	nextID int
+	// replied is how long the initialize reply took to arrive, from
+	// before the process was started.
+	replied time.Duration
 }
 
 // startRaw starts the peer and completes the handshake.
@@ -37,6 +40,7 @@ func startRaw(ctx context.Context, p peer) (*rawClient, error) {
 	if err != nil {
 		return nil, err
 	}
+	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -50,6 +54,7 @@ func startRaw(ctx context.Context, p peer) (*rawClient, error) {
 		c.close()
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
+	c.replied = time.Since(started)
 	if err := c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
 		c.close()
 		return nil, err
@@ -159,6 +164,19 @@ func (c *rawClient) close() {
 		_ = c.cmd.Process.Kill()
 		<-done
 	}
+}
+
+// measureReply starts the peer with the minimal client and returns how
+// long its initialize reply took to arrive: the start as the issue of a
+// server's start measures it, without an SDK client's own work (decoding
+// the reply, sending notifications/initialized) in the figure.
+func measureReply(ctx context.Context, p peer) (time.Duration, error) {
+	c, err := startRaw(ctx, p)
+	if err != nil {
+		return 0, err
+	}
+	c.close()
+	return c.replied, nil
 }
 
 // measureRaw interleaves ping, Read and Bash calls of the minimal client
