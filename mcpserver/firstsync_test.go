@@ -176,12 +176,12 @@ func TestAnsweredRunsOnceAfterTheFirstAnswer(t *testing.T) {
 	}
 }
 
-// TestNextRunsOnceWhenTheSecondLineBegins: the transport's next hook
-// (where Serve waits for its session, for the cap on lines) runs once the
-// client's second line begins to arrive, not while the first is handed
+// TestLaterMaxRunsOnceWhenTheSecondLineBegins: the transport's laterMax
+// hook (where Serve waits for its session, for the cap on lines) runs once
+// the client's second line begins to arrive, not while the first is handed
 // on and answered, and once; the cap it returns holds for the lines after
 // it. A client that sends one line and closes its input runs it too.
-func TestNextRunsOnceWhenTheSecondLineBegins(t *testing.T) {
+func TestLaterMaxRunsOnceWhenTheSecondLineBegins(t *testing.T) {
 	const (
 		first  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}` + "\n"
 		long   = `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"padding":"more than sixty bytes, in all"}}` + "\n"
@@ -193,7 +193,7 @@ func TestNextRunsOnceWhenTheSecondLineBegins(t *testing.T) {
 		var secondSent atomic.Bool
 		var calls []bool
 		s := newTestStdio(t, in, &out, 0, func(s *stdio) {
-			s.next = func() int {
+			s.laterMax = func() int {
 				calls = append(calls, secondSent.Load())
 				return 60
 			}
@@ -212,25 +212,25 @@ func TestNextRunsOnceWhenTheSecondLineBegins(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(calls) != 1 || !calls[0] {
-			t.Fatalf("next ran %d times (the second line sent then: %v); want once, once the second line came", len(calls), calls)
+			t.Fatalf("laterMax ran %d times (the second line sent then: %v); want once, once the second line came", len(calls), calls)
 		}
 		if len(msgs) != 1 || msgs[0].(*jsonrpc.Request).Method != "ping" {
-			t.Errorf("handed on %v after the first; want only the ping (the longer line is over next's cap); out %q", msgs, out.String())
+			t.Errorf("handed on %v after the first; want only the ping (the longer line is over laterMax's cap); out %q", msgs, out.String())
 		}
 		if !strings.Contains(out.String(), "longer than 60 bytes") {
-			t.Errorf("the line over next's cap was not refused: %q", out.String())
+			t.Errorf("the line over laterMax's cap was not refused: %q", out.String())
 		}
 	})
 	t.Run("the input ends after one line", func(t *testing.T) {
 		calls := 0
 		s := newTestStdio(t, strings.NewReader(first), io.Discard, 0, func(s *stdio) {
-			s.next = func() int { calls++; return 0 }
+			s.laterMax = func() int { calls++; return 0 }
 		})
 		if _, err := readAll(s); err != nil {
 			t.Fatal(err)
 		}
 		if calls != 1 {
-			t.Errorf("next ran %d times; want once, at the end of the input", calls)
+			t.Errorf("laterMax ran %d times; want once, at the end of the input", calls)
 		}
 	})
 }

@@ -175,7 +175,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	if opts.MaxMessageBytes <= 0 {
 		// The first line, the initialize request, is read under the
 		// default cap; the lines after it under the settings' cap.
-		t.next = func() int {
+		t.laterMax = func() int {
 			if sess := awaitSession(); sess != nil {
 				return int(sess.Settings.Current().Server.MaxMessageBytes)
 			}

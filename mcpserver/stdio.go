@@ -62,11 +62,11 @@ type stdio struct {
 	// need starts there, off the path to that reply.
 	answered     func()
 	answeredOnce sync.Once
-	// next, when set before Connect, is called once by the reader when
-	// the line after the first begins to arrive (or the input ends), and
-	// returns the cap of the lines from then on (0: keep max). It may wait
-	// (for the session's settings).
-	next func() int
+	// laterMax, when set before Connect, gives the cap of the lines after
+	// the first (0: keep max); the reader calls it once, when the second
+	// line begins to arrive (or the input ends), and may wait in it (for
+	// the session's settings).
+	laterMax func() int
 }
 
 // item is a message for the SDK, or the error that ended the input.
@@ -142,17 +142,17 @@ func (t *stdio) readLines() {
 		if err != nil {
 			return
 		}
-		if t.next != nil {
+		if t.laterMax != nil {
 			// A client sends its second line (notifications/initialized)
 			// once it has the initialize reply; waiting for it keeps what
-			// next waits for (the session) from being started beside the
-			// handshake, which delayed the reply. What an error is, the
-			// next ReadLine says again.
+			// laterMax waits for (the session) from being started beside
+			// the handshake, which delayed the reply. What an error is,
+			// the next ReadLine says again.
 			_, _ = t.in.Peek(1)
-			if m := t.next(); m > 0 {
+			if m := t.laterMax(); m > 0 {
 				t.max = m
 			}
-			t.next = nil
+			t.laterMax = nil
 		}
 	}
 }
