@@ -80,7 +80,9 @@ end
 
 h.test("claudeide e2e: the real Claude Code CLI in Neovim's terminal reviews its edits in the editor", function()
   local home = vim.fn.resolve(vim.fn.tempname())
-  vim.fn.mkdir(home, "p")
+  -- Made before the server starts: the server makes it too (for its lock
+  -- file), and a mkdir racing it fails with E739.
+  vim.fn.mkdir(home .. "/.claude", "p")
   vim.env.CLAUDE_CONFIG_DIR = home .. "/.claude"
   local dir = h.start_server({
     ["a.txt"] = "one\ntwo\nthree\n",
