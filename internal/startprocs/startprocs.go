@@ -7,8 +7,8 @@
 // the initialize request) wakes a thread for it, and the first wake
 // creates one; on a two-core machine each costs the initialize reply
 // tens of microseconds, and the start has nothing to do in parallel.
-// Alone, the reply came 0.25-0.37 ms sooner (400 alternating starts
-// each, docs/mcp.md), tools/list no later.
+// On one processor the reply came 0.13 ms sooner and tools/list 0.1 ms
+// later (400 alternating starts each; docs/mcp.md has the account).
 //
 // The lowering happens in this package's init, as early as the
 // initialisation order allows (its imports are few, so it runs before
