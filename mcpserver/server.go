@@ -50,10 +50,6 @@ type Options struct {
 	// DeferListing lists deferred tools by name to every client, not only
 	// to those that ask (toolhost mcp --deferred).
 	DeferListing bool
-	// StartOver, when set, runs once when the start is over: the session
-	// build begins (once the first answer is written, or sooner when
-	// something needs the session).
-	StartOver func()
 }
 
 // Config configures a Server beyond its registry and pipeline.
@@ -144,14 +140,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		srv.bg.Go("asking whether the folder is trusted", func(ctx context.Context) { srv.AskTrust(ctx, sess) })
 	}
 	var buildOnce sync.Once
-	startBuild := func() {
-		buildOnce.Do(func() {
-			if opts.StartOver != nil {
-				opts.StartOver()
-			}
-			go build()
-		})
-	}
+	startBuild := func() { buildOnce.Do(func() { go build() }) }
 	// session.New always returns, and soon: waiting for it needs no
 	// context.
 	awaitSession := func() *session.Session {

@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 
 	"github.com/toolhost/toolhost/discovery"
-	"github.com/toolhost/toolhost/internal/startprocs"
 	"github.com/toolhost/toolhost/lspserver"
 	"github.com/toolhost/toolhost/mcpserver"
 )
@@ -77,10 +76,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		roots = []string{*root}
 	}
 	log := stderrLogger(stderr, *verbose)
-	opts := mcpserver.Options{Roots: roots, Log: log, MaxMessageBytes: *maxBytes, DeferListing: *deferred, StartOver: startprocs.Release}
+	opts := mcpserver.Options{Roots: roots, Log: log, MaxMessageBytes: *maxBytes, DeferListing: *deferred}
 	if *attach {
-		// The editor session answers at once: no start to shorten.
-		startprocs.Release()
 		sess, why := findSession(*sessionFile, *root)
 		if why == "" {
 			err := mcpserver.Attach(ctx, stdin, stdout, mcpserver.AttachOptions{Session: sess.Info, Log: log, MaxMessageBytes: *maxBytes, DeferListing: *deferred})
