@@ -13,23 +13,12 @@ import (
 // Budgets of what the program's package initialisation may allocate, in
 // bytes, which every start pays before main (GODEBUG=inittrace=1). Bytes,
 // not time: they do not depend on the machine or its load. The test binary
-// allocated about 664 KB before main, about 51 KB of it in this module's
-// own packages (tools/search the most, 10 KB), once the patterns compiled
-// at package level moved to their first use, and about 450 KB once gojq's
-// function tables (218 KB) were built on first use (third_party/gojq),
-// about 340 KB once x/net/html's entity tables (127 KB) were
-// (third_party/xnet), and about 258 KB, 46 KB of it this module's, once
-// jsonschema-go's table of Schema's fields (81 KB) was
-// (third_party/jsonschema-go), and about 209 KB, 37 KB of it this
-// module's (settings the most, 6 KB), once encoding/gob and go-git's
-// configuration parser left the binary (third_party/go-sdk,
-// third_party/go-git) and x/net/html's other tables, the validators'
-// message printers and two tables of this module's were built on first
-// use, and about 163 KB once eleven regular expressions of yaml, the
-// shell parser and go-diff were compiled on first use (third_party/yaml,
-// third_party/sh, third_party/go-diff); a tool schema generated, a table
-// built or a pattern compiled at package level instead of on first use
-// shows here. Raise a budget only for work the first reply needs.
+// allocates about 163 KB before main, about 37 KB of it in this module's
+// own packages (settings the most, 6 KB); docs/mcp.md (the start section)
+// and the commits tell what was moved to first use to get there. A tool
+// schema generated, a table built or a pattern compiled at package level
+// instead of on first use shows here. Raise a budget only for work the
+// first reply needs.
 const (
 	initBudgetTotal     = 185 << 10
 	initBudgetOwn       = 44 << 10
