@@ -46,6 +46,8 @@ test-go:
 	GOOS=windows GOARCH=arm64 $(GO) vet ./...
 	GOOS=windows GOARCH=arm64 $(GO) build -o /dev/null ./cmd/toolhost
 	CI=$${CI:-} $(GO) test -count=1 ./...
+	@# The one patch of a third_party copy with a test of its own there.
+	$(GO) test -count=1 golang.org/x/net/html/charset
 	$(MAKE) fuzz
 
 # test-windows runs the Windows build under Wine: the unit tests of the

@@ -16,8 +16,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	segjson "github.com/segmentio/encoding/json"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // maxProblems caps how many problems one validation error lists; the model
@@ -257,8 +255,8 @@ func compile(name string, source []byte) (*jsonschema.Schema, error) {
 }
 
 // english renders the library's messages for kinds described below only
-// generically; made at the first error, not at every start.
-var english = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
+// generically.
+var english kind.English
 
 // describe turns a validation error into one line per problem, each naming
 // the field ("edits[0].old_string: missing required field"), sorted by field.
@@ -273,7 +271,7 @@ func collect(e *jsonschema.ValidationError, out *[]string) {
 	switch k := e.ErrorKind.(type) {
 	case *kind.AnyOf, *kind.OneOf:
 		if _, ok := k.(*kind.OneOf); ok && len(e.Causes) == 0 {
-			*out = append(*out, field(e.InstanceLocation)+": "+k.LocalizedString(english()))
+			*out = append(*out, field(e.InstanceLocation)+": "+k.LocalizedString(english))
 			return
 		}
 		// One line for the alternatives: the first problem of each branch.
@@ -345,7 +343,7 @@ func problems(e *jsonschema.ValidationError) []string {
 	case *kind.FalseSchema:
 		return []string{at + ": not allowed"}
 	}
-	return []string{at + ": " + e.ErrorKind.LocalizedString(english())}
+	return []string{at + ": " + e.ErrorKind.LocalizedString(english)}
 }
 
 // field turns an instance location (a JSON pointer's tokens) into a dotted

@@ -19,7 +19,6 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/transform"
 )
 
@@ -29,11 +28,11 @@ import (
 // leading and trailing whitespace. Encoders will use HTML escape sequences for
 // runes that are not supported by the character set.
 func Lookup(label string) (e encoding.Encoding, name string) {
-	e, err := htmlindex.Get(label)
-	if err != nil {
+	// toolhost: the index in htmlindex.go, not x/text's htmlindex.
+	e, name, ok := lookupLabel(label)
+	if !ok {
 		return nil, ""
 	}
-	name, _ = htmlindex.Name(e)
 	return &htmlEncoding{e}, name
 }
 
