@@ -30,10 +30,19 @@ type resolveMapItem struct {
 	tag   string
 }
 
-var resolveTable = make([]byte, 256)
-var resolveMap = make(map[string]resolveMapItem)
+// toolhost: resolveTable, resolveMap, longTags and shortTags are built on
+// first use (tables), not in the package's init (see PATCHES.md).
+var resolveTable []byte
+var resolveMap map[string]resolveMapItem
 
-func init() {
+var tablesOnce sync.Once
+
+// tables builds the package's lookup tables once.
+func tables() { tablesOnce.Do(buildTables) }
+
+func buildTables() {
+	resolveTable = make([]byte, 256)
+	resolveMap = make(map[string]resolveMapItem)
 	t := resolveTable
 	t[int('+')] = 'S' // Sign
 	t[int('-')] = 'S'
@@ -66,6 +75,15 @@ func init() {
 			m[s] = resolveMapItem{item.v, item.tag}
 		}
 	}
+
+	longTags = make(map[string]string)
+	shortTags = make(map[string]string)
+	for _, stag := range []string{nullTag, boolTag, strTag, intTag, floatTag, timestampTag, seqTag, mapTag, binaryTag, mergeTag} {
+		// What longTag returns for a tag not in longTags.
+		ltag := longTagPrefix + stag[2:]
+		longTags[stag] = ltag
+		shortTags[ltag] = stag
+	}
 }
 
 const (
@@ -81,20 +99,13 @@ const (
 	mergeTag     = "!!merge"
 )
 
-var longTags = make(map[string]string)
-var shortTags = make(map[string]string)
-
-func init() {
-	for _, stag := range []string{nullTag, boolTag, strTag, intTag, floatTag, timestampTag, seqTag, mapTag, binaryTag, mergeTag} {
-		ltag := longTag(stag)
-		longTags[stag] = ltag
-		shortTags[ltag] = stag
-	}
-}
+var longTags map[string]string
+var shortTags map[string]string
 
 const longTagPrefix = "tag:yaml.org,2002:"
 
 func shortTag(tag string) string {
+	tables()
 	if strings.HasPrefix(tag, longTagPrefix) {
 		if stag, ok := shortTags[tag]; ok {
 			return stag
@@ -105,6 +116,7 @@ func shortTag(tag string) string {
 }
 
 func longTag(tag string) string {
+	tables()
 	if strings.HasPrefix(tag, "!!") {
 		if ltag, ok := longTags[tag]; ok {
 			return ltag
@@ -129,6 +141,7 @@ var yamlStyleFloat = sync.OnceValue(func() *regexp.Regexp {
 })
 
 func resolve(tag string, in string) (rtag string, out interface{}) {
+	tables()
 	tag = shortTag(tag)
 	if !resolvableTag(tag) {
 		return tag, in

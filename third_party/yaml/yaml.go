@@ -520,14 +520,11 @@ type fieldInfo struct {
 	Inline []int
 }
 
-var structMap = make(map[reflect.Type]*structInfo)
+// toolhost: structMap is made at its first write, and the Unmarshaler type
+// is looked up where it is used, so that the package's init has nothing to
+// do (see PATCHES.md).
+var structMap map[reflect.Type]*structInfo
 var fieldMapMutex sync.RWMutex
-var unmarshalerType reflect.Type
-
-func init() {
-	var v Unmarshaler
-	unmarshalerType = reflect.ValueOf(&v).Elem().Type()
-}
 
 func getStructInfo(st reflect.Type) (*structInfo, error) {
 	fieldMapMutex.RLock()
@@ -594,7 +591,7 @@ func getStructInfo(st reflect.Type) (*structInfo, error) {
 				if ftype.Kind() != reflect.Struct {
 					return nil, errors.New("option ,inline may only be used on a struct or map field")
 				}
-				if reflect.PtrTo(ftype).Implements(unmarshalerType) {
+				if reflect.PtrTo(ftype).Implements(reflect.TypeFor[Unmarshaler]()) {
 					inlineUnmarshalers = append(inlineUnmarshalers, []int{i})
 				} else {
 					sinfo, err := getStructInfo(ftype)
@@ -649,6 +646,9 @@ func getStructInfo(st reflect.Type) (*structInfo, error) {
 	}
 
 	fieldMapMutex.Lock()
+	if structMap == nil {
+		structMap = make(map[reflect.Type]*structInfo)
+	}
 	structMap[st] = sinfo
 	fieldMapMutex.Unlock()
 	return sinfo, nil
