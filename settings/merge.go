@@ -2,25 +2,29 @@ package settings
 
 import "slices"
 
-// concatenated are the arrays whose entries add up across layers instead of
-// the later layer replacing the earlier one: permission rules and the
-// directories they cover (as Claude Code merges them), and blocked commands,
-// so a project or client layer cannot lift a block the user set.
-var concatenated = map[string]bool{
-	"permissions.allow":                 true,
-	"permissions.ask":                   true,
-	"permissions.deny":                  true,
-	"permissions.additionalDirectories": true,
-	"bash.blockedCommands":              true,
-	"enabledMcpjsonServers":             true,
+// isConcatenated reports whether the key k is an array whose entries add up
+// across layers instead of the later layer replacing the earlier one:
+// permission rules and the directories they cover (as Claude Code merges
+// them), and blocked commands, so a project or client layer cannot lift a
+// block the user set.
+func isConcatenated(k string) bool {
+	switch k {
+	case "permissions.allow", "permissions.ask", "permissions.deny",
+		"permissions.additionalDirectories", "bash.blockedCommands", "enabledMcpjsonServers":
+		return true
+	}
+	return false
 }
 
-// wholeEntries are maps whose entries a later layer replaces whole: an MCP
-// server or ssh host defined twice is the later definition, not a mix.
-var wholeEntries = map[string]bool{
-	"mcpServers": true,
-	"ssh.hosts":  true,
-	"providers":  true,
+// replacedWhole reports whether the key k is a map whose entries a later layer
+// replaces whole: an MCP server or ssh host defined twice is the later
+// definition, not a mix.
+func replacedWhole(k string) bool {
+	switch k {
+	case "mcpServers", "ssh.hosts", "providers":
+		return true
+	}
+	return false
 }
 
 // mergeInto merges the (validated) layer src into dst: objects key by key,
@@ -30,9 +34,9 @@ func mergeInto(dst, src map[string]any, path string) {
 	for k, v := range src {
 		key := joinKey(path, k)
 		switch {
-		case concatenated[key] || path == "hooks":
+		case isConcatenated(key) || path == "hooks":
 			dst[k] = appendUnique(dst[k], v, path != "hooks")
-		case wholeEntries[path]:
+		case replacedWhole(path):
 			dst[k] = v
 		default:
 			sub, srcIsObj := v.(map[string]any)

@@ -29,17 +29,20 @@ func (r Rule) String() string {
 	return r.Tool + "(" + r.Specifier + ")"
 }
 
-// pathRuleTools are the tools whose specifier is a gitignore-style path
-// pattern rather than a command.
-var pathRuleTools = map[string]bool{
-	"read": true, "edit": true, "write": true, "notebookedit": true, "multiedit": true,
-	"glob": true, "grep": true, "ls": true, "tree": true,
+// pathRuleTool reports whether the specifier of the tool k (lower-cased) is
+// a gitignore-style path pattern rather than a command.
+func pathRuleTool(k string) bool {
+	switch k {
+	case "read", "edit", "write", "notebookedit", "multiedit", "glob", "grep", "ls", "tree":
+		return true
+	}
+	return false
 }
 
 // IsPathRuleTool reports whether rules for the tool name take a path
 // pattern (Read, Edit, Write, NotebookEdit, Glob, Grep, LS, Tree).
 func IsPathRuleTool(name string) bool {
-	return pathRuleTools[strings.ToLower(name)]
+	return pathRuleTool(strings.ToLower(name))
 }
 
 // toolNamePattern is a tool name: letters, digits, '_' and '-' (MCP names

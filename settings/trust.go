@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A workspace folder is often a repository someone else wrote, and an
@@ -54,58 +55,61 @@ const (
 
 // trustTable classifies every settings key (as Keys lists them). The test
 // fails when a key is missing, so a new key is classified when it is added.
-var trustTable = map[string]keyTrust{
-	"permissions.allow":                       {nil, "no", whyGrants},
-	"permissions.ask":                         {always, "yes", ""},
-	"permissions.deny":                        {always, "yes", ""},
-	"permissions.defaultMode":                 {stricterMode, "only a stricter mode", whyLoosens},
-	"permissions.additionalDirectories":       {nil, "no", whyWidens},
-	"permissions.allowWritesOutsideWorkspace": {onlyValue(false), "only false", whyWidens},
-	"permissions.saveAlwaysAllow":             {onlyValue(false), "only false", whyGrants},
-	"hooks":                                   {nil, "no", whyRuns},
-	"env":                                     {nil, "no", whyRuns},
-	"tools.enabled":                           {narrowerEnabled, "only to turn tools off", whyLoosens},
-	"tools.disabled":                          {union, "yes, added to the user's list", ""},
-	"bash.defaultTimeoutMs":                   {lower, "only a lower value", whyLoosens},
-	"bash.maxTimeoutMs":                       {lower, "only a lower value", whyLoosens},
-	"bash.maxOutputChars":                     {lower, "only a lower value", whyLoosens},
-	"bash.blockedCommands":                    {always, "yes", ""},
-	"bash.maskSecrets":                        {onlyValue(true), "only true", whySecret},
-	"bash.allowedSecrets":                     {nil, "no", whySecret},
-	"bash.compressOutput":                     {always, "yes", ""},
-	"edit.fuzzy":                              {always, "yes", ""},
-	"edit.reviewInEditor":                     {onlyValue(false), "only false", whyLoosens},
-	"edit.diagnostics":                        {always, "yes", ""},
-	"edit.diagnosticsWaitMs":                  {lower, "only a lower value", whyLoosens},
-	"webFetch.connectTimeoutMs":               {lower, "only a lower value", whyLoosens},
-	"webFetch.totalTimeoutMs":                 {lower, "only a lower value", whyLoosens},
-	"webFetch.maxBytes":                       {lower, "only a lower value", whyLoosens},
-	"webSearch.provider":                      {nil, "no", whyNetwork},
-	"webSearch.baseUrl":                       {nil, "no", whyNetwork},
-	"webSearch.apiKey":                        {nil, "no", whySecret},
-	"agent.endpoint":                          {nil, "no", whyNetwork},
-	"agent.model":                             {nil, "no", whyNetwork},
-	"agent.apiKeyEnv":                         {nil, "no", whySecret},
-	"ssh.hosts":                               {nil, "no", whyRuns},
-	"mcpServers":                              {nil, "no", whyRuns},
-	"enableAllProjectMcpServers":              {nil, "no", whyRuns},
-	"enabledMcpjsonServers":                   {nil, "no", whyRuns},
-	"server.maxMessageBytes":                  {lower, "only a lower value", whyLoosens},
-	"server.agentEndpoint":                    {onlyValue(false), "only false", whyExposes},
-	"server.claudeCodeIde":                    {onlyValue(false), "only false", whyExposes},
-	"providers":                               {nil, "no", whyNetwork},
-	"tools.optIn":                             {nil, "no", whyTurnsOn},
-	"tools.teams":                             {nil, "no", whyTurnsOn},
-	"tools.deferred":                          {always, "yes", ""},
-	"bash.backgroundStdin":                    {always, "yes", ""},
-	"grep.priority":                           {always, "yes", ""},
-	"grep.priorityTable":                      {always, "yes", ""},
-	"grep.splitAlternatives":                  {always, "yes", ""},
-	"paths.atRoot":                            {always, "yes", ""},
-	"paths.fuzzy":                             {nil, "no", whyPaths},
-	"bash.sandbox":                            {onlyValue(true), "only true", whyLoosens},
-	"bash.sandboxNetwork":                     {onlyValue(false), "only false", whyNetwork},
-}
+// Built when settings are first loaded, not at program start.
+var trustTable = sync.OnceValue(func() map[string]keyTrust {
+	return map[string]keyTrust{
+		"permissions.allow":                       {nil, "no", whyGrants},
+		"permissions.ask":                         {always, "yes", ""},
+		"permissions.deny":                        {always, "yes", ""},
+		"permissions.defaultMode":                 {stricterMode, "only a stricter mode", whyLoosens},
+		"permissions.additionalDirectories":       {nil, "no", whyWidens},
+		"permissions.allowWritesOutsideWorkspace": {onlyValue(false), "only false", whyWidens},
+		"permissions.saveAlwaysAllow":             {onlyValue(false), "only false", whyGrants},
+		"hooks":                                   {nil, "no", whyRuns},
+		"env":                                     {nil, "no", whyRuns},
+		"tools.enabled":                           {narrowerEnabled, "only to turn tools off", whyLoosens},
+		"tools.disabled":                          {union, "yes, added to the user's list", ""},
+		"bash.defaultTimeoutMs":                   {lower, "only a lower value", whyLoosens},
+		"bash.maxTimeoutMs":                       {lower, "only a lower value", whyLoosens},
+		"bash.maxOutputChars":                     {lower, "only a lower value", whyLoosens},
+		"bash.blockedCommands":                    {always, "yes", ""},
+		"bash.maskSecrets":                        {onlyValue(true), "only true", whySecret},
+		"bash.allowedSecrets":                     {nil, "no", whySecret},
+		"bash.compressOutput":                     {always, "yes", ""},
+		"edit.fuzzy":                              {always, "yes", ""},
+		"edit.reviewInEditor":                     {onlyValue(false), "only false", whyLoosens},
+		"edit.diagnostics":                        {always, "yes", ""},
+		"edit.diagnosticsWaitMs":                  {lower, "only a lower value", whyLoosens},
+		"webFetch.connectTimeoutMs":               {lower, "only a lower value", whyLoosens},
+		"webFetch.totalTimeoutMs":                 {lower, "only a lower value", whyLoosens},
+		"webFetch.maxBytes":                       {lower, "only a lower value", whyLoosens},
+		"webSearch.provider":                      {nil, "no", whyNetwork},
+		"webSearch.baseUrl":                       {nil, "no", whyNetwork},
+		"webSearch.apiKey":                        {nil, "no", whySecret},
+		"agent.endpoint":                          {nil, "no", whyNetwork},
+		"agent.model":                             {nil, "no", whyNetwork},
+		"agent.apiKeyEnv":                         {nil, "no", whySecret},
+		"ssh.hosts":                               {nil, "no", whyRuns},
+		"mcpServers":                              {nil, "no", whyRuns},
+		"enableAllProjectMcpServers":              {nil, "no", whyRuns},
+		"enabledMcpjsonServers":                   {nil, "no", whyRuns},
+		"server.maxMessageBytes":                  {lower, "only a lower value", whyLoosens},
+		"server.agentEndpoint":                    {onlyValue(false), "only false", whyExposes},
+		"server.claudeCodeIde":                    {onlyValue(false), "only false", whyExposes},
+		"providers":                               {nil, "no", whyNetwork},
+		"tools.optIn":                             {nil, "no", whyTurnsOn},
+		"tools.teams":                             {nil, "no", whyTurnsOn},
+		"tools.deferred":                          {always, "yes", ""},
+		"bash.backgroundStdin":                    {always, "yes", ""},
+		"grep.priority":                           {always, "yes", ""},
+		"grep.priorityTable":                      {always, "yes", ""},
+		"grep.splitAlternatives":                  {always, "yes", ""},
+		"paths.atRoot":                            {always, "yes", ""},
+		"paths.fuzzy":                             {nil, "no", whyPaths},
+		"bash.sandbox":                            {onlyValue(true), "only true", whyLoosens},
+		"bash.sandboxNetwork":                     {onlyValue(false), "only false", whyNetwork},
+	}
+})
 
 // always applies the value: the key only restricts (deny and ask rules,
 // blocked commands, disabled tools) or changes nothing a folder could abuse.
@@ -157,13 +161,20 @@ func narrowerEnabled(base, v any) (any, bool) {
 }
 
 // modeStrictness orders the permission modes from loosest to strictest;
-// plan and dontAsk both ask nobody and are equally strict.
-var modeStrictness = map[string]int{
-	"bypassPermissions": 0,
-	"acceptEdits":       1,
-	"default":           2,
-	"plan":              3,
-	"dontAsk":           3,
+// plan and dontAsk both ask nobody and are equally strict. ok is false for
+// a name that is not a mode.
+func modeStrictness(mode string) (rank int, ok bool) {
+	switch mode {
+	case "bypassPermissions":
+		return 0, true
+	case "acceptEdits":
+		return 1, true
+	case "default":
+		return 2, true
+	case "plan", "dontAsk":
+		return 3, true
+	}
+	return 0, false
 }
 
 // stricterMode applies permissions.defaultMode only when it is stricter
@@ -174,8 +185,8 @@ func stricterMode(base, v any) (any, bool) {
 	if b == "" {
 		b = "default"
 	}
-	rb, okB := modeStrictness[b]
-	rm, okM := modeStrictness[m]
+	rb, okB := modeStrictness(b)
+	rm, okM := modeStrictness(m)
 	return v, okB && okM && rm > rb
 }
 
@@ -236,9 +247,9 @@ func (t Trust) IgnoredIn(root string) []Ignored {
 
 // trustPrefixes are the dotted prefixes of the table's keys ("permissions",
 // "bash"): objects the filter walks into.
-var trustPrefixes = func() map[string]bool {
+var trustPrefixes = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
-	for k := range trustTable {
+	for k := range trustTable() {
 		for i := range len(k) {
 			if k[i] == '.' {
 				out[k[:i]] = true
@@ -246,7 +257,7 @@ var trustPrefixes = func() map[string]bool {
 		}
 	}
 	return out
-}()
+})
 
 // untrustedView returns the part of a validated project layer that may
 // apply while its folder is untrusted, and what was ignored. base is the
@@ -259,14 +270,14 @@ func untrustedView(file string, layer, base map[string]any) (map[string]any, []I
 		for _, k := range sortedKeys(src) {
 			v := src[k]
 			key := joinKey(path, k)
-			row, known := trustTable[key]
+			row, known := trustTable()[key]
 			switch {
 			case known && row.restrict != nil:
 				if kept, ok := row.restrict(getPath(base, strings.Split(key, ".")), v); ok {
 					out[k] = kept
 					continue
 				}
-			case !known && trustPrefixes[key]:
+			case !known && trustPrefixes()[key]:
 				if sub, ok := v.(map[string]any); ok {
 					if kept := walk(sub, key); len(kept) > 0 {
 						out[k] = kept
@@ -421,14 +432,15 @@ type TrustTableRow struct {
 // TrustTable returns the classification of every key, sorted by key, for
 // the docs and `toolhost trust --table`.
 func TrustTable() []TrustTableRow {
-	keys := make([]string, 0, len(trustTable))
-	for k := range trustTable {
+	table := trustTable()
+	keys := make([]string, 0, len(table))
+	for k := range table {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	out := make([]TrustTableRow, 0, len(keys))
 	for _, k := range keys {
-		row := trustTable[k]
+		row := table[k]
 		out = append(out, TrustTableRow{Key: k, Applies: row.applies, Why: row.why})
 	}
 	return out

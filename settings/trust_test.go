@@ -14,11 +14,11 @@ import (
 func TestTrustTableClassifiesEveryKey(t *testing.T) {
 	keys := Keys()
 	for _, k := range keys {
-		if _, ok := trustTable[k]; !ok {
+		if _, ok := trustTable()[k]; !ok {
 			t.Errorf("the settings key %s is not in trustTable: classify it (what may an untrusted folder set?)", k)
 		}
 	}
-	for k := range trustTable {
+	for k := range trustTable() {
 		if !slices.Contains(keys, k) {
 			t.Errorf("trustTable lists %s, which is no settings key", k)
 		}

@@ -62,7 +62,7 @@ type InputSchema[In any] struct {
 func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
 	s := &InputSchema[In]{adjust: adjust}
 	if adjust == nil {
-		s.keep()
+		keep(s)
 	}
 	return s
 }
@@ -73,20 +73,32 @@ func SchemaOf[In any](adjust func(*jsonschema.Schema)) *InputSchema[In] {
 // variants of one In apart.
 func SchemaVariantOf[In any](variant string, adjust func(*jsonschema.Schema)) *InputSchema[In] {
 	s := &InputSchema[In]{adjust: adjust, variant: variant}
-	s.keep()
+	keep(s)
 	return s
 }
 
-// keep lists s among the schemas schemas_gen.go keeps (AllSchemas). The
-// key is named when listed, not here: naming reads In's type (for an
-// unnamed struct its whole literal, tags and all), work every start would
-// pay in its package initialisation.
-func (s *InputSchema[In]) keep() {
+// keptSchema is an InputSchema listed among the schemas schemas_gen.go
+// keeps.
+type keptSchema interface {
+	generated() GeneratedSchema
+}
+
+// keep lists s among the schemas schemas_gen.go keeps (AllSchemas). It is
+// not generic, and SchemaOf is small enough to be inlined, so that the
+// package variables of every tool family list their schemas from their
+// own package's initialisation, without running code of their own for
+// each schema's type. The key is named when listed, not here: naming
+// reads In's type (for an unnamed struct its whole literal, tags and
+// all), work every start would pay.
+func keep(s keptSchema) {
 	allSchemasMu.Lock()
 	defer allSchemasMu.Unlock()
-	allSchemas = append(allSchemas, func() GeneratedSchema {
-		return GeneratedSchema{Key: s.key(), Generate: func() (json.RawMessage, error) { return generate[In](s.adjust) }}
-	})
+	allSchemas = append(allSchemas, s)
+}
+
+// generated is s as schemas_gen.go keeps it.
+func (s *InputSchema[In]) generated() GeneratedSchema {
+	return GeneratedSchema{Key: s.key(), Generate: func() (json.RawMessage, error) { return generate[In](s.adjust) }}
 }
 
 // key is the schema's key in schemas_gen.go: In's, with the variant's name.
@@ -109,7 +121,7 @@ type GeneratedSchema struct {
 // call SchemaOf as their packages initialise.
 var (
 	allSchemasMu sync.Mutex
-	allSchemas   []func() GeneratedSchema
+	allSchemas   []keptSchema
 )
 
 // AllSchemas lists every SchemaOf of the binary, for the test that keeps
@@ -118,8 +130,8 @@ func AllSchemas() []GeneratedSchema {
 	allSchemasMu.Lock()
 	defer allSchemasMu.Unlock()
 	out := make([]GeneratedSchema, len(allSchemas))
-	for i, list := range allSchemas {
-		out[i] = list()
+	for i, s := range allSchemas {
+		out[i] = s.generated()
 	}
 	return out
 }

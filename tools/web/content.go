@@ -26,13 +26,17 @@ const (
 	kindText
 )
 
-// textualApplicationTypes are application/* media types that are text.
-var textualApplicationTypes = map[string]bool{
-	"application/json": true, "application/xml": true, "application/javascript": true,
-	"application/ecmascript": true, "application/x-javascript": true, "application/yaml": true,
-	"application/x-yaml": true, "application/toml": true, "application/x-ndjson": true,
-	"application/sql": true, "application/graphql": true, "application/x-sh": true,
-	"application/x-httpd-php": true, "application/rss+xml": true, "application/atom+xml": true,
+// textualApplicationType reports whether an application/* media type is text.
+func textualApplicationType(k string) bool {
+	switch k {
+	case "application/json", "application/xml", "application/javascript",
+		"application/ecmascript", "application/x-javascript", "application/yaml",
+		"application/x-yaml", "application/toml", "application/x-ndjson", "application/sql",
+		"application/graphql", "application/x-sh", "application/x-httpd-php",
+		"application/rss+xml", "application/atom+xml":
+		return true
+	}
+	return false
 }
 
 // classify decides from the Content-Type header (or, without one, from the
@@ -56,7 +60,7 @@ func classify(contentType string, body []byte) (contentKind, string) {
 			return kindBinary, mediaType
 		}
 		return kindHTML, mediaType
-	case strings.HasPrefix(mediaType, "text/"), textualApplicationTypes[mediaType],
+	case strings.HasPrefix(mediaType, "text/"), textualApplicationType(mediaType),
 		strings.HasSuffix(mediaType, "+json"), strings.HasSuffix(mediaType, "+xml"):
 		if hasNUL {
 			return kindBinary, mediaType

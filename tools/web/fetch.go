@@ -198,10 +198,14 @@ func get(ctx context.Context, client *http.Client, u *url.URL, lim limits) (*res
 	}
 }
 
-// compressions are the Content-Encodings that compress a body.
-var compressions = map[string]bool{
-	"br": true, "zstd": true, "deflate": true, "gzip": true, "x-gzip": true,
-	"compress": true, "x-compress": true, "lzma": true, "xz": true, "bzip2": true,
+// isCompression reports whether a Content-Encoding compresses the body.
+func isCompression(k string) bool {
+	switch k {
+	case "br", "zstd", "deflate", "gzip", "x-gzip", "compress", "x-compress", "lzma", "xz",
+		"bzip2":
+		return true
+	}
+	return false
 }
 
 // readCapped reads and closes a response's body, keeping at most
@@ -212,7 +216,7 @@ func readCapped(callCtx, ctx context.Context, current *url.URL, resp *http.Respo
 	// deflate) would reach the model as binary noise labelled text. Other
 	// values ("none", "utf-8": misconfigured servers) mean no encoding, as
 	// browsers read them.
-	if enc := strings.TrimSpace(resp.Header.Get("Content-Encoding")); compressions[strings.ToLower(enc)] {
+	if enc := strings.TrimSpace(resp.Header.Get("Content-Encoding")); isCompression(strings.ToLower(enc)) {
 		resp.Body.Close()
 		return nil, failf("%s was sent compressed as %q, which WebFetch did not ask for and cannot decode; the page cannot be read. Try another address for the same content.", current, enc)
 	}

@@ -47,11 +47,15 @@ var shownHeaders = []string{
 	"Cache-Control", "Link", "WWW-Authenticate", "Allow",
 }
 
-// forbiddenHeaders are managed by the HTTP client; setting them by hand
-// breaks the request.
-var forbiddenHeaders = map[string]bool{
-	"Host": true, "Content-Length": true, "Transfer-Encoding": true, "Connection": true,
-	"Upgrade": true, "Te": true, "Trailer": true, "Keep-Alive": true,
+// forbiddenHeader reports whether the HTTP client manages a header;
+// setting it by hand breaks the request.
+func forbiddenHeader(k string) bool {
+	switch k {
+	case "Host", "Content-Length", "Transfer-Encoding", "Connection", "Upgrade", "Te",
+		"Trailer", "Keep-Alive":
+		return true
+	}
+	return false
 }
 
 // HTTPOutput is the structured result of HTTPRequest.
@@ -176,7 +180,7 @@ func (t *HTTPRequest) Execute(ctx context.Context, call *tools.Call) (*tools.Res
 	header := http.Header{}
 	for k, v := range p.Headers {
 		ck := http.CanonicalHeaderKey(strings.TrimSpace(k))
-		if forbiddenHeaders[ck] {
+		if forbiddenHeader(ck) {
 			return tools.ErrorResult("the header %s is set by the HTTP client itself; leave it out.", ck), nil
 		}
 		if strings.ContainsAny(k+v, "\r\n") {

@@ -89,7 +89,7 @@ func (s *segmenter) next() (segment string, ok bool) {
 			s.ended(string(name))
 		}
 		size := s.pos - start
-		if size >= 2*s.limit || (size >= s.limit && tt == html.EndTagToken && cutAfter[a]) {
+		if size >= 2*s.limit || (size >= s.limit && tt == html.EndTagToken && cutsAfter(a)) {
 			break
 		}
 	}
@@ -99,10 +99,10 @@ func (s *segmenter) next() (segment string, ok bool) {
 // started records a start tag, closing first what it implies closed (an
 // open <li> by the next <li>, a <p> by a block), as the parser would.
 func (s *segmenter) started(a atom.Atom, name string) {
-	if voidElements[a] {
+	if voidElement(a) {
 		return
 	}
-	if c, ok := impliedEnds[a]; ok {
+	if c, ok := impliedEndOf(a); ok {
 		s.closeOpen(c.closes, c.scope)
 	}
 	if len(s.open) < maxOpenTags {
@@ -172,43 +172,63 @@ func contains(list []atom.Atom, a atom.Atom) bool {
 	return false
 }
 
-// voidElements have no end tag and are never open.
-var voidElements = map[atom.Atom]bool{
-	atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true, atom.Hr: true,
-	atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Param: true,
-	atom.Source: true, atom.Track: true, atom.Wbr: true,
+// voidElement reports whether an element has no end tag (it is never open).
+func voidElement(k atom.Atom) bool {
+	switch k {
+	case atom.Area, atom.Base, atom.Br, atom.Col, atom.Embed, atom.Hr, atom.Img, atom.Input,
+		atom.Link, atom.Meta, atom.Param, atom.Source, atom.Track, atom.Wbr:
+		return true
+	}
+	return false
 }
 
-// cutAfter are the elements after whose end tag a segment may end without
-// splitting a line of text.
-var cutAfter = map[atom.Atom]bool{
-	atom.Tr: true, atom.Li: true, atom.P: true, atom.Div: true, atom.Table: true, atom.Tbody: true,
-	atom.Section: true, atom.Article: true, atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true,
-	atom.H5: true, atom.H6: true, atom.Ul: true, atom.Ol: true, atom.Pre: true, atom.Blockquote: true,
-	atom.Dl: true, atom.Dd: true, atom.Main: true, atom.Header: true, atom.Footer: true, atom.Nav: true,
-	atom.Aside: true, atom.Figure: true, atom.Details: true,
+// cutsAfter reports whether a segment may end after an element's end tag
+// without splitting a line of text.
+func cutsAfter(k atom.Atom) bool {
+	switch k {
+	case atom.Tr, atom.Li, atom.P, atom.Div, atom.Table, atom.Tbody, atom.Section,
+		atom.Article, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Ul, atom.Ol,
+		atom.Pre, atom.Blockquote, atom.Dl, atom.Dd, atom.Main, atom.Header, atom.Footer,
+		atom.Nav, atom.Aside, atom.Figure, atom.Details:
+		return true
+	}
+	return false
 }
 
 // impliedEnd is what a start tag closes when it is open (closes), looking
 // no further out than the nearest element of scope.
 type impliedEnd struct{ closes, scope []atom.Atom }
 
+// The implied ends, as static data (impliedEndOf picks one).
 var (
 	paragraphEnd = impliedEnd{closes: []atom.Atom{atom.P}, scope: []atom.Atom{atom.Div, atom.Td, atom.Th, atom.Li, atom.Body, atom.Table, atom.Blockquote, atom.Section, atom.Article, atom.Button}}
-	impliedEnds  = map[atom.Atom]impliedEnd{
-		atom.Li:     {closes: []atom.Atom{atom.Li}, scope: []atom.Atom{atom.Ul, atom.Ol, atom.Menu}},
-		atom.Td:     {closes: []atom.Atom{atom.Td, atom.Th}, scope: []atom.Atom{atom.Tr, atom.Table}},
-		atom.Th:     {closes: []atom.Atom{atom.Td, atom.Th}, scope: []atom.Atom{atom.Tr, atom.Table}},
-		atom.Tr:     {closes: []atom.Atom{atom.Tr}, scope: []atom.Atom{atom.Tbody, atom.Thead, atom.Tfoot, atom.Table}},
-		atom.Tbody:  {closes: []atom.Atom{atom.Tbody, atom.Thead, atom.Tfoot}, scope: []atom.Atom{atom.Table}},
-		atom.Thead:  {closes: []atom.Atom{atom.Tbody, atom.Thead, atom.Tfoot}, scope: []atom.Atom{atom.Table}},
-		atom.Tfoot:  {closes: []atom.Atom{atom.Tbody, atom.Thead, atom.Tfoot}, scope: []atom.Atom{atom.Table}},
-		atom.Dt:     {closes: []atom.Atom{atom.Dt, atom.Dd}, scope: []atom.Atom{atom.Dl}},
-		atom.Dd:     {closes: []atom.Atom{atom.Dt, atom.Dd}, scope: []atom.Atom{atom.Dl}},
-		atom.Option: {closes: []atom.Atom{atom.Option}, scope: []atom.Atom{atom.Select, atom.Datalist}},
-		atom.P:      paragraphEnd, atom.Div: paragraphEnd, atom.Table: paragraphEnd, atom.Ul: paragraphEnd,
-		atom.Ol: paragraphEnd, atom.Pre: paragraphEnd, atom.Blockquote: paragraphEnd, atom.H1: paragraphEnd,
-		atom.H2: paragraphEnd, atom.H3: paragraphEnd, atom.H4: paragraphEnd, atom.H5: paragraphEnd,
-		atom.H6: paragraphEnd, atom.Section: paragraphEnd, atom.Article: paragraphEnd, atom.Hr: paragraphEnd,
-	}
+	listItemEnd  = impliedEnd{closes: []atom.Atom{atom.Li}, scope: []atom.Atom{atom.Ul, atom.Ol, atom.Menu}}
+	cellEnd      = impliedEnd{closes: []atom.Atom{atom.Td, atom.Th}, scope: []atom.Atom{atom.Tr, atom.Table}}
+	rowEnd       = impliedEnd{closes: []atom.Atom{atom.Tr}, scope: []atom.Atom{atom.Tbody, atom.Thead, atom.Tfoot, atom.Table}}
+	sectionEnd   = impliedEnd{closes: []atom.Atom{atom.Tbody, atom.Thead, atom.Tfoot}, scope: []atom.Atom{atom.Table}}
+	termEnd      = impliedEnd{closes: []atom.Atom{atom.Dt, atom.Dd}, scope: []atom.Atom{atom.Dl}}
+	optionEnd    = impliedEnd{closes: []atom.Atom{atom.Option}, scope: []atom.Atom{atom.Select, atom.Datalist}}
 )
+
+// impliedEndOf is what the start tag a closes when it is open; a switch,
+// not a map, so that nothing is built at program start.
+func impliedEndOf(a atom.Atom) (impliedEnd, bool) {
+	switch a {
+	case atom.Li:
+		return listItemEnd, true
+	case atom.Td, atom.Th:
+		return cellEnd, true
+	case atom.Tr:
+		return rowEnd, true
+	case atom.Tbody, atom.Thead, atom.Tfoot:
+		return sectionEnd, true
+	case atom.Dt, atom.Dd:
+		return termEnd, true
+	case atom.Option:
+		return optionEnd, true
+	case atom.P, atom.Div, atom.Table, atom.Ul, atom.Ol, atom.Pre, atom.Blockquote, atom.H1,
+		atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Section, atom.Article, atom.Hr:
+		return paragraphEnd, true
+	}
+	return impliedEnd{}, false
+}
