@@ -9,9 +9,15 @@ import (
 	"github.com/toolhost/toolhost/session"
 )
 
-// ideNotifications are the notifications a client may pass on to the
-// Claude Code CLIs (toolhost/ideNotify): the protocol's two.
-var ideNotifications = map[string]bool{"selection_changed": true, "at_mentioned": true}
+// ideNotification reports whether k is a notification a client may pass
+// on to the Claude Code CLIs (toolhost/ideNotify): the protocol's two.
+func ideNotification(k string) bool {
+	switch k {
+	case "selection_changed", "at_mentioned":
+		return true
+	}
+	return false
+}
 
 // ideEditor answers the IDE tools only the editor can through the
 // client's toolhost/ideTool.
@@ -79,7 +85,7 @@ func (s *server) ideNotify(params json.RawMessage) error {
 	if err := json.Unmarshal(params, &p); err != nil {
 		return err
 	}
-	if !ideNotifications[p.Method] {
+	if !ideNotification(p.Method) {
 		return invalidParams("toolhost/ideNotify: method %q is not one the Claude Code CLI takes (selection_changed, at_mentioned)", p.Method)
 	}
 	ide := s.ide.Load()

@@ -270,18 +270,20 @@ func agentName(req *sdk.CallToolRequest) string {
 
 // knownClients are the names some MCP clients give themselves, as users
 // know them.
-var knownClients = map[string]string{
-	"claude-code":     "Claude Code",
-	"claude-ai":       "Claude",
-	"codecompanion":   "CodeCompanion",
-	"mcphub":          "mcphub",
-	"cline":           "Cline",
-	"continue-client": "Continue",
-	"opencode":        "opencode",
-}
+var knownClients = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"claude-code":     "Claude Code",
+		"claude-ai":       "Claude",
+		"codecompanion":   "CodeCompanion",
+		"mcphub":          "mcphub",
+		"cline":           "Cline",
+		"continue-client": "Continue",
+		"opencode":        "opencode",
+	}
+})
 
 func prettyClient(name string) string {
-	if pretty, ok := knownClients[strings.ToLower(strings.TrimSpace(name))]; ok {
+	if pretty, ok := knownClients()[strings.ToLower(strings.TrimSpace(name))]; ok {
 		return pretty
 	}
 	return strings.TrimSpace(name)

@@ -72,7 +72,7 @@ func TestDefaultDeferredIsClaudeCodes(t *testing.T) {
 // claudeCodeComparison) is deferred by default, so a new one of toolhost's
 // own cannot land listed whole by accident.
 func TestToolhostsOwnToolsDefer(t *testing.T) {
-	for name, comparison := range claudeCodeComparison {
+	for name, comparison := range claudeCodeComparison() {
 		if strings.HasPrefix(comparison, ClaudeCodeOnlyInToolhost) && !IsDeferred(name, nil) {
 			t.Errorf("%s is toolhost's own but not in DefaultDeferred", name)
 		}

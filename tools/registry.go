@@ -27,22 +27,24 @@ const (
 
 // aliases maps other agents' names to toolhost's canonical names. Keys are
 // lower-case; lookups are case-insensitive.
-var aliases = map[string]string{
-	"task":       "Agent",
-	"fileread":   "Read",
-	"fileedit":   "Edit",
-	"filewrite":  "Write",
-	"read_file":  "Read",
-	"write_file": "Write",
-	"edit_file":  "Edit",
-	"bash":       "Bash",
-	"grep":       "Grep",
-	"glob":       "Glob",
-	"search":     "Grep",
-	// Claude Code's earlier names of the task tools, which older models call.
-	"bashoutput": "TaskOutput",
-	"killshell":  "TaskStop",
-}
+var aliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"task":       "Agent",
+		"fileread":   "Read",
+		"fileedit":   "Edit",
+		"filewrite":  "Write",
+		"read_file":  "Read",
+		"write_file": "Write",
+		"edit_file":  "Edit",
+		"bash":       "Bash",
+		"grep":       "Grep",
+		"glob":       "Glob",
+		"search":     "Grep",
+		// Claude Code's earlier names of the task tools, which older models call.
+		"bashoutput": "TaskOutput",
+		"killshell":  "TaskStop",
+	}
+})
 
 // Entry is a registered tool with its registry state.
 type Entry struct {
@@ -224,7 +226,7 @@ func (r *Registry) Lookup(name string) (Entry, bool) {
 	if e, ok := r.byKey[key]; ok {
 		return *e, true
 	}
-	if canon, ok := aliases[key]; ok {
+	if canon, ok := aliases()[key]; ok {
 		if e, ok := r.byKey[strings.ToLower(canon)]; ok {
 			return *e, true
 		}
@@ -264,7 +266,7 @@ func (r *Registry) SetEnabled(names []string, enabled bool) error {
 		key := strings.ToLower(strings.TrimSpace(n))
 		e, ok := r.byKey[key]
 		if !ok {
-			if canon, ok2 := aliases[key]; ok2 {
+			if canon, ok2 := aliases()[key]; ok2 {
 				e, ok = r.byKey[strings.ToLower(canon)]
 			}
 		}

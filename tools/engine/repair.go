@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Input repair: models trained on Claude Code make a few slips Claude Code
@@ -23,31 +24,33 @@ import (
 // for. The rename applies only when the tool's schema has the canonical
 // field and lacks the slipped one, and the input does not already carry
 // the canonical field.
-var fieldAliases = map[string]string{
-	"path":               "file_path",
-	"filePath":           "file_path",
-	"old_str":            "old_string",
-	"new_str":            "new_string",
-	"target_string":      "old_string",
-	"replacement_string": "new_string",
-	"oldString":          "old_string",
-	"newString":          "new_string",
-	"replaceAll":         "replace_all",
-	// BashOutput's and KillShell's field, for their successors' calls.
-	"bash_id":  "task_id",
-	"shell_id": "task_id",
-	// Other agents' names for the folder a search or listing starts in
-	// (Glob, Grep, LS, Tree): honoured as path, which the workspace jail
-	// resolves like every path. Where a tool has no path (Bash), they are
-	// acting fields, below.
-	"directory": "path",
-	"dir":       "path",
-	"cwd":       "path",
-	"workdir":   "path",
-	// Other agents' names for Bash's run_in_background.
-	"background":    "run_in_background",
-	"is_background": "run_in_background",
-}
+var fieldAliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"path":               "file_path",
+		"filePath":           "file_path",
+		"old_str":            "old_string",
+		"new_str":            "new_string",
+		"target_string":      "old_string",
+		"replacement_string": "new_string",
+		"oldString":          "old_string",
+		"newString":          "new_string",
+		"replaceAll":         "replace_all",
+		// BashOutput's and KillShell's field, for their successors' calls.
+		"bash_id":  "task_id",
+		"shell_id": "task_id",
+		// Other agents' names for the folder a search or listing starts in
+		// (Glob, Grep, LS, Tree): honoured as path, which the workspace jail
+		// resolves like every path. Where a tool has no path (Bash), they are
+		// acting fields, below.
+		"directory": "path",
+		"dir":       "path",
+		"cwd":       "path",
+		"workdir":   "path",
+		// Other agents' names for Bash's run_in_background.
+		"background":    "run_in_background",
+		"is_background": "run_in_background",
+	}
+})
 
 // actingFields are names other agents give fields that change where or how
 // a call acts: Goa's Bash workdir and env, another agent's cwd, Write's
@@ -56,15 +59,17 @@ var fieldAliases = map[string]string{
 // lacks such a field is refused before anything runs, with how to say the
 // same thing in its own input. Each maps to its kind, which picks the
 // advice.
-var actingFields = map[string]string{
-	"workdir": "folder", "cwd": "folder", "working_directory": "folder", "working_dir": "folder",
-	"dir": "folder", "directory": "folder",
-	"env": "env", "environment": "env", "env_vars": "env", "envs": "env",
-	"stdin":    "stdin",
-	"shell":    "shell",
-	"append":   "append",
-	"encoding": "encoding",
-}
+var actingFields = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"workdir": "folder", "cwd": "folder", "working_directory": "folder", "working_dir": "folder",
+		"dir": "folder", "directory": "folder",
+		"env": "env", "environment": "env", "env_vars": "env", "envs": "env",
+		"stdin":    "stdin",
+		"shell":    "shell",
+		"append":   "append",
+		"encoding": "encoding",
+	}
+})
 
 // actingFieldRefusal is why input cannot run as sent when it carries an
 // acting field its tool does not have and no alias repairs (nil
@@ -84,12 +89,12 @@ func actingFieldRefusal(tool string, schema, input json.RawMessage) *tools.Resul
 		if _, known := sh.props[name]; known {
 			continue
 		}
-		if canonical, ok := fieldAliases[name]; ok {
+		if canonical, ok := fieldAliases()[name]; ok {
 			if _, want := sh.props[canonical]; want {
 				continue
 			}
 		}
-		if _, acting := actingFields[name]; acting {
+		if _, acting := actingFields()[name]; acting {
 			found = append(found, name)
 		}
 	}
@@ -101,7 +106,7 @@ func actingFieldRefusal(tool string, schema, input json.RawMessage) *tools.Resul
 	var advice []string
 	for _, name := range found {
 		var a string
-		switch kind := actingFields[name]; {
+		switch kind := actingFields()[name]; {
 		case kind == "folder" && command:
 			a = "to run in another folder, start the command with `cd DIR && ` (DIR inside the workspace)"
 		case kind == "folder":
@@ -195,7 +200,7 @@ func repairInput(schema, input json.RawMessage, keepUnknown bool) (out json.RawM
 	}
 	changed := false
 	// Renamed fields.
-	for slip, canonical := range fieldAliases {
+	for slip, canonical := range fieldAliases() {
 		v, has := in[slip]
 		if !has {
 			continue
@@ -266,8 +271,8 @@ func repairInput(schema, input json.RawMessage, keepUnknown bool) (out json.RawM
 // the start): it is not dropped, so the call is refused and the model sees
 // which field is wrong, rather than running with half its intent.
 func isSlip(name string) bool {
-	_, ok := fieldAliases[name]
-	_, acting := actingFields[name]
+	_, ok := fieldAliases()[name]
+	_, acting := actingFields()[name]
 	return ok || acting || name == "start_line" || name == "end_line"
 }
 

@@ -200,7 +200,7 @@ func anyStringProperties(source []byte) map[string]bool {
 		return nil
 	}
 	for k := range schema {
-		if !plainObjectKeyword[k] {
+		if !isPlainObjectKeyword(k) {
 			return nil
 		}
 	}
@@ -215,7 +215,7 @@ func anyStringProperties(source []byte) map[string]bool {
 		}
 		plain := true
 		for k := range sub {
-			plain = plain && (k == "type" || annotationKeyword[k])
+			plain = plain && (k == "type" || isAnnotationKeyword(k))
 		}
 		if plain {
 			out[name] = true
@@ -224,18 +224,26 @@ func anyStringProperties(source []byte) map[string]bool {
 	return out
 }
 
-// plainObjectKeyword is a keyword of an object schema that constrains no
+// isPlainObjectKeyword reports whether k is a keyword of an object schema that constrains no
 // declared property's value beyond its own subschema.
-var plainObjectKeyword = map[string]bool{
-	"$schema": true, "$id": true, "$comment": true, "type": true, "properties": true,
-	"required": true, "additionalProperties": true, "title": true, "description": true,
-	"examples": true, "default": true,
+func isPlainObjectKeyword(k string) bool {
+	switch k {
+	case "$schema", "$id", "$comment", "type", "properties", "required",
+		"additionalProperties", "title", "description", "examples", "default":
+		return true
+	}
+	return false
 }
 
-// annotationKeyword is a keyword that never fails validation.
-var annotationKeyword = map[string]bool{
-	"title": true, "description": true, "examples": true, "default": true, "$comment": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true,
+// isAnnotationKeyword reports whether k is a keyword that never fails
+// validation.
+func isAnnotationKeyword(k string) bool {
+	switch k {
+	case "title", "description", "examples", "default", "$comment", "deprecated",
+		"readOnly", "writeOnly":
+		return true
+	}
+	return false
 }
 
 // compile compiles one schema. Remote references are not fetched (the

@@ -157,7 +157,7 @@ func (c *editCall) prepare(ctx context.Context, checkFresh bool) *tools.Result {
 	case old == nil && p.OldString != "":
 		return notFound(abs)
 	}
-	if old != nil && (binaryExtensions[strings.ToLower(filepath.Ext(abs))] || looksBinary(old)) {
+	if old != nil && (binaryExtension(strings.ToLower(filepath.Ext(abs))) || looksBinary(old)) {
 		// Before the read check: Read refused this file, so asking for a
 		// Read first would send the model round in a loop.
 		return binaryEditRefusal(abs)
@@ -332,7 +332,7 @@ func notebookRefusal(abs string) *tools.Result {
 // binary reports whether the file at abs is one Read refuses as binary, by
 // its type or its first bytes.
 func (e *Edit) binary(ctx context.Context, abs string) bool {
-	if binaryExtensions[strings.ToLower(filepath.Ext(abs))] {
+	if binaryExtension(strings.ToLower(filepath.Ext(abs))) {
 		return true
 	}
 	if _, _, open := e.ws.Document(abs); open {
@@ -353,7 +353,7 @@ func (e *Edit) binary(ctx context.Context, abs string) bool {
 // can be made safely in it.
 func binaryEditRefusal(abs string) *tools.Result {
 	what := "holds NUL bytes: it is a binary file"
-	if binaryExtensions[strings.ToLower(filepath.Ext(abs))] {
+	if binaryExtension(strings.ToLower(filepath.Ext(abs))) {
 		what = "is a binary file by its type"
 	}
 	return tools.ErrorResult("%s %s, and Edit changes text files only (Read does not show it either). Change it with a tool made for its format through Bash, or replace it whole with Write if it should become a text file.", abs, what)

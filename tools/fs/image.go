@@ -32,9 +32,15 @@ const (
 	maxImagePixels = 64 << 20
 )
 
-// imageMIMEs are the media types the Messages API takes, as
-// http.DetectContentType names them.
-var imageMIMEs = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+// imageMIME reports whether k is a media type the Messages API takes, as
+// http.DetectContentType names it.
+func imageMIME(k string) bool {
+	switch k {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return true
+	}
+	return false
+}
 
 // preparedImage is an image ready to send.
 type preparedImage struct {
@@ -58,7 +64,7 @@ func (e *imageError) Error() string { return e.msg }
 // sniffImage returns the image type of data from its bytes, "" when it is
 // none of the types the API takes.
 func sniffImage(data []byte) string {
-	if mime := http.DetectContentType(data); imageMIMEs[mime] {
+	if mime := http.DetectContentType(data); imageMIME(mime) {
 		return mime
 	}
 	return ""

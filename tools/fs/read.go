@@ -56,9 +56,16 @@ const (
 	maxNotebookImageBytes = 4 * maxImageBytes
 )
 
-// imageTypes are the image extensions Read shows as images; the type sent
-// is taken from the bytes (sniffImage), not from the extension.
-var imageTypes = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true}
+// imageExtension reports whether k is an extension of the images Read
+// shows as images; the type sent is taken from the bytes (sniffImage), not
+// from the extension.
+func imageExtension(k string) bool {
+	switch k {
+	case ".png", ".jpg", ".jpeg", ".gif", ".webp":
+		return true
+	}
+	return false
+}
 
 type readParams struct {
 	FilePath   string `json:"file_path" jsonschema:"Absolute path of the file to read (relative paths resolve against the workspace root)."`
@@ -165,14 +172,14 @@ func (r *Read) read(ctx context.Context, abs string, p readParams) (*tools.Resul
 		case st.Size() > maxReadBytes:
 			return tools.ErrorResult("%s is %d MB, too large to Read. Search it with Grep, or show parts with Bash (head, tail, sed -n).", abs, st.Size()>>20), nil
 		}
-		if binaryExtensions[ext] {
+		if binaryExtension(ext) {
 			return binaryRefusal(abs), nil
 		}
 	}
 	switch {
 	case ext == ".ipynb":
 		return r.readNotebook(ctx, abs, p.AllowLarge)
-	case imageTypes[ext]:
+	case imageExtension(ext):
 		return r.readImage(ctx, abs)
 	case ext == ".pdf":
 		return r.readPDF(ctx, abs, p.Pages)

@@ -100,17 +100,18 @@ const binarySniffBytes = 8 << 10
 // backspace and escape (coloured logs).
 var textControl = [0x20]bool{'\t': true, '\n': true, '\r': true, '\f': true, '\v': true, '\b': true, 0x1b: true}
 
-// binaryExtensions are file types that are never text, refused by Read
-// without reading them.
-var binaryExtensions = map[string]bool{
-	".7z": true, ".a": true, ".avi": true, ".bin": true, ".bmp": true, ".bz2": true,
-	".class": true, ".db": true, ".dll": true, ".dmg": true, ".doc": true, ".docx": true,
-	".dylib": true, ".exe": true, ".flac": true, ".gz": true, ".ico": true, ".iso": true,
-	".jar": true, ".mkv": true, ".mov": true, ".mp3": true, ".mp4": true, ".o": true,
-	".ogg": true, ".otf": true, ".ppt": true, ".pptx": true, ".psd": true, ".pyc": true,
-	".rar": true, ".so": true, ".sqlite": true, ".tar": true, ".tgz": true, ".tif": true,
-	".tiff": true, ".ttf": true, ".wasm": true, ".wav": true, ".woff": true, ".woff2": true,
-	".xls": true, ".xlsx": true, ".xz": true, ".zip": true, ".zst": true,
+// binaryExtension reports whether k is the extension of a file type that
+// is never text, refused by Read without reading it.
+func binaryExtension(k string) bool {
+	switch k {
+	case ".7z", ".a", ".avi", ".bin", ".bmp", ".bz2", ".class", ".db", ".dll", ".dmg",
+		".doc", ".docx", ".dylib", ".exe", ".flac", ".gz", ".ico", ".iso", ".jar", ".mkv",
+		".mov", ".mp3", ".mp4", ".o", ".ogg", ".otf", ".ppt", ".pptx", ".psd", ".pyc", ".rar",
+		".so", ".sqlite", ".tar", ".tgz", ".tif", ".tiff", ".ttf", ".wasm", ".wav", ".woff",
+		".woff2", ".xls", ".xlsx", ".xz", ".zip", ".zst":
+		return true
+	}
+	return false
 }
 
 // lineEnding is a file's dominant line terminator.

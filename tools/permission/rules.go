@@ -9,17 +9,29 @@ import (
 	"github.com/toolhost/toolhost/tools/permission/shellcmd"
 )
 
-// families are the tools a rule naming the key also covers, as in Claude
-// Code: Edit rules apply to every tool that edits files, Read rules to every
-// tool that reads them.
-var families = map[string][]string{
-	"edit": {"edit", "write", "notebookedit", "multiedit"},
-	"read": {"read", "glob", "grep", "ls", "tree"},
+// The tools a rule naming the first also covers, as in Claude Code: Edit
+// rules apply to every tool that edits files, Read rules to every tool that
+// reads them.
+var (
+	editTools = []string{"edit", "write", "notebookedit", "multiedit"}
+	readTools = []string{"read", "glob", "grep", "ls", "tree"}
+)
+
+// family is the tools a rule naming tool (lower-cased) covers, itself
+// among them; nil for a tool without a family.
+func family(tool string) []string {
+	switch tool {
+	case "edit":
+		return editTools
+	case "read":
+		return readTools
+	}
+	return nil
 }
 
 // editFamily reports whether rules of the named tool match write paths.
 func editFamily(tool string) bool {
-	return slices.ContainsFunc(families["edit"], func(n string) bool { return strings.EqualFold(n, tool) })
+	return slices.ContainsFunc(editTools, func(n string) bool { return strings.EqualFold(n, tool) })
 }
 
 // rule is a parsed permission rule ready for matching.
@@ -99,7 +111,7 @@ func (r rule) matchesTool(name string) bool {
 		return n == r.tool || strings.Count(r.tool, "__") == 1 && strings.HasPrefix(n, r.tool+"__")
 	}
 	// EqualFold, not ToLower: this runs for every rule of every call.
-	return strings.EqualFold(name, r.tool) || slices.ContainsFunc(families[r.tool], func(m string) bool { return strings.EqualFold(m, name) })
+	return strings.EqualFold(name, r.tool) || slices.ContainsFunc(family(r.tool), func(m string) bool { return strings.EqualFold(m, name) })
 }
 
 // matchWords reports whether a command rule's specifier matches the words

@@ -299,16 +299,42 @@ func compileQuery(q *grepQuery) (*compiledQuery, error) {
 // Unicode meanings of Perl classes, as in ripgrep's regex engine (Go's
 // \w, \d and \s are ASCII-only). Inside brackets they are spliced in
 // without brackets; \W, \D and \S inside brackets keep Go's meaning.
-var (
-	wordClass   = `\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}`
-	spaceClass  = `\t\n\v\f\r\x{85}\p{Z}`
-	perlOutside = map[byte]string{
-		'w': "[" + wordClass + "]", 'W': "[^" + wordClass + "]",
-		'd': `\p{Nd}`, 'D': `\P{Nd}`,
-		's': "[" + spaceClass + "]", 'S': "[^" + spaceClass + "]",
-	}
-	perlInside = map[byte]string{'w': wordClass, 'd': `\p{Nd}`, 's': spaceClass}
+const (
+	wordClass  = `\p{L}\p{Nl}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}`
+	spaceClass = `\t\n\v\f\r\x{85}\p{Z}`
 )
+
+// perlClass is the Unicode meaning of the Perl class \c, outside brackets
+// or (inside) spliced into a bracket expression; ok is false for a letter
+// that is no such class.
+func perlClass(c byte, inside bool) (repl string, ok bool) {
+	if inside {
+		switch c {
+		case 'w':
+			return wordClass, true
+		case 'd':
+			return `\p{Nd}`, true
+		case 's':
+			return spaceClass, true
+		}
+		return "", false
+	}
+	switch c {
+	case 'w':
+		return "[" + wordClass + "]", true
+	case 'W':
+		return "[^" + wordClass + "]", true
+	case 'd':
+		return `\p{Nd}`, true
+	case 'D':
+		return `\P{Nd}`, true
+	case 's':
+		return "[" + spaceClass + "]", true
+	case 'S':
+		return "[^" + spaceClass + "]", true
+	}
+	return "", false
+}
 
 // unicodeClasses rewrites \w, \d and \s (and their negations) in a
 // pattern to their Unicode meanings. \b stays ASCII-based.
@@ -323,10 +349,7 @@ func unicodeClasses(pattern string) string {
 		switch {
 		case c == '\\' && i+1 < len(pattern):
 			next := pattern[i+1]
-			repl, ok := perlOutside[next]
-			if inClass {
-				repl, ok = perlInside[next]
-			}
+			repl, ok := perlClass(next, inClass)
 			if ok {
 				b.WriteString(repl)
 			} else {

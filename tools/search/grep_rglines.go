@@ -201,9 +201,15 @@ func plainContent(q *grepQuery) bool {
 	return q.mode == ModeContent && !q.multiline && !q.onlyMatching
 }
 
-// rgOmitted are ripgrep's stand-ins, under --max-columns, for a matching
-// and a context line that is too long.
-var rgOmitted = map[string]bool{"[Omitted long matching line]": true, "[Omitted long context line]": true}
+// rgOmittedLine reports whether k is one of ripgrep's stand-ins, under
+// --max-columns, for a matching and a context line that is too long.
+func rgOmittedLine(k string) bool {
+	switch k {
+	case "[Omitted long matching line]", "[Omitted long context line]":
+		return true
+	}
+	return false
+}
 
 // parseRgText reads ripgrep's plain content output, --null --line-number
 // --byte-offset: "path NUL line:offset:text" for a match, with "-" for a
@@ -258,7 +264,7 @@ func parseRgText(r io.Reader, w *window, budget int64, sizeAt func(path string, 
 		if w.heldBytes > budget {
 			return true, nil
 		}
-		if len(text) > 0 && text[0] == '[' && rgOmitted[string(text)] {
+		if len(text) > 0 && text[0] == '[' && rgOmittedLine(string(text)) {
 			if size := sizeAt(string(path), off); size > maxRgLine {
 				if !match {
 					continue // a long context line is left out

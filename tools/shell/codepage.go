@@ -14,17 +14,61 @@ import (
 // utf8CodePage is Windows' number for UTF-8 as a code page.
 const utf8CodePage = 65001
 
-// codePages are the Windows code pages that console programs write in,
-// OEM (a console's default) and ANSI, by number.
-var codePages = map[uint32]encoding.Encoding{
-	437: charmap.CodePage437, 850: charmap.CodePage850, 852: charmap.CodePage852,
-	855: charmap.CodePage855, 858: charmap.CodePage858, 860: charmap.CodePage860,
-	862: charmap.CodePage862, 863: charmap.CodePage863, 865: charmap.CodePage865,
-	866: charmap.CodePage866, 874: charmap.Windows874,
-	1250: charmap.Windows1250, 1251: charmap.Windows1251, 1252: charmap.Windows1252,
-	1253: charmap.Windows1253, 1254: charmap.Windows1254, 1255: charmap.Windows1255,
-	1256: charmap.Windows1256, 1257: charmap.Windows1257, 1258: charmap.Windows1258,
-	932: japanese.ShiftJIS, 936: simplifiedchinese.GBK, 949: korean.EUCKR, 950: traditionalchinese.Big5,
+// codePage is the decoder of a Windows code page that console programs
+// write in, OEM (a console's default) or ANSI, by number; ok is false for
+// one without a decoder here.
+func codePage(cp uint32) (enc encoding.Encoding, ok bool) {
+	switch cp {
+	case 437:
+		return charmap.CodePage437, true
+	case 850:
+		return charmap.CodePage850, true
+	case 852:
+		return charmap.CodePage852, true
+	case 855:
+		return charmap.CodePage855, true
+	case 858:
+		return charmap.CodePage858, true
+	case 860:
+		return charmap.CodePage860, true
+	case 862:
+		return charmap.CodePage862, true
+	case 863:
+		return charmap.CodePage863, true
+	case 865:
+		return charmap.CodePage865, true
+	case 866:
+		return charmap.CodePage866, true
+	case 874:
+		return charmap.Windows874, true
+	case 1250:
+		return charmap.Windows1250, true
+	case 1251:
+		return charmap.Windows1251, true
+	case 1252:
+		return charmap.Windows1252, true
+	case 1253:
+		return charmap.Windows1253, true
+	case 1254:
+		return charmap.Windows1254, true
+	case 1255:
+		return charmap.Windows1255, true
+	case 1256:
+		return charmap.Windows1256, true
+	case 1257:
+		return charmap.Windows1257, true
+	case 1258:
+		return charmap.Windows1258, true
+	case 932:
+		return japanese.ShiftJIS, true
+	case 936:
+		return simplifiedchinese.GBK, true
+	case 949:
+		return korean.EUCKR, true
+	case 950:
+		return traditionalchinese.Big5, true
+	}
+	return nil, false
 }
 
 // decodeCodePage turns a command's output, written in the code page cp,
@@ -37,7 +81,7 @@ func decodeCodePage(out string, cp uint32) string {
 	if cp == utf8CodePage || utf8.ValidString(out) {
 		return out
 	}
-	enc, ok := codePages[cp]
+	enc, ok := codePage(cp)
 	if !ok {
 		return out
 	}

@@ -9,32 +9,42 @@ import (
 	"github.com/toolhost/toolhost/settings"
 )
 
-// secretWords are words of a variable's name (split at "_") that mark a
-// credential: DB_PASS, MY_PASSWD, GH_PAT, SENTRY_DSN, NPM_CONFIG__AUTH,
+// secretWord reports whether k is a word of a variable's name (split at
+// "_") that marks a credential: DB_PASS, MY_PASSWD, GH_PAT, SENTRY_DSN, NPM_CONFIG__AUTH,
 // MYSQL_PWD, AWS_SECRET_ACCESS_KEY, ...
-var secretWords = map[string]bool{
-	"TOKEN": true, "TOKENS": true, "KEY": true, "KEYS": true, "APIKEY": true,
-	"SECRET": true, "SECRETS": true, "PASSWORD": true, "PASSWD": true, "PASS": true,
-	"PWD": true, "PAT": true, "CREDENTIAL": true, "CREDENTIALS": true, "CREDS": true,
-	"DSN": true, "AUTH": true, "AUTHTOKEN": true, "COOKIE": true,
+func secretWord(k string) bool {
+	switch k {
+	case "TOKEN", "TOKENS", "KEY", "KEYS", "APIKEY", "SECRET", "SECRETS", "PASSWORD",
+		"PASSWD", "PASS", "PWD", "PAT", "CREDENTIAL", "CREDENTIALS", "CREDS", "DSN", "AUTH",
+		"AUTHTOKEN", "COOKIE":
+		return true
+	}
+	return false
 }
 
 // secretParts mark a credential anywhere in a name (DBPASSWORD, APISECRET).
 var secretParts = []string{"PASSWORD", "PASSWD", "SECRET", "CREDENTIAL", "TOKEN", "APIKEY"}
 
-// notSecret are names the rules would match that hold no credential.
-var notSecret = map[string]bool{"PWD": true, "OLDPWD": true, "SSH_AUTH_SOCK": true}
+// notSecretName reports whether k is a name the rules would match that
+// holds no credential.
+func notSecretName(k string) bool {
+	switch k {
+	case "PWD", "OLDPWD", "SSH_AUTH_SOCK":
+		return true
+	}
+	return false
+}
 
 // looksSecret reports whether an environment variable looks like a
 // credential: by the words of its name, or because its value is a URL with
 // a password in it (DATABASE_URL=postgres://user:pw@host/db).
 func looksSecret(name, value string) bool {
 	n := strings.ToUpper(name)
-	if notSecret[n] {
+	if notSecretName(n) {
 		return false
 	}
 	for _, w := range strings.Split(n, "_") {
-		if secretWords[w] {
+		if secretWord(w) {
 			return true
 		}
 	}

@@ -47,23 +47,30 @@ func commandRisk(command, dir string) tools.Risk {
 	return tools.RiskMedium
 }
 
-// lookingCommands only read, print or wait, whatever their arguments
-// (find and sed are judged by theirs, in looksOnly).
-var lookingCommands = map[string]bool{
-	"ls": true, "pwd": true, "echo": true, "printf": true, "date": true, "whoami": true, "which": true,
-	"wc": true, "head": true, "tail": true, "file": true, "stat": true, "du": true, "df": true,
-	"uname": true, "cat": true, "grep": true, "rg": true, "egrep": true, "fgrep": true, "less": true,
-	"sleep": true, "true": true, "false": true, "test": true, "[": true, "seq": true, "sort": true,
-	"uniq": true, "cut": true, "tr": true, "diff": true, "cmp": true, "basename": true, "dirname": true,
-	"realpath": true, "readlink": true, "env": true, "printenv": true, "id": true, "hostname": true,
-	"tree": true, "jq": true, "type": true, "cd": true, "nproc": true, "uptime": true, "ps": true,
+// lookingCommand reports whether the command k only reads, prints or
+// waits, whatever its arguments (find and sed are judged by theirs, in
+// looksOnly).
+func lookingCommand(k string) bool {
+	switch k {
+	case "ls", "pwd", "echo", "printf", "date", "whoami", "which", "wc", "head", "tail",
+		"file", "stat", "du", "df", "uname", "cat", "grep", "rg", "egrep", "fgrep", "less",
+		"sleep", "true", "false", "test", "[", "seq", "sort", "uniq", "cut", "tr", "diff",
+		"cmp", "basename", "dirname", "realpath", "readlink", "env", "printenv", "id",
+		"hostname", "tree", "jq", "type", "cd", "nproc", "uptime", "ps":
+		return true
+	}
+	return false
 }
 
-// lookingSubcommands are read-only subcommands of tools that also write.
-var lookingSubcommands = map[string]bool{
-	"git status": true, "git log": true, "git diff": true, "git show": true, "git branch": true,
-	"git blame": true, "git rev-parse": true, "go version": true, "go env": true, "go list": true,
-	"node --version": true, "npm ls": true,
+// lookingSubcommand reports whether k ("git status") is a read-only
+// subcommand of a tool that also writes.
+func lookingSubcommand(k string) bool {
+	switch k {
+	case "git status", "git log", "git diff", "git show", "git branch", "git blame",
+		"git rev-parse", "go version", "go env", "go list", "node --version", "npm ls":
+		return true
+	}
+	return false
 }
 
 // looksOnly reports whether argv only reads, prints or waits.
@@ -76,10 +83,10 @@ func looksOnly(argv []string) bool {
 		})
 	case name == "sed":
 		return !slices.ContainsFunc(argv[1:], func(a string) bool { return strings.HasPrefix(a, "-i") || a == "--in-place" })
-	case lookingCommands[name]:
+	case lookingCommand(name):
 		return true
 	}
-	return len(argv) > 1 && lookingSubcommands[name+" "+argv[1]]
+	return len(argv) > 1 && lookingSubcommand(name+" "+argv[1])
 }
 
 // dangerous reports commands whose harm is hard to undo, whatever the

@@ -41,20 +41,22 @@ const (
 // rest (permission rules, hooks, environment, MCP servers, secrets) change
 // only by editing the settings files: a model must not be able to widen
 // its own permissions or run commands through a settings write.
-var writableSettings = map[string]settingKind{
-	"permissions.defaultMode": kindString,
-	"bash.compressOutput":     kindBool,
-	"bash.defaultTimeoutMs":   kindInt,
-	"edit.fuzzy":              kindBool,
-	"webSearch.provider":      kindString,
-	"tools.enabled":           kindStringList,
-	"tools.disabled":          kindStringList,
-}
+var writableSettings = sync.OnceValue(func() map[string]settingKind {
+	return map[string]settingKind{
+		"permissions.defaultMode": kindString,
+		"bash.compressOutput":     kindBool,
+		"bash.defaultTimeoutMs":   kindInt,
+		"edit.fuzzy":              kindBool,
+		"webSearch.provider":      kindString,
+		"tools.enabled":           kindStringList,
+		"tools.disabled":          kindStringList,
+	}
+})
 
 // WritableSettings lists the keys Config can change, sorted.
 func WritableSettings() []string {
-	keys := make([]string, 0, len(writableSettings))
-	for k := range writableSettings {
+	keys := make([]string, 0, len(writableSettings()))
+	for k := range writableSettings() {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
@@ -176,7 +178,7 @@ func (c *Config) Execute(_ context.Context, call *tools.Call) (*tools.Result, er
 		return res, nil
 	}
 
-	kind, ok := writableSettings[key]
+	kind, ok := writableSettings()[key]
 	if !ok {
 		return tools.ErrorResult("%s cannot be changed with Config; the writable settings are %s. Ask the user to edit .toolhost/settings.json for other keys.",
 			key, strings.Join(WritableSettings(), ", ")), nil

@@ -18,6 +18,7 @@ package pwsh
 import (
 	"errors"
 	"strings"
+	"sync"
 )
 
 // special are the characters that make a command more than a plain
@@ -34,23 +35,25 @@ const lookalikes = "\u2013\u2014\u2015\u2018\u2019\u201a\u201b\u201c\u201d\u201e
 
 // aliases maps PowerShell's built-in aliases of commands that read, change
 // or run things to their cmdlets, in lower case.
-var aliases = map[string]string{
-	"ls": "get-childitem", "dir": "get-childitem", "gci": "get-childitem",
-	"cat": "get-content", "type": "get-content", "gc": "get-content",
-	"rm": "remove-item", "del": "remove-item", "erase": "remove-item", "ri": "remove-item", "rd": "remove-item", "rmdir": "remove-item",
-	"cp": "copy-item", "copy": "copy-item", "cpi": "copy-item",
-	"mv": "move-item", "move": "move-item", "mi": "move-item",
-	"ren": "rename-item", "rni": "rename-item",
-	"ni": "new-item", "md": "mkdir", "si": "set-item", "sp": "set-itemproperty", "clc": "clear-content", "cli": "clear-item",
-	"sc": "set-content", "ac": "add-content",
-	"cd": "set-location", "chdir": "set-location", "sl": "set-location", "pushd": "push-location", "popd": "pop-location",
-	"echo": "write-output", "write": "write-output",
-	"iex": "invoke-expression", "icm": "invoke-command", "ii": "invoke-item", "start": "start-process", "saps": "start-process",
-	"iwr": "invoke-webrequest", "curl": "invoke-webrequest", "wget": "invoke-webrequest", "irm": "invoke-restmethod",
-	"kill": "stop-process", "spps": "stop-process", "ps": "get-process", "gps": "get-process",
-	"sleep": "start-sleep", "pwd": "get-location", "gl": "get-location",
-	"ipmo": "import-module", "sal": "set-alias", "nal": "new-alias", "sv": "set-variable", "set": "set-variable",
-}
+var aliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"ls": "get-childitem", "dir": "get-childitem", "gci": "get-childitem",
+		"cat": "get-content", "type": "get-content", "gc": "get-content",
+		"rm": "remove-item", "del": "remove-item", "erase": "remove-item", "ri": "remove-item", "rd": "remove-item", "rmdir": "remove-item",
+		"cp": "copy-item", "copy": "copy-item", "cpi": "copy-item",
+		"mv": "move-item", "move": "move-item", "mi": "move-item",
+		"ren": "rename-item", "rni": "rename-item",
+		"ni": "new-item", "md": "mkdir", "si": "set-item", "sp": "set-itemproperty", "clc": "clear-content", "cli": "clear-item",
+		"sc": "set-content", "ac": "add-content",
+		"cd": "set-location", "chdir": "set-location", "sl": "set-location", "pushd": "push-location", "popd": "pop-location",
+		"echo": "write-output", "write": "write-output",
+		"iex": "invoke-expression", "icm": "invoke-command", "ii": "invoke-item", "start": "start-process", "saps": "start-process",
+		"iwr": "invoke-webrequest", "curl": "invoke-webrequest", "wget": "invoke-webrequest", "irm": "invoke-restmethod",
+		"kill": "stop-process", "spps": "stop-process", "ps": "get-process", "gps": "get-process",
+		"sleep": "start-sleep", "pwd": "get-location", "gl": "get-location",
+		"ipmo": "import-module", "sal": "set-alias", "nal": "new-alias", "sv": "set-variable", "set": "set-variable",
+	}
+})
 
 // Name is the lower-case name PowerShell finds a command word by: its
 // base name (C:\Git\cmd\git.exe, Module\Remove-Item), without .exe, and
@@ -61,7 +64,7 @@ func Name(word string) string {
 		name = name[i+1:]
 	}
 	name = strings.TrimSuffix(name, ".exe")
-	if cmdlet, ok := aliases[name]; ok {
+	if cmdlet, ok := aliases()[name]; ok {
 		return cmdlet
 	}
 	return name

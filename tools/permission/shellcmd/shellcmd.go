@@ -408,15 +408,17 @@ type wrapper struct {
 
 // wrappers are the commands unwrap takes off. Any other option makes the
 // wrapper the command itself, which only a rule naming it covers.
-var wrappers = map[string]wrapper{
-	"nohup": {}, "builtin": {}, "command": {}, "exec": {},
-	"time":    {flags: "-p"},
-	"nice":    {valued: "-n --adjustment", digits: true},
-	"timeout": {flags: "--foreground --preserve-status -v --verbose", valued: "-s -k --signal --kill-after", duration: true},
-	"env":     {assigns: true},
-	"xargs": {flags: "-0 -r -t -x --null --no-run-if-empty --verbose --exit", appends: true, opaque: "-I -i --replace",
-		valued: "-a -d -E -L -n -P -s --max-args --max-procs --delimiter --arg-file --max-lines --max-chars"},
-}
+var wrappers = sync.OnceValue(func() map[string]wrapper {
+	return map[string]wrapper{
+		"nohup": {}, "builtin": {}, "command": {}, "exec": {},
+		"time":    {flags: "-p"},
+		"nice":    {valued: "-n --adjustment", digits: true},
+		"timeout": {flags: "--foreground --preserve-status -v --verbose", valued: "-s -k --signal --kill-after", duration: true},
+		"env":     {assigns: true},
+		"xargs": {flags: "-0 -r -t -x --null --no-run-if-empty --verbose --exit", appends: true, opaque: "-I -i --replace",
+			valued: "-a -d -E -L -n -P -s --max-args --max-procs --delimiter --arg-file --max-lines --max-chars"},
+	}
+})
 
 // rest returns the command the wrapper runs, given its arguments; ok is
 // false when args are not only what the wrapper takes before a command.
@@ -478,8 +480,15 @@ func durationWord(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789.") == ""
 }
 
-// shells are the programs whose -c string is parsed as a command.
-var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true}
+// isShell reports whether k is a program whose -c string is parsed as a
+// command.
+func isShell(k string) bool {
+	switch k {
+	case "bash", "sh", "dash", "zsh", "ksh":
+		return true
+	}
+	return false
+}
 
 // unwrap takes the wrappers off sc's command. When the command hands a
 // literal string to a shell (bash -c, eval, trap, alias, a here-doc or
@@ -504,7 +513,7 @@ func (w *walker) unwrap(sc *Simple) bool {
 					script += body + "\n"
 				}
 			}
-		case shells[path.Base(name)]:
+		case isShell(path.Base(name)):
 			c, stdin, ok := shellScript(args)
 			switch {
 			case stdin:
@@ -519,7 +528,7 @@ func (w *walker) unwrap(sc *Simple) bool {
 				script, known = c, c != "\x00"
 			}
 		default:
-			wr, isWrapper := wrappers[name]
+			wr, isWrapper := wrappers()[name]
 			if !isWrapper {
 				w.done(sc, argv)
 				return false
