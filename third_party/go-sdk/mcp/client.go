@@ -1154,26 +1154,30 @@ func (c *Client) AddReceivingMiddleware(middleware ...Middleware) {
 }
 
 // clientMethodInfos maps from the RPC method name to serverMethodInfos.
+// (toolhost: built on first use, not in the package's init; a server needs
+// it only once it sends to its client, after the handshake.)
 //
 // The 'allowMissingParams' values are extracted from the protocol schema.
 // TODO(rfindley): actually load and validate the protocol schema, rather than
 // curating these method flags.
-var clientMethodInfos = map[string]methodInfo{
-	methodComplete:                  newClientMethodInfo(clientSessionMethod((*ClientSession).Complete), 0),
-	methodPing:                      newClientMethodInfo(clientSessionMethod((*ClientSession).ping), missingParamsOK),
-	methodListRoots:                 newClientMethodInfo(clientMethod((*Client).listRoots), missingParamsOK),
-	methodCreateMessage:             newClientMethodInfo(clientMethod((*Client).createMessage), 0),
-	methodElicit:                    newClientMethodInfo(clientMethod((*Client).elicit), missingParamsOK),
-	notificationCancelled:           newClientMethodInfo(clientSessionMethod((*ClientSession).cancel), notification|missingParamsOK),
-	notificationToolListChanged:     newClientMethodInfo(clientMethod((*Client).callToolChangedHandler), notification|missingParamsOK),
-	notificationPromptListChanged:   newClientMethodInfo(clientMethod((*Client).callPromptChangedHandler), notification|missingParamsOK),
-	notificationResourceListChanged: newClientMethodInfo(clientMethod((*Client).callResourceChangedHandler), notification|missingParamsOK),
-	notificationResourceUpdated:     newClientMethodInfo(clientMethod((*Client).callResourceUpdatedHandler), notification|missingParamsOK),
-	notificationLoggingMessage:      newClientMethodInfo(clientMethod((*Client).callLoggingHandler), notification),
-	notificationProgress:            newClientMethodInfo(clientSessionMethod((*ClientSession).callProgressNotificationHandler), notification),
-	notificationElicitationComplete: newClientMethodInfo(clientMethod((*Client).callElicitationCompleteHandler), notification|missingParamsOK),
-	notificationSubscriptionsAck:    newClientMethodInfo(clientMethod((*Client).callSubscriptionsAckHandler), notification|missingParamsOK),
-}
+var clientMethodInfos = sync.OnceValue(func() map[string]methodInfo {
+	return map[string]methodInfo{
+		methodComplete:                  newClientMethodInfo(clientSessionMethod((*ClientSession).Complete), 0),
+		methodPing:                      newClientMethodInfo(clientSessionMethod((*ClientSession).ping), missingParamsOK),
+		methodListRoots:                 newClientMethodInfo(clientMethod((*Client).listRoots), missingParamsOK),
+		methodCreateMessage:             newClientMethodInfo(clientMethod((*Client).createMessage), 0),
+		methodElicit:                    newClientMethodInfo(clientMethod((*Client).elicit), missingParamsOK),
+		notificationCancelled:           newClientMethodInfo(clientSessionMethod((*ClientSession).cancel), notification|missingParamsOK),
+		notificationToolListChanged:     newClientMethodInfo(clientMethod((*Client).callToolChangedHandler), notification|missingParamsOK),
+		notificationPromptListChanged:   newClientMethodInfo(clientMethod((*Client).callPromptChangedHandler), notification|missingParamsOK),
+		notificationResourceListChanged: newClientMethodInfo(clientMethod((*Client).callResourceChangedHandler), notification|missingParamsOK),
+		notificationResourceUpdated:     newClientMethodInfo(clientMethod((*Client).callResourceUpdatedHandler), notification|missingParamsOK),
+		notificationLoggingMessage:      newClientMethodInfo(clientMethod((*Client).callLoggingHandler), notification),
+		notificationProgress:            newClientMethodInfo(clientSessionMethod((*ClientSession).callProgressNotificationHandler), notification),
+		notificationElicitationComplete: newClientMethodInfo(clientMethod((*Client).callElicitationCompleteHandler), notification|missingParamsOK),
+		notificationSubscriptionsAck:    newClientMethodInfo(clientMethod((*Client).callSubscriptionsAckHandler), notification|missingParamsOK),
+	}
+})
 
 func (cs *ClientSession) sendingMethodInfos() map[string]methodInfo {
 	cs.client.mu.Lock()
@@ -1182,7 +1186,7 @@ func (cs *ClientSession) sendingMethodInfos() map[string]methodInfo {
 }
 
 func (cs *ClientSession) receivingMethodInfos() map[string]methodInfo {
-	return clientMethodInfos
+	return clientMethodInfos()
 }
 
 func (cs *ClientSession) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {

@@ -1911,7 +1911,7 @@ func initializeMethodInfo() methodInfo {
 	return info
 }
 
-func (ss *ServerSession) sendingMethodInfos() map[string]methodInfo { return clientMethodInfos }
+func (ss *ServerSession) sendingMethodInfos() map[string]methodInfo { return clientMethodInfos() }
 
 func (s *Server) receivingMethodInfos() map[string]methodInfo {
 	s.mu.Lock()
