@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-
 )
 
 // Printer renders the messages of the kinds below. toolhost: in place of
