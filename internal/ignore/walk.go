@@ -175,6 +175,20 @@ func WalkRoot(ctx context.Context, dir *os.Root, root string, opts Options, visi
 	return w.err
 }
 
+// childPath is filepath.Join(dir, name) for a clean dir (the walk's paths
+// are) and a name read from it, a single element: on Unix the same path
+// without Join's cleaning, which would otherwise run for every entry of the
+// tree. Windows' volume names make Join's rules longer; it keeps Join.
+func childPath(dir, name string) string {
+	switch {
+	case runtime.GOOS == "windows" || dir == ".":
+		return filepath.Join(dir, name)
+	case dir[len(dir)-1] == '/':
+		return dir + name
+	}
+	return dir + "/" + name
+}
+
 // dirJob is a folder waiting to be read: name in the open folder parent,
 // or, for the walk root, the folder already open.
 type dirJob struct {
@@ -320,7 +334,7 @@ func (w *walker) read(job dirJob) error {
 		rules = rules.ChildAt(f, job.rel, entries)
 	}
 	var subdirs []dirJob
-	var files []File
+	files := make([]File, 0, len(entries))
 	relParts := make([]string, len(job.rel)+1)
 	copy(relParts, job.rel)
 	prefix := strings.Join(job.rel, "/")
@@ -357,11 +371,11 @@ func (w *walker) read(job dirJob) error {
 		if isDir {
 			rel := make([]string, len(relParts))
 			copy(rel, relParts)
-			subdirs = append(subdirs, dirJob{parent: d, name: name, path: filepath.Join(job.path, name), rel: rel, rules: rules})
+			subdirs = append(subdirs, dirJob{parent: d, name: name, path: childPath(job.path, name), rel: rel, rules: rules})
 			continue
 		}
 		if typ.IsRegular() {
-			files = append(files, File{Path: filepath.Join(job.path, name), Rel: prefix + name, Entry: e, dir: f})
+			files = append(files, File{Path: childPath(job.path, name), Rel: prefix + name, Entry: e, dir: f})
 		}
 	}
 	d.refs.Add(int32(len(subdirs)))
