@@ -220,9 +220,12 @@ func generatedScenarios(root, rg, fd string) []scenario {
 			scenario{"Grep count, " + p.name, grepRg, input(search.ModeCount), rgArgs("--count", "--regexp", p.pattern), grepTarget, root},
 		)
 	}
+	// Glob is held to issue 21's 1.1 against rg --files, which stats
+	// nothing where Glob stats every match for its newest-first order.
+	const globTarget = 1.1
 	scenarios = append(scenarios, []scenario{
-		{"Glob **/*.go vs rg --files -g", glob, `{"pattern":"**/*.go"}`, append(append([]string{rg}, rgFlags...), "--no-ignore", "--files", "--glob", "*.go", root), 1.5, ""},
-		{"Glob src/**/*.ts vs rg --files -g", glob, `{"pattern":"src/**/*.ts"}`, append(append([]string{rg}, rgFlags...), "--no-ignore", "--files", "--glob", "**/src/**/*.ts", root), 1.5, ""},
+		{"Glob **/*.go vs rg --files -g", glob, `{"pattern":"**/*.go"}`, append(append([]string{rg}, rgFlags...), "--no-ignore", "--files", "--glob", "*.go", root), globTarget, ""},
+		{"Glob src/**/*.ts vs rg --files -g", glob, `{"pattern":"src/**/*.ts"}`, append(append([]string{rg}, rgFlags...), "--no-ignore", "--files", "--glob", "**/src/**/*.ts", root), globTarget, ""},
 	}...)
 	if fd != "" {
 		scenarios = append(scenarios, scenario{"Glob **/*.go vs fd", glob, `{"pattern":"**/*.go"}`, []string{fd, "--hidden", "--no-ignore", "--type", "f", "--glob", "*.go", ".", root}, 1.5, ""})
