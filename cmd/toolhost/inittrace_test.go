@@ -16,9 +16,10 @@ import (
 // not time: they do not depend on the machine or its load. The test binary,
 // run with an environment of one variable, allocates about 87 KB before
 // main, about 9 KB of it in this module's own packages (the tool families'
-// schema variables, 1.5 KB at most in one); docs/mcp.md (the start section) and the commits tell what was moved to
-// first use to get there. A tool schema generated, a table built or a
-// pattern compiled at package level instead of on first use shows here.
+// schema variables, 1.5 KB at most in one); docs/mcp.md (the start
+// section) and the commits tell what was moved to first use to get there. A
+// tool schema generated, a table built or a pattern compiled at package
+// level instead of on first use shows here.
 // Raise a budget only for work the first reply needs.
 const (
 	initBudgetTotal     = 100 << 10
