@@ -55,7 +55,8 @@ const (
 
 // trustTable classifies every settings key (as Keys lists them). The test
 // fails when a key is missing, so a new key is classified when it is added.
-// Built when settings are first loaded, not at program start.
+// Built at its first use (filtering an untrusted project layer, the docs'
+// table), not at program start.
 var trustTable = sync.OnceValue(func() map[string]keyTrust {
 	return map[string]keyTrust{
 		"permissions.allow":                       {nil, "no", whyGrants},
